@@ -1,0 +1,45 @@
+"""What every command-line tool shares: one-line errors, exit code 1, no traceback."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+
+from xdsl.utils.exceptions import DiagnosticException
+
+from compiler.diagnostics import CompileError, OpError, SourceMap
+
+
+class ToolArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit code 1 (not 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+def fail(tool: str, lines: list[str]) -> int:
+    for line in lines:
+        print(line if ": error:" in line else f"{tool}: error: {line}", file=sys.stderr)
+    return 1
+
+
+def run_tool(tool: str, body: Callable[[], int | None], source: Callable[[], SourceMap | None] = lambda: None) -> int:
+    """Run a tool's body; turn every expected failure into one line per problem."""
+    # Only this process's parsers: the xDSL driver builds a plain ArgumentParser.
+    argparse.ArgumentParser.error = ToolArgumentParser.error  # type: ignore[method-assign]
+    try:
+        return body() or 0
+    except CompileError as e:
+        return fail(tool, e.messages)
+    except OpError as e:
+        src = source() or SourceMap("<input>")
+        return fail(tool, [src.describe(op, msg) for op, msg in e.items])
+    except DiagnosticException as e:
+        return fail(tool, [str(e).splitlines()[0] if str(e) else type(e).__name__])
+    except KeyboardInterrupt:
+        return fail(tool, ["interrupted"])
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

@@ -1,0 +1,123 @@
+"""Helpers shared by the dialect definitions: attribute builders and verifier checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+
+
+def int_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def ints(attr: DenseArrayBase) -> tuple[int, ...]:
+    return tuple(int(v) for v in attr.get_values())
+
+
+def check_len(op_name: str, attr_name: str, attr: DenseArrayBase, n: int) -> tuple[int, ...]:
+    vals = ints(attr)
+    if len(vals) != n:
+        raise VerifyException(f"{op_name}: '{attr_name}' must have {n} values, got {len(vals)}")
+    return vals
+
+
+def check_one_of(op_name: str, attr_name: str, attr: StringAttr, allowed: Sequence[str]) -> str:
+    if attr.data not in allowed:
+        raise VerifyException(
+            f"{op_name}: '{attr_name}' must be one of {', '.join(allowed)}; got '{attr.data}'")
+    return attr.data
+
+
+def tensor_type(value_type: Attribute, op_name: str, what: str) -> TensorType:
+    if not isinstance(value_type, TensorType):
+        raise VerifyException(f"{op_name}: {what} must be a tensor, got {value_type}")
+    return value_type
+
+
+def check_rank(op_name: str, what: str, shape: Sequence[int], ranks: Sequence[int]) -> None:
+    if len(shape) not in ranks:
+        want = " or ".join(str(r) for r in ranks)
+        raise VerifyException(f"{op_name}: {what} must have rank {want}, got rank {len(shape)}")
+
+
+def check_same_element_type(op_name: str, *types: TensorType) -> None:
+    elts = {str(t.element_type) for t in types}
+    if len(elts) > 1:
+        raise VerifyException(
+            f"{op_name}: operands and results must have one element type, got {', '.join(sorted(elts))}")
+
+
+def dims_compatible(a: int, b: int) -> bool:
+    return a < 0 or b < 0 or a == b
+
+
+# --- numpy <-> xDSL element types ----------------------------------------------------------
+
+_NP_OF = {
+    "f16": np.float16, "f32": np.float32, "f64": np.float64,
+    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "ui8": np.uint8, "i1": np.bool_,
+}
+
+
+def numpy_dtype(element_type: Attribute) -> np.dtype:
+    key = str(element_type)
+    if key not in _NP_OF:
+        raise ValueError(f"element type {key} has no numpy equivalent here")
+    return np.dtype(_NP_OF[key])
+
+
+def element_type_of(dtype: np.dtype) -> Attribute:
+    dtype = np.dtype(dtype)
+    if dtype == np.float16:
+        return Float16Type()
+    if dtype == np.float32:
+        return Float32Type()
+    if dtype == np.float64:
+        return Float64Type()
+    if dtype == np.bool_:
+        return IntegerType(1)
+    if dtype.kind == "i":
+        return IntegerType(dtype.itemsize * 8)
+    if dtype.kind == "u":
+        return IntegerType(dtype.itemsize * 8, Signedness.UNSIGNED)
+    raise ValueError(f"numpy dtype {dtype} has no element type here")
+
+
+def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
+    """O(1) in the number of elements: the bytes are taken as they are (xdsl-notes: Weights)."""
+    from xdsl.dialects.builtin import BytesAttr
+
+    array = np.ascontiguousarray(array)
+    if array.dtype == np.bool_:
+        array = array.astype(np.int8)  # i1 is stored one byte per element
+        typ = TensorType(IntegerType(1), array.shape)
+    else:
+        typ = TensorType(element_type_of(array.dtype), array.shape)
+    return DenseIntOrFPElementsAttr(typ, BytesAttr(array.tobytes()))
+
+
+def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    typ = attr.type
+    shape = tuple(typ.get_shape())
+    dtype = numpy_dtype(typ.element_type)
+    store = np.int8 if dtype == np.bool_ else dtype
+    data = np.frombuffer(attr.data.data, dtype=store)
+    if data.size == 1 and int(np.prod(shape)) != 1:  # splat
+        data = np.full(shape, data[0], dtype=store)
+    return data.reshape(shape).astype(dtype, copy=False)
