@@ -40,6 +40,22 @@ def run_tool(tool: str, body: Callable[[], int | None], source: Callable[[], Sou
         return fail(tool, [str(e).splitlines()[0] if str(e) else type(e).__name__])
     except KeyboardInterrupt:
         return fail(tool, ["interrupted"])
+    except (SystemExit, BrokenPipeError) as e:
+        if isinstance(e, SystemExit):
+            raise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as e:  # a compiler bug: still one line, the traceback on request
+        if os.environ.get("CANN_DEBUG"):
+            raise
+        where = ""
+        tb = e.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" (at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno})"
+        return fail(tool, [f"internal error: {type(e).__name__}: {e}{where}; "
+                           "set CANN_DEBUG=1 for the traceback and please report it"])
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

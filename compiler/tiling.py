@@ -1,0 +1,171 @@
+"""Tiling for one chip: cube (matmul / implicit-GEMM conv) and vector kernels.
+
+Cube tiling follows Ascend C's TCubeTiling (cann-facts.md section 7): base block
+(baseM, baseN, baseK) = (256 if L0C is 256 KiB else 128, 256, 128*8/bits) clipped to the
+problem, dbL0A = dbL0B = 2, every L0/L1 capacity respected, singleCoreK = K (no K split).
+The split of M and N over the cores is chosen among the factor pairs (mDim, nDim) of the core
+count by the cost model of `compiler.cost_model` (cube cycles against GM->L1 traffic per core).
+Results are cached by (op kind, shapes, dtype, chip).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from compiler.chips import ChipProfile, get_chip
+from compiler.cost_model import cube_core_cycles
+from compiler.formats import ceil_div
+
+ALIGN_M = ALIGN_N = 16
+
+
+def align(v: int, a: int) -> int:
+    return ceil_div(v, a) * a
+
+
+@dataclass(frozen=True)
+class Buffer:
+    space: str
+    size: int
+    role: str
+
+
+@dataclass(frozen=True)
+class CubeTiling:
+    fields: dict[str, int]
+    buffers: tuple[Buffer, ...]
+    block_dim: int
+    est_cycles: float
+
+
+class TilingError(ValueError):
+    pass
+
+
+def _base_block(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: int):
+    base_m = 256 if chip.l0c >= 256 * 1024 else 128
+    base_n = 256
+    base_k = 128 * 8 // (in_bytes * 8)
+    base_m = min(base_m, align(m, ALIGN_M))
+    base_n = min(base_n, align(n, ALIGN_N))
+    base_k = min(base_k, align(k, c0))
+    db_a = db_b = 2
+    db_c = 1
+    # Shrink until the L0 buffers hold (never needed for the recommended blocks, kept as a rule).
+    while base_m * base_k * in_bytes * db_a > chip.l0a and base_m > ALIGN_M:
+        base_m //= 2
+    while base_n * base_k * in_bytes * db_b > chip.l0b and base_n > ALIGN_N:
+        base_n //= 2
+    if base_m * base_n * 4 * 2 <= chip.l0c:
+        db_c = 2
+    while base_m * base_n * 4 * db_c > chip.l0c and base_n > ALIGN_N:
+        base_n //= 2
+    return base_m, base_n, base_k, db_a, db_b, db_c
+
+
+def _factor_pairs(cores: int):
+    for m_dim in range(1, cores + 1):
+        for n_dim in range(1, cores // m_dim + 1):
+            yield m_dim, n_dim
+
+
+@lru_cache(maxsize=4096)
+def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
+                 chip_name: str) -> CubeTiling:
+    chip = get_chip(chip_name)
+    if min(m, n, k) <= 0:
+        raise TilingError(f"{kind}: empty or dynamic GEMM extent M={m} N={n} K={k}")
+    base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
+    best = None
+    for m_dim, n_dim in _factor_pairs(chip.cube_cores):
+        single_m = align(ceil_div(m, m_dim), ALIGN_M)
+        single_n = align(ceil_div(n, n_dim), ALIGN_N)
+        used = ceil_div(m, single_m) * ceil_div(n, single_n)
+        if used > chip.cube_cores:
+            continue
+        bm, bn = min(base_m, single_m), min(base_n, single_n)
+        cycles = cube_core_cycles(chip, single_m, single_n, k, bm, bn, in_bytes)
+        key = (cycles, used)
+        if best is None or key < best[0]:
+            best = (key, single_m, single_n, used, bm, bn)
+    (cycles, _), single_m, single_n, used, base_m, base_n = best
+    k_blocks = ceil_div(k, base_k)
+    step_ka = step_kb = k_blocks
+    bias_bytes = base_n * 4
+
+    def l1_bytes(ska: int, skb: int) -> int:
+        return (ska * 2 * base_m * base_k + skb * 2 * base_n * base_k) * in_bytes + bias_bytes
+
+    while l1_bytes(step_ka, step_kb) > chip.l1 and max(step_ka, step_kb) > 1:
+        if step_ka >= step_kb:
+            step_ka = max(1, step_ka // 2)
+        else:
+            step_kb = max(1, step_kb // 2)
+    if l1_bytes(step_ka, step_kb) > chip.l1:
+        raise TilingError(f"{kind}: no tiling fits L1 ({chip.l1} bytes) for M={m} N={n} K={k}")
+    depth_a1, depth_b1 = step_ka * 2, step_kb * 2
+    fields = {
+        "usedCoreNum": used, "M": m, "N": n, "Ka": k, "Kb": k,
+        "singleCoreM": single_m, "singleCoreN": single_n, "singleCoreK": k,
+        "baseM": base_m, "baseN": base_n, "baseK": base_k,
+        "depthA1": depth_a1, "depthB1": depth_b1,
+        "stepM": 1, "stepN": 1, "stepKa": step_ka, "stepKb": step_kb,
+        "iterateOrder": 0 if single_m >= single_n else 1,
+        "dbL0A": db_a, "dbL0B": db_b, "dbL0C": db_c,
+    }
+    buffers = (
+        Buffer("L1", depth_a1 * base_m * base_k * in_bytes, "A"),
+        Buffer("L1", depth_b1 * base_n * base_k * in_bytes, "B"),
+        Buffer("L1", bias_bytes, "bias"),
+        Buffer("L0A", base_m * base_k * in_bytes * db_a, "A"),
+        Buffer("L0B", base_n * base_k * in_bytes * db_b, "B"),
+        Buffer("L0C", base_m * base_n * 4 * db_c, "C"),
+        Buffer("UB", base_m * base_n * 4, "epilogue"),
+    )
+    return CubeTiling(fields, buffers, used, cycles)
+
+
+def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
+                chip: str) -> CubeTiling:
+    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip)
+
+
+@dataclass(frozen=True)
+class VectorTiling:
+    fields: dict[str, int]
+    buffers: tuple[Buffer, ...]
+    block_dim: int
+
+
+#: Below this many elements per core, adding cores costs more in launch than it saves.
+MIN_ELEMS_PER_CORE = 1024
+VECTOR_BLOCK = 128  # elements per vector instruction (fp16)
+
+
+@lru_cache(maxsize=4096)
+def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_name: str) -> VectorTiling:
+    chip = get_chip(chip_name)
+    if elems <= 0:
+        raise TilingError(f"{kind}: empty or dynamic tensor ({elems} elements)")
+    cores = max(1, min(chip.vector_cores, ceil_div(elems, MIN_ELEMS_PER_CORE)))
+    per_core = ceil_div(elems, cores)
+    cores = ceil_div(elems, per_core)
+    # n_buffers UB tiles, double-buffered, 32-byte granular.
+    cap = chip.ub // (n_buffers * 2) // elem_bytes
+    cap = max(VECTOR_BLOCK, cap // VECTOR_BLOCK * VECTOR_BLOCK)
+    tile = min(align(per_core, 32 // elem_bytes), cap)
+    fields = {"totalElems": elems, "elemsPerCore": per_core, "tileElems": tile,
+              "tilesPerCore": ceil_div(per_core, tile)}
+    buffers = tuple(Buffer("UB", tile * elem_bytes * 2, f"io{i}") for i in range(n_buffers))
+    return VectorTiling(fields, buffers, cores)
+
+
+def vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str) -> VectorTiling:
+    return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip)
+
+
+def cache_stats() -> dict[str, tuple[int, int]]:
+    """(hits, misses) of each tiling cache."""
+    return {"cube": (_cube_tiling.cache_info().hits, _cube_tiling.cache_info().misses),
+            "vector": (_vector_tiling.cache_info().hits, _vector_tiling.cache_info().misses)}
