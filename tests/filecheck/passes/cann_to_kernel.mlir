@@ -1,0 +1,25 @@
+// RUN: cann-opt --assign-layouts --cann-to-kernel %s | filecheck %s
+// RUN: cann-opt --assign-layouts --cann-to-kernel='soc-version=Ascend910A' %s | filecheck %s --check-prefix=A910
+// RUN: cann-opt --soc-version=Ascend310P3 --assign-layouts --cann-to-kernel %s | filecheck %s --check-prefix=P310
+// RUN: cann-opt --assign-layouts --cann-to-kernel %s | cann-opt --print-op-generic | cann-opt | filecheck %s
+// RUN: not cann-opt --cann-to-kernel='soc-version=Ascend999' %s 2>&1 | filecheck %s --check-prefix=BADCHIP
+// RUN: not cann-opt --cann-to-kernel %s 2>&1 | filecheck %s --check-prefix=NOLAYOUT
+
+// One kernel per cann op; the module records the chip.  Conv: implicit GEMM with
+// M = N*Ho*Wo = 2*16*16 = 512, N = Cout = 40, K = C1*kh*kw*C0 = 1*3*3*16 = 144; fp32 base block
+// (128, 256, 32) clipped to (.., 48, ..) and the M x N split chosen by the cost model.
+// CHECK: builtin.module attributes {cann.soc_version = "Ascend910B3"}
+// CHECK: kernel.transdata %x {src_format = "NHWC", dst_format = "NC1HWC0", block_dim = [[BD:[0-9]+]] : i64, tiling = #kernel.tiling<totalElems = 1536, elemsPerCore = {{[0-9]+}}, tileElems = {{[0-9]+}}, tilesPerCore = {{[0-9]+}}>, buffers = [#kernel.buffer<UB, {{[0-9]+}}, "io0">, #kernel.buffer<UB, {{[0-9]+}}, "io1">]}
+// CHECK: kernel.cube_conv2d {{.*}}strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, kernel_hw = array<i64: 3, 3>, activation = "Relu", block_dim = [[CORES:[0-9]+]] : i64, tiling = #kernel.tiling<usedCoreNum = [[CORES]], M = 512, N = 40, Ka = 144, Kb = 144, singleCoreM = {{[0-9]+}}, singleCoreN = {{[0-9]+}}, singleCoreK = 144, baseM = {{[0-9]+}}, baseN = {{[0-9]+}}, baseK = 32, {{.*}}dbL0A = 2, dbL0B = 2, dbL0C = {{[12]}}>, buffers = [#kernel.buffer<L1, {{[0-9]+}}, "A">, {{.*}}#kernel.buffer<L0A, {{[0-9]+}}, "A">, #kernel.buffer<L0B, {{[0-9]+}}, "B">, #kernel.buffer<L0C, {{[0-9]+}}, "C">, #kernel.buffer<UB, {{[0-9]+}}, "epilogue">]}
+// CHECK: kernel.vector {{.*}}fn = "BiasAdd"
+// CHECK: kernel.transdata {{.*}}src_format = "NC1HWC0", dst_format = "NHWC"
+// A910: builtin.module attributes {cann.soc_version = "Ascend910A"}
+// P310: builtin.module attributes {cann.soc_version = "Ascend310P3"}
+// BADCHIP: error: unknown soc version 'Ascend999'; known: Ascend910A, Ascend910B1, Ascend910B2, Ascend910B3, Ascend910B4, Ascend310P3
+// NOLAYOUT: cann_to_kernel.mlir:[[# @LINE + 3]]:3: error: cann.FusedConv2D: x must be NC1HWC0 and the filter FRACTAL_Z; run assign-layouts before cann-to-kernel [node 'conv1']
+func.func @main(%x: tensor<2x16x16x3xf32>, %b: tensor<40xf32>, %b2: tensor<40xf32>) -> tensor<2x16x16x40xf32> {
+  %w = cann.Const dense<0.125> : tensor<3x3x3x40xf32>
+  %0 = cann.FusedConv2D %x, %w, %b {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Relu"} : (tensor<2x16x16x3xf32>, tensor<3x3x3x40xf32>, tensor<40xf32>) -> tensor<2x16x16x40xf32> loc("conv1")
+  %1 = cann.BiasAdd %0, %b2 {data_format = "NHWC"} : (tensor<2x16x16x40xf32>, tensor<40xf32>) -> tensor<2x16x16x40xf32>
+  func.return %1 : tensor<2x16x16x40xf32>
+}
