@@ -78,11 +78,11 @@ RULES: dict[str, type[RewritePattern]] = {
 class FusePass(ModulePass):
     name = "fuse"
 
-    disable: str = ""
-    """Comma-separated rule names to switch off."""
+    disable: tuple[str, ...] = ()
+    """Rule names to switch off (`disable=A,B`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        off = {r for r in self.disable.split(",") if r}
+        off = set(self.disable)
         unknown = sorted(off - RULES.keys())
         if unknown:
             raise CompileError(
