@@ -1,0 +1,144 @@
+"""cann-run: execute a module at any level (tf, cann, kernel) and optionally check it against
+the original TensorFlow graph.
+
+    cann-run model.mlir --input x=x.npy [--input y=y.npy] [--seed 0] [--output-dir DIR]
+             [--compare-with model.pb|model.pbtxt] [--atol 1e-5] [--rtol 1e-5]
+
+Inputs not given are drawn from normal(0, 1) with --seed.  Without --compare-with each output is
+summarised; with it, one line per output `name: max_abs=.. max_rel=.. (atol=.., rtol=..) OK|FAIL`
+and exit code 1 if any output fails.  --output-dir writes NAME.npy per output ('/' and ':' in a
+name become '_').  TensorFlow is imported only for tf-level ops or --compare-with.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from compiler.cli import ToolArgumentParser, run_tool
+from compiler.diagnostics import CompileError, SourceMap
+
+TOOL = "cann-run"
+
+
+def _parser() -> ToolArgumentParser:
+    p = ToolArgumentParser(prog=TOOL, description="Run a module and compare with TensorFlow.")
+    p.add_argument("model", help="textual IR (.mlir) at any level")
+    p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
+                   help="an input value (repeatable); missing inputs are random")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    p.add_argument("--output-dir", metavar="DIR", help="write each output as DIR/NAME.npy")
+    p.add_argument("--compare-with", metavar="GRAPH", help="the original .pb / .pbtxt GraphDef")
+    p.add_argument("--atol", type=float, default=1e-5)
+    p.add_argument("--rtol", type=float, default=1e-5)
+    return p
+
+
+def load_npy(path: str, name: str) -> np.ndarray:
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(6)
+        if magic != b"\x93NUMPY":
+            raise CompileError(f"{path}: error: not a .npy file (input '{name}')")
+        value = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise CompileError(f"{path}: error: no such file (input '{name}')") from None
+    except IsADirectoryError:
+        raise CompileError(f"{path}: error: is a directory, expected a .npy file") from None
+    except (ValueError, OSError, EOFError) as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise CompileError(f"{path}: error: not a valid .npy file: {first}") from None
+    if not isinstance(value, np.ndarray):
+        raise CompileError(f"{path}: error: expected one array (.npy), got an archive")
+    return value
+
+
+def parse_inputs(specs: Sequence[str]) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for spec in specs:
+        name, eq, path = spec.partition("=")
+        if not eq or not name or not path:
+            raise CompileError(f"{TOOL}: error: --input expects NAME=FILE.npy, got '{spec}'")
+        if name in out:
+            raise CompileError(f"{TOOL}: error: input '{name}' given twice")
+        out[name] = load_npy(path, name)
+    return out
+
+
+def _file_name(name: str) -> str:
+    return name.replace("/", "_").replace(":", "_") + ".npy"
+
+
+def summary(name: str, v: np.ndarray) -> str:
+    if v.size and np.issubdtype(v.dtype, np.number):
+        f = v.astype(np.float64)
+        stats = f" min={f.min():.6g} max={f.max():.6g} mean={f.mean():.6g}"
+    else:
+        stats = ""
+    return f"{name}: shape={list(v.shape)} dtype={v.dtype}{stats}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    source: list[SourceMap] = []
+
+    def body() -> int:
+        args = _parser().parse_args(argv)
+        from compiler.ir_io import load_module
+        from compiler.runner import (
+            ENTRY_ATTR,
+            compare,
+            input_specs,
+            main_func,
+            random_inputs,
+            run_graphdef,
+            run_module,
+        )
+
+        module, src = load_module(args.model)
+        source.append(src)
+        given = parse_inputs(args.input)
+        known = [n for n, _, _ in input_specs(module)]
+        for n in given:
+            if n not in known:
+                raise CompileError(f"{TOOL}: error: unknown input '{n}'; the model's inputs are "
+                                   f"{', '.join(known) or '(none)'}")
+        inputs = random_inputs(module, args.seed)
+        inputs.update(given)
+        outputs = run_module(module, inputs)
+
+        if args.output_dir:
+            try:
+                os.makedirs(args.output_dir, exist_ok=True)
+                for name, v in outputs.items():
+                    np.save(os.path.join(args.output_dir, _file_name(name)), v)
+            except OSError as e:
+                raise CompileError(f"{args.output_dir}: error: cannot write: {e.strerror}") from None
+
+        if not args.compare_with:
+            for name, v in outputs.items():
+                print(summary(name, v))
+            return 0
+
+        if ENTRY_ATTR not in main_func(module).attributes:
+            raise CompileError(
+                f"{args.model}: error: @main has no '{ENTRY_ATTR}' attribute naming its inputs "
+                "and outputs; cannot match them with the GraphDef's tensors")
+        reference = run_graphdef(args.compare_with, inputs, list(outputs))
+        results = compare(outputs, reference, args.atol, args.rtol)
+        failed = False
+        for name, c in results.items():
+            verdict = "OK" if c.ok else "FAIL"
+            note = f" [{c.note}]" if c.note else ""
+            print(f"{name}: max_abs={c.max_abs:.3g} max_rel={c.max_rel:.3g} "
+                  f"(atol={args.atol:g}, rtol={args.rtol:g}) {verdict}{note}")
+            failed |= not c.ok
+        return 1 if failed else 0
+
+    return run_tool(TOOL, body, source=lambda: source[0] if source else None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
