@@ -153,19 +153,25 @@ def storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, .
         n, c, h, w = _as_nchw(origin_format, origin_shape)
         return nc1hwc0_shape(n, c, h, w, c0)
     if fmt == Format.FRACTAL_Z:
+        if origin_format not in (Format.HWCN, Format.NCHW):
+            raise ValueError(f"FRACTAL_Z from {origin_format.value} is not supported")
+        if len(origin_shape) != 4:
+            raise ValueError(f"a {origin_format.value} filter has 4 dimensions, got {len(origin_shape)}")
         if origin_format == Format.HWCN:
             kh, kw, cin, cout = origin_shape
-        elif origin_format == Format.NCHW:
-            cout, cin, kh, kw = origin_shape
         else:
-            raise ValueError(f"FRACTAL_Z from {origin_format.value} is not supported")
+            cout, cin, kh, kw = origin_shape
         return fractal_z_shape(cout, cin, kh, kw, c0)
     if fmt == Format.FRACTAL_NZ:
+        if len(origin_shape) < 2:
+            raise ValueError(f"FRACTAL_NZ needs rank >= 2, got {len(origin_shape)}")
         return fractal_nz_shape(tuple(origin_shape), c0)
     raise ValueError(f"no storage rule from {origin_format.value} to {fmt.value}")
 
 
 def _as_nchw(fmt: Format, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    if fmt in (Format.NHWC, Format.NCHW) and len(shape) != 4:
+        raise ValueError(f"a {fmt.value} shape has 4 dimensions, got {len(shape)}")
     if fmt == Format.NHWC:
         n, h, w, c = shape
     elif fmt == Format.NCHW:

@@ -13,7 +13,7 @@ from xdsl.dialects.func import Func
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from compiler.diagnostics import CompileError, SourceMap, parse_error_message, verify_module
 
@@ -34,10 +34,18 @@ class _RecordingParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as e:
+            # Constraints checked while parsing a custom form: report them where the op starts.
+            raise ParseError(start, str(e).removeprefix("Operation does not verify: ")) from None
         loc = start.get_location()
         self.source.record(op, loc.line, loc.col)
         return op
+
+
+def _is_blank(text: str) -> bool:
+    return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
 
 
 def parse_module(ctx: Context, text: str, filename: str, line_offset: int = 0,
@@ -46,6 +54,8 @@ def parse_module(ctx: Context, text: str, filename: str, line_offset: int = 0,
     source = SourceMap(filename)
     parser = _RecordingParser(ctx, text, filename)
     parser.source = source
+    if _is_blank(text):  # like mlir-opt: an empty input (or chunk) is an empty module
+        return ModuleOp([]), source
     try:
         module = parser.parse_module()
     except ParseError as e:

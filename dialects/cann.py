@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    i64,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -40,6 +41,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from compiler.formats import FORMAT_NAMES, Format, storage_shape
 from dialects.common import (
+    I64Array,
     check_len,
     check_one_of,
     check_rank,
@@ -86,6 +88,12 @@ class FormatAttr(ParametrizedAttribute):
             raise VerifyException(f"unknown origin format '{self.origin_format.data}'")
         if bool(self.origin_format.data) != bool(self.origin_shape.data):
             raise VerifyException("#cann.format: origin format and origin shape go together")
+        if self.origin_format.data:
+            try:  # the element type only changes C0, not whether the rule exists
+                storage_shape(self.fmt, Format(self.origin_format.data), self.origin, "float32")
+            except ValueError as e:
+                raise VerifyException(f"#cann.format<{self.format.data}, origin "
+                                      f"{self.origin_format.data} {list(self.origin)}>: {e}") from None
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
@@ -200,9 +208,10 @@ class ConstOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstOp:
+        pos = parser.pos
         value = parser.parse_attribute()
         if not isinstance(value, DenseIntOrFPElementsAttr):
-            parser.raise_error("cann.Const expects a dense elements attribute")
+            parser.raise_error("cann.Const expects a dense elements attribute", pos, parser.pos)
         rtype = None
         if parser.parse_optional_punctuation("->"):
             rtype = parser.parse_type()
@@ -220,9 +229,9 @@ class ConvLike(CannOp):
     filter = operand_def(TensorType)
     bias = opt_operand_def(TensorType)
     y = result_def(TensorType)
-    strides = prop_def(DenseArrayBase)
-    pads = prop_def(DenseArrayBase)
-    dilations = prop_def(DenseArrayBase)
+    strides = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    dilations = prop_def(I64Array)
     groups = prop_def(IntegerAttr)
     data_format = prop_def(StringAttr)
     traits = traits_def(Pure())
@@ -301,6 +310,8 @@ class BiasAddOp(CannOp):
         fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW", "ND"))
         xs, bs = origin_shape(self.x.type), origin_shape(self.bias.type)
         check_rank(n, "bias", bs, (1,))
+        if len(xs) < 2:
+            raise VerifyException(f"{n}: x must have rank at least 2, got rank {len(xs)}")
         check_same_element_type(n, self.x.type, self.bias.type, self.y.type)
         if self.x.type != self.y.type:
             raise VerifyException(f"{n}: result type must equal the type of x")

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -19,6 +20,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
+
+
+#: Integer lists (strides, pads, ...) are i64 dense arrays: `array<i64: 1, 1, 1, 1>`.
+I64Array = DenseArrayBase.constr(i64)
 
 
 def int_array(values: Sequence[int]) -> DenseArrayBase:
@@ -77,6 +82,10 @@ _NP_OF = {
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
     key = str(element_type)
+    if key == "bf16":
+        import ml_dtypes  # numpy has no bfloat16; ml_dtypes (a TensorFlow dependency) does
+
+        return np.dtype(ml_dtypes.bfloat16)
     if key not in _NP_OF:
         raise ValueError(f"element type {key} has no numpy equivalent here")
     return np.dtype(_NP_OF[key])
@@ -90,6 +99,8 @@ def element_type_of(dtype: np.dtype) -> Attribute:
         return Float32Type()
     if dtype == np.float64:
         return Float64Type()
+    if dtype.name == "bfloat16":
+        return BFloat16Type()
     if dtype == np.bool_:
         return IntegerType(1)
     if dtype.kind == "i":

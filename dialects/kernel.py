@@ -45,7 +45,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.chips import CHIPS, UnknownChipError, get_chip
-from dialects.common import check_len, check_one_of
+from dialects.common import I64Array, check_len, check_one_of
 
 MEMORY_SPACES = ("GM", "L1", "L0A", "L0B", "L0C", "UB")
 SOC_ATTR = "cann.soc_version"
@@ -82,13 +82,21 @@ class TilingAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        def field() -> tuple[str, IntegerAttr]:
-            key = parser.parse_identifier()
+        def field() -> tuple[str, IntegerAttr] | None:
+            key = parser.parse_optional_identifier()
+            if key is None:
+                return None
             parser.parse_punctuation("=")
             return key, IntegerAttr(parser.parse_integer(), i64)
 
+        def required() -> tuple[str, IntegerAttr]:
+            item = field()
+            if item is None:
+                parser.raise_error("tiling field name expected")
+            return item
+
         with parser.in_angle_brackets():
-            items = parser.parse_comma_separated_list(parser.Delimiter.NONE, field)
+            items = parser.parse_optional_undelimited_comma_separated_list(field, required) or []
         return (DictionaryAttr(dict(items)),)
 
 
@@ -205,10 +213,10 @@ class CubeConv2DOp(KernelOp):
     filter = operand_def(TensorType)
     bias = opt_operand_def(TensorType)
     y = result_def(TensorType)
-    strides = prop_def(DenseArrayBase)
-    dilations = prop_def(DenseArrayBase)
-    pads = prop_def(DenseArrayBase)
-    kernel_hw = prop_def(DenseArrayBase)
+    strides = prop_def(I64Array)
+    dilations = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    kernel_hw = prop_def(I64Array)
     activation = prop_def(StringAttr)
 
     def verify_kernel(self) -> None:

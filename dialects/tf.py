@@ -9,6 +9,7 @@ attributes are kept ("one op per node").
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
+    i64,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     StringAttr,
@@ -31,6 +32,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.common import (
+    I64Array,
     check_len,
     check_one_of,
     check_rank,
@@ -88,9 +90,10 @@ class ConstOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstOp:
+        pos = parser.pos
         value = parser.parse_attribute()
         if not isinstance(value, DenseIntOrFPElementsAttr):
-            parser.raise_error("tf.Const expects a dense elements attribute")
+            parser.raise_error("tf.Const expects a dense elements attribute", pos, parser.pos)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         op = cls(value)
         if attrs is not None:
@@ -104,11 +107,11 @@ class Conv2DOp(TFOp):
     input = operand_def(TensorType)
     filter = operand_def(TensorType)
     output = result_def(TensorType)
-    strides = prop_def(DenseArrayBase)
+    strides = prop_def(I64Array)
     padding = prop_def(StringAttr)
     data_format = prop_def(StringAttr)
-    dilations = prop_def(DenseArrayBase)
-    explicit_paddings = opt_prop_def(DenseArrayBase)
+    dilations = prop_def(I64Array)
+    explicit_paddings = opt_prop_def(I64Array)
     traits = traits_def(Pure())
 
     def verify_(self) -> None:

@@ -1,10 +1,10 @@
 // RUN: not cann-opt --split-input-file %s 2>&1 | filecheck %s
-// XFAIL: *
+// Regression test (this was a known bug, now fixed; see below).
 // Known driver bug: a type or attribute constraint that xDSL checks while *parsing* the custom
 // form (the declarative assembly format resolves operand/property constraints) raises a
 // VerifyException, which compiler/ir_io.parse_module does not catch.  The error then has no
 // file:line:col ("cann-opt: error: f32 should be of base attribute tensor") and, with
-// --split-input-file, the remaining chunks are not processed.  Remove the XFAIL line once the
+// --split-input-file, the remaining chunks are not processed.  It was fixed when the
 // parser turns such errors into located diagnostics.
 
 func.func @groups_not_integer(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> {

@@ -1,9 +1,9 @@
 // RUN: not cann-opt --split-input-file %s 2>&1 | filecheck %s
-// XFAIL: *
+// Regression test (this was a known bug, now fixed; see below).
 // Known driver bug (see cann/invalid-constraints.mlir): #kernel.buffer's verifier runs while the
 // attribute is parsed, its VerifyException escapes the parser, and the error has no
 // file:line:col ("cann-opt: error: #kernel.buffer: size must be >= 0"); with --split-input-file
-// the second chunk is then never checked.  Remove the XFAIL line once that is fixed.
+// the second chunk is then never checked.  It was fixed when that is fixed.
 
 builtin.module attributes {cann.soc_version = "Ascend910B3"} {
   func.func @buffer_negative(%x: tensor<16xf16>) -> tensor<16xf16> {

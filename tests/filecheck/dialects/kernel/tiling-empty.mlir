@@ -1,7 +1,7 @@
 // RUN: cann-opt %s | cann-opt | filecheck %s
-// XFAIL: *
+// Regression test (this was a known bug, now fixed; see below).
 // Known dialect bug: TilingAttr({}) prints as `#kernel.tiling<>`, which its parser rejects
-// ("identifier expected"), so an empty tiling does not round-trip.  Remove the XFAIL line once
+// ("identifier expected"), so an empty tiling does not round-trip.  It was fixed when
 // TilingAttr.parse_parameters accepts an empty list.
 
 builtin.module attributes {cann.soc_version = "Ascend910B3", t = #kernel.tiling<>} {

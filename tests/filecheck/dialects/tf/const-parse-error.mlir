@@ -1,8 +1,8 @@
 // RUN: not cann-opt %s 2>&1 | filecheck %s
-// XFAIL: *
+// Regression test (this was a known bug, now fixed; see below).
 // Known dialect bug: tf.Const's custom parser raises "expects a dense elements attribute" at the
 // token *after* the attribute (here the next line, 11:3) instead of at the attribute (10:17).
-// Remove the XFAIL line once ConstOp.parse passes the attribute's position to raise_error.
+// It was fixed when ConstOp.parse passes the attribute's position to raise_error.
 
 func.func @const_not_dense() {
   // CHECK: const-parse-error.mlir:10:17: error: tf.Const expects a dense elements attribute

@@ -1,0 +1,21 @@
+// cann-translate --import-graphdef on examples/conv_block.pbtxt (a copy lives in Inputs/).
+// RUN: cann-translate --import-graphdef %S/Inputs/conv_block.pbtxt --print-debuginfo | filecheck %s
+// Without --print-debuginfo no location is printed:
+// RUN: cann-translate --import-graphdef %S/Inputs/conv_block.pbtxt -o %t.mlir
+// RUN: filecheck %s --check-prefix=NOLOC --input-file=%t.mlir
+// The output is valid input for cann-opt, generic form included, locations kept:
+// RUN: cann-translate --import-graphdef %S/Inputs/conv_block.pbtxt --print-op-generic --print-debuginfo | cann-opt --print-debuginfo | filecheck %s
+
+// CHECK:      func.func @main(%arg0: tensor<1x8x8x3xf32>{{.*}}) -> tensor<1x8x8x4xf32>
+// CHECK-SAME:   attributes {tf.entry_function = {inputs = "x", outputs = "output"}}
+// CHECK-NEXT:   %[[X:.*]] = tf.Placeholder %arg0 {shape = "1,8,8,3"} : (tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32> loc("x")
+// CHECK-NEXT:   %[[W:.*]] = tf.Const dense<"0x{{[0-9A-F]+}}"> : tensor<3x3x3x4xf32> loc("conv1/filter")
+// CHECK-NEXT:   %[[B:.*]] = tf.Const dense<[{{.*}}]> : tensor<4xf32> loc("conv1/bias")
+// CHECK-NEXT:   %[[C:.*]] = tf.Conv2D %[[X]], %[[W]] {strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/Conv2D")
+// CHECK-NEXT:   %[[BA:.*]] = tf.BiasAdd %[[C]], %[[B]] {data_format = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/BiasAdd")
+// CHECK-NEXT:   %[[R:.*]] = tf.Relu %[[BA]] : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/Relu")
+// CHECK-NEXT:   %[[O:.*]] = tf.Identity %[[R]] : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> loc("output")
+// CHECK-NEXT:   func.return %[[O]] : tensor<1x8x8x4xf32>
+
+// NOLOC:     tf.Conv2D
+// NOLOC-NOT: loc(
