@@ -29,7 +29,8 @@ from xdsl.utils.exceptions import InterpretationError
 from compiler.diagnostics import CompileError, OpError
 from compiler.formats import from_storage, to_storage
 from compiler.interpreters.cann_impl import CannFunctions
-from compiler.interpreters.common import SemanticsError, import_tensorflow
+from compiler.interpreters.common import SemanticsError
+from compiler.tf_loader import read_graphdef_file, tensorflow as import_tensorflow
 from compiler.interpreters.kernel_impl import KernelFunctions
 from compiler.interpreters.tf_impl import TfFunctions
 from dialects.cann import format_of, origin_shape
@@ -171,33 +172,11 @@ def _tensor_name(name: str) -> str:
     return name if ":" in name else f"{name}:0"
 
 
-def load_graphdef(path: str):
-    tf = import_tensorflow()
-    gd = tf.compat.v1.GraphDef()
-    try:
-        if path.endswith(".pbtxt"):
-            from google.protobuf import text_format
-
-            with open(path, encoding="utf-8") as f:
-                text_format.Parse(f.read(), gd)
-        else:
-            with open(path, "rb") as f:
-                gd.ParseFromString(f.read())
-    except FileNotFoundError:
-        raise CompileError(f"{path}: error: no such file") from None
-    except IsADirectoryError:
-        raise CompileError(f"{path}: error: is a directory, expected a GraphDef") from None
-    except Exception as e:  # noqa: BLE001 - protobuf raises several types
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise CompileError(f"{path}: error: not a GraphDef: {first}") from None
-    return gd
-
-
 def run_graphdef(path: str, inputs: dict[str, np.ndarray], output_names: list[str]
                  ) -> dict[str, np.ndarray]:
     """Run a frozen GraphDef (.pb binary or .pbtxt text) in TensorFlow (tf.compat.v1 Session)."""
     tf = import_tensorflow()
-    gd = load_graphdef(path)
+    gd = read_graphdef_file(path)
     graph = tf.Graph()
     with graph.as_default():
         try:

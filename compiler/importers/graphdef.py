@@ -42,36 +42,8 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from compiler.diagnostics import CompileError
+from compiler.tf_loader import NOT_A_GRAPHDEF, parse_graphdef, read_graphdef_file, tensorflow
 from dialects.common import dense_from_numpy, element_type_of, int_array, numpy_dtype
-
-NOT_A_GRAPHDEF = "not a GraphDef (binary or text protobuf)"
-
-# --- TensorFlow, lazily --------------------------------------------------------------------
-
-
-def _tensorflow() -> Any:
-    """Import TensorFlow quietly (its C++ start-up chatter would pollute one-line diagnostics)."""
-    if "tensorflow" in sys.modules:
-        return sys.modules["tensorflow"]
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    saved = None
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
-        os.close(devnull)
-    except OSError:  # no real fd 2 (embedded interpreters): import with the noise
-        saved = None
-    try:
-        import tensorflow as tf
-    except Exception as e:  # noqa: BLE001 - any import failure becomes one line
-        raise CompileError(f"cannot import TensorFlow (needed to read a GraphDef): {e}") from None
-    finally:
-        if saved is not None:
-            os.dup2(saved, 2)
-            os.close(saved)
-    return tf
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -79,67 +51,12 @@ def _tensorflow() -> Any:
 
 def import_graphdef_file(path: str) -> ModuleOp:
     """Read a binary or text GraphDef file and import it (see `import_graphdef`)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise CompileError(f"{path}: error: no such file") from None
-    except IsADirectoryError:
-        raise CompileError(f"{path}: error: is a directory, expected a GraphDef file") from None
-    except OSError as e:
-        raise CompileError(f"{path}: error: cannot read: {e.strerror}") from None
-    return import_graphdef_bytes(data, path)
+    return import_graphdef(read_graphdef_file(path), path)
 
 
 def import_graphdef_bytes(data: bytes, filename: str) -> ModuleOp:
     """Parse `data` as a binary or text GraphDef (text first if `filename` ends in .pbtxt)."""
     return import_graphdef(parse_graphdef(data, filename), filename)
-
-
-def parse_graphdef(data: bytes, filename: str) -> Any:
-    tf = _tensorflow()
-    binary = (_parse_binary, _parse_text)
-    order = binary[::-1] if filename.endswith((".pbtxt", ".txt")) else binary
-    for parse in order:
-        graph_def = parse(tf, data)
-        if graph_def is not None:
-            if not graph_def.node:
-                raise CompileError(f"{filename}: error: the GraphDef has no nodes")
-            return graph_def
-    raise CompileError(f"{filename}: error: {NOT_A_GRAPHDEF}")
-
-
-def _parse_binary(tf: Any, data: bytes) -> Any:
-    graph_def = tf.compat.v1.GraphDef()
-    try:
-        graph_def.ParseFromString(data)
-    except Exception:  # noqa: BLE001 - DecodeError, or RuntimeWarning-turned-error
-        return None
-    if data and not graph_def.node:
-        return None  # parsed as *something*, but nothing of a graph: let text have a try
-    try:
-        from google.protobuf.unknown_fields import UnknownFieldSet
-
-        if len(UnknownFieldSet(graph_def)) or any(len(UnknownFieldSet(n)) for n in graph_def.node):
-            return None  # another message type that happens to be valid binary protobuf
-    except Exception:  # noqa: BLE001 - older protobuf: no check
-        pass
-    return graph_def
-
-
-def _parse_text(tf: Any, data: bytes) -> Any:
-    from google.protobuf import text_format
-
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    graph_def = tf.compat.v1.GraphDef()
-    try:
-        text_format.Parse(text, graph_def)
-    except Exception:  # noqa: BLE001 - text_format.ParseError and friends
-        return None
-    return graph_def
 
 
 # --- the import ----------------------------------------------------------------------------
@@ -332,7 +249,7 @@ def _topological_order(graph_def: Any, nodes: dict[str, Any], filename: str) -> 
 
 def import_graphdef(graph_def: Any, filename: str) -> ModuleOp:
     """Import a `tf.compat.v1.GraphDef`; `filename` names it in diagnostics."""
-    tf = _tensorflow()
+    tf = tensorflow()
     errors, nodes = _check_structure(graph_def, filename)
     if errors:
         raise CompileError(errors)

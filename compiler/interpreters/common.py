@@ -88,11 +88,3 @@ def from_origin(x: np.ndarray, t: Attribute, default: Format | str, have: Format
     if tuple(x.shape) != want and all(d >= 0 for d in want):
         raise ValueError(f"computed shape {list(x.shape)} does not match the type's {list(want)}")
     return x
-
-
-def import_tensorflow():
-    """TensorFlow, imported on first use only, with its C++ logging quietened."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    import tensorflow as tf  # noqa: PLC0415
-
-    return tf

@@ -1,0 +1,104 @@
+"""TensorFlow, imported lazily and quietly, and GraphDef files read (binary or text).
+
+The single place the tools load TensorFlow and parse GraphDef protobufs: the importer, the
+runner (`--compare-with`) and the tf-level interpreter all use it, so they read files and word
+errors the same way.  `cann-opt` on a .mlir file never reaches this module.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from compiler.diagnostics import CompileError
+
+NOT_A_GRAPHDEF = "not a GraphDef (binary or text protobuf)"
+
+
+def tensorflow() -> Any:
+    """Import TensorFlow quietly (its C++ start-up chatter would pollute one-line diagnostics)."""
+    if "tensorflow" in sys.modules:
+        return sys.modules["tensorflow"]
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    saved = None
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+    except OSError:  # no real fd 2 (embedded interpreters): import with the noise
+        saved = None
+    try:
+        import tensorflow as tf
+    except Exception as e:  # noqa: BLE001 - any import failure becomes one line
+        raise CompileError(f"cannot import TensorFlow (needed to read a GraphDef): {e}") from None
+    finally:
+        if saved is not None:
+            os.dup2(saved, 2)
+            os.close(saved)
+    return tf
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def read_graphdef_file(path: str) -> Any:
+    """Read and parse a binary or text GraphDef file."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise CompileError(f"{path}: error: no such file") from None
+    except IsADirectoryError:
+        raise CompileError(f"{path}: error: is a directory, expected a GraphDef file") from None
+    except OSError as e:
+        raise CompileError(f"{path}: error: cannot read: {e.strerror}") from None
+    return parse_graphdef(data, path)
+
+
+def parse_graphdef(data: bytes, filename: str) -> Any:
+    tf = tensorflow()
+    binary = (_parse_binary, _parse_text)
+    order = binary[::-1] if filename.endswith((".pbtxt", ".txt")) else binary
+    for parse in order:
+        graph_def = parse(tf, data)
+        if graph_def is not None:
+            if not graph_def.node:
+                raise CompileError(f"{filename}: error: the GraphDef has no nodes")
+            return graph_def
+    raise CompileError(f"{filename}: error: {NOT_A_GRAPHDEF}")
+
+
+def _parse_binary(tf: Any, data: bytes) -> Any:
+    graph_def = tf.compat.v1.GraphDef()
+    try:
+        graph_def.ParseFromString(data)
+    except Exception:  # noqa: BLE001 - DecodeError, or RuntimeWarning-turned-error
+        return None
+    if data and not graph_def.node:
+        return None  # parsed as *something*, but nothing of a graph: let text have a try
+    try:
+        from google.protobuf.unknown_fields import UnknownFieldSet
+
+        if len(UnknownFieldSet(graph_def)) or any(len(UnknownFieldSet(n)) for n in graph_def.node):
+            return None  # another message type that happens to be valid binary protobuf
+    except Exception:  # noqa: BLE001 - older protobuf: no check
+        pass
+    return graph_def
+
+
+def _parse_text(tf: Any, data: bytes) -> Any:
+    from google.protobuf import text_format
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    graph_def = tf.compat.v1.GraphDef()
+    try:
+        text_format.Parse(text, graph_def)
+    except Exception:  # noqa: BLE001 - text_format.ParseError and friends
+        return None
+    return graph_def
