@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
-    i64,
     ArrayAttr,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntAttr,
     IntegerAttr,

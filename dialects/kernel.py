@@ -17,7 +17,6 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DenseArrayBase,
     DictionaryAttr,
     IntAttr,
     IntegerAttr,

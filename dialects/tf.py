@@ -9,8 +9,6 @@ attributes are kept ("one op per node").
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
-    i64,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     StringAttr,
     TensorType,

@@ -21,7 +21,6 @@ import time.  Every problem found is collected and raised as one `CompileError`,
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -42,7 +41,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from compiler.diagnostics import CompileError
-from compiler.tf_loader import NOT_A_GRAPHDEF, parse_graphdef, read_graphdef_file, tensorflow
+from compiler.tf_loader import parse_graphdef, read_graphdef_file, tensorflow
 from dialects.common import dense_from_numpy, element_type_of, int_array, numpy_dtype
 
 
