@@ -1,11 +1,12 @@
-
-func.func @main(%arg0: tensor<1x8x8x3xf32>) -> tensor<1x8x8x4xf32> {
-  %0 = tf.Placeholder %arg0 {shape = "1,8,8,3"} : (tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32> loc("x")
-  %1 = tf.Const dense<1.0> : tensor<3x3x3x4xf32> loc("w")
-  %b = tf.Const dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
-  %2 = tf.Conv2D %0, %1 {strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> loc("conv")
-  %3 = tf.BiasAdd %2, %b {data_format = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
-  %4 = tf.Relu %3 : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
-  %5 = tf.Identity %4 : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
-  func.return %5 : tensor<1x8x8x4xf32>
+builtin.module {
+  func.func @main(%arg0: tensor<1x8x8x3xf32>) -> tensor<1x8x8x4xf32> attributes {tf.entry_function = {inputs = "x", outputs = "output"}} {
+    %0 = tf.Placeholder %arg0 {shape = "1,8,8,3"} : (tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+    %1 = tf.Const dense<"0x54E3A53ED7A3703E2FDDA4BEB4C816BFBC7493BDAC1C1A3F83C02A3FB072E83EE926313ECDCC4C3F2DB21D3FAE47E1BD9EEF07BF355E3ABE3D0A57BEC520B03E333373BFA69BC4BD1904563F1F85EBBE4A0CC2BE31082CBD068135BFB81E85BD6F1203BC6F1203BB91EDFCBE5A643BBE8B6CA73EB4C8B6BEBA498C3E9EEFA73EB4C836BF4260A5BE9EEFA73E91ED7C3EEC51B83D0E2D32BE1B2F5D3D3BDF6F3FF853E3BDE17A943EF4FD54BE83C0CABD54E3A53E7B14EEBED9CEF7BDF6289CBEE3A5DBBE5839B43D52B81E3FF853E33D819543BE23DB39BF7368D13E3D0AD73DC1CAA1BE08ACDC3ED578493F60E550BF3D0A973E7593D83EE17A943E560E4D3F8941A03E8B6CE7BE3333F33F0681953D2DB23D3FE3A57B3FC1CAE13EDD2466BFAC1C5ABF6891ADBE96438B3CFCA931BFC520F0BE1D5A64BE46B673BE1283C03DBC74133DE3A59BBC3F359EBEF4FDD4BEE17A74BFD34D223F39B4C83DA4703D3E6DE75BBF1283C03E583934BDD9CEF73EB29DAFBEEE7CFF3EEC51383F7B14AEBDE3A51BBECDCC4CBE96438B3D295CAF3FA69BC4BC6666A63E2DB23DBFF4FD94BF0AD7A33D39B448BDF6281C3F426095BF"> : tensor<3x3x3x4xf32>
+    %2 = tf.Const dense<[4.010000e-01, -3.990000e-01, 1.160000e-01, -2.900000e-02]> : tensor<4xf32>
+    %3 = tf.Conv2D %0, %1 {strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
+    %4 = tf.BiasAdd %3, %2 {data_format = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
+    %5 = tf.Relu %4 : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+    %6 = tf.Identity %5 : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+    func.return %6 : tensor<1x8x8x4xf32>
+  }
 }
