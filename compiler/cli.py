@@ -28,7 +28,10 @@ def fail(tool: str, lines: list[str]) -> int:
 def run_tool(tool: str, body: Callable[[], int | None], source: Callable[[], SourceMap | None] = lambda: None) -> int:
     """Run a tool's body; turn every expected failure into one line per problem."""
     # Only this process's parsers: the xDSL driver builds a plain ArgumentParser.
-    argparse.ArgumentParser.error = ToolArgumentParser.error  # type: ignore[method-assign]
+    def error(parser: argparse.ArgumentParser, message: str):
+        parser.exit(1, f"{tool}: error: {message}\n")
+
+    argparse.ArgumentParser.error = error  # type: ignore[method-assign]
     try:
         return body() or 0
     except CompileError as e:
@@ -40,9 +43,9 @@ def run_tool(tool: str, body: Callable[[], int | None], source: Callable[[], Sou
         return fail(tool, [str(e).splitlines()[0] if str(e) else type(e).__name__])
     except KeyboardInterrupt:
         return fail(tool, ["interrupted"])
-    except (SystemExit, BrokenPipeError) as e:
-        if isinstance(e, SystemExit):
-            raise
+    except SystemExit as e:  # argparse: --help (0) or a usage error (1, already printed)
+        return e.code if isinstance(e.code, int) else 1
+    except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except Exception as e:  # a compiler bug: still one line, the traceback on request
