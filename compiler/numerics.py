@@ -15,25 +15,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from compiler.conv_geometry import out_size as conv_out_size, same_pads  # noqa: F401 (re-exported)
+
 ACTIVATIONS = ("none", "Relu")
 
 
 def acc_dtype(dtype: np.dtype) -> np.dtype:
     """The accumulation type: float32 for f16/f32 (L0C is fp32), float64 stays float64."""
     return np.promote_types(np.dtype(dtype), np.float32)
-
-
-def same_pads(size: int, k: int, stride: int, dilation: int) -> tuple[int, int]:
-    """CANN's SAME padding for one spatial axis (canndev GetPadConv2D, cann-facts.md section 4)."""
-    dk = dilation * (k - 1) + 1
-    tail = size % stride
-    pad = max((dk - tail) if tail > 0 else (dk - stride), 0)
-    return pad // 2, pad - pad // 2
-
-
-def conv_out_size(size: int, k: int, stride: int, dilation: int, pad_begin: int, pad_end: int) -> int:
-    dk = dilation * (k - 1) + 1
-    return (size + pad_begin + pad_end - dk) // stride + 1
 
 
 def im2col_nhwc(x: np.ndarray, kh: int, kw: int, strides: Sequence[int], dilations: Sequence[int],
