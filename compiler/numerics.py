@@ -78,3 +78,42 @@ def activate(x: np.ndarray, activation: str) -> np.ndarray:
     if activation == "Relu":
         return np.maximum(x, 0).astype(x.dtype, copy=False)
     raise ValueError(f"unknown activation '{activation}'; known: {', '.join(ACTIVATIONS)}")
+
+
+# --- depthwise convolution and pooling (the cann library ops beyond Conv2D) ----------------------
+
+def depthwise_conv2d_nhwc(x: np.ndarray, w: np.ndarray, strides: Sequence[int] = (1, 1),
+                          dilations: Sequence[int] = (1, 1),
+                          pads: Sequence[int] = (0, 0, 0, 0)) -> np.ndarray:
+    """w (kh, kw, C, M): y[n, ho, wo, c*M + m] = sum_{i,j} xpad[.., c] * w[i, j, c, m]."""
+    kh, kw, c, mult = w.shape
+    if x.shape[3] != c:
+        raise ValueError(f"input has {x.shape[3]} channels, filter expects {c}")
+    acc = acc_dtype(np.result_type(x.dtype, w.dtype))
+    win = im2col_nhwc(x.astype(acc, copy=False), kh, kw, strides, dilations, pads)
+    y = np.einsum("nhwijc,ijcm->nhwcm", win, w.astype(acc, copy=False), optimize=True)
+    n, ho, wo = y.shape[:3]
+    return y.reshape(n, ho, wo, c * mult)
+
+
+def pool2d_nhwc(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], padding: str,
+                kind: str) -> np.ndarray:
+    """MaxPool / AvgPool as TensorFlow defines them: SAME pads (TF's formula); the average
+    divides by the number of elements inside the input (padding is not counted)."""
+    kh, kw = ksize
+    sh, sw = strides
+    if padding == "SAME":
+        t, b = same_pads(x.shape[1], kh, sh, 1)
+        l, r = same_pads(x.shape[2], kw, sw, 1)
+    else:
+        t = b = l = r = 0
+    if kind == "max":
+        fill = -np.inf if np.issubdtype(x.dtype, np.floating) else np.iinfo(x.dtype).min
+        xp = np.pad(x, ((0, 0), (t, b), (l, r), (0, 0)), constant_values=fill)
+        win = im2col_nhwc(xp, kh, kw, (sh, sw), (1, 1), (0, 0, 0, 0))
+        return win.max(axis=(3, 4))
+    acc = acc_dtype(x.dtype)
+    win = im2col_nhwc(x.astype(acc), kh, kw, (sh, sw), (1, 1), (t, b, l, r))
+    ones = np.ones((1, x.shape[1], x.shape[2], 1), acc)
+    cnt = im2col_nhwc(ones, kh, kw, (sh, sw), (1, 1), (t, b, l, r)).sum(axis=(3, 4))
+    return (win.sum(axis=(3, 4)) / cnt).astype(x.dtype)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IntAttr,
     IntegerAttr,
     StringAttr,
@@ -28,6 +29,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -58,13 +60,18 @@ class FormatAttr(ParametrizedAttribute):
     format: StringAttr
     origin_format: StringAttr
     origin_shape: ArrayAttr[IntAttr]
+    groups: IntAttr  # FRACTAL_Z of a grouped / depthwise filter (enlargement rule); else 1
 
     def __init__(self, fmt: Format | str, origin_format: Format | str | None = None,
-                 origin_shape: Sequence[int] = ()):
+                 origin_shape: Sequence[int] = (), groups: int = 1):
         fmt = Format(fmt).value
         ofmt = Format(origin_format).value if origin_format is not None else ""
         super().__init__(StringAttr(fmt), StringAttr(ofmt),
-                         ArrayAttr([IntAttr(int(d)) for d in origin_shape]))
+                         ArrayAttr([IntAttr(int(d)) for d in origin_shape]), IntAttr(int(groups)))
+
+    @property
+    def groups_value(self) -> int:
+        return self.groups.data
 
     @property
     def fmt(self) -> Format:
@@ -88,7 +95,8 @@ class FormatAttr(ParametrizedAttribute):
             raise VerifyException("#cann.format: origin format and origin shape go together")
         if self.origin_format.data:
             try:  # the element type only changes C0, not whether the rule exists
-                storage_shape(self.fmt, Format(self.origin_format.data), self.origin, "float32")
+                storage_shape(self.fmt, Format(self.origin_format.data), self.origin, "float32",
+                              self.groups.data)
             except ValueError as e:
                 raise VerifyException(f"#cann.format<{self.format.data}, origin "
                                       f"{self.origin_format.data} {list(self.origin)}>: {e}") from None
@@ -100,6 +108,8 @@ class FormatAttr(ParametrizedAttribute):
                 printer.print_string(f", origin {self.origin_format.data} [")
                 printer.print_string(", ".join(str(d) for d in self.origin))
                 printer.print_string("]")
+            if self.groups.data != 1:
+                printer.print_string(f", groups {self.groups.data}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -113,13 +123,17 @@ class FormatAttr(ParametrizedAttribute):
 
         with parser.in_angle_brackets():
             fmt = parse_format()
-            ofmt, oshape = "", []
+            ofmt, oshape, groups = "", [], 1
             if parser.parse_optional_punctuation(","):
                 parser.parse_keyword("origin")
                 ofmt = parse_format()
                 oshape = parser.parse_comma_separated_list(
                     parser.Delimiter.SQUARE, parser.parse_integer)
-        return (StringAttr(fmt), StringAttr(ofmt), ArrayAttr([IntAttr(d) for d in oshape]))
+                if parser.parse_optional_punctuation(","):
+                    parser.parse_keyword("groups")
+                    groups = parser.parse_integer()
+        return (StringAttr(fmt), StringAttr(ofmt), ArrayAttr([IntAttr(d) for d in oshape]),
+                IntAttr(groups))
 
 
 def format_of(t: Attribute) -> FormatAttr | None:
@@ -136,11 +150,11 @@ def origin_shape(t: TensorType) -> tuple[int, ...]:
     return tuple(t.get_shape())
 
 
-def storage_type(t: TensorType, fmt: Format, origin_format: Format) -> TensorType:
-    """The type of `t` (origin shape, origin_format) stored as `fmt`."""
+def storage_type(t: TensorType, fmt: Format, origin_format: Format, groups: int = 1) -> TensorType:
+    """The type of `t` (origin shape, origin_format) stored as `fmt` (`groups`: grouped FRACTAL_Z)."""
     shape = tuple(t.get_shape())
-    sshape = storage_shape(fmt, origin_format, shape, numpy_dtype(t.element_type))
-    return TensorType(t.element_type, sshape, FormatAttr(fmt, origin_format, shape))
+    sshape = storage_shape(fmt, origin_format, shape, numpy_dtype(t.element_type), groups)
+    return TensorType(t.element_type, sshape, FormatAttr(fmt, origin_format, shape, groups))
 
 
 def verify_format_shape(op_name: str, what: str, t: TensorType) -> None:
@@ -148,7 +162,7 @@ def verify_format_shape(op_name: str, what: str, t: TensorType) -> None:
     f = format_of(t)
     if f is None or f.origin_fmt is None:
         return
-    want = storage_shape(f.fmt, f.origin_fmt, f.origin, numpy_dtype(t.element_type))
+    want = storage_shape(f.fmt, f.origin_fmt, f.origin, numpy_dtype(t.element_type), f.groups.data)
     if tuple(t.get_shape()) != tuple(want):
         raise VerifyException(
             f"{op_name}: {what} stored as {f.fmt.value} from {f.origin_fmt.value} "
@@ -279,7 +293,11 @@ class Conv2DOp(ConvLike):
     name = "cann.Conv2D"
 
 
-ACTIVATIONS = ("none", "Relu")
+#: Epilogue activations of the fused ops (numpy semantics: compiler/interpreters/fused_impl.py).
+#: Gelu is the tanh approximation (CANN's Gelu), GeluErf the exact erf form, Swish x*sigmoid(x),
+#: HardSwish x*relu6(x+3)/6, LeakyRelu uses the op's `alpha`.
+ACTIVATIONS = ("none", "Relu", "Relu6", "Sigmoid", "Tanh", "Swish", "Gelu", "GeluErf", "FastGelu",
+               "LeakyRelu", "HardSwish", "Elu")
 
 
 @irdl_op_definition
@@ -288,6 +306,7 @@ class FusedConv2DOp(ConvLike):
 
     name = "cann.FusedConv2D"
     activation = prop_def(StringAttr)
+    alpha = opt_prop_def(FloatAttr)  # LeakyRelu's negative slope
 
     def verify_op(self) -> None:
         super().verify_op()
@@ -359,8 +378,997 @@ class TransDataOp(CannOp):
                 f"{list(origin_shape(st))} and {list(origin_shape(dt))}")
 
 
+# --- The CANN operator library beyond conv (cann-facts.md section 4) ----------------------------
+# Every op below: a verifier (operand ranks/shapes/element types, attribute values, the result
+# shape its attributes imply) and the generic custom form
+# `cann.X operands {attrs} : (operand types) -> result types`.  Shapes are checked on ORIGIN shapes
+# (an operand may carry a #cann.format storage encoding).  Dynamic dims (-1) match anything.
+
+from xdsl.dialects.builtin import FloatAttr, DictionaryAttr  # noqa: E402
+from xdsl.irdl import opt_prop_def, var_operand_def, var_result_def  # noqa: E402
+
+
+def _oshape(v) -> tuple[int, ...]:
+    return tuple(origin_shape(v.type))
+
+
+def _flag(attr) -> bool:
+    return bool(attr.value.data) if attr is not None else False
+
+
+def _fval(attr, default: float = 0.0) -> float:
+    return float(attr.value.data) if attr is not None else default
+
+
+def _shapes_match(a, b) -> bool:
+    return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b))
+
+
+def _fmt_shape(s) -> str:
+    return "x".join("?" if d < 0 else str(d) for d in s) or "scalar"
+
+
+def _check_result_shape(op_name: str, want, got) -> None:
+    if not _shapes_match(tuple(want), tuple(got)):
+        raise VerifyException(
+            f"{op_name}: result shape must be {_fmt_shape(want)}, got {_fmt_shape(got)}")
+
+
+def broadcast_shapes(op_name: str, *shapes) -> tuple[int, ...]:
+    """numpy broadcasting of (origin) shapes; -1 is a dynamic dimension."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(rank):
+        dims = {s[len(s) - rank + i] for s in shapes if len(s) - rank + i >= 0}
+        dims.discard(1)
+        static = {d for d in dims if d >= 0}
+        if len(static) > 1:
+            raise VerifyException(
+                f"{op_name}: shapes {', '.join(_fmt_shape(s) for s in shapes)} do not broadcast")
+        out.append(static.pop() if static else (-1 if -1 in dims else 1))
+    return tuple(out)
+
+
+def _norm_axes(op_name: str, axes, rank: int) -> list[int]:
+    out = []
+    for a in axes:
+        if not -rank <= a < max(rank, 1):
+            raise VerifyException(f"{op_name}: axis {a} is out of range for rank {rank}")
+        out.append(a % rank if rank else 0)
+    if len(set(out)) != len(out):
+        raise VerifyException(f"{op_name}: repeated axis in {list(axes)}")
+    return out
+
+
+class UnaryCannOp(CannOp):
+    """y = f(x) elementwise; y has x's type (its storage format too)."""
+
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        if self.x.type != self.y.type:
+            raise VerifyException(f"{self.name}: result type must equal the operand type")
+
+
+@irdl_op_definition
+class Relu6Op(UnaryCannOp):
+    name = "cann.Relu6"
+
+
+@irdl_op_definition
+class SigmoidOp(UnaryCannOp):
+    name = "cann.Sigmoid"
+
+
+@irdl_op_definition
+class TanhOp(UnaryCannOp):
+    name = "cann.Tanh"
+
+
+@irdl_op_definition
+class EluOp(UnaryCannOp):
+    name = "cann.Elu"
+    alpha = opt_prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class LeakyReluOp(UnaryCannOp):
+    name = "cann.LeakyRelu"
+    negative_slope = prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class NegOp(UnaryCannOp):
+    name = "cann.Neg"
+
+
+@irdl_op_definition
+class SqrtOp(UnaryCannOp):
+    name = "cann.Sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(UnaryCannOp):
+    name = "cann.Rsqrt"
+
+
+@irdl_op_definition
+class SquareOp(UnaryCannOp):
+    name = "cann.Square"
+
+
+@irdl_op_definition
+class ErfOp(UnaryCannOp):
+    name = "cann.Erf"
+
+
+@irdl_op_definition
+class ErfcOp(UnaryCannOp):
+    name = "cann.Erfc"
+
+
+@irdl_op_definition
+class ExpOp(UnaryCannOp):
+    name = "cann.Exp"
+
+
+@irdl_op_definition
+class LogOp(UnaryCannOp):
+    name = "cann.Log"
+
+
+@irdl_op_definition
+class AbsOp(UnaryCannOp):
+    name = "cann.Abs"
+
+
+@irdl_op_definition
+class ReciprocalOp(UnaryCannOp):
+    name = "cann.Reciprocal"
+
+
+@irdl_op_definition
+class GeluOp(UnaryCannOp):
+    """GELU, tanh approximation (CANN's Gelu)."""
+
+    name = "cann.Gelu"
+
+
+@irdl_op_definition
+class SoftplusOp(UnaryCannOp):
+    """log(1 + exp(x)) (docs/extending.md's worked example)."""
+
+    name = "cann.Softplus"
+
+
+@irdl_op_definition
+class FastGeluOp(UnaryCannOp):
+    """x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))  (CANN's FastGelu)."""
+
+    name = "cann.FastGelu"
+
+
+class BinaryCannOp(CannOp):
+    """y = f(x1, x2) elementwise with numpy broadcasting on the origin shapes."""
+
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
+        want = broadcast_shapes(n, _oshape(self.x1), _oshape(self.x2))
+        _check_result_shape(n, want, _oshape(self.y))
+
+
+@irdl_op_definition
+class AddOp(BinaryCannOp):
+    name = "cann.Add"
+
+
+@irdl_op_definition
+class MulOp(BinaryCannOp):
+    name = "cann.Mul"
+
+
+@irdl_op_definition
+class SubOp(BinaryCannOp):
+    name = "cann.Sub"
+
+
+@irdl_op_definition
+class RealDivOp(BinaryCannOp):
+    name = "cann.RealDiv"
+
+
+@irdl_op_definition
+class MaximumOp(BinaryCannOp):
+    name = "cann.Maximum"
+
+
+@irdl_op_definition
+class MinimumOp(BinaryCannOp):
+    name = "cann.Minimum"
+
+
+@irdl_op_definition
+class PowOp(BinaryCannOp):
+    name = "cann.Pow"
+
+
+@irdl_op_definition
+class SquaredDifferenceOp(BinaryCannOp):
+    name = "cann.SquaredDifference"
+
+
+@irdl_op_definition
+class SelectV2Op(CannOp):
+    """y = condition ? then : else, broadcasting all three."""
+
+    name = "cann.SelectV2"
+    condition = operand_def(TensorType)
+    then_value = operand_def(TensorType)
+    else_value = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        if str(self.condition.type.element_type) != "i1":
+            raise VerifyException(f"{n}: condition must be a tensor of i1")
+        check_same_element_type(n, self.then_value.type, self.else_value.type, self.y.type)
+        want = broadcast_shapes(n, _oshape(self.condition), _oshape(self.then_value),
+                                _oshape(self.else_value))
+        _check_result_shape(n, want, _oshape(self.y))
+
+
+@irdl_op_definition
+class BNInferOp(CannOp):
+    """Inference batch norm: y = (x - mean) / sqrt(variance + epsilon) * scale + offset,
+    per channel (axis 1 for NCHW, the last axis for NHWC / ND)."""
+
+    name = "cann.BNInfer"
+    x = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    offset = operand_def(TensorType)
+    mean = operand_def(TensorType)
+    variance = operand_def(TensorType)
+    y = result_def(TensorType)
+    epsilon = prop_def(FloatAttr)
+    data_format = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW", "ND"))
+        xs = _oshape(self.x)
+        if len(xs) < 2:
+            raise VerifyException(f"{n}: x must have rank at least 2, got rank {len(xs)}")
+        c = xs[1] if fmt == "NCHW" else xs[-1]
+        for what in ("scale", "offset", "mean", "variance"):
+            s = _oshape(getattr(self, what))
+            if len(s) != 1 or not dims_compatible(s[0], c):
+                raise VerifyException(f"{n}: {what} must be 1-D of length {c}, got {_fmt_shape(s)}")
+        if _fval(self.epsilon) < 0:
+            raise VerifyException(f"{n}: epsilon must be >= 0")
+        _check_result_shape(n, xs, _oshape(self.y))
+
+
+@irdl_op_definition
+class LayerNormOp(CannOp):
+    """y = (x - mean) / sqrt(var + epsilon) * gamma + beta over axes >= begin_norm_axis
+    (CANN's LayerNorm; its mean/variance side outputs are not materialised here)."""
+
+    name = "cann.LayerNorm"
+    x = operand_def(TensorType)
+    gamma = operand_def(TensorType)
+    beta = operand_def(TensorType)
+    y = result_def(TensorType)
+    begin_norm_axis = prop_def(IntegerAttr)
+    begin_params_axis = prop_def(IntegerAttr)
+    epsilon = prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs = _oshape(self.x)
+        a = _norm_axes(n, [self.begin_norm_axis.value.data], len(xs))[0]
+        p = _norm_axes(n, [self.begin_params_axis.value.data], len(xs))[0]
+        for what in ("gamma", "beta"):
+            s = _oshape(getattr(self, what))
+            if not _shapes_match(s, xs[p:]):
+                raise VerifyException(f"{n}: {what} must have shape {_fmt_shape(xs[p:])}, "
+                                      f"got {_fmt_shape(s)}")
+        del a
+        check_same_element_type(n, self.x.type, self.y.type)
+        _check_result_shape(n, xs, _oshape(self.y))
+
+
+def _matmul_dims(n: str, a, b, ta: bool, tb: bool):
+    m, k = (a[-1], a[-2]) if ta else (a[-2], a[-1])
+    k2, nn = (b[-1], b[-2]) if tb else (b[-2], b[-1])
+    if not dims_compatible(k, k2):
+        raise VerifyException(f"{n}: contraction sizes differ: x1 gives {k}, x2 gives {k2}")
+    return m, nn
+
+
+@irdl_op_definition
+class MatMulV2Op(CannOp):
+    """y[M, N] = op(x1)[M, K] @ op(x2)[K, N] (+ bias[N]); op = transpose when transpose_x* is set."""
+
+    name = "cann.MatMulV2"
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    transpose_x1 = prop_def(IntegerAttr)
+    transpose_x2 = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        a, b = _oshape(self.x1), _oshape(self.x2)
+        check_rank(n, "x1", a, (2,))
+        check_rank(n, "x2", b, (2,))
+        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
+        m, nn = _matmul_dims(n, a, b, _flag(self.transpose_x1), _flag(self.transpose_x2))
+        if self.bias is not None:
+            bs = _oshape(self.bias)
+            if len(bs) != 1 or not dims_compatible(bs[0], nn):
+                raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
+        _check_result_shape(n, (m, nn), _oshape(self.y))
+
+
+@irdl_op_definition
+class BatchMatMulV2Op(CannOp):
+    """Batched matmul over the last two axes, batch axes broadcast; adj_x1/adj_x2 transpose."""
+
+    name = "cann.BatchMatMulV2"
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    adj_x1 = prop_def(IntegerAttr)
+    adj_x2 = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        a, b = _oshape(self.x1), _oshape(self.x2)
+        if len(a) < 2 or len(b) < 2:
+            raise VerifyException(f"{n}: operands must have rank at least 2")
+        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
+        m, nn = _matmul_dims(n, a, b, _flag(self.adj_x1), _flag(self.adj_x2))
+        batch = broadcast_shapes(n, a[:-2], b[:-2])
+        if self.bias is not None:
+            bs = _oshape(self.bias)
+            if len(bs) != 1 or not dims_compatible(bs[0], nn):
+                raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
+        _check_result_shape(n, (*batch, m, nn), _oshape(self.y))
+
+
+@irdl_op_definition
+class DepthwiseConv2DOp(CannOp):
+    """Depthwise conv: filter (kh, kw, Cin, multiplier), Cout = Cin * multiplier; explicit pads."""
+
+    name = "cann.DepthwiseConv2D"
+    x = operand_def(TensorType)
+    filter = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    strides = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    dilations = prop_def(I64Array)
+    data_format = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def geometry(self):
+        from dialects.common import ints
+
+        s, d = ints(self.strides), ints(self.dilations)
+        if self.data_format.data == "NHWC":
+            return (s[1], s[2]), (d[1], d[2]), ints(self.pads)
+        return (s[2], s[3]), (d[2], d[3]), ints(self.pads)
+
+    def verify_op(self) -> None:
+        n = self.name
+        fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW"))
+        s = check_len(n, "strides", self.strides, 4)
+        d = check_len(n, "dilations", self.dilations, 4)
+        pads = check_len(n, "pads", self.pads, 4)
+        nc = (0, 3) if fmt == "NHWC" else (0, 1)
+        if any(s[i] != 1 for i in nc) or any(d[i] != 1 for i in nc):
+            raise VerifyException(f"{n}: strides and dilations on N and C must be 1")
+        if any(v < 1 for v in s + d) or any(p < 0 for p in pads):
+            raise VerifyException(f"{n}: strides and dilations must be >= 1, pads >= 0")
+        xs, ws, ys = _oshape(self.x), _oshape(self.filter), _oshape(self.y)
+        check_rank(n, "x", xs, (4,))
+        check_rank(n, "filter", ws, (4,))
+        check_rank(n, "y", ys, (4,))
+        check_same_element_type(n, self.x.type, self.filter.type, self.y.type)
+        ci = 3 if fmt == "NHWC" else 1
+        if not dims_compatible(xs[ci], ws[2]):
+            raise VerifyException(f"{n}: x has {xs[ci]} channels, the filter expects {ws[2]}")
+        cout = ws[2] * ws[3] if ws[2] >= 0 and ws[3] >= 0 else -1
+        if not dims_compatible(ys[ci], cout):
+            raise VerifyException(f"{n}: y must have {cout} channels (Cin x multiplier), got {ys[ci]}")
+        if self.bias is not None:
+            bs = _oshape(self.bias)
+            if len(bs) != 1 or not dims_compatible(bs[0], cout):
+                raise VerifyException(f"{n}: bias must be 1-D of length {cout}, got {_fmt_shape(bs)}")
+
+
+@irdl_op_definition
+class SoftmaxV2Op(CannOp):
+    name = "cann.SoftmaxV2"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    axes = prop_def(I64Array)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        from dialects.common import ints
+
+        n = self.name
+        _norm_axes(n, ints(self.axes), len(_oshape(self.x)))
+        if self.x.type != self.y.type:
+            raise VerifyException(f"{n}: result type must equal the operand type")
+
+
+class PoolOp(CannOp):
+    """MaxPool / AvgPool: ksize and strides are 4-tuples in data_format order, padding a string
+    (SAME: TensorFlow's pads, the average counting only the elements inside the input)."""
+
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    ksize = prop_def(I64Array)
+    strides = prop_def(I64Array)
+    padding = prop_def(StringAttr)
+    data_format = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def window(self):
+        """((kh, kw), (sh, sw)) whatever the data_format."""
+        from dialects.common import ints
+
+        k, s = ints(self.ksize), ints(self.strides)
+        if self.data_format.data == "NCHW":
+            return (k[2], k[3]), (s[2], s[3])
+        return (k[1], k[2]), (s[1], s[2])
+
+    def verify_op(self) -> None:
+        from compiler.conv_geometry import out_size, same_pads
+
+        n = self.name
+        fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW"))
+        padding = check_one_of(n, "padding", self.padding, ("SAME", "VALID"))
+        k = check_len(n, "ksize", self.ksize, 4)
+        s = check_len(n, "strides", self.strides, 4)
+        nc = (0, 3) if fmt == "NHWC" else (0, 1)
+        if any(k[i] != 1 or s[i] != 1 for i in nc):
+            raise VerifyException(f"{n}: ksize and strides on N and C must be 1")
+        if any(v < 1 for v in k + s):
+            raise VerifyException(f"{n}: ksize and strides must be >= 1")
+        xs, ys = _oshape(self.x), _oshape(self.y)
+        check_rank(n, "x", xs, (4,))
+        check_same_element_type(n, self.x.type, self.y.type)
+        hw = (1, 2) if fmt == "NHWC" else (2, 3)
+        want = list(xs)
+        for ax in hw:
+            if xs[ax] < 0:
+                want[ax] = -1
+                continue
+            pb, pe = same_pads(xs[ax], k[ax], s[ax], 1) if padding == "SAME" else (0, 0)
+            if padding == "VALID" and k[ax] > xs[ax]:
+                raise VerifyException(f"{n}: window {k[ax]} is larger than the input ({xs[ax]})")
+            want[ax] = out_size(xs[ax], k[ax], s[ax], 1, pb, pe)
+        _check_result_shape(n, want, ys)
+
+
+@irdl_op_definition
+class MaxPoolOp(PoolOp):
+    name = "cann.MaxPool"
+
+
+@irdl_op_definition
+class AvgPoolOp(PoolOp):
+    name = "cann.AvgPool"
+
+
+class ReduceDOp(CannOp):
+    """Reduction over constant `axes` (the "D" form: GE's ConstToAttrPass), keep_dims."""
+
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    axes = prop_def(I64Array)
+    keep_dims = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        from dialects.common import ints
+
+        n = self.name
+        xs = _oshape(self.x)
+        axes = _norm_axes(n, ints(self.axes), len(xs))
+        check_same_element_type(n, self.x.type, self.y.type)
+        if _flag(self.keep_dims):
+            want = [1 if i in axes else d for i, d in enumerate(xs)]
+        else:
+            want = [d for i, d in enumerate(xs) if i not in axes]
+        _check_result_shape(n, want, _oshape(self.y))
+
+
+@irdl_op_definition
+class ReduceMeanDOp(ReduceDOp):
+    name = "cann.ReduceMeanD"
+
+
+@irdl_op_definition
+class ReduceSumDOp(ReduceDOp):
+    name = "cann.ReduceSumD"
+
+
+@irdl_op_definition
+class ReduceMaxDOp(ReduceDOp):
+    name = "cann.ReduceMaxD"
+
+
+@irdl_op_definition
+class ReduceMinDOp(ReduceDOp):
+    name = "cann.ReduceMinD"
+
+
+@irdl_op_definition
+class ReduceProdDOp(ReduceDOp):
+    name = "cann.ReduceProdD"
+
+
+@irdl_op_definition
+class TransposeDOp(CannOp):
+    name = "cann.TransposeD"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    perm = prop_def(I64Array)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        from dialects.common import ints
+
+        n = self.name
+        xs, perm = _oshape(self.x), ints(self.perm)
+        if sorted(perm) != list(range(len(xs))):
+            raise VerifyException(f"{n}: perm {list(perm)} is not a permutation of rank {len(xs)}")
+        check_same_element_type(n, self.x.type, self.y.type)
+        _check_result_shape(n, [xs[p] for p in perm], _oshape(self.y))
+
+
+@irdl_op_definition
+class PadDOp(CannOp):
+    """Zero padding; paddings = [before0, after0, before1, after1, ...] (one pair per axis)."""
+
+    name = "cann.PadD"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    paddings = prop_def(I64Array)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        from dialects.common import ints
+
+        n = self.name
+        xs, p = _oshape(self.x), ints(self.paddings)
+        if len(p) != 2 * len(xs):
+            raise VerifyException(f"{n}: 'paddings' must have {2 * len(xs)} values (a pair per "
+                                  f"axis), got {len(p)}")
+        if any(v < 0 for v in p):
+            raise VerifyException(f"{n}: paddings must be >= 0")
+        check_same_element_type(n, self.x.type, self.y.type)
+        want = [d + p[2 * i] + p[2 * i + 1] if d >= 0 else -1 for i, d in enumerate(xs)]
+        _check_result_shape(n, want, _oshape(self.y))
+
+
+@irdl_op_definition
+class ConcatV2DOp(CannOp):
+    name = "cann.ConcatV2D"
+    x = var_operand_def(TensorType)
+    y = result_def(TensorType)
+    concat_dim = prop_def(IntegerAttr)
+    N = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        shapes = [_oshape(v) for v in self.x]
+        if not shapes:
+            raise VerifyException(f"{n}: needs at least one input")
+        if self.N.value.data != len(shapes):
+            raise VerifyException(f"{n}: N = {self.N.value.data} but there are {len(shapes)} inputs")
+        rank = len(shapes[0])
+        if any(len(s) != rank for s in shapes):
+            raise VerifyException(f"{n}: all inputs must have rank {rank}")
+        axis = _norm_axes(n, [self.concat_dim.value.data], rank)[0]
+        check_same_element_type(n, *[v.type for v in self.x], self.y.type)
+        want = list(shapes[0])
+        for s in shapes[1:]:
+            for i in range(rank):
+                if i != axis and not dims_compatible(s[i], want[i]):
+                    raise VerifyException(f"{n}: inputs differ on axis {i} ({want[i]} vs {s[i]})")
+        want[axis] = -1 if any(s[axis] < 0 for s in shapes) else sum(s[axis] for s in shapes)
+        _check_result_shape(n, want, _oshape(self.y))
+
+
+@irdl_op_definition
+class CastOp(CannOp):
+    """Element type conversion; dst_type is the result's element type."""
+
+    name = "cann.Cast"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    dst_type = prop_def(Attribute)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        if self.dst_type != self.y.type.element_type:
+            raise VerifyException(f"{n}: dst_type {self.dst_type} differs from the result's "
+                                  f"element type {self.y.type.element_type}")
+        _check_result_shape(n, _oshape(self.x), _oshape(self.y))
+        if format_of(self.x.type) != format_of(self.y.type):
+            raise VerifyException(f"{n}: operand and result must have one storage format")
+
+
+@irdl_op_definition
+class GatherV2DOp(CannOp):
+    """y = take(x, indices, axis): the GatherV2 of a constant axis (GatherV2D)."""
+
+    name = "cann.GatherV2D"
+    x = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    y = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs, idx = _oshape(self.x), _oshape(self.indices)
+        if str(self.indices.type.element_type) not in ("i32", "i64"):
+            raise VerifyException(f"{n}: indices must be i32 or i64")
+        axis = _norm_axes(n, [self.axis.value.data], len(xs))[0]
+        check_same_element_type(n, self.x.type, self.y.type)
+        _check_result_shape(n, (*xs[:axis], *idx, *xs[axis + 1:]), _oshape(self.y))
+
+
+@irdl_op_definition
+class StridedSliceDOp(CannOp):
+    """TensorFlow's StridedSlice with constant begin/end/strides and its five masks."""
+
+    name = "cann.StridedSliceD"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    begin = prop_def(I64Array)
+    end = prop_def(I64Array)
+    strides = prop_def(I64Array)
+    begin_mask = prop_def(IntegerAttr)
+    end_mask = prop_def(IntegerAttr)
+    ellipsis_mask = prop_def(IntegerAttr)
+    new_axis_mask = prop_def(IntegerAttr)
+    shrink_axis_mask = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        from dialects.common import ints
+
+        n = self.name
+        b, e, s = ints(self.begin), ints(self.end), ints(self.strides)
+        if not len(b) == len(e) == len(s):
+            raise VerifyException(f"{n}: begin, end and strides must have one length")
+        if any(v == 0 for v in s):
+            raise VerifyException(f"{n}: strides must be non-zero")
+        check_same_element_type(n, self.x.type, self.y.type)
+        xs = _oshape(self.x)
+        if all(d >= 0 for d in xs):
+            import numpy as np
+
+            from compiler.interpreters.slicing import strided_slice_index
+            probe = np.zeros(xs, dtype=np.int8)
+            try:
+                want = probe[strided_slice_index(self, len(xs))].shape
+            except (IndexError, ValueError) as ex:
+                raise VerifyException(f"{n}: {ex}") from None
+            _check_result_shape(n, want, _oshape(self.y))
+
+
+@irdl_op_definition
+class ReshapeOp(CannOp):
+    """A view: the same elements in row-major order with a new shape (also Squeeze/ExpandDims)."""
+
+    name = "cann.Reshape"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    shape = prop_def(I64Array)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        from dialects.common import ints
+
+        n = self.name
+        xs, ys, shape = _oshape(self.x), _oshape(self.y), ints(self.shape)
+        _check_result_shape(n, shape, ys)
+        check_same_element_type(n, self.x.type, self.y.type)
+        if all(d >= 0 for d in xs + ys):
+            import math
+
+            if math.prod(xs) != math.prod(ys):
+                raise VerifyException(f"{n}: cannot reshape {_fmt_shape(xs)} "
+                                      f"({math.prod(xs)} elements) to {_fmt_shape(ys)}")
+
+
+@irdl_op_definition
+class HostCallOp(CannOp):
+    """A TensorFlow op the device cannot run, executed on the host CPU (--allow-host-fallback).
+
+    `op_type` is the TF op type, `tf_attrs` its TensorFlow attributes (under TF's names)."""
+
+    name = "cann.HostCall"
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    op_type = prop_def(StringAttr)
+    tf_attrs = prop_def(DictionaryAttr)
+
+    def verify_op(self) -> None:
+        if not self.op_type.data:
+            raise VerifyException(f"{self.name}: op_type must name a TensorFlow op")
+
+
+# --- fused operators made by the fuse pass (compiler/fusion; semantics in fused_impl.py) ---------
+
+@irdl_op_definition
+class FusedConv2DAddOp(CannOp):
+    """y = post_activation(activation(conv(x, filter) + bias) + residual): a conv with a
+    residual-add epilogue (TbeConv2DEltwisePass's UB fusion)."""
+
+    name = "cann.FusedConv2DAdd"
+    x = operand_def(TensorType)
+    filter = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    residual = operand_def(TensorType)
+    y = result_def(TensorType)
+    strides = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    dilations = prop_def(I64Array)
+    groups = prop_def(IntegerAttr)
+    data_format = prop_def(StringAttr)
+    activation = prop_def(StringAttr)
+    post_activation = prop_def(StringAttr)
+    alpha = opt_prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    geometry = ConvLike.geometry
+
+    def verify_op(self) -> None:
+        ConvLike.verify_op(self)
+        check_one_of(self.name, "activation", self.activation, ACTIVATIONS)
+        check_one_of(self.name, "post_activation", self.post_activation, ACTIVATIONS)
+        if _oshape(self.residual) != _oshape(self.y):
+            raise VerifyException(f"{self.name}: residual must have the result's shape")
+
+
+@irdl_op_definition
+class FusedDepthwiseConv2DOp(CannOp):
+    """DepthwiseConv2D (+ bias) with an activation epilogue."""
+
+    name = "cann.FusedDepthwiseConv2D"
+    x = operand_def(TensorType)
+    filter = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    strides = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    dilations = prop_def(I64Array)
+    data_format = prop_def(StringAttr)
+    activation = prop_def(StringAttr)
+    alpha = opt_prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    geometry = DepthwiseConv2DOp.geometry
+
+    def verify_op(self) -> None:
+        DepthwiseConv2DOp.verify_op(self)
+        check_one_of(self.name, "activation", self.activation, ACTIVATIONS)
+
+
+@irdl_op_definition
+class FusedMatMulOp(CannOp):
+    """y = activation(op(x1) @ op(x2) + bias) (+ residual when present), batch axes broadcast;
+    op = transpose of the last two axes when transpose_x1 / transpose_x2 is set
+    (MatMulBiasAddFusionPass, BatchMatMulFusionPass, ATbeMatmulElemwiseFusionPass)."""
+
+    name = "cann.FusedMatMul"
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    transpose_x1 = prop_def(IntegerAttr)
+    transpose_x2 = prop_def(IntegerAttr)
+    activation = prop_def(StringAttr)
+    alpha = opt_prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        a, b = _oshape(self.x1), _oshape(self.x2)
+        if len(a) < 2 or len(b) < 2:
+            raise VerifyException(f"{n}: operands must have rank at least 2")
+        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
+        m, nn = _matmul_dims(n, a, b, _flag(self.transpose_x1), _flag(self.transpose_x2))
+        batch = broadcast_shapes(n, a[:-2], b[:-2])
+        if self.bias is not None:
+            bs = _oshape(self.bias)
+            if len(bs) != 1 or not dims_compatible(bs[0], nn):
+                raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
+        check_one_of(n, "activation", self.activation, ACTIVATIONS)
+        _check_result_shape(n, (*batch, m, nn), _oshape(self.y))
+
+
+@irdl_op_definition
+class FusedAttentionOp(CannOp):
+    """y = softmax(scale * q @ k^T (adj_k: k is given transposed) + mask) @ v, mask optional
+    (added, broadcast).  Batch axes broadcast; one kernel (flash-attention style).
+    `layout` (CANN FlashAttentionScore's input_layout): "BNSD" (default; q, k, v, y are
+    [.., N, S, D]) or "BSND" (4-D q, k, v, y as [B, S, N, D], Keras' head split; the heads
+    transpose happens inside the kernel).  The mask always applies to the [B, N, Sq, Sk] scores."""
+
+    name = "cann.FusedAttention"
+    q = operand_def(TensorType)
+    k = operand_def(TensorType)
+    v = operand_def(TensorType)
+    mask = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    scale = prop_def(FloatAttr)
+    adj_k = prop_def(IntegerAttr)
+    layout = opt_prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        q, k, v = _oshape(self.q), _oshape(self.k), _oshape(self.v)
+        if min(len(q), len(k), len(v)) < 2:
+            raise VerifyException(f"{n}: q, k, v must have rank at least 2")
+        check_same_element_type(n, self.q.type, self.k.type, self.v.type, self.y.type)
+        if self.layout is not None:
+            lay = check_one_of(n, "layout", self.layout, ("BNSD", "BSND"))
+            if lay == "BSND" and any(len(s) != 4 for s in (q, k, v, _oshape(self.y))):
+                raise VerifyException(f"{n}: layout BSND needs 4-D q, k, v and result")
+
+
+@irdl_op_definition
+class FusedMultiHeadAttentionOp(CannOp):
+    """Self-attention with its Q/K/V projections merged into one GEMM (CANN's
+    MultiHeadAttention without the output projection; ONNX Runtime's Attention):
+    qkv = x @ qkv_weight + qkv_bias, split on the last axis into q, k, v ([B, S, N*D] each,
+    in that order), viewed as [B, S, N, D] with N = num_heads; then FusedAttention (layout
+    BSND) with `scale` and the optional additive mask.  y is [B, S, N, D]."""
+
+    name = "cann.FusedMultiHeadAttention"
+    x = operand_def(TensorType)
+    qkv_weight = operand_def(TensorType)
+    qkv_bias = operand_def(TensorType)
+    mask = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    num_heads = prop_def(IntegerAttr)
+    scale = prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs, ws, bs, ys = (_oshape(v) for v in (self.x, self.qkv_weight, self.qkv_bias, self.y))
+        heads = self.num_heads.value.data
+        check_rank(n, "x", xs, (3,))
+        check_rank(n, "qkv_weight", ws, (2,))
+        check_rank(n, "y", ys, (4,))
+        check_same_element_type(n, self.x.type, self.qkv_weight.type, self.qkv_bias.type, self.y.type)
+        if heads < 1 or ys[2] != heads:
+            raise VerifyException(f"{n}: y must be [B, S, num_heads, D] with num_heads = {heads}")
+        if not dims_compatible(ws[0], xs[-1]) or not dims_compatible(ws[1], 3 * heads * ys[3]):
+            raise VerifyException(f"{n}: qkv_weight must be [{xs[-1]}, {3 * heads * ys[3]}], "
+                                  f"got {_fmt_shape(ws)}")
+        if len(bs) != 1 or not dims_compatible(bs[0], ws[1]):
+            raise VerifyException(f"{n}: qkv_bias must be 1-D of length {ws[1]}, got {_fmt_shape(bs)}")
+        _check_result_shape(n, (xs[0], xs[1], heads, ys[3]), ys)
+
+
+@irdl_op_definition
+class FusedGatedMatMulOp(CannOp):
+    """The gated MLP of Llama-style models (SwiGLU): gate and up projections as one GEMM with
+    concatenated weights and a gated epilogue: h = x @ weight + bias, split on the last axis
+    into gate | up (F each), y = activation(gate) * up.  weight [K, 2F], bias [2F]."""
+
+    name = "cann.FusedGatedMatMul"
+    x = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = operand_def(TensorType)
+    y = result_def(TensorType)
+    activation = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs, ws, bs, ys = (_oshape(v) for v in (self.x, self.weight, self.bias, self.y))
+        check_rank(n, "weight", ws, (2,))
+        if len(xs) < 2 or not dims_compatible(ws[0], xs[-1]):
+            raise VerifyException(f"{n}: weight must be [{xs[-1] if xs else '?'}, 2F], got {_fmt_shape(ws)}")
+        if len(bs) != 1 or not dims_compatible(bs[0], ws[1]):
+            raise VerifyException(f"{n}: bias must be 1-D of length {ws[1]}, got {_fmt_shape(bs)}")
+        check_one_of(n, "activation", self.activation, ACTIVATIONS)
+        check_same_element_type(n, self.x.type, self.weight.type, self.bias.type, self.y.type)
+        _check_result_shape(n, (*xs[:-1], ws[1] // 2 if ws[1] >= 0 else -1), ys)
+
+
+@irdl_op_definition
+class AddLayerNormOp(CannOp):
+    """y = LayerNorm(x1 + x2) (CANN's AddLayerNorm: the residual add fused into the norm);
+    attributes as cann.LayerNorm's."""
+
+    name = "cann.AddLayerNorm"
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    gamma = operand_def(TensorType)
+    beta = operand_def(TensorType)
+    y = result_def(TensorType)
+    begin_norm_axis = prop_def(IntegerAttr)
+    begin_params_axis = prop_def(IntegerAttr)
+    epsilon = prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs = broadcast_shapes(n, _oshape(self.x1), _oshape(self.x2))
+        p = _norm_axes(n, [self.begin_params_axis.value.data], len(xs))[0]
+        _norm_axes(n, [self.begin_norm_axis.value.data], len(xs))
+        for what in ("gamma", "beta"):
+            s = _oshape(getattr(self, what))
+            if not _shapes_match(s, xs[p:]):
+                raise VerifyException(f"{n}: {what} must have shape {_fmt_shape(xs[p:])}, "
+                                      f"got {_fmt_shape(s)}")
+        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
+        _check_result_shape(n, xs, _oshape(self.y))
+
+
+@irdl_op_definition
+class FusedElementwiseOp(CannOp):
+    """A chain of elementwise ops run as one vector kernel.  `expr` is the chain in postfix
+    form over the operands: tokens `%i` (operand i), `c:<float>` (a constant) and op names
+    (Add, Mul, Sub, RealDiv, Maximum, Minimum, Relu, Relu6, Sigmoid, Tanh, Neg, Exp, Sqrt,
+    Rsqrt, Erf, Square, Swish, Gelu, GeluErf), separated by spaces; numpy broadcasting."""
+
+    name = "cann.FusedElementwise"
+    inputs = var_operand_def(TensorType)
+    y = result_def(TensorType)
+    expr = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+
+FUSED_OPS = (FusedConv2DAddOp, FusedDepthwiseConv2DOp, FusedMatMulOp, FusedAttentionOp,
+             FusedElementwiseOp, FusedMultiHeadAttentionOp, AddLayerNormOp, FusedGatedMatMulOp)
+
+
+LIBRARY_OPS = (
+    Relu6Op, SigmoidOp, TanhOp, EluOp, LeakyReluOp, NegOp, SqrtOp, RsqrtOp, SquareOp, ErfOp,
+    ErfcOp, ExpOp, LogOp, AbsOp, ReciprocalOp, GeluOp, FastGeluOp, SoftplusOp,
+    AddOp, MulOp, SubOp, RealDivOp, MaximumOp, MinimumOp, PowOp, SquaredDifferenceOp, SelectV2Op,
+    BNInferOp, LayerNormOp, MatMulV2Op, BatchMatMulV2Op, DepthwiseConv2DOp, SoftmaxV2Op,
+    MaxPoolOp, AvgPoolOp, ReduceMeanDOp, ReduceSumDOp, ReduceMaxDOp, ReduceMinDOp, ReduceProdDOp,
+    TransposeDOp, PadDOp, ConcatV2DOp, CastOp, GatherV2DOp, StridedSliceDOp, ReshapeOp, HostCallOp,
+)
+
+
+
 CANN = Dialect(
     "cann",
-    [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp],
+    [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS],
     [FormatAttr],
 )

@@ -1,154 +1,196 @@
-"""tf-to-cann: legalize the tf dialect into the CANN operator library, one pattern per TF op.
+"""tf-to-cann: legalize the tf dialect into the CANN operator library, driven by the mapping
+table of compiler/legalization.py (one generated pattern per table row).
 
-Attribute conversion follows cann-facts.md section 4: SAME/VALID/EXPLICIT padding becomes
-explicit `pads = [top, bottom, left, right]` (GetPadConv2D), strides and dilations stay 4-tuples
-in data_format order, groups = 1.  Dtypes are checked per CANN op; every node that cannot be
-legalized is reported in one error (node name, TF op, dtype, why).
+For every tf op: find its row (by TF op type), check the CANN op's dtype rule, build the CANN
+op(s) and replace the tf op.  Every node that cannot be legalized is collected and reported in
+one error (node name, TF op, why).  Options:
+
+* `allow-host-fallback` (`cann-opt --allow-host-fallback`): a tf op without a row, or whose row
+  rejects it, becomes `cann.HostCall` (TF op type + TF attributes), executed by TensorFlow on
+  the host; the count and list are printed to stderr.
+* `report` (`cann-opt --legalization-report`): print, per TF op type, the count, the CANN op
+  and how many went to the host.
 """
 
 from __future__ import annotations
 
+import sys
+from collections import Counter
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from compiler.conv_geometry import same_pads
-from compiler.diagnostics import OpError
+from compiler.diagnostics import OpError, node_name
+from compiler.legalization import (  # noqa: F401 (CANN_DTYPES re-exported)
+    CANN_DTYPES,
+    TABLE,
+    Builder,
+    LegalizationError,
+    Rule,
+    TfNode,
+    check_dtype,
+    tf_attributes,
+    tf_op_type,
+)
 from compiler.rewriting import rewrite, with_loc
-from dialects import cann, tf
-from dialects.common import int_array, ints
-
-#: Element types each CANN op accepts (its kernel registrations).
-CANN_DTYPES = {
-    "Conv2D": ("f16", "f32", "bf16"),
-    "BiasAdd": ("f16", "f32", "bf16", "i32"),
-    "Relu": ("f16", "f32", "bf16", "i8", "i32"),
-}
-_DTYPE_NAMES = {"f16": "float16", "f32": "float32", "bf16": "bfloat16", "i8": "int8",
-                "i32": "int32", "f64": "float64", "i64": "int64"}
+from dialects import cann
 
 
-class LegalizationError(Exception):
-    pass
+class TableRule(RewritePattern):
+    """The pattern generated for one table row."""
+
+    def __init__(self, rule: Rule):
+        self.rule = rule
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if tf_op_type(op) != self.rule.tf:
+            return
+        rule = self.rule
+        if rule.forward:
+            if len(op.operands) < len(op.results):
+                raise LegalizationError("forwarding needs one operand per result")
+            rewriter.replace(op, [], list(op.operands[:len(op.results)]))
+            return
+        node = TfNode(op)
+        if rule.cann in CANN_DTYPES:
+            if rule.dtype_operand is None or rule.dtype_operand >= len(op.operands):
+                check_dtype(rule.cann, node.result_type().element_type)
+            else:
+                check_dtype(rule.cann, node.operand_type(rule.dtype_operand).element_type)
+        b = Builder(node)
+        results = list(rule.build(node, b))
+        if len(results) < len(op.results):
+            for r in op.results[len(results):]:
+                if r.uses:
+                    raise LegalizationError(f"result #{r.index} is used but has no CANN equivalent")
+            results += [None] * (len(op.results) - len(results))
+        rewriter.replace(op, b.ops, results)
 
 
-def _check_dtype(cann_name: str, op: Operation, value_type) -> None:
-    et = str(value_type.element_type)
-    allowed = CANN_DTYPES[cann_name]
-    if et not in allowed:
-        names = ", ".join(_DTYPE_NAMES.get(a, a) for a in allowed)
-        raise LegalizationError(
-            f"{cann_name} supports {names}; got {_DTYPE_NAMES.get(et, et)}")
-
-
-class PlaceholderToArgument(RewritePattern):
-    """A Placeholder forwards its function argument: uses read the argument directly."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tf.PlaceholderOp, rewriter: PatternRewriter):
-        rewriter.replace(op, [], [op.input])
-
-
-class IdentityToOperand(RewritePattern):
-    """Identity is a GE built-in that runs no kernel: its uses read its operand."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tf.IdentityOp, rewriter: PatternRewriter):
-        rewriter.replace(op, [], [op.input])
-
-
-class ConstToCann(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tf.ConstOp, rewriter: PatternRewriter):
-        rewriter.replace(op, with_loc(cann.ConstOp(op.value), op))
-
-
-def conv_pads(op: tf.Conv2DOp) -> list[int]:
-    """[top, bottom, left, right] for SAME, VALID or EXPLICIT padding."""
-    fmt = op.data_format.data
-    h_ax, w_ax = (1, 2) if fmt == "NHWC" else (2, 3)
-    padding = op.padding.data
-    if padding == "VALID":
-        return [0, 0, 0, 0]
-    if padding == "EXPLICIT":
-        e = ints(op.explicit_paddings)
-        return [e[2 * h_ax], e[2 * h_ax + 1], e[2 * w_ax], e[2 * w_ax + 1]]
-    xs = op.input.type.get_shape()
-    ks = op.filter.type.get_shape()
-    s, d = ints(op.strides), ints(op.dilations)
-    if xs[h_ax] < 0 or xs[w_ax] < 0:
-        raise LegalizationError("SAME padding needs static spatial dimensions; got "
-                                f"{'x'.join('?' if v < 0 else str(v) for v in xs)}")
-    top, bottom = same_pads(xs[h_ax], ks[0], s[h_ax], d[h_ax])
-    left, right = same_pads(xs[w_ax], ks[1], s[w_ax], d[w_ax])
-    return [top, bottom, left, right]
-
-
-class Conv2DToCann(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tf.Conv2DOp, rewriter: PatternRewriter):
-        _check_dtype("Conv2D", op, op.input.type)
-        new = cann.Conv2DOp(
-            operands=[op.input, op.filter, []],
-            result_types=[op.output.type],
-            properties={
-                "strides": op.strides,
-                "pads": int_array(conv_pads(op)),
-                "dilations": op.dilations,
-                "groups": IntegerAttr(1, i64),
-                "data_format": op.data_format,
-            },
-        )
-        rewriter.replace(op, with_loc(new, op))
-
-
-class BiasAddToCann(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tf.BiasAddOp, rewriter: PatternRewriter):
-        _check_dtype("BiasAdd", op, op.value.type)
-        new = cann.BiasAddOp(operands=[op.value, op.bias], result_types=[op.output.type],
-                             properties={"data_format": op.data_format})
-        rewriter.replace(op, with_loc(new, op))
-
-
-class ReluToCann(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tf.ReluOp, rewriter: PatternRewriter):
-        _check_dtype("Relu", op, op.x.type)
-        rewriter.replace(op, with_loc(cann.ReluOp(operands=[op.x], result_types=[op.y.type]), op))
-
-
-PATTERNS = (PlaceholderToArgument, IdentityToOperand, ConstToCann, Conv2DToCann,
-            BiasAddToCann, ReluToCann)
+def host_call(op: Operation) -> cann.HostCallOp:
+    attrs = {k: v for k, v in tf_attributes(op).items() if k != "value" or True}
+    new = cann.HostCallOp(operands=[list(op.operands)],
+                          result_types=[[r.type for r in op.results]],
+                          properties={"op_type": StringAttr(tf_op_type(op) or op.name),
+                                      "tf_attrs": DictionaryAttr(attrs)})
+    return with_loc(new, op)
 
 
 class _Collecting(RewritePattern):
-    """Runs one pattern; records (op, why) instead of stopping at the first failure."""
+    """Applies the generated patterns; records (op, why) instead of stopping at the first
+    failure, or — with host fallback — wraps the op in a cann.HostCall."""
 
-    def __init__(self, inner: RewritePattern, failures: list[tuple[Operation, str]]):
-        self.inner, self.failures = inner, failures
+    def __init__(self, failures: list[tuple[Operation, str]], fallback: bool,
+                 hosted: list[tuple[Operation, str]]):
+        self.patterns = {t: TableRule(r) for t, r in TABLE.items()}
+        self.failures, self.fallback, self.hosted = failures, fallback, hosted
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        try:
-            self.inner.match_and_rewrite(op, rewriter)
-        except LegalizationError as e:
-            if all(f is not op for f, _ in self.failures):
-                self.failures.append((op, f"{op.name} cannot be legalized: {e}"))
+        t = tf_op_type(op)
+        if t is None:
+            return
+        pattern = self.patterns.get(t)
+        why = f"{op.name} has no CANN lowering" if pattern is None else None
+        if pattern is not None:
+            try:
+                pattern.match_and_rewrite(op, rewriter)
+                return
+            except LegalizationError as e:
+                why = f"{op.name} cannot be legalized: {e}"
+        if self.fallback:
+            self.hosted.append((op, why))
+            rewriter.replace(op, host_call(op))
+        elif all(f is not op for f, _ in self.failures):
+            self.failures.append((op, why))
 
 
 @dataclass(frozen=True)
 class TfToCannPass(ModulePass):
     name = "tf-to-cann"
 
+    allow_host_fallback: bool = False
+    report: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         failures: list[tuple[Operation, str]] = []
-        rewrite(op, [_Collecting(p(), failures) for p in PATTERNS], recursive=False)
+        hosted: list[tuple[Operation, str]] = []
+        counts = Counter(t for o in op.walk() if (t := tf_op_type(o)) is not None)
+        rewrite(op, [_Collecting(failures, self.allow_host_fallback, hosted)], recursive=False)
         for left in op.walk():
-            if left.dialect_name() == "tf" and all(f is not left for f, _ in failures):
+            if tf_op_type(left) is not None and all(f is not left for f, _ in failures):
                 failures.append((left, f"{left.name} has no CANN lowering"))
+        if self.report:
+            print_report(counts, hosted, failures)
+        if hosted:
+            print(f"tf-to-cann: {len(hosted)} op(s) fall back to the host "
+                  f"(--allow-host-fallback):", file=sys.stderr)
+            for o, why in hosted:
+                node = node_name(o)
+                print(f"  {why}" + (f" [node '{node}']" if node else ""), file=sys.stderr)
         if failures:
             raise OpError(failures)
+
+
+def print_report(counts: Counter, hosted, failures, file=None) -> None:
+    """Per TF op type: count, the CANN op of its table row, host fallbacks, failures."""
+    file = file or sys.stderr
+    host = Counter(tf_op_type(o) for o, _ in hosted)
+    failed = Counter(tf_op_type(o) for o, _ in failures)
+    rows = [("TF op", "count", "CANN op", "host", "failed")]
+    for t, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        rule = TABLE.get(t)
+        rows.append((t, str(n), rule.cann if rule else "-", str(host[t]), str(failed[t])))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    print("legalization report:", file=file)
+    for r in rows:
+        print("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=file)
+    total = sum(counts.values())
+    print(f"  total {total} tf ops: {total - sum(host.values()) - sum(failed.values())} "
+          f"legalized, {sum(host.values())} on the host, {sum(failed.values())} failed", file=file)
+
+
+# --- driver flags (cann-opt) ---------------------------------------------------------------------
+
+def driver_flags(argv: list[str]) -> tuple[list[str], list[str]]:
+    """cann-opt's legalization flags, rewritten into pass options before the driver parses argv.
+
+    `--precision-mode=M` -> the pass flag `--set-precision=mode=M` (in place, so it runs where
+    it stands); `--allow-host-fallback` and `--legalization-report` -> options of tf-to-cann
+    (returned as option strings to add with `add_tf_to_cann_options`)."""
+    out, options = [], []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg.startswith("--precision-mode"):
+            _, eq, mode = arg.partition("=")
+            if not eq and i + 1 < len(argv):
+                i += 1
+                mode = argv[i]
+            out.append(f"--set-precision=mode={mode}")
+        elif arg == "--allow-host-fallback":
+            options.append("allow_host_fallback=true")
+        elif arg == "--legalization-report":
+            options.append("report=true")
+        else:
+            out.append(arg)
+        i += 1
+    return out, options
+
+
+def add_tf_to_cann_options(spec: str, options: list[str]) -> str:
+    """Add options to every tf-to-cann entry of a pipeline spec (`a,tf-to-cann{x=1},b`)."""
+    import re
+
+    if not options:
+        return spec
+    extra = " ".join(options)
+
+    def sub(m: re.Match) -> str:
+        inner = (m.group(1) or "").strip()
+        return "tf-to-cann{" + (inner + " " if inner else "") + extra + "}"
+
+    return re.sub(r"tf-to-cann(?:\{([^}]*)\})?", sub, spec)

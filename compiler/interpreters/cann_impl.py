@@ -91,3 +91,312 @@ def transdata(op, x: np.ndarray, src_t, dst_t, src_format: str, dst_format: str)
         return from_origin(origin, dst_t, dst_origin, have=src_origin)
     except ValueError as e:
         raise SemanticsError(op, f"{op.name}: {e}") from None
+
+
+# --- The CANN operator library (dialects/cann.py LIBRARY_OPS) ------------------------------------
+# Each op is a numpy function of its operands in their ORIGIN layout (converted from a storage
+# format when the type carries one), returning its result in origin layout; `_run_library` stores
+# it as the result type says.  Float16 inputs compute in float16 except where the device
+# accumulates in float32 (matmuls, convs, reductions, normalisations), as the cube/vector units do.
+
+import math  # noqa: E402
+
+from xdsl.dialects.builtin import DictionaryAttr  # noqa: E402
+
+from dialects.common import ints  # noqa: E402
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    try:
+        from scipy.special import erf
+    except ImportError:  # scipy is optional: a (slower) vectorised math.erf
+        erf = np.vectorize(math.erf, otypes=[np.float64])
+    return np.asarray(erf(x.astype(np.float64))).astype(x.dtype)
+
+
+def _acc(x: np.ndarray) -> np.ndarray:
+    return x.astype(numerics.acc_dtype(x.dtype), copy=False)
+
+
+def _b(attr) -> bool:
+    return bool(attr.value.data) if attr is not None else False
+
+
+def _f(attr, default: float) -> float:
+    return float(attr.value.data) if attr is not None else default
+
+
+def _channel_shape(x: np.ndarray, fmt: str) -> list[int]:
+    shape = [1] * x.ndim
+    shape[1 if fmt == "NCHW" else -1] = -1
+    return shape
+
+
+def _bn_infer(op, x, scale, offset, mean, var):
+    shp = _channel_shape(x, op.data_format.data)
+    a = _acc(x)
+    inv = 1.0 / np.sqrt(_acc(var) + _f(op.epsilon, 1e-5))
+    y = (a - _acc(mean).reshape(shp)) * (inv * _acc(scale)).reshape(shp) + _acc(offset).reshape(shp)
+    return y
+
+
+def _layer_norm(op, x, gamma, beta):
+    axis = op.begin_norm_axis.value.data % x.ndim
+    a = _acc(x)
+    axes = tuple(range(axis, x.ndim))
+    mean = a.mean(axis=axes, keepdims=True)
+    var = ((a - mean) ** 2).mean(axis=axes, keepdims=True)
+    return (a - mean) / np.sqrt(var + _f(op.epsilon, 1e-5)) * _acc(gamma) + _acc(beta)
+
+
+def _matmul(op, a, b, bias=None):
+    ta, tb = _b(op.transpose_x1), _b(op.transpose_x2)
+    y = (_acc(a).T if ta else _acc(a)) @ (_acc(b).T if tb else _acc(b))
+    return y + _acc(bias) if bias is not None else y
+
+
+def _batch_matmul(op, a, b, bias=None):
+    a, b = _acc(a), _acc(b)
+    if _b(op.adj_x1):
+        a = np.swapaxes(a, -1, -2)
+    if _b(op.adj_x2):
+        b = np.swapaxes(b, -1, -2)
+    y = np.matmul(a, b)
+    return y + _acc(bias) if bias is not None else y
+
+
+def _depthwise(op, x, w, bias=None):
+    fmt = op.data_format.data
+    strides, dilations, pads = op.geometry()
+    xn = x if fmt == "NHWC" else x.transpose(0, 2, 3, 1)
+    y = numerics.depthwise_conv2d_nhwc(xn, w, strides, dilations, pads)
+    if bias is not None:
+        y = y + _acc(bias)
+    return y if fmt == "NHWC" else y.transpose(0, 3, 1, 2)
+
+
+def _softmax(op, x):
+    a = _acc(x)
+    axes = tuple(int(v) for v in ints(op.axes))
+    e = np.exp(a - a.max(axis=axes, keepdims=True))
+    return e / e.sum(axis=axes, keepdims=True)
+
+
+def _pool(kind):
+    def run(op, x):
+        fmt = op.data_format.data
+        xn = x if fmt == "NHWC" else x.transpose(0, 2, 3, 1)
+        k, s = op.window()
+        y = numerics.pool2d_nhwc(xn, k, s, op.padding.data, kind)
+        return y if fmt == "NHWC" else y.transpose(0, 3, 1, 2)
+    return run
+
+
+def _reduce(fn, accumulate: bool = True):
+    def run(op, x):
+        axes = tuple(int(a) % max(x.ndim, 1) for a in ints(op.axes))
+        a = _acc(x) if accumulate else x
+        return fn(a, axis=axes, keepdims=_b(op.keep_dims))
+    return run
+
+
+def _pad(op, x):
+    p = ints(op.paddings)
+    return np.pad(x, [(p[2 * i], p[2 * i + 1]) for i in range(x.ndim)])
+
+
+def _cast(op, x):
+    from dialects.common import numpy_dtype
+
+    return x.astype(numpy_dtype(op.dst_type))
+
+
+def _strided_slice(op, x):
+    from compiler.interpreters.slicing import strided_slice_index
+
+    return np.asarray(x[strided_slice_index(op, x.ndim)])
+
+
+def _fast_gelu(x):
+    a = _acc(x)
+    return a / (1 + np.exp(-1.702 * np.abs(a))) * np.exp(0.851 * (a - np.abs(a)))
+
+
+def _gelu_tanh(x):
+    a = _acc(x)
+    return 0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
+
+
+def _leaky_relu(op, x):
+    return np.where(x >= 0, x, x * np.asarray(_f(op.negative_slope, 0.2), x.dtype))
+
+
+def _elu(op, x):
+    alpha = _f(op.alpha, 1.0)
+    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+
+
+#: op class -> numpy function(op, *operands in origin layout) -> result in origin layout.
+LIBRARY_SEMANTICS = {
+    cann.Relu6Op: lambda op, x: np.clip(x, 0, 6),
+    cann.SigmoidOp: lambda op, x: 1 / (1 + np.exp(-_acc(x))),
+    cann.TanhOp: lambda op, x: np.tanh(x),
+    cann.EluOp: _elu,
+    cann.LeakyReluOp: _leaky_relu,
+    cann.NegOp: lambda op, x: -x,
+    cann.SqrtOp: lambda op, x: np.sqrt(x),
+    cann.RsqrtOp: lambda op, x: 1 / np.sqrt(_acc(x)),
+    cann.SquareOp: lambda op, x: x * x,
+    cann.ErfOp: lambda op, x: _erf(x),
+    cann.ErfcOp: lambda op, x: _erfc64(x.astype(np.float64)).astype(x.dtype),
+    cann.ExpOp: lambda op, x: np.exp(x),
+    cann.LogOp: lambda op, x: np.log(x),
+    cann.AbsOp: lambda op, x: np.abs(x),
+    cann.ReciprocalOp: lambda op, x: 1 / _acc(x),
+    cann.GeluOp: lambda op, x: _gelu_tanh(x),
+    cann.FastGeluOp: lambda op, x: _fast_gelu(x),
+    cann.SoftplusOp: lambda op, x: np.logaddexp(0, _acc(x)),
+    cann.AddOp: lambda op, a, b: a + b,
+    cann.MulOp: lambda op, a, b: a * b,
+    cann.SubOp: lambda op, a, b: a - b,
+    cann.RealDivOp: lambda op, a, b: a / b,
+    cann.MaximumOp: lambda op, a, b: np.maximum(a, b),
+    cann.MinimumOp: lambda op, a, b: np.minimum(a, b),
+    cann.PowOp: lambda op, a, b: np.power(a, b),
+    cann.SquaredDifferenceOp: lambda op, a, b: (a - b) * (a - b),
+    cann.SelectV2Op: lambda op, c, a, b: np.where(c.astype(bool), a, b),
+    cann.BNInferOp: _bn_infer,
+    cann.LayerNormOp: _layer_norm,
+    cann.MatMulV2Op: _matmul,
+    cann.BatchMatMulV2Op: _batch_matmul,
+    cann.DepthwiseConv2DOp: _depthwise,
+    cann.SoftmaxV2Op: _softmax,
+    cann.MaxPoolOp: _pool("max"),
+    cann.AvgPoolOp: _pool("avg"),
+    cann.ReduceMeanDOp: _reduce(np.mean),
+    cann.ReduceSumDOp: _reduce(np.sum),
+    cann.ReduceMaxDOp: _reduce(np.max, accumulate=False),
+    cann.ReduceMinDOp: _reduce(np.min, accumulate=False),
+    cann.ReduceProdDOp: _reduce(np.prod),
+    cann.TransposeDOp: lambda op, x: np.transpose(x, ints(op.perm)),
+    cann.PadDOp: _pad,
+    cann.ConcatV2DOp: lambda op, *xs: np.concatenate(xs, axis=op.concat_dim.value.data),
+    cann.CastOp: _cast,
+    cann.GatherV2DOp: lambda op, x, i: np.take(x, i, axis=op.axis.value.data),
+    cann.StridedSliceDOp: _strided_slice,
+    cann.ReshapeOp: lambda op, x: x.reshape(ints(op.shape)),
+}
+
+
+def _erfc64(x: np.ndarray) -> np.ndarray:
+    try:
+        from scipy.special import erfc
+    except ImportError:
+        erfc = np.vectorize(math.erfc, otypes=[np.float64])
+    return np.asarray(erfc(x))
+
+
+def run_library_op(op, args: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
+    """Run a LIBRARY_SEMANTICS op on storage-layout operands; results in storage layout."""
+    fn = LIBRARY_SEMANTICS[type(op)]
+    xs = []
+    for a, v in zip(args, op.operands, strict=True):
+        fmt = getattr(op, "data_format", None)
+        default = fmt.data if fmt is not None and fmt.data != "ND" else "ND"
+        xs.append(to_origin(np.asarray(a), v.type, default))
+    try:
+        with np.errstate(all="ignore"):  # inf/nan follow IEEE as on the device
+            y = np.asarray(fn(op, *xs))
+        rt = op.results[0].type
+        fmt = getattr(op, "data_format", None)
+        default = fmt.data if fmt is not None and fmt.data != "ND" else "ND"
+        return (from_origin(y, rt, default),)
+    except ValueError as e:
+        raise SemanticsError(op, f"{op.name}: {e}") from None
+
+
+def _library_impl(op_type):
+    def run(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return run_library_op(op, args)
+
+    return impl(op_type)(run)
+
+
+def tf_attr_value(attr):
+    """A TensorFlow attribute's Python value from its MLIR form (for host calls)."""
+    from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, FloatAttr, IntegerAttr,
+                                       StringAttr, TensorType)
+
+    from dialects.common import numpy_dtype
+
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, IntegerAttr):
+        v = attr.value.data
+        return bool(v) if str(attr.type) == "i1" else int(v)
+    if isinstance(attr, FloatAttr):
+        return float(attr.value.data)
+    if isinstance(attr, DenseArrayBase):
+        return [v for v in attr.get_values()]
+    if isinstance(attr, ArrayAttr):
+        return [tf_attr_value(a) for a in attr.data]
+    if isinstance(attr, TensorType):
+        return numpy_dtype(attr.element_type)
+    try:
+        return numpy_dtype(attr)  # an element type: a TF dtype attribute
+    except ValueError:
+        return attr
+
+
+def run_host_call(op, args: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
+    """Run the wrapped TensorFlow op with TensorFlow's kernel on the CPU (`tf.raw_ops`)."""
+    import inspect
+
+    from compiler.tf_loader import tensorflow as import_tensorflow
+
+    tf = import_tensorflow()
+    op_type = op.op_type.data
+    raw = getattr(tf.raw_ops, op_type, None)
+    if raw is None:
+        raise SemanticsError(op, f"cann.HostCall: TensorFlow has no op '{op_type}'")
+    from tensorflow.python.framework import op_def_registry
+
+    op_def = op_def_registry.get(op_type)
+    params = inspect.signature(raw).parameters
+    kwargs: dict[str, Any] = {}
+    values = []
+    for a, v in zip(args, op.operands, strict=True):
+        shape = tuple(v.type.get_shape())
+        a = np.asarray(a)
+        values.append(a.reshape(shape) if all(d >= 0 for d in shape) else a)
+    for arg in op_def.input_arg:
+        if arg.number_attr or arg.type_list_attr:
+            n = len(values) - (len(op_def.input_arg) - 1 - list(op_def.input_arg).index(arg))
+            kwargs[arg.name], values = values[:n], values[n:]
+        else:
+            kwargs[arg.name], values = values[0], values[1:]
+    attrs = op.tf_attrs.data if isinstance(op.tf_attrs, DictionaryAttr) else {}
+    for key, attr in attrs.items():
+        if key in params and key not in kwargs:
+            v = tf_attr_value(attr)
+            if isinstance(v, np.dtype):
+                v = tf.as_dtype(v)
+            kwargs[key] = v
+    out = raw(**kwargs)
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    return tuple(np.asarray(o.numpy()).astype(result_dtype(r.type), copy=False)
+                 for o, r in zip(outs, op.results, strict=True))
+
+
+def _install_library_impls() -> None:
+    for op_type in LIBRARY_SEMANTICS:
+        setattr(CannFunctions, f"run_{op_type.name.removeprefix('cann.')}", _library_impl(op_type))
+
+    def run_hostcall(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return run_host_call(op, args)
+
+    setattr(CannFunctions, "run_HostCall", impl(cann.HostCallOp)(run_hostcall))
+    register_impls(CannFunctions)
+
+
+_install_library_impls()

@@ -68,7 +68,7 @@ def to_origin(x: np.ndarray, t: Attribute, default: Format | str, want: Format |
     """The value of type `t` as an array in its origin layout (or in `want`, a permutation of it)."""
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
-        x = from_storage(x, f.fmt, f.origin_fmt, f.origin)
+        x = from_storage(x, f.fmt, f.origin_fmt, f.origin, f.groups.data)
     origin = origin_layout_of(t, default)
     return permute(x, origin, want) if want is not None else x
 
@@ -79,10 +79,10 @@ def from_origin(x: np.ndarray, t: Attribute, default: Format | str, have: Format
     origin = origin_layout_of(t, default)
     if have is not None:
         x = permute(x, have, origin)
-    x = np.ascontiguousarray(x.astype(result_dtype(t), copy=False))
+    x = np.asarray(x.astype(result_dtype(t), copy=False), order="C")  # keeps 0-d arrays 0-d
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
-        x = to_storage(x, f.fmt, f.origin_fmt)
+        x = to_storage(x, f.fmt, f.origin_fmt, f.groups.data)
     want = tuple(t.get_shape())
     if tuple(x.shape) != want and all(d >= 0 for d in want):
         raise ValueError(f"computed shape {list(x.shape)} does not match the type's {list(want)}")

@@ -109,8 +109,8 @@ func.func @conv_element_type(%x: tensor<1x8x8x3xf16>, %w: tensor<3x3x3x4xf32>) -
 // -----
 
 func.func @fused_activation(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>, %b: tensor<4xf32>) -> tensor<1x8x8x4xf32> {
-  // CHECK-NEXT: {{.*}}invalid.mlir:113:3: error: cann.FusedConv2D: 'activation' must be one of none, Relu; got 'Sigmoid' [node 'conv+sigmoid']
-  %y = cann.FusedConv2D %x, %w, %b {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Sigmoid"} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32> loc(fused["conv", "sigmoid"])
+  // CHECK-NEXT: {{.*}}invalid.mlir:113:3: error: cann.FusedConv2D: 'activation' must be one of none, Relu, {{.*}}; got 'Mish' [node 'conv+sigmoid']
+  %y = cann.FusedConv2D %x, %w, %b {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Mish"} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32> loc(fused["conv", "sigmoid"])
   func.return %y : tensor<1x8x8x4xf32>
 }
 

@@ -1,0 +1,638 @@
+"""THE mapping table from TensorFlow ops to the CANN operator library (cann-facts.md section 4).
+
+This is the one place to edit to support a new TF op (docs/extending.md).  `passes/tf_to_cann.py`
+is only the engine that applies it.  A row is a `Rule`:
+
+    Rule("MatMul", "MatMulV2", one_to_one(cann.MatMulV2Op, operands=(0, 1), props={
+        "transpose_x1": flag("transpose_a"), "transpose_x2": flag("transpose_b")}))
+
+* the TF op type, as TensorFlow spells it (`tf.MatMul` in the IR);
+* the CANN op it becomes (a name of `CANN_DTYPES`: its dtype rule is checked on the node's
+  `dtype_operand` before anything is built, "MatMulV2 supports float16, float32, bfloat16; got
+  float64");
+* a builder `(node: TfNode, b: Builder) -> list of result values`, made declaratively with
+  `one_to_one(...)` and the attribute converters below, or a Python function for a
+  decomposition (one TF op -> several CANN ops, e.g. Einsum, Erfc, Pack);
+* `forward=True` rows (Identity, StopGradient, ...) replace the op by its operands.
+
+TF ops are read generically: `TfNode` gives the op type, the node name (from the location),
+operands by index, TF attributes by name (from properties or attributes, so typed and generic
+tf ops both work) and constant operands as numpy arrays (`node.const(1, "perm")`), which is how
+constant inputs become attributes (GE's ConstToAttrPass: TransposeD perm, ReduceMeanD axes,
+PadD paddings, ConcatV2D concat_dim).  A builder raises `LegalizationError(why)` for a node it
+cannot take; the engine reports every such node in one error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    UnregisteredOp,
+    f32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from compiler.conv_geometry import same_pads
+from compiler.diagnostics import node_name
+from dialects import cann
+from dialects.common import dense_from_numpy, int_array, numpy_from_dense
+
+
+class LegalizationError(Exception):
+    """A node the table cannot lower as written (the message says why)."""
+
+
+# --- dtype rules per CANN op (its kernel registrations) ------------------------------------------
+
+F = ("f16", "f32", "bf16")
+FI = ("f16", "f32", "bf16", "i32")
+ARITH = ("f16", "f32", "bf16", "i8", "ui8", "i32", "i64")
+ANY = ("f16", "f32", "bf16", "f64", "i1", "i8", "ui8", "i16", "i32", "i64")  # data movement
+
+#: CANN op name -> element types its kernels accept.
+CANN_DTYPES: dict[str, tuple[str, ...]] = {
+    "Conv2D": F, "DepthwiseConv2D": F, "BiasAdd": ("f16", "f32", "bf16", "i32"),
+    "Relu": ("f16", "f32", "bf16", "i8", "i32"),
+    "Relu6": FI, "Sigmoid": F, "Tanh": F, "Elu": F, "LeakyRelu": F, "Gelu": F, "FastGelu": F,
+    "Neg": ("f16", "f32", "bf16", "i8", "i32", "i64"), "Sqrt": F, "Rsqrt": F, "Square": FI,
+    "Erf": F, "Erfc": F, "Exp": F, "Log": F, "Abs": ("f16", "f32", "bf16", "i32", "i64"),
+    "Reciprocal": F, "Softplus": F,
+    "Add": ARITH, "Mul": ARITH, "Sub": ARITH, "RealDiv": F, "Maximum": ARITH, "Minimum": ARITH,
+    "Pow": FI, "SquaredDifference": FI, "SelectV2": ANY,
+    "MatMulV2": F, "BatchMatMulV2": F, "BNInfer": F, "LayerNorm": F, "SoftmaxV2": F,
+    "MaxPool": F, "AvgPool": F,
+    "ReduceMeanD": F, "ReduceSumD": FI, "ReduceMaxD": FI, "ReduceMinD": FI, "ReduceProdD": FI,
+    "TransposeD": ANY, "PadD": ANY, "ConcatV2D": ANY, "Cast": ANY, "GatherV2D": ANY,
+    "StridedSliceD": ANY, "Reshape": ANY, "Const": ANY,
+}
+DTYPE_NAMES = {"f16": "float16", "f32": "float32", "bf16": "bfloat16", "f64": "float64",
+               "i1": "bool", "i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32",
+               "i64": "int64"}
+
+
+def dtype_name(element_type: Attribute | str) -> str:
+    s = str(element_type)
+    return DTYPE_NAMES.get(s, s)
+
+
+def check_dtype(cann_name: str, element_type: Attribute) -> None:
+    allowed = CANN_DTYPES.get(cann_name)
+    if allowed is None or str(element_type) in allowed:
+        return
+    raise LegalizationError(f"{cann_name} supports {', '.join(dtype_name(a) for a in allowed)}; "
+                            f"got {dtype_name(element_type)}")
+
+
+# --- reading TF ops generically ------------------------------------------------------------------
+
+def tf_op_type(op: Operation) -> str | None:
+    """`MatMul` for a `tf.MatMul` op (typed, generic or unregistered); None for other dialects."""
+    name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+    return name[3:] if name.startswith("tf.") else None
+
+
+def tf_attributes(op: Operation) -> dict[str, Attribute]:
+    """Every TF attribute of the op by TF name (properties and attributes, internal ones dropped)."""
+    out = {k: v for k, v in op.attributes.items() if k != "op_name__" and not k.startswith("tf.")}
+    out.update(op.properties)
+    return out
+
+
+_MISSING = object()
+
+
+class TfNode:
+    """One TF op read generically (what builders see)."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+        self.type = tf_op_type(op) or op.name
+        self.name = node_name(op) or ""
+
+    def __repr__(self) -> str:
+        return f"TfNode({self.type} '{self.name}')"
+
+    # operands and results
+    def operand(self, i: int) -> SSAValue:
+        if i >= len(self.op.operands):
+            raise LegalizationError(f"expects at least {i + 1} inputs, got {len(self.op.operands)}")
+        return self.op.operands[i]
+
+    def operand_type(self, i: int) -> TensorType:
+        return self.operand(i).type
+
+    def result_type(self, i: int = 0) -> TensorType:
+        return self.op.results[i].type
+
+    def static_result_shape(self, i: int = 0) -> tuple[int, ...]:
+        t = self.result_type(i)
+        shape = tuple(t.get_shape())
+        if any(d < 0 for d in shape):
+            raise LegalizationError(f"needs a static result shape; got "
+                                    f"{'x'.join('?' if d < 0 else str(d) for d in shape)}")
+        return shape
+
+    def rank(self, i: int = 0) -> int:
+        return len(self.operand_type(i).get_shape())
+
+    # attributes
+    def attr(self, name: str, default: Any = _MISSING) -> Attribute | Any:
+        a = self.op.properties.get(name)
+        if a is None:
+            a = self.op.attributes.get(name)
+        if a is None:
+            if default is _MISSING:
+                raise LegalizationError(f"attribute '{name}' is missing")
+            return default
+        return a
+
+    def flag(self, name: str, default: bool = False) -> bool:
+        a = self.attr(name, None)
+        if a is None:
+            return default
+        if isinstance(a, UnitAttr):
+            return True
+        if isinstance(a, IntegerAttr):
+            return bool(a.value.data)
+        if isinstance(a, StringAttr):
+            return a.data.lower() == "true"
+        raise LegalizationError(f"attribute '{name}' must be a bool, got {a}")
+
+    def int(self, name: str, default: int | None = None) -> int:
+        a = self.attr(name, None)
+        if a is None:
+            if default is None:
+                raise LegalizationError(f"attribute '{name}' is missing")
+            return default
+        if isinstance(a, IntegerAttr):
+            return int(a.value.data)
+        raise LegalizationError(f"attribute '{name}' must be an integer, got {a}")
+
+    def float(self, name: str, default: float | None = None) -> float:
+        a = self.attr(name, None)
+        if a is None:
+            if default is None:
+                raise LegalizationError(f"attribute '{name}' is missing")
+            return default
+        if isinstance(a, (FloatAttr, IntegerAttr)):
+            return float(a.value.data)
+        raise LegalizationError(f"attribute '{name}' must be a float, got {a}")
+
+    def str(self, name: str, default: str | None = None) -> str:
+        a = self.attr(name, None)
+        if a is None:
+            if default is None:
+                raise LegalizationError(f"attribute '{name}' is missing")
+            return default
+        if isinstance(a, StringAttr):
+            return a.data
+        raise LegalizationError(f"attribute '{name}' must be a string, got {a}")
+
+    def ints(self, name: str, default: Sequence[int] | None = None) -> list[int]:
+        a = self.attr(name, None)
+        if a is None:
+            if default is None:
+                raise LegalizationError(f"attribute '{name}' is missing")
+            return list(default)
+        if isinstance(a, DenseArrayBase):
+            return [int(v) for v in a.get_values()]
+        if isinstance(a, ArrayAttr):
+            return [int(v.value.data) for v in a.data]
+        raise LegalizationError(f"attribute '{name}' must be a list of integers, got {a}")
+
+    # constant operands -> attributes
+    def const(self, i: int, what: str) -> np.ndarray:
+        """Operand i as a numpy array: it must be a constant (or computed from constants)."""
+        from passes.fold_constants import constant_value
+
+        v = constant_value(self.operand(i))
+        if v is None:
+            raise LegalizationError(f"input {i} ({what}) must be a constant")
+        return v
+
+    def const_ints(self, i: int, what: str) -> list[int]:
+        return [int(v) for v in np.asarray(self.const(i, what)).reshape(-1)]
+
+
+class Builder:
+    """Collects the CANN ops a builder creates, each located at the TF node."""
+
+    def __init__(self, node: TfNode):
+        self.node = node
+        self.ops: list[Operation] = []
+
+    def add(self, op: Operation) -> Operation:
+        op.location = self.node.op.location
+        self.ops.append(op)
+        return op
+
+    def create(self, cls: type[Operation], operands: Sequence[SSAValue | Sequence[SSAValue]],
+               result_type: Attribute, **props: Attribute) -> SSAValue:
+        return self.add(cls(operands=list(operands), result_types=[result_type],
+                            properties=props)).results[0]
+
+    def const(self, array: np.ndarray) -> SSAValue:
+        return self.add(cann.ConstOp(dense_from_numpy(np.asarray(array)))).results[0]
+
+    def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
+        shape = [int(d) for d in shape]
+        if tuple(x.type.get_shape()) == tuple(shape):
+            return x
+        return self.create(cann.ReshapeOp, [x], TensorType(x.type.element_type, shape),
+                           shape=int_array(shape))
+
+    def transpose(self, x: SSAValue, perm: Sequence[int]) -> SSAValue:
+        perm = [int(p) for p in perm]
+        if perm == sorted(perm):
+            return x
+        xs = x.type.get_shape()
+        return self.create(cann.TransposeDOp, [x],
+                           TensorType(x.type.element_type, [xs[p] for p in perm]),
+                           perm=int_array(perm))
+
+
+# --- attribute converters (node -> CANN attribute) -----------------------------------------------
+
+Converter = Callable[[TfNode], Attribute]
+
+
+def copy(name: str, default: Attribute | None = None) -> Converter:
+    """The TF attribute as it is (e.g. data_format)."""
+    return lambda n: n.attr(name, default) if default is not None else n.attr(name)
+
+
+def flag(name: str, default: bool = False) -> Converter:
+    """A TF bool -> a CANN bool (transpose_a -> transpose_x1, adj_x -> adj_x1)."""
+    return lambda n: IntegerAttr(int(n.flag(name, default)), 1)
+
+
+def f32_attr(name: str, default: float) -> Converter:
+    """A TF float -> an f32 attribute (LeakyRelu alpha -> negative_slope)."""
+    return lambda n: FloatAttr(n.float(name, default), f32)
+
+
+def ints_attr(name: str, default: Sequence[int] | None = None) -> Converter:
+    return lambda n: int_array(n.ints(name, default))
+
+
+def const_ints(i: int, what: str) -> Converter:
+    """A constant input -> an i64 array attribute (TransposeD perm, ReduceMeanD axes)."""
+    return lambda n: int_array(n.const_ints(i, what))
+
+
+def const_int(i: int, what: str) -> Converter:
+    """A constant scalar input -> an i64 attribute (ConcatV2D concat_dim, GatherV2D axis)."""
+    def conv(n: TfNode) -> Attribute:
+        v = n.const_ints(i, what)
+        if len(v) != 1:
+            raise LegalizationError(f"input {i} ({what}) must be a scalar")
+        return IntegerAttr(v[0], i64)
+    return conv
+
+
+def fixed(value: Attribute) -> Converter:
+    return lambda n: value
+
+
+def int_value(value: int) -> Converter:
+    return lambda n: IntegerAttr(value, i64)
+
+
+def result_shape(n: TfNode) -> Attribute:
+    """Reshape's shape from the (static) result type that shape inference gave the node."""
+    return int_array(n.static_result_shape())
+
+
+def conv_pads(n: TfNode) -> Attribute:
+    """SAME/VALID/EXPLICIT -> pads [top, bottom, left, right] (GetPadConv2D, conv_geometry)."""
+    fmt = n.str("data_format", "NHWC")
+    h_ax, w_ax = (1, 2) if fmt == "NHWC" else (2, 3)
+    padding = n.str("padding")
+    if padding == "VALID":
+        return int_array([0, 0, 0, 0])
+    if padding == "EXPLICIT":
+        e = n.ints("explicit_paddings")
+        return int_array([e[2 * h_ax], e[2 * h_ax + 1], e[2 * w_ax], e[2 * w_ax + 1]])
+    if padding != "SAME":
+        raise LegalizationError(f"unknown padding '{padding}'")
+    xs = n.operand_type(0).get_shape()
+    ks = n.operand_type(1).get_shape()
+    s, d = n.ints("strides", [1, 1, 1, 1]), n.ints("dilations", [1, 1, 1, 1])
+    if xs[h_ax] < 0 or xs[w_ax] < 0:
+        raise LegalizationError("SAME padding needs static spatial dimensions; got "
+                                f"{'x'.join('?' if v < 0 else str(v) for v in xs)}")
+    top, bottom = same_pads(xs[h_ax], ks[0], s[h_ax], d[h_ax])
+    left, right = same_pads(xs[w_ax], ks[1], s[w_ax], d[w_ax])
+    return int_array([top, bottom, left, right])
+
+
+def pad_pairs(n: TfNode) -> Attribute:
+    p = np.asarray(n.const(1, "paddings")).reshape(-1, 2)
+    return int_array([int(v) for v in p.reshape(-1)])
+
+
+# --- builders -----------------------------------------------------------------------------------
+
+BuildFn = Callable[[TfNode, Builder], Sequence[SSAValue]]
+
+
+def one_to_one(cls: type[Operation], operands: Sequence[int] | None = None,
+               props: dict[str, Converter] | None = None, optional: Sequence[int] = ()) -> BuildFn:
+    """The TF op becomes one CANN op: operands by index (default: all), properties converted.
+    `optional` lists operand positions given as an empty list (an absent optional operand)."""
+    props = props or {}
+
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        idx = range(len(node.op.operands)) if operands is None else operands
+        ops: list[Any] = [node.operand(i) for i in idx]
+        for _ in optional:
+            ops.append([])
+        values = {k: conv(node) for k, conv in props.items()}
+        return [b.create(cls, ops, node.result_type(), **values)]
+
+    return build
+
+
+def _const(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    value = node.attr("value")
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        raise LegalizationError(f"value {value} is not a dense numeric constant")
+    return [b.add(cann.ConstOp(value)).results[0]]
+
+
+def _reshape(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    shape = node.static_result_shape()
+    x = node.operand(0)
+    return [b.create(cann.ReshapeOp, [x], node.result_type(), shape=int_array(shape))]
+
+
+def _shape(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Shape of a statically shaped tensor is a constant."""
+    shape = tuple(node.operand_type(0).get_shape())
+    if any(d < 0 for d in shape):
+        raise LegalizationError("Shape of a dynamically shaped tensor is not supported")
+    from dialects.common import numpy_dtype
+
+    dtype = numpy_dtype(node.result_type().element_type)
+    return [b.const(np.asarray(shape, dtype=dtype))]
+
+
+def _fused_batch_norm(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    if node.flag("is_training", True):
+        raise LegalizationError("only inference batch norm (is_training = false) is supported")
+    for r in node.op.results[1:]:
+        if r.uses:
+            raise LegalizationError("BN side outputs (mean/variance) must be unused")
+    y = b.create(cann.BNInferOp, [node.operand(i) for i in range(5)], node.result_type(),
+                 epsilon=FloatAttr(node.float("epsilon", 1e-4), f32),
+                 data_format=StringAttr(node.str("data_format", "NHWC")))
+    return [y] + [y] * 0  # side results are unused: the engine drops them
+
+
+def _softmax(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    return [b.create(cann.SoftmaxV2Op, [node.operand(0)], node.result_type(),
+                     axes=int_array([-1]))]
+
+
+def _erfc(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    return [b.create(cann.ErfcOp, [node.operand(0)], node.result_type())]
+
+
+def _reduce(cls: type[Operation]) -> BuildFn:
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        axes = node.const_ints(1, "reduction_indices")
+        rank = node.rank(0)
+        if any(not -rank <= a < max(rank, 1) for a in axes):
+            raise LegalizationError(f"axes {axes} are out of range for rank {rank}")
+        axes = sorted({a % rank for a in axes}) if rank else []
+        return [b.create(cls, [node.operand(0)], node.result_type(), axes=int_array(axes),
+                         keep_dims=IntegerAttr(int(node.flag("keep_dims")), 1))]
+    return build
+
+
+def _concat(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    n_in = len(node.op.operands) - 1
+    axis = node.const_ints(n_in, "axis")
+    if len(axis) != 1:
+        raise LegalizationError("the concat axis must be a scalar")
+    rank = node.rank(0)
+    return [b.create(cann.ConcatV2DOp, [[node.operand(i) for i in range(n_in)]],
+                     node.result_type(), concat_dim=IntegerAttr(axis[0] % rank, i64),
+                     N=IntegerAttr(n_in, i64))]
+
+
+def _pack(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Pack(values, axis) = ConcatV2D of the values each expanded on `axis`."""
+    out = node.static_result_shape()
+    axis = node.int("axis", 0) % len(out)
+    parts = []
+    for i in range(len(node.op.operands)):
+        s = list(node.operand_type(i).get_shape())
+        s.insert(axis, 1)
+        parts.append(b.reshape(node.operand(i), s))
+    if len(parts) == 1:
+        return [parts[0]]
+    return [b.create(cann.ConcatV2DOp, [parts], node.result_type(),
+                     concat_dim=IntegerAttr(axis, i64), N=IntegerAttr(len(parts), i64))]
+
+
+def _strided_slice(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    props = {k: int_array(node.const_ints(i, k)) for i, k in ((1, "begin"), (2, "end"),
+                                                             (3, "strides"))}
+    for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"):
+        props[m] = IntegerAttr(node.int(m, 0), i64)
+    return [b.create(cann.StridedSliceDOp, [node.operand(0)], node.result_type(), **props)]
+
+
+def _cast(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    rt = node.result_type()
+    return [b.create(cann.CastOp, [node.operand(0)], rt, dst_type=rt.element_type)]
+
+
+def _einsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Two-operand Einsum -> TransposeD / Reshape / BatchMatMulV2 / Reshape / TransposeD.
+
+    Labels in both inputs and the output are batch axes, in both inputs only are contracted,
+    in one input and the output are that side's free axes.  Each input is transposed to
+    (batch, free, contracted) / (batch, contracted, free) and flattened to 3-D; the product is
+    reshaped back and transposed to the output's order.  Transposes and reshapes that would
+    do nothing are not emitted."""
+    eq = node.str("equation").replace(" ", "")
+    if "->" not in eq or "." in eq:
+        raise LegalizationError(f"Einsum '{eq}': only explicit equations without ellipsis")
+    ins, out = eq.split("->")
+    terms = ins.split(",")
+    if len(terms) != 2 or len(node.op.operands) != 2:
+        raise LegalizationError(f"Einsum '{eq}': only two-operand equations are supported")
+    a_lab, b_lab = terms
+    a, bv = node.operand(0), node.operand(1)
+    a_shape, b_shape = list(a.type.get_shape()), list(bv.type.get_shape())
+    if len(a_lab) != len(a_shape) or len(b_lab) != len(b_shape):
+        raise LegalizationError(f"Einsum '{eq}': labels do not match the input ranks")
+    if any(d < 0 for d in a_shape + b_shape):
+        raise LegalizationError(f"Einsum '{eq}': needs static input shapes")
+    for lab in (a_lab, b_lab, out):
+        if len(set(lab)) != len(lab):
+            raise LegalizationError(f"Einsum '{eq}': repeated labels (traces) are not supported")
+    size = {**dict(zip(a_lab, a_shape)), **dict(zip(b_lab, b_shape))}
+    batch = [c for c in out if c in a_lab and c in b_lab]
+    contract = [c for c in a_lab if c in b_lab and c not in out]
+    free_a = [c for c in a_lab if c not in b_lab and c in out]
+    free_b = [c for c in b_lab if c not in a_lab and c in out]
+    if set(a_lab) - set(batch + contract + free_a) or set(b_lab) - set(batch + contract + free_b):
+        raise LegalizationError(f"Einsum '{eq}': labels summed in one input only are not supported")
+
+    def prod(labels):
+        return int(np.prod([size[c] for c in labels])) if labels else 1
+
+    at = b.transpose(a, [a_lab.index(c) for c in batch + free_a + contract])
+    bt = b.transpose(bv, [b_lab.index(c) for c in batch + contract + free_b])
+    bs = [size[c] for c in batch]
+    m, k, n = prod(free_a), prod(contract), prod(free_b)
+    a3 = b.reshape(at, [*bs, m, k])
+    b3 = b.reshape(bt, [*bs, k, n])
+    elt = a.type.element_type
+    y = b.create(cann.BatchMatMulV2Op, [a3, b3, []], TensorType(elt, [*bs, m, n]),
+                 adj_x1=IntegerAttr(0, 1), adj_x2=IntegerAttr(0, 1))
+    natural = batch + free_a + free_b
+    y = b.reshape(y, [size[c] for c in natural])
+    return [b.transpose(y, [natural.index(c) for c in out])]
+
+
+# --- the table ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rule:
+    tf: str
+    cann: str
+    build: BuildFn | None = None
+    dtype_operand: int | None = 0  # whose element type the CANN dtype rule checks (None: result)
+    forward: bool = False
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _conv_props() -> dict[str, Converter]:
+    return {"strides": ints_attr("strides", [1, 1, 1, 1]), "pads": conv_pads,
+            "dilations": ints_attr("dilations", [1, 1, 1, 1]),
+            "data_format": copy("data_format", StringAttr("NHWC"))}
+
+
+def _unary(tf_name: str, cls: type[Operation], cann_name: str | None = None, **props) -> Rule:
+    return Rule(tf_name, cann_name or cls.name.removeprefix("cann."),
+                one_to_one(cls, (0,), props or None))
+
+
+def _binary(tf_name: str, cls: type[Operation]) -> Rule:
+    return Rule(tf_name, cls.name.removeprefix("cann."), one_to_one(cls, (0, 1)))
+
+
+RULES: list[Rule] = [
+    # graph plumbing: GE built-ins that run no kernel
+    Rule("Placeholder", "(argument)", forward=True, dtype_operand=None),
+    Rule("Identity", "(removed)", forward=True, dtype_operand=None),
+    Rule("IdentityN", "(removed)", forward=True, dtype_operand=None),
+    Rule("StopGradient", "(removed)", forward=True, dtype_operand=None),
+    Rule("PreventGradient", "(removed)", forward=True, dtype_operand=None),
+    Rule("Snapshot", "(removed)", forward=True, dtype_operand=None),
+    Rule("NoOp", "(removed)", forward=True, dtype_operand=None, note="orders side effects only"),
+    Rule("Const", "Const", _const, dtype_operand=None),
+    Rule("Shape", "Const", _shape, dtype_operand=None, note="static shapes only"),
+    # convolution family
+    Rule("Conv2D", "Conv2D", one_to_one(cann.Conv2DOp, (0, 1), {
+        "strides": ints_attr("strides", [1, 1, 1, 1]), "pads": conv_pads,
+        "dilations": ints_attr("dilations", [1, 1, 1, 1]), "groups": int_value(1),
+        "data_format": copy("data_format", StringAttr("NHWC"))}, optional=(2,))),
+    Rule("DepthwiseConv2dNative", "DepthwiseConv2D",
+         one_to_one(cann.DepthwiseConv2DOp, (0, 1), _conv_props(), optional=(2,))),
+    Rule("BiasAdd", "BiasAdd", one_to_one(cann.BiasAddOp, (0, 1), {
+        "data_format": copy("data_format", StringAttr("NHWC"))})),
+    Rule("FusedBatchNorm", "BNInfer", _fused_batch_norm),
+    Rule("FusedBatchNormV2", "BNInfer", _fused_batch_norm),
+    Rule("FusedBatchNormV3", "BNInfer", _fused_batch_norm),
+    Rule("MaxPool", "MaxPool", one_to_one(cann.MaxPoolOp, (0,), {
+        "ksize": ints_attr("ksize"), "strides": ints_attr("strides"), "padding": copy("padding"),
+        "data_format": copy("data_format", StringAttr("NHWC"))})),
+    Rule("AvgPool", "AvgPool", one_to_one(cann.AvgPoolOp, (0,), {
+        "ksize": ints_attr("ksize"), "strides": ints_attr("strides"), "padding": copy("padding"),
+        "data_format": copy("data_format", StringAttr("NHWC"))})),
+    # matmuls
+    Rule("MatMul", "MatMulV2", one_to_one(cann.MatMulV2Op, (0, 1), {
+        "transpose_x1": flag("transpose_a"), "transpose_x2": flag("transpose_b")},
+        optional=(2,))),
+    Rule("BatchMatMul", "BatchMatMulV2", one_to_one(cann.BatchMatMulV2Op, (0, 1), {
+        "adj_x1": flag("adj_x"), "adj_x2": flag("adj_y")}, optional=(2,))),
+    Rule("BatchMatMulV2", "BatchMatMulV2", one_to_one(cann.BatchMatMulV2Op, (0, 1), {
+        "adj_x1": flag("adj_x"), "adj_x2": flag("adj_y")}, optional=(2,))),
+    Rule("BatchMatMulV3", "BatchMatMulV2", one_to_one(cann.BatchMatMulV2Op, (0, 1), {
+        "adj_x1": flag("adj_x"), "adj_x2": flag("adj_y")}, optional=(2,))),
+    Rule("Einsum", "BatchMatMulV2", _einsum,
+         note="decomposed: TransposeD + Reshape + BatchMatMulV2 + Reshape + TransposeD"),
+    # activations and unary math
+    _unary("Relu", cann.ReluOp),
+    _unary("Relu6", cann.Relu6Op),
+    _unary("Sigmoid", cann.SigmoidOp),
+    _unary("Tanh", cann.TanhOp),
+    _unary("Elu", cann.EluOp, alpha=fixed(FloatAttr(1.0, f32))),
+    _unary("LeakyRelu", cann.LeakyReluOp, negative_slope=f32_attr("alpha", 0.2)),
+    _unary("Neg", cann.NegOp),
+    _unary("Sqrt", cann.SqrtOp),
+    _unary("Rsqrt", cann.RsqrtOp),
+    _unary("Square", cann.SquareOp),
+    _unary("Erf", cann.ErfOp),
+    Rule("Erfc", "Erfc", _erfc),
+    _unary("Exp", cann.ExpOp),
+    _unary("Log", cann.LogOp),
+    _unary("Abs", cann.AbsOp),
+    _unary("Reciprocal", cann.ReciprocalOp),
+    _unary("Inv", cann.ReciprocalOp),
+    Rule("Softmax", "SoftmaxV2", _softmax),
+    _unary("Softplus", cann.SoftplusOp),  # docs/extending.md's worked example
+    # binary elementwise (broadcasting)
+    _binary("Add", cann.AddOp),
+    _binary("AddV2", cann.AddOp),
+    _binary("Mul", cann.MulOp),
+    _binary("Sub", cann.SubOp),
+    _binary("RealDiv", cann.RealDivOp),
+    _binary("Maximum", cann.MaximumOp),
+    _binary("Minimum", cann.MinimumOp),
+    _binary("Pow", cann.PowOp),
+    _binary("SquaredDifference", cann.SquaredDifferenceOp),
+    Rule("SelectV2", "SelectV2", one_to_one(cann.SelectV2Op, (0, 1, 2)), dtype_operand=1),
+    Rule("Select", "SelectV2", one_to_one(cann.SelectV2Op, (0, 1, 2)), dtype_operand=1,
+         note="same-shape operands only"),
+    # reductions: constant axes become attributes
+    Rule("Mean", "ReduceMeanD", _reduce(cann.ReduceMeanDOp)),
+    Rule("Sum", "ReduceSumD", _reduce(cann.ReduceSumDOp)),
+    Rule("Max", "ReduceMaxD", _reduce(cann.ReduceMaxDOp)),
+    Rule("Min", "ReduceMinD", _reduce(cann.ReduceMinDOp)),
+    Rule("Prod", "ReduceProdD", _reduce(cann.ReduceProdDOp)),
+    # data movement: constant inputs become attributes
+    Rule("Transpose", "TransposeD", one_to_one(cann.TransposeDOp, (0,), {
+        "perm": const_ints(1, "perm")})),
+    Rule("Pad", "PadD", one_to_one(cann.PadDOp, (0,), {"paddings": pad_pairs})),
+    Rule("ConcatV2", "ConcatV2D", _concat),
+    Rule("Pack", "ConcatV2D", _pack, note="decomposed: Reshape each value + ConcatV2D"),
+    Rule("Cast", "Cast", _cast),
+    Rule("GatherV2", "GatherV2D", one_to_one(cann.GatherV2DOp, (0, 1), {
+        "axis": const_int(2, "axis")})),
+    Rule("StridedSlice", "StridedSliceD", _strided_slice),
+    Rule("Reshape", "Reshape", _reshape, note="shape from the static result type"),
+    Rule("Squeeze", "Reshape", _reshape),
+    Rule("ExpandDims", "Reshape", _reshape),
+]
+
+TABLE: dict[str, Rule] = {r.tf: r for r in RULES}

@@ -1,0 +1,51 @@
+"""algebraic-simplify: x * 1 -> x, x + 0 -> x, x - 0 -> x, x / 1 -> x, x * 0 -> 0 is NOT done
+(NaN/inf), for a constant 1 / 0 (splat or all-equal) whose broadcast does not change x's type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+from compiler.rewriting import rewrite
+from dialects import cann
+
+
+def _is(value, number: float) -> bool:
+    from passes.fold_constants import constant_value
+
+    owner = value.owner
+    if not (getattr(owner, "name", None) == "cann.Const"):
+        return False
+    arr = constant_value(value)
+    return arr is not None and arr.size > 0 and bool(np.all(arr == number))
+
+
+class Identities(RewritePattern):
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        if isinstance(op, cann.MulOp):
+            pairs = ((op.x1, op.x2, 1.0), (op.x2, op.x1, 1.0))
+        elif isinstance(op, cann.AddOp):
+            pairs = ((op.x1, op.x2, 0.0), (op.x2, op.x1, 0.0))
+        elif isinstance(op, cann.SubOp):
+            pairs = ((op.x1, op.x2, 0.0),)
+        elif isinstance(op, cann.RealDivOp):
+            pairs = ((op.x1, op.x2, 1.0),)
+        else:
+            return
+        for keep, const, number in pairs:
+            if keep.type == op.y.type and _is(const, number):
+                rewriter.replace(op, [], [keep])
+                return
+
+
+@dataclass(frozen=True)
+class AlgebraicSimplifyPass(ModulePass):
+    name = "algebraic-simplify"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rewrite(op, [Identities()])
