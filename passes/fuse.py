@@ -1,13 +1,16 @@
-"""fuse: fusion rules on the cann dialect, each a rewrite pattern with a name that can be disabled.
+"""fuse: the fusion engine on the cann dialect, driven by rules written in the rule language.
 
-Rules (names borrowed from CANN's fusion passes, cann-facts.md section 5):
-  AABiasaddConvFusion   Conv2D(x, w) -> BiasAdd(b)          => FusedConv2D(x, w, b)
-  TbeConv2DReluFusion   Conv2D / FusedConv2D(none) -> Relu  => FusedConv2D(activation = Relu)
-Together they turn Conv2D + BiasAdd + Relu into one FusedConv2D.  A rule fires only when the
-intermediate value has no other consumer (otherwise the unfused value is still needed).
+The built-in rules live in compiler/fusion/rules/*.rules (names borrowed from CANN's fusion
+passes, cann-facts.md section 5), e.g.
+  AABiasaddConvFusion   Conv2D(x, w) -> BiasAdd(b) / Add(const)   => FusedConv2D(x, w, b)
+  TbeConv2DReluFusion   Conv2D / FusedConv2D(none) -> Relu          => FusedConv2D(activation = Relu)
+A rule fires only when its intermediate values have no other consumer.  Rules apply greedily by
+priority (higher first); see compiler/fusion/language.py for the language.
 
     cann-opt --fuse input.mlir
     cann-opt --fuse='disable=TbeConv2DReluFusion' input.mlir
+    cann-opt --fuse='rules=my.rules switch-file=switch.cfg report=report.json' input.mlir
+    cann-opt --fuse --fusion-switch-file=switch.cfg --fusion-report=- input.mlir
 """
 
 from __future__ import annotations
@@ -15,63 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from compiler.diagnostics import CompileError
-from compiler.rewriting import rewrite, with_loc
-from dialects import cann
 
+#: Set by cann-opt's --fusion-switch-file / --fusion-report (used when the pass options are empty).
+CLI_DEFAULTS: dict[str, str] = {}
 
-def _single_use(value: SSAValue) -> bool:
-    return value.has_one_use()
-
-
-def _fused_conv(conv: cann.ConvLike, bias: SSAValue | None, activation: str,
-                result_type) -> cann.FusedConv2DOp:
-    props = {k: conv.properties[k] for k in ("strides", "pads", "dilations", "groups", "data_format")}
-    props["activation"] = StringAttr(activation)
-    return cann.FusedConv2DOp(operands=[conv.x, conv.filter, [bias] if bias is not None else []],
-                              result_types=[result_type], properties=props)
-
-
-class AABiasaddConvFusion(RewritePattern):
-    """Conv2D + BiasAdd (bias along the conv's channel axis) -> conv with a bias input."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: cann.BiasAddOp, rewriter: PatternRewriter):
-        conv = op.x.owner
-        if not isinstance(conv, cann.Conv2DOp) or conv.bias is not None:
-            return
-        if not _single_use(conv.y) or op.data_format.data != conv.data_format.data:
-            return
-        rewriter.replace(op, with_loc(_fused_conv(conv, op.bias, "none", op.y.type), conv, op))
-        rewriter.erase(conv)
-
-
-class TbeConv2DReluFusion(RewritePattern):
-    """A Relu epilogue on a convolution, applied to the tile in UB before write-back."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: cann.ReluOp, rewriter: PatternRewriter):
-        conv = op.x.owner
-        if isinstance(conv, cann.FusedConv2DOp):
-            if conv.activation.data != "none":
-                return
-        elif not isinstance(conv, cann.Conv2DOp):
-            return
-        if not _single_use(conv.y):
-            return
-        rewriter.replace(op, with_loc(_fused_conv(conv, conv.bias, "Relu", op.y.type), conv, op))
-        rewriter.erase(conv)
-
-
-RULES: dict[str, type[RewritePattern]] = {
-    "AABiasaddConvFusion": AABiasaddConvFusion,
-    "TbeConv2DReluFusion": TbeConv2DReluFusion,
-}
+#: The last run's report (for tests and the benchmark).
+LAST_REPORT: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -81,10 +37,64 @@ class FusePass(ModulePass):
     disable: tuple[str, ...] = ()
     """Rule names to switch off (`disable=A,B`)."""
 
+    rules: tuple[str, ...] = ()
+    """Extra rule files (`rules=my.rules,other.rules`), added to the built-in ones."""
+
+    switch_file: str = ""
+    """An ATC fusion switch file (`Name:off` lines or the JSON form)."""
+
+    report: str = ""
+    """Write the fusion report: `x.json` (JSON), `x.txt` (table), `-` (table on stderr)."""
+
+    builtin: bool = True
+    """Use the built-in rule library (`builtin=false`: only the `rules=` files)."""
+
+    fold_constants: bool = True
+    """Fold elementwise ops on compile-time constants into cann.Const first."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        global LAST_REPORT
+        from compiler.fusion import builtin_rules, load_rule_file
+        from compiler.fusion.engine import (Stats, count_kernels, dead_code, fold_constants,
+                                            forward_see_through, run_rules)
+        from compiler.fusion.report import build_report, write_report
+        from compiler.fusion.switch import disabled_by_switch_file
+
+        all_rules = list(builtin_rules()) if self.builtin else []
+        see_through: set[str] = set()
+        if self.builtin:
+            from compiler.fusion import builtin_rule_files
+
+            for f in builtin_rule_files():
+                see_through |= f.see_through
+        for path in self.rules:
+            rf = load_rule_file(path)
+            see_through |= rf.see_through
+            names = {r.name for r in all_rules}
+            for r in rf.rules:
+                if r.name in names:  # a user rule replaces the built-in rule of that name
+                    all_rules = [x for x in all_rules if x.name != r.name]
+                all_rules.append(r)
+        known = [r.name for r in all_rules]
         off = set(self.disable)
-        unknown = sorted(off - RULES.keys())
+        unknown = sorted(off - set(known))
         if unknown:
             raise CompileError(
-                f"fuse: error: unknown fusion rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
-        rewrite(op, [rule() for name, rule in RULES.items() if name not in off])
+                f"fuse: error: unknown fusion rule(s) {', '.join(unknown)}; known: {', '.join(known)}")
+        switch = self.switch_file or CLI_DEFAULTS.get("switch_file", "")
+        if switch:
+            off |= disabled_by_switch_file(switch, all_rules)
+        active = [r for r in all_rules if r.name not in off]
+
+        stats = Stats()
+        before = count_kernels(op)
+        forward_see_through(op, see_through)
+        if self.fold_constants:
+            fold_constants(op)
+        run_rules(op, active, ctx, stats)
+        dead_code(op)
+        after = count_kernels(op)
+        LAST_REPORT = build_report(all_rules, off, stats, before, after)
+        report = self.report or CLI_DEFAULTS.get("report", "")
+        if report:
+            write_report(report, LAST_REPORT)

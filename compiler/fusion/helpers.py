@@ -1,0 +1,606 @@
+"""Helper functions rule files call: predicates (constraints) and computations (folded weights).
+
+Arguments are what the matcher binds: a node name gives its Operation, a leaf its SSAValue (or
+None for an absent optional operand).  Helpers accept either for values (an op means its first
+result).  A computation returns a numpy array (the replacement turns it into a cann.Const) or a
+Python value (an attribute).  Register more with `@helper`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+HELPERS: dict[str, Callable[..., Any]] = {}
+
+
+def helper(fn: Callable | None = None, *, name: str | None = None):
+    def reg(f):
+        HELPERS[name or f.__name__] = f
+        return f
+
+    return reg(fn) if fn is not None else reg
+
+
+# --- plumbing --------------------------------------------------------------------------------
+
+def full_name(op: Operation) -> str:
+    n = getattr(op, "op_name", None)  # unregistered ops
+    if n is not None and hasattr(n, "data"):
+        return n.data
+    return op.name
+
+
+def short_name(op: Operation) -> str:
+    n = full_name(op)
+    return n.split(".", 1)[1] if n.startswith("cann.") else n
+
+
+def to_py(v: Any) -> Any:
+    """An xDSL attribute as a plain Python value (other values unchanged)."""
+    if isinstance(v, StringAttr):
+        return v.data
+    if isinstance(v, IntegerAttr):
+        return int(v.value.data)
+    if isinstance(v, FloatAttr):
+        return float(v.value.data)
+    if isinstance(v, IntAttr):
+        return v.data
+    if isinstance(v, DenseArrayBase):
+        return tuple(v.get_values())
+    if isinstance(v, ArrayAttr):
+        return [to_py(x) for x in v.data]
+    if isinstance(v, tuple):
+        return list(v) if False else v
+    return v
+
+
+def attr_of(obj: Any, name: str) -> Any:
+    if isinstance(obj, SSAValue):
+        obj = obj.owner if isinstance(obj.owner, Operation) else None
+    if not isinstance(obj, Operation):
+        return None
+    a = obj.properties.get(name)
+    if a is None:
+        a = obj.attributes.get(name)
+    return to_py(a) if a is not None else None
+
+
+def value(x: Any) -> SSAValue | None:
+    if isinstance(x, Operation):
+        return x.results[0] if x.results else None
+    return x if isinstance(x, SSAValue) else None
+
+
+def _tensor_type(x) -> TensorType | None:
+    v = value(x)
+    t = v.type if v is not None else x
+    return t if isinstance(t, TensorType) else None
+
+
+#: ops through which a constant is still a constant (views), and elementwise ops folded on consts
+_VIEW_OPS = {"cann.Reshape", "cann.Squeeze", "cann.ExpandDims", "cann.Identity", "cann.IdentityN",
+             "cann.StopGradient", "cann.Snapshot"}
+_UNARY = {"cann.Rsqrt": lambda a: 1.0 / np.sqrt(a), "cann.Sqrt": np.sqrt, "cann.Neg": np.negative,
+          "cann.Reciprocal": lambda a: 1.0 / a, "cann.Square": np.square, "cann.Exp": np.exp}
+_BINARY = {"cann.Add": np.add, "cann.AddV2": np.add, "cann.Mul": np.multiply, "cann.Sub": np.subtract,
+           "cann.RealDiv": np.divide, "cann.Div": np.divide, "cann.Maximum": np.maximum,
+           "cann.Minimum": np.minimum}
+
+
+def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
+    """The value of a compile-time constant (cann.Const, possibly behind views and elementwise
+    arithmetic on constants, as Keras 3's BatchNorm emits), in its origin shape; else None.
+    Constants already in a device layout (a #cann.format type) are not folded."""
+    v = value(x)
+    if v is None or _depth > 16:
+        return None
+    op = v.owner
+    if not isinstance(op, Operation):
+        return None
+    name = full_name(op)
+    t = _tensor_type(v)
+    if t is None or getattr(t.encoding, "name", "") == "cann.format":
+        return None
+    shape = tuple(t.get_shape())
+    if any(d < 0 for d in shape):
+        return None
+    try:
+        if name == "cann.Const":
+            attr = op.properties.get("value")
+            if not isinstance(attr, DenseIntOrFPElementsAttr):
+                return None
+            from dialects.common import numpy_from_dense
+
+            return np.asarray(numpy_from_dense(attr)).reshape(shape)
+        if name in _VIEW_OPS and op.operands:
+            idx = v.index if name == "cann.IdentityN" else 0
+            a = const_value(op.operands[idx], _depth + 1)
+            return None if a is None else a.reshape(shape)
+        if name in _UNARY and len(op.operands) == 1:
+            a = const_value(op.operands[0], _depth + 1)
+            return None if a is None else np.asarray(_UNARY[name](a)).astype(a.dtype).reshape(shape)
+        if name in _BINARY and len(op.operands) == 2:
+            a = const_value(op.operands[0], _depth + 1)
+            if a is None:
+                return None
+            b = const_value(op.operands[1], _depth + 1)
+            if b is None:
+                return None
+            return np.asarray(_BINARY[name](a, b)).astype(np.result_type(a, b)).reshape(shape)
+    except (ValueError, TypeError):
+        return None
+    return None
+
+
+# --- predicates --------------------------------------------------------------------------------
+
+@helper
+def is_const(x) -> bool:
+    return const_value(x) is not None
+
+
+@helper
+def const(x):
+    return const_value(x)
+
+
+@helper
+def single_use(x) -> bool:
+    v = value(x)
+    return v is not None and len(list(v.uses)) == 1
+
+
+@helper
+def num_uses(x) -> int:
+    v = value(x)
+    return 0 if v is None else len(list(v.uses))
+
+
+@helper
+def present(x) -> bool:
+    return x is not None
+
+
+@helper
+def shape(x) -> tuple[int, ...]:
+    t = _tensor_type(x)
+    if t is None:
+        return ()
+    from dialects.cann import origin_shape
+
+    return tuple(origin_shape(t))
+
+
+@helper
+def rank(x) -> int:
+    return len(shape(x))
+
+
+@helper
+def elements(x) -> int:
+    return int(np.prod(shape(x))) if shape(x) else 1
+
+
+@helper
+def channels(x) -> int:
+    s = shape(x)
+    return s[-1] if s else 1
+
+
+_DT = {"f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8", "i32": "i32", "i64": "i64"}
+
+
+@helper
+def dtype(x) -> str:
+    t = _tensor_type(x)
+    return str(t.element_type) if t is not None else ""
+
+
+@helper
+def same_shape(a, b) -> bool:
+    return shape(a) == shape(b) and all(d >= 0 for d in shape(a))
+
+
+@helper
+def same_type(a, b) -> bool:
+    va, vb = value(a), value(b)
+    return va is not None and vb is not None and va.type == vb.type
+
+
+@helper
+def broadcasts_to(a, b) -> bool:
+    """a broadcasts (numpy rules) to b's shape without changing it."""
+    try:
+        return tuple(np.broadcast_shapes(shape(a), shape(b))) == shape(b)
+    except ValueError:
+        return False
+
+
+@helper
+def per_channel(x, n) -> bool:
+    """A constant holding one value per channel of the last axis: shape [n], [1,..,1,n] or scalar."""
+    a = const_value(x)
+    if a is None:
+        return False
+    s = a.shape
+    if a.size == 1:
+        return True
+    return len(s) >= 1 and s[-1] == n and all(d == 1 for d in s[:-1])
+
+
+@helper
+def const_is(x, target, tol=1e-6) -> bool:
+    """A constant whose every element equals `target` (within a relative tolerance)."""
+    a = const_value(x)
+    if a is None or a.size == 0:
+        return False
+    return bool(np.allclose(a.astype(np.float64), float(target), rtol=tol, atol=tol * 1e-3))
+
+
+@helper
+def act(x) -> str:
+    a = attr_of(x, "activation")
+    return a if isinstance(a, str) else "none"
+
+
+@helper
+def opname(x) -> str:
+    v = value(x)
+    if isinstance(x, Operation):
+        return short_name(x)
+    if v is not None and isinstance(v.owner, Operation):
+        return short_name(v.owner)
+    return ""
+
+
+@helper
+def attr(x, name, default=None):
+    a = attr_of(x, name)
+    return default if a is None else a
+
+
+@helper
+def keeps_last_dim(x) -> bool:
+    """A reshape-like op whose input and output have the same last dimension (a bias along it
+    commutes with the reshape)."""
+    op = x if isinstance(x, Operation) else (value(x).owner if value(x) is not None else None)
+    if not isinstance(op, Operation) or not op.operands:
+        return False
+    si, so = shape(op.operands[0]), shape(op.results[0])
+    return bool(si) and bool(so) and si[-1] == so[-1]
+
+
+@helper
+def swaps_last_two(x) -> bool:
+    """A TransposeD whose perm swaps only the last two axes."""
+    perm = attr_of(x, "perm")
+    if perm is None:
+        return False
+    perm = list(perm)
+    n = len(perm)
+    return n >= 2 and perm == list(range(n - 2)) + [n - 1, n - 2]
+
+
+@helper
+def isqrt2(x) -> bool:
+    """A constant equal to 1/sqrt(2) (GELU's erf form scales x by it) ..."""
+    return const_is(x, 1 / math.sqrt(2), 1e-5)
+
+
+# --- computations -------------------------------------------------------------------------------
+
+def _vec(x, n: int) -> np.ndarray:
+    a = const_value(x)
+    if a is None:
+        raise ValueError("not a constant")
+    a = a.reshape(-1)
+    if a.size == 1:
+        a = np.full((n,), a[0], a.dtype)
+    if a.size != n:
+        raise ValueError(f"expected {n} values, got {a.size}")
+    return a
+
+
+@helper
+def vec(x, n):
+    return _vec(x, n)
+
+
+@helper
+def scale_filter(w, s):
+    """W' = W * s along the output channels (last axis of HWCN)."""
+    a = const_value(w)
+    n = a.shape[-1]
+    return (a * _vec(s, n).astype(a.dtype)).astype(a.dtype)
+
+
+@helper
+def scale_dw_filter(w, s):
+    """Depthwise filter (kh, kw, Cin, mult): output channel c*mult + m scales by s[c*mult + m]."""
+    a = const_value(w)
+    kh, kw, cin, mult = a.shape
+    return (a * _vec(s, cin * mult).reshape(cin, mult).astype(a.dtype)).astype(a.dtype)
+
+
+@helper
+def scale_bias(b, s, n):
+    """b' = b * s (b absent: zeros)."""
+    sv = _vec(s, n)
+    bv = _vec(b, n) if b is not None else np.zeros((n,), sv.dtype)
+    return (bv * sv).astype(sv.dtype)
+
+
+@helper
+def add_bias(b, t, n):
+    """b' = b + t (b absent: t)."""
+    tv = _vec(t, n)
+    if b is None:
+        return tv
+    return (_vec(b, n) + tv).astype(tv.dtype)
+
+
+@helper
+def sub_bias(b, t, n):
+    """b' = b - t (b absent: -t), for x - const."""
+    tv = _vec(t, n)
+    bv = _vec(b, n) if b is not None else np.zeros((n,), tv.dtype)
+    return (bv - tv).astype(tv.dtype)
+
+
+@helper
+def bn_scale(gamma, var, eps, n):
+    """gamma / sqrt(var + eps), computed in float64 and cast back."""
+    g, v = _vec(gamma, n), _vec(var, n)
+    return (g.astype(np.float64) / np.sqrt(v.astype(np.float64) + float(eps))).astype(g.dtype)
+
+
+@helper
+def bn_bias(b, gamma, beta, mean, var, eps, n):
+    """b' = gamma * (b - mean) / sqrt(var + eps) + beta (b absent: 0)."""
+    g, be, m, v = (_vec(a, n).astype(np.float64) for a in (gamma, beta, mean, var))
+    bv = _vec(b, n).astype(np.float64) if b is not None else 0.0
+    out = g * (bv - m) / np.sqrt(v + float(eps)) + be
+    return out.astype(_vec(gamma, n).dtype)
+
+
+@helper
+def bn_filter(w, gamma, var, eps):
+    """W' = gamma / sqrt(var + eps) * W along the output channels (HWCN)."""
+    a = const_value(w)
+    s = bn_scale(gamma, var, eps, a.shape[-1])
+    return (a.astype(np.float64) * s.astype(np.float64)).astype(a.dtype)
+
+
+@helper
+def bn_dw_filter(w, gamma, var, eps):
+    a = const_value(w)
+    kh, kw, cin, mult = a.shape
+    s = bn_scale(gamma, var, eps, cin * mult).reshape(cin, mult)
+    return (a.astype(np.float64) * s.astype(np.float64)).astype(a.dtype)
+
+
+@helper
+def scalar(x):
+    """A constant with a single distinct value, as a Python float."""
+    a = const_value(x)
+    if a is None or a.size == 0:
+        raise ValueError("not a constant")
+    return float(a.reshape(-1)[0])
+
+
+@helper
+def minimum(a, b):
+    return min(a, b)
+
+
+@helper
+def length(x):
+    return len(x)
+
+
+def _unused(_: Attribute) -> None:  # keep the import list honest for type checkers
+    return None
+
+
+@helper
+def scale_bias_opt(b, s, n):
+    """b * s, or none when there is no bias."""
+    return None if b is None else scale_bias(b, s, n)
+
+
+@helper
+def merge_bias(b0, b, n):
+    """The bias of conv(b0) + b: b itself (a value) when there is no b0 and b is 1-D, else the
+    folded constant."""
+    if b0 is None and len(shape(b)) == 1:
+        return value(b)
+    return add_bias(b0, b, n)
+
+
+@helper
+def slope(x):
+    """LeakyRelu's negative_slope / Elu's alpha (none when absent)."""
+    a = attr_of(x, "negative_slope")
+    if a is None:
+        a = attr_of(x, "alpha")
+    return a
+
+
+@helper
+def tx1(x) -> bool:
+    a = attr_of(x, "transpose_x1")
+    if a is None:
+        a = attr_of(x, "adj_x1")
+    return bool(a)
+
+
+@helper
+def tx2(x) -> bool:
+    a = attr_of(x, "transpose_x2")
+    if a is None:
+        a = attr_of(x, "adj_x2")
+    return bool(a)
+
+
+@helper
+def spatial_pad_only(p) -> bool:
+    """A 4-D NHWC PadD that pads only H and W."""
+    pads = attr_of(p, "paddings")
+    return pads is not None and len(pads) == 8 and all(v == 0 for v in (pads[0], pads[1], pads[6], pads[7]))
+
+
+@helper
+def conv_pads(c, p):
+    """The conv's pads [t, b, l, r] plus the PadD's H/W paddings."""
+    t, b, l, r = attr_of(c, "pads")
+    pp = attr_of(p, "paddings")
+    return [t + pp[2], b + pp[3], l + pp[4], r + pp[5]]
+
+
+# --- transformer helpers (rules/20_transformer.rules) -------------------------------------------
+
+@helper
+def perm_is(t, perm) -> bool:
+    """A TransposeD whose perm is exactly `perm`."""
+    p = attr_of(t, "perm")
+    return p is not None and list(p) == [int(v) for v in perm]
+
+
+@helper
+def splits_last_dim(r, bias=None) -> bool:
+    """A reshape [..., C] -> [..., d1, .., dk] that only splits the last axis (Keras'
+    EinsumDense head split); with `bias`: a constant whose shape is [d1, .., dk] (or one that
+    broadcasts as such, leading 1s allowed)."""
+    op = r if isinstance(r, Operation) else (value(r).owner if value(r) is not None else None)
+    if not isinstance(op, Operation) or not op.operands:
+        return False
+    si, so = shape(op.operands[0]), shape(op.results[0])
+    if not si or not so or any(d < 0 for d in si + so):
+        return False
+    for k in range(1, len(so) + 1):
+        if so[:-k] == si[:-1] and int(np.prod(so[-k:])) == si[-1]:
+            if bias is None:
+                return k >= 1
+            b = const_value(bias)
+            if b is None:
+                return False
+            bs = tuple(b.shape)
+            while len(bs) > k and bs[0] == 1:
+                bs = bs[1:]
+            return bs == tuple(so[-k:])
+    return False
+
+
+@helper
+def is_scalar_const(x) -> bool:
+    a = const_value(x)
+    return a is not None and a.size == 1
+
+
+@helper
+def softmax_last(p) -> bool:
+    """A SoftmaxV2 over the last axis only."""
+    axes = attr_of(p, "axes")
+    n = rank(p)
+    return axes is not None and len(axes) == 1 and axes[0] % max(n, 1) == n - 1
+
+
+@helper
+def reduces_trailing(m, x) -> bool:
+    """A ReduceMeanD of x over trailing axes, keep_dims (LayerNorm's moments)."""
+    axes = attr_of(m, "axes")
+    n = rank(x)
+    if axes is None or not attr_of(m, "keep_dims") or n == 0:
+        return False
+    ax = sorted(a % n for a in axes)
+    return bool(ax) and ax == list(range(ax[0], n))
+
+
+@helper
+def norm_axis(m, x) -> int:
+    """The first normalised axis of a trailing ReduceMeanD over x."""
+    n = rank(x)
+    return min(a % n for a in attr_of(m, "axes"))
+
+
+@helper
+def same_axes(a, b) -> bool:
+    return attr_of(a, "axes") == attr_of(b, "axes") and attr_of(a, "keep_dims") == attr_of(b, "keep_dims")
+
+
+def _strip_ones(s) -> tuple[int, ...]:
+    s = tuple(s)
+    while s and s[0] == 1:
+        s = s[1:]
+    return s
+
+
+@helper
+def is_param(g, x, axis) -> bool:
+    """A constant that is x.shape[axis:] up to leading 1s (or a scalar): LayerNorm's gamma/beta."""
+    a = const_value(g)
+    if a is None:
+        return False
+    return a.size == 1 or _strip_ones(a.shape) == _strip_ones(shape(x)[axis:])
+
+
+@helper
+def param(g, x, axis):
+    """gamma/beta as an array of shape x.shape[axis:]."""
+    a = const_value(g)
+    want = tuple(shape(x)[axis:])
+    if a.size == 1:
+        return np.full(want, a.reshape(-1)[0], a.dtype)
+    return np.ascontiguousarray(a.reshape(want))
+
+
+@helper
+def ew_act(y) -> str:
+    """The activation of a FusedElementwise that is one activation of its one operand
+    ("%0 GeluErf" -> "GeluErf"), else ""."""
+    from dialects.cann import ACTIVATIONS
+
+    e = attr_of(y, "expr")
+    if not isinstance(e, str):
+        return ""
+    toks = e.split()
+    return toks[1] if len(toks) == 2 and toks[0] == "%0" and toks[1] in ACTIVATIONS and \
+        toks[1] != "none" else ""
+
+
+@helper
+def concat_last(*xs):
+    """Constants concatenated along their last axis (Q/K/V weights -> one GEMM's weight)."""
+    arrs = [const_value(x) for x in xs]
+    if any(a is None for a in arrs):
+        raise ValueError("not a constant")
+    return np.ascontiguousarray(np.concatenate(arrs, axis=-1))
+
+
+@helper
+def concat_bias(n, *bs):
+    """Biases (none: zeros of length n) concatenated: the merged GEMM's bias."""
+    parts = [(_vec(b, n) if b is not None else np.zeros((n,), np.float32)) for b in bs]
+    dt = next((p.dtype for p, b in zip(parts, bs) if b is not None), np.float32)
+    return np.concatenate([p.astype(dt) for p in parts])
+
+
+@helper
+def broadcasts_to_scores(mask, s) -> bool:
+    """An additive attention mask that broadcasts to the [.., Sq, Sk] scores."""
+    return broadcasts_to(mask, s)

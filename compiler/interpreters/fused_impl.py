@@ -1,0 +1,262 @@
+"""Semantics of the fused cann ops the fuse pass makes (FusedConv2D's epilogues, FusedConv2DAdd,
+FusedDepthwiseConv2D, FusedMatMul, FusedAttention, FusedElementwise).
+
+Each computes what the unfused ops compute, in float32 accumulation (float64 stays float64),
+on origin-layout operands; results are stored as the result type says.  Registered after the
+library's CannFunctions (override=True), so FusedConv2D gets the full activation list.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+
+from compiler import numerics
+from compiler.interpreters.common import SemanticsError, from_origin, to_origin
+from dialects import cann
+from dialects.common import ints
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    try:
+        from scipy.special import erf
+    except ImportError:
+        erf = np.vectorize(math.erf, otypes=[np.float64])
+    return np.asarray(erf(x.astype(np.float64))).astype(x.dtype)
+
+
+def _sigmoid(a):
+    return 1.0 / (1.0 + np.exp(-a))
+
+
+def activate(a: np.ndarray, kind: str, alpha: float | None = None) -> np.ndarray:
+    """The epilogue activations of cann.ACTIVATIONS (on an accumulator-typed array)."""
+    if kind == "none":
+        return a
+    if kind == "Relu":
+        return np.maximum(a, 0)
+    if kind == "Relu6":
+        return np.minimum(np.maximum(a, 0), 6)
+    if kind == "Sigmoid":
+        return _sigmoid(a)
+    if kind == "Tanh":
+        return np.tanh(a)
+    if kind == "Swish":
+        return a * _sigmoid(a)
+    if kind == "Gelu":
+        return 0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
+    if kind == "GeluErf":
+        return 0.5 * a * (1 + _erf(a / math.sqrt(2)))
+    if kind == "FastGelu":
+        return a / (1 + np.exp(-1.702 * np.abs(a))) * np.exp(0.851 * (a - np.abs(a)))
+    if kind == "LeakyRelu":
+        s = 0.2 if alpha is None else alpha
+        return np.where(a >= 0, a, a * np.asarray(s, a.dtype))
+    if kind == "HardSwish":
+        return a * np.minimum(np.maximum(a + 3, 0), 6) / 6
+    if kind == "Elu":
+        s = 1.0 if alpha is None else alpha
+        return np.where(a > 0, a, s * np.expm1(np.minimum(a, 0)))
+    raise ValueError(f"unknown activation '{kind}'; known: {', '.join(cann.ACTIVATIONS)}")
+
+
+def _alpha(op) -> float | None:
+    a = op.properties.get("alpha")
+    return float(a.value.data) if a is not None else None
+
+
+def _acc(x: np.ndarray) -> np.ndarray:
+    return x.astype(numerics.acc_dtype(x.dtype), copy=False)
+
+
+def _flag(attr) -> bool:
+    return bool(attr.value.data) if attr is not None else False
+
+
+def _conv(op, args, with_residual: bool) -> np.ndarray:
+    fmt = op.data_format.data
+    x = to_origin(args[0], op.x.type, fmt, want="NHWC")
+    w = to_origin(args[1], op.filter.type, "HWCN", want="HWCN")
+    strides, dilations, pads = op.geometry()
+    y = numerics.conv2d_nhwc(x, w, strides, dilations, pads)
+    i = 2
+    if op.bias is not None:
+        y = y + _acc(to_origin(args[2], op.bias.type, "ND"))
+        i = 3
+    y = activate(y, op.activation.data, _alpha(op))
+    if with_residual:
+        r = to_origin(args[i], op.residual.type, fmt, want="NHWC")
+        y = activate(y + _acc(r), op.post_activation.data, _alpha(op))
+    try:
+        return from_origin(y, op.y.type, fmt, have="NHWC")
+    except ValueError as e:
+        raise SemanticsError(op, f"{op.name}: {e}") from None
+
+
+def _depthwise(op, args) -> np.ndarray:
+    fmt = op.data_format.data
+    x = to_origin(args[0], op.x.type, fmt, want="NHWC")
+    w = to_origin(args[1], op.filter.type, "ND")
+    strides, dilations, pads = op.geometry()
+    y = numerics.depthwise_conv2d_nhwc(x, w, strides, dilations, pads)
+    if op.bias is not None:
+        y = y + _acc(to_origin(args[2], op.bias.type, "ND"))
+    y = activate(y, op.activation.data, _alpha(op))
+    return from_origin(y, op.y.type, fmt, have="NHWC")
+
+
+def _matmul(op, args) -> np.ndarray:
+    a = _acc(to_origin(args[0], op.x1.type, "ND"))
+    b = _acc(to_origin(args[1], op.x2.type, "ND"))
+    if _flag(op.transpose_x1):
+        a = np.swapaxes(a, -1, -2)
+    if _flag(op.transpose_x2):
+        b = np.swapaxes(b, -1, -2)
+    y = np.matmul(a, b)
+    if op.bias is not None:
+        y = y + _acc(to_origin(args[2], op.bias.type, "ND"))
+    y = activate(y, op.activation.data, _alpha(op))
+    return from_origin(y, op.y.type, "ND")
+
+
+def attention_core(q, k, v, scale: float, mask=None, adj_k: bool = False, bsnd: bool = False):
+    """softmax(scale * q @ k^T + mask) @ v on accumulator-typed arrays (BSND: [B, S, N, D])."""
+    if bsnd:
+        q, k, v = (np.swapaxes(t, 1, 2) for t in (q, k, v))
+    if not adj_k:
+        k = np.swapaxes(k, -1, -2)
+    s = np.matmul(q, k) * scale
+    if mask is not None:
+        s = s + mask
+    s = s - s.max(axis=-1, keepdims=True)
+    e = np.exp(s)
+    p = e / e.sum(axis=-1, keepdims=True)
+    y = np.matmul(p, v)
+    return np.swapaxes(y, 1, 2) if bsnd else y
+
+
+def _attention(op, args) -> np.ndarray:
+    q = _acc(to_origin(args[0], op.q.type, "ND"))
+    k = _acc(to_origin(args[1], op.k.type, "ND"))
+    v = _acc(to_origin(args[2], op.v.type, "ND"))
+    mask = _acc(to_origin(args[3], op.mask.type, "ND")) if op.mask is not None else None
+    bsnd = op.layout is not None and op.layout.data == "BSND"
+    y = attention_core(q, k, v, float(op.scale.value.data), mask, _flag(op.adj_k), bsnd)
+    return from_origin(y, op.y.type, "ND")
+
+
+def _multi_head_attention(op, args) -> np.ndarray:
+    x = _acc(to_origin(args[0], op.x.type, "ND"))
+    w = _acc(to_origin(args[1], op.qkv_weight.type, "ND"))
+    b = _acc(to_origin(args[2], op.qkv_bias.type, "ND"))
+    mask = _acc(to_origin(args[3], op.mask.type, "ND")) if op.mask is not None else None
+    bsz, seq = x.shape[0], x.shape[1]
+    heads = op.num_heads.value.data
+    qkv = np.matmul(x, w) + b
+    q, k, v = (t.reshape(bsz, seq, heads, -1) for t in np.split(qkv, 3, axis=-1))
+    y = attention_core(q, k, v, float(op.scale.value.data), mask, False, True)
+    return from_origin(y, op.y.type, "ND")
+
+
+def _gated_matmul(op, args) -> np.ndarray:
+    x = _acc(to_origin(args[0], op.x.type, "ND"))
+    w = _acc(to_origin(args[1], op.weight.type, "ND"))
+    b = _acc(to_origin(args[2], op.bias.type, "ND"))
+    gate, up = np.split(np.matmul(x, w) + b, 2, axis=-1)
+    return from_origin(activate(gate, op.activation.data) * up, op.y.type, "ND")
+
+
+def _add_layer_norm(op, args) -> np.ndarray:
+    x = _acc(to_origin(args[0], op.x1.type, "ND")) + _acc(to_origin(args[1], op.x2.type, "ND"))
+    gamma = _acc(to_origin(args[2], op.gamma.type, "ND"))
+    beta = _acc(to_origin(args[3], op.beta.type, "ND"))
+    axes = tuple(range(op.begin_norm_axis.value.data % x.ndim, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    y = (x - mean) / np.sqrt(var + float(op.epsilon.value.data)) * gamma + beta
+    return from_origin(y, op.y.type, "ND")
+
+
+_BIN = {"Add": np.add, "Mul": np.multiply, "Sub": np.subtract, "RealDiv": np.divide,
+        "Maximum": np.maximum, "Minimum": np.minimum, "Pow": np.power,
+        "SquaredDifference": lambda a, b: (a - b) ** 2}
+_UN = {"Neg": np.negative, "Exp": np.exp, "Sqrt": np.sqrt, "Rsqrt": lambda a: 1 / np.sqrt(a),
+       "Erf": _erf, "Erfc": lambda a: 1 - _erf(a), "Tanh": np.tanh, "Sigmoid": _sigmoid, "Square": np.square, "Reciprocal": lambda a: 1 / a, "Abs": np.abs,
+       "Log": np.log}
+
+
+def eval_postfix(expr: str, xs: list[np.ndarray]) -> np.ndarray:
+    stack: list[Any] = []
+    for tok in expr.split():
+        if tok.startswith("%"):
+            stack.append(xs[int(tok[1:])])
+        elif tok.startswith("c:"):
+            stack.append(np.float32(float(tok[2:])))
+        elif tok in _BIN:
+            b, a = stack.pop(), stack.pop()
+            stack.append(_BIN[tok](a, b))
+        elif tok in _UN:
+            stack.append(_UN[tok](stack.pop()))
+        else:
+            stack.append(activate(stack.pop(), tok))
+    if len(stack) != 1:
+        raise ValueError(f"malformed elementwise expression '{expr}'")
+    return stack[0]
+
+
+def _elementwise(op, args) -> np.ndarray:
+    xs = [_acc(to_origin(a, v.type, "ND")) for a, v in zip(args, op.operands, strict=True)]
+    return from_origin(np.asarray(eval_postfix(op.expr.data, xs)), op.y.type, "ND")
+
+
+def _run(op, fn, *a):
+    try:
+        with np.errstate(all="ignore"):
+            return (fn(op, *a),)
+    except ValueError as e:
+        raise SemanticsError(op, f"{op.name}: {e}") from None
+
+
+@register_impls
+class FusedFunctions(InterpreterFunctions):
+    @impl(cann.FusedConv2DOp)
+    def run_fused_conv2d(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _conv, args, False)
+
+    @impl(cann.FusedConv2DAddOp)
+    def run_fused_conv2d_add(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _conv, args, True)
+
+    @impl(cann.FusedDepthwiseConv2DOp)
+    def run_fused_depthwise(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _depthwise, args)
+
+    @impl(cann.FusedMatMulOp)
+    def run_fused_matmul(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _matmul, args)
+
+    @impl(cann.FusedAttentionOp)
+    def run_fused_attention(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _attention, args)
+
+    @impl(cann.FusedElementwiseOp)
+    def run_fused_elementwise(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _elementwise, args)
+
+    @impl(cann.FusedMultiHeadAttentionOp)
+    def run_fused_multi_head_attention(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _multi_head_attention, args)
+
+    @impl(cann.FusedGatedMatMulOp)
+    def run_fused_gated_matmul(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _gated_matmul, args)
+
+    @impl(cann.AddLayerNormOp)
+    def run_add_layer_norm(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _add_layer_norm, args)
+
+
+_ = ints
