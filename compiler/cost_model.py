@@ -23,3 +23,39 @@ def cube_core_cycles(chip: ChipProfile, single_m: int, single_n: int, k: int,
     mte1 = a_bytes / BYTES_PER_CYCLE["L1->L0A"] + b_bytes / BYTES_PER_CYCLE["L1->L0B"]
     out = single_m * single_n * 4 / BYTES_PER_CYCLE["UB->GM"]
     return float(max(cube, mte2, mte1, out))
+
+
+# --- vector unit: measured cycle fits (cann-facts.md section 6; graph-autofusion
+# `autofuse/att/.../perf_param_v1.cpp`): cycles ~ k * elements + b per core, fp16; fp32 ~2x k.
+VECTOR_FITS: dict[str, tuple[float, float]] = {
+    "Add": (0.0103, 22.2), "Mul": (0.011, 23.1), "Exp": (0.0311, 28.0), "Relu": (0.0077, 20.0),
+    "Sigmoid": (0.1011, 116.0), "Tanh": (0.1976, 181.7), "Erf": (0.70, 478.0),
+    "Div": (0.046, 29.1), "Cast": (0.0147, 20.1), "ReduceSum": (0.0547, 35.0),
+}
+#: Ops without a measured fit, costed like the measured op that does the same kind of work.
+#: These are assumptions (not in the reference); `vector_fit` reports them as such.
+VECTOR_FIT_ALIASES: dict[str, str] = {
+    "BiasAdd": "Add", "AddV2": "Add", "Sub": "Add", "Maximum": "Add", "Minimum": "Add",
+    "Relu6": "Relu", "LeakyRelu": "Relu", "Elu": "Exp", "RealDiv": "Div", "Rsqrt": "Div",
+    "Sqrt": "Div", "Square": "Mul", "SquaredDifference": "Mul", "Pow": "Exp",
+    "TransData": "Cast", "ReduceMean": "ReduceSum", "ReduceMeanD": "ReduceSum",
+    "Softmax": "Exp", "SoftmaxV2": "Exp", "Gelu": "Erf", "FastGelu": "Tanh",
+}
+DEFAULT_VECTOR_FIT = "Add"
+
+
+def vector_fit(fn: str) -> tuple[float, float, str]:
+    """(k, b, where from) for a vector op: measured, an alias of a measured op, or the default."""
+    if fn in VECTOR_FITS:
+        return (*VECTOR_FITS[fn], "measured")
+    if fn in VECTOR_FIT_ALIASES:
+        return (*VECTOR_FITS[VECTOR_FIT_ALIASES[fn]], f"assumed like {VECTOR_FIT_ALIASES[fn]}")
+    return (*VECTOR_FITS[DEFAULT_VECTOR_FIT], f"assumed like {DEFAULT_VECTOR_FIT}")
+
+
+def vector_core_cycles(fn: str, elems_per_core: int, elem_bytes: int) -> float:
+    """Cycles of one vector core on `elems_per_core` elements (fp32 and wider: 2x k)."""
+    k, b, _ = vector_fit(fn)
+    if elem_bytes >= 4:
+        k *= 2
+    return k * elems_per_core + b

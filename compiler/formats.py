@@ -36,10 +36,19 @@ N0 = 16  # the cube's row block (FRACTAL_Z N0, FRACTAL_NZ M0)
 
 
 def c0_for(dtype: np.dtype | str) -> int:
-    """C0 by element type: 16 for fp16/bf16/fp32, 32 for int8/uint8 (GetCubeSizeByDataType)."""
-    name = np.dtype(dtype).name if not isinstance(dtype, str) else dtype
-    if name in ("int8", "uint8", "i8", "ui8"):
+    """C0 by element type (GetCubeSizeByDataType, cann-facts.md section 2): 16 for
+    fp16/bf16/fp32 (and every other type), 32 for int8/uint8, 64 for int4."""
+    if isinstance(dtype, str):
+        name = dtype
+    else:
+        try:
+            name = np.dtype(dtype).name
+        except TypeError:
+            name = str(dtype)
+    if name in ("int8", "uint8", "i8", "ui8", "si8"):
         return 32
+    if name in ("int4", "i4", "si4"):
+        return 64
     return 16
 
 
@@ -115,6 +124,123 @@ def fractal_z_to_hwcn(fz: np.ndarray, cout: int, cin: int, kh: int, kw: int) -> 
     return np.ascontiguousarray(fractal_z_to_nchw(fz, cout, cin, kh, kw).transpose(2, 3, 1, 0))
 
 
+# --- FRACTAL_Z for grouped / depthwise convolutions (TransShapeToFzWithGroups) --------------
+
+def _lcm(a: int, b: int) -> int:
+    from math import gcd
+    return a * b // gcd(a, b)
+
+
+def group_enlargement(groups: int, cin_ori: int, cout_ori: int, c0: int) -> dict[str, int]:
+    """The group enlargement rule (cann-facts.md section 3, GE TransShapeToFzWithGroups):
+    e_mult groups are merged into one, so that the merged Cin and Cout fill C0 and 16.
+
+      e_mult  = min(lcm(lcm(cin_ori, C0)/cin_ori, lcm(cout_ori, 16)/cout_ori), groups)
+      cin_opt = ceil(e_mult*cin_ori / C0)*C0, c1 = cin_opt/C0, g_dim = ceil(groups/e_mult)
+      n1      = ceil(cout_ori*e_mult / 16)
+    """
+    if min(groups, cin_ori, cout_ori, c0) <= 0:
+        raise ValueError(f"groups {groups}, cin {cin_ori}, cout {cout_ori} must be positive")
+    e_mult = min(_lcm(_lcm(cin_ori, c0) // cin_ori, _lcm(cout_ori, N0) // cout_ori), groups)
+    cin_opt = ceil_div(e_mult * cin_ori, c0) * c0
+    return {"e_mult": e_mult, "cin_opt": cin_opt, "c1": cin_opt // c0,
+            "g_dim": ceil_div(groups, e_mult), "n1": ceil_div(cout_ori * e_mult, N0),
+            "cin_ori": cin_ori, "cout_ori": cout_ori, "groups": groups}
+
+
+def fractal_z_group_shape(cout: int, cin_ori: int, kh: int, kw: int, groups: int,
+                          c0: int) -> tuple[int, ...]:
+    """(g_dim*c1*H*W, n1, 16, C0) for a filter of Cout outputs, Cin/groups inputs per group."""
+    if cout % groups:
+        raise ValueError(f"Cout {cout} is not a multiple of groups {groups}")
+    e = group_enlargement(groups, cin_ori, cout // groups, c0)
+    return (e["g_dim"] * e["c1"] * kh * kw, e["n1"], N0, c0)
+
+
+def hwcn_to_fractal_z_groups(w: np.ndarray, groups: int, c0: int) -> np.ndarray:
+    """A grouped HWCN filter (kh, kw, Cin/groups, Cout) to grouped FRACTAL_Z.
+
+    Group gi = g*e_mult + e (g < g_dim, e < e_mult) occupies, inside enlarged group g, the input
+    channels [e*cin_ori, (e+1)*cin_ori) and the output columns [e*cout_ori, (e+1)*cout_ori):
+      FZ[((g*c1 + ci // C0)*H + h)*W + w][co // 16][co % 16][ci % C0]
+          = W_hwcn[h][w][ci - e*cin_ori][gi*cout_ori + co - e*cout_ori]
+    with ci = e*cin_ori + i, co = e*cout_ori + o; every other element is zero (block diagonal).
+    The shape is the reference's (section 3); the placement inside an enlarged group is the
+    natural block-diagonal one (GE's format_transfer_fractal_z.cc is not quoted in the reference).
+    """
+    kh, kw, cin_ori, cout = w.shape
+    cout_ori = cout // groups
+    e = group_enlargement(groups, cin_ori, cout_ori, c0)
+    em, c1, g_dim, n1 = e["e_mult"], e["c1"], e["g_dim"], e["n1"]
+    out = np.zeros((g_dim, c1 * c0, kh, kw, n1 * N0), w.dtype)  # (g, ci, h, w, co)
+    for gi in range(groups):
+        g, ei = divmod(gi, em)
+        blk = w[:, :, :, gi * cout_ori:(gi + 1) * cout_ori]  # (kh, kw, cin_ori, cout_ori)
+        out[g, ei * cin_ori:(ei + 1) * cin_ori, :, :, ei * cout_ori:(ei + 1) * cout_ori] = \
+            blk.transpose(2, 0, 1, 3)
+    # (g, c1, c0, h, w, n1, n0) -> (g, c1, h, w, n1, n0, c0)
+    out = out.reshape(g_dim, c1, c0, kh, kw, n1, N0).transpose(0, 1, 3, 4, 5, 6, 2)
+    return np.ascontiguousarray(out.reshape(g_dim * c1 * kh * kw, n1, N0, c0))
+
+
+def fractal_z_groups_to_hwcn(fz: np.ndarray, cout: int, cin_ori: int, kh: int, kw: int,
+                             groups: int) -> np.ndarray:
+    c0 = fz.shape[-1]
+    cout_ori = cout // groups
+    e = group_enlargement(groups, cin_ori, cout_ori, c0)
+    em, c1, g_dim, n1 = e["e_mult"], e["c1"], e["g_dim"], e["n1"]
+    full = fz.reshape(g_dim, c1, kh, kw, n1, N0, c0).transpose(0, 1, 6, 2, 3, 4, 5)
+    full = full.reshape(g_dim, c1 * c0, kh, kw, n1 * N0)
+    w = np.zeros((kh, kw, cin_ori, cout), fz.dtype)
+    for gi in range(groups):
+        g, ei = divmod(gi, em)
+        blk = full[g, ei * cin_ori:(ei + 1) * cin_ori, :, :, ei * cout_ori:(ei + 1) * cout_ori]
+        w[:, :, :, gi * cout_ori:(gi + 1) * cout_ori] = blk.transpose(1, 2, 0, 3)
+    return w
+
+
+def depthwise_to_grouped_hwcn(w: np.ndarray) -> np.ndarray:
+    """A TF depthwise filter (kh, kw, Cin, multiplier) as the grouped HWCN filter
+    (kh, kw, 1, Cin*multiplier) with groups = Cin (output channel c*multiplier + m)."""
+    kh, kw, cin, mult = w.shape
+    return np.ascontiguousarray(w.reshape(kh, kw, 1, cin * mult))
+
+
+# --- 2-D ND -> FRACTAL_Z --------------------------------------------------------------------
+
+def nd2_fractal_z_shape(d0: int, d1: int, c0: int) -> tuple[int, ...]:
+    """2-D ND (d0, d1) -> FRACTAL_Z (ceil(d0/C0), ceil(d1/16), 16, C0) (section 3)."""
+    return (ceil_div(d0, c0), ceil_div(d1, N0), N0, c0)
+
+
+def nd2_to_fractal_z(x: np.ndarray, c0: int) -> np.ndarray:
+    """FZ[i1][j1][j0][i0] = ND[i1*C0 + i0][j1*16 + j0] (the K x N matrix B of a GEMM, d0 = K)."""
+    d0, d1 = x.shape
+    i1, j1 = ceil_div(d0, c0), ceil_div(d1, N0)
+    x = _pad_axis(_pad_axis(x, 0, i1 * c0), 1, j1 * N0)
+    return np.ascontiguousarray(x.reshape(i1, c0, j1, N0).transpose(0, 2, 3, 1))
+
+
+def fractal_z_to_nd2(fz: np.ndarray, d0: int, d1: int) -> np.ndarray:
+    i1, j1, n0, c0 = fz.shape
+    return np.ascontiguousarray(fz.transpose(0, 3, 1, 2).reshape(i1 * c0, j1 * n0)[:d0, :d1])
+
+
+# --- NDC1HWC0 (5-D activations; GE format id 32; index map only, no storage rule yet) --------
+
+def ndhwc_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
+    """NDHWC (N, D, H, W, C) -> (N, D, C1, H, W, C0), C zero-padded to C1*C0."""
+    n, d, h, w, c = x.shape
+    c1 = ceil_div(c, c0)
+    x = _pad_axis(x, 4, c1 * c0)
+    return np.ascontiguousarray(x.reshape(n, d, h, w, c1, c0).transpose(0, 1, 4, 2, 3, 5))
+
+
+def ndc1hwc0_to_ndhwc(x: np.ndarray, c: int) -> np.ndarray:
+    n, d, c1, h, w, c0 = x.shape
+    return np.ascontiguousarray(x.transpose(0, 1, 3, 4, 2, 5).reshape(n, d, h, w, c1 * c0)[..., :c])
+
+
 # --- FRACTAL_NZ (matmul operands) ----------------------------------------------------------
 
 def fractal_nz_shape(shape: tuple[int, ...], c0: int) -> tuple[int, ...]:
@@ -144,8 +270,13 @@ def fractal_nz_to_nd(x: np.ndarray, m: int, k: int) -> np.ndarray:
 # --- shape rules used to build storage types -----------------------------------------------
 
 def storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, ...],
-                  dtype: np.dtype | str) -> tuple[int, ...]:
-    """The storage shape of a tensor of `origin_shape` in `origin_format` stored as `fmt`."""
+                  dtype: np.dtype | str, groups: int = 1) -> tuple[int, ...]:
+    """The storage shape of a tensor of `origin_shape` in `origin_format` stored as `fmt`.
+
+    `groups` only matters for FRACTAL_Z filters of grouped / depthwise convolutions: a HWCN
+    origin (kh, kw, a, b) is TF's depthwise filter (kh, kw, Cin, multiplier) when a == groups,
+    else the grouped filter (kh, kw, Cin/groups, Cout).  (A grouped conv with Cin/groups ==
+    groups is therefore read as depthwise: tf-to-cann produces no such conv.)"""
     c0 = c0_for(dtype)
     if fmt in (Format.ND, Format.NHWC, Format.NCHW, Format.HWCN) and fmt == origin_format:
         return tuple(origin_shape)
@@ -153,6 +284,10 @@ def storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, .
         n, c, h, w = _as_nchw(origin_format, origin_shape)
         return nc1hwc0_shape(n, c, h, w, c0)
     if fmt == Format.FRACTAL_Z:
+        if origin_format == Format.ND:
+            if len(origin_shape) != 2:
+                raise ValueError(f"FRACTAL_Z from ND needs rank 2, got {len(origin_shape)}")
+            return nd2_fractal_z_shape(*origin_shape, c0)
         if origin_format not in (Format.HWCN, Format.NCHW):
             raise ValueError(f"FRACTAL_Z from {origin_format.value} is not supported")
         if len(origin_shape) != 4:
@@ -161,7 +296,13 @@ def storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, .
             kh, kw, cin, cout = origin_shape
         else:
             cout, cin, kh, kw = origin_shape
+        if groups != 1:
+            if origin_format == Format.HWCN and cin == groups:  # TF depthwise (kh, kw, C, mult)
+                cin, cout = 1, groups * cout
+            return fractal_z_group_shape(cout, cin, kh, kw, groups, c0)
         return fractal_z_shape(cout, cin, kh, kw, c0)
+    if groups != 1:
+        raise ValueError(f"groups = {groups} only applies to FRACTAL_Z")
     if fmt == Format.FRACTAL_NZ:
         if len(origin_shape) < 2:
             raise ValueError(f"FRACTAL_NZ needs rank >= 2, got {len(origin_shape)}")
@@ -181,7 +322,7 @@ def _as_nchw(fmt: Format, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     return n, c, h, w
 
 
-def to_storage(x: np.ndarray, fmt: Format, origin_format: Format) -> np.ndarray:
+def to_storage(x: np.ndarray, fmt: Format, origin_format: Format, groups: int = 1) -> np.ndarray:
     """Convert an origin-format array to its storage format (TransData on the host)."""
     c0 = c0_for(x.dtype)
     if fmt == origin_format:
@@ -192,6 +333,14 @@ def to_storage(x: np.ndarray, fmt: Format, origin_format: Format) -> np.ndarray:
         if origin_format == Format.NCHW:
             return nchw_to_nc1hwc0(x, c0)
     if fmt == Format.FRACTAL_Z:
+        if origin_format == Format.ND and x.ndim == 2:
+            return nd2_to_fractal_z(x, c0)
+        if groups != 1:
+            if origin_format == Format.NCHW:
+                x = x.transpose(2, 3, 1, 0)
+            elif x.shape[2] == groups:  # TF depthwise (kh, kw, C, mult)
+                x = depthwise_to_grouped_hwcn(x)
+            return hwcn_to_fractal_z_groups(x, groups, c0)
         if origin_format == Format.HWCN:
             return hwcn_to_fractal_z(x, c0)
         if origin_format == Format.NCHW:
@@ -202,7 +351,7 @@ def to_storage(x: np.ndarray, fmt: Format, origin_format: Format) -> np.ndarray:
 
 
 def from_storage(x: np.ndarray, fmt: Format, origin_format: Format,
-                 origin_shape: tuple[int, ...]) -> np.ndarray:
+                 origin_shape: tuple[int, ...], groups: int = 1) -> np.ndarray:
     """Convert a storage-format array back to its origin format and shape."""
     if fmt == origin_format:
         return x
@@ -211,11 +360,21 @@ def from_storage(x: np.ndarray, fmt: Format, origin_format: Format,
         nchw = nc1hwc0_to_nchw(x, c)
         return np.ascontiguousarray(nchw.transpose(0, 2, 3, 1)) if origin_format == Format.NHWC else nchw
     if fmt == Format.FRACTAL_Z:
+        if origin_format == Format.ND and len(origin_shape) == 2:
+            return fractal_z_to_nd2(x, *origin_shape)
         if origin_format == Format.HWCN:
             kh, kw, cin, cout = origin_shape
+            if groups != 1:
+                if cin == groups:  # TF depthwise (kh, kw, C, mult)
+                    g = fractal_z_groups_to_hwcn(x, cin * cout, 1, kh, kw, groups)
+                    return np.ascontiguousarray(g.reshape(kh, kw, cin, cout))
+                return fractal_z_groups_to_hwcn(x, cout, cin, kh, kw, groups)
             return fractal_z_to_hwcn(x, cout, cin, kh, kw)
         if origin_format == Format.NCHW:
             cout, cin, kh, kw = origin_shape
+            if groups != 1:
+                return np.ascontiguousarray(
+                    fractal_z_groups_to_hwcn(x, cout, cin, kh, kw, groups).transpose(3, 2, 0, 1))
             return fractal_z_to_nchw(x, cout, cin, kh, kw)
     if fmt == Format.FRACTAL_NZ:
         return fractal_nz_to_nd(x, origin_shape[-2], origin_shape[-1])

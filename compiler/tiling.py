@@ -64,32 +64,97 @@ def _base_block(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
     return base_m, base_n, base_k, db_a, db_b, db_c
 
 
+def _block_candidates(chip: ChipProfile, base_m: int, base_n: int, base_k: int, in_bytes: int):
+    """Base blocks (baseM, baseN) the solver tries: the recommended one first, then powers of
+    two from 64 to 256 that fit L0A/L0B with dbL0A = dbL0B = 2 and L0C (fp32) with dbL0C = 1."""
+    seen = [(base_m, base_n)]
+    for bm in (64, 128, 256):
+        for bn in (64, 128, 256):
+            if bm * base_k * in_bytes * 2 <= chip.l0a and bn * base_k * in_bytes * 2 <= chip.l0b \
+                    and bm * bn * 4 <= chip.l0c and (bm, bn) not in seen:
+                seen.append((bm, bn))
+    return seen
+
+
 def _factor_pairs(cores: int):
     for m_dim in range(1, cores + 1):
         for n_dim in range(1, cores // m_dim + 1):
             yield m_dim, n_dim
 
 
+#: TCubeTiling's fields are int32 (asc-devkit matmul_tilingdata.h): an extent beyond this cannot
+#: be described by a tiling.
+MAX_EXTENT = 2**31 - 1
+
+
+def check_extents(kind: str, **dims: int) -> None:
+    """Diagnostics for shapes the tiling cannot serve: dynamic (< 0), empty, or beyond int32."""
+    dyn = [k for k, v in dims.items() if v < 0]
+    if dyn:
+        raise TilingError(f"{kind}: dynamic dimension {', '.join(dyn)} is not supported at the "
+                          "kernel level (the tiling needs static shapes)")
+    empty = [k for k, v in dims.items() if v == 0]
+    if empty:
+        raise TilingError(f"{kind}: empty dimension {', '.join(empty)}")
+    big = [f"{k}={v}" for k, v in dims.items() if v > MAX_EXTENT]
+    if big:
+        raise TilingError(f"{kind}: {', '.join(big)} exceeds the tiling's int32 range ({MAX_EXTENT})")
+
+
+def _l1_bytes(ska: int, skb: int, base_m: int, base_n: int, base_k: int, in_bytes: int) -> int:
+    return (ska * 2 * base_m * base_k + skb * 2 * base_n * base_k) * in_bytes + base_n * 4
+
+
+def candidate_splits(chip: ChipProfile, batch: int, m: int, n: int):
+    """(bDim, mDim, nDim) core grids with bDim*mDim*nDim <= cores (the solver's search space)."""
+    for b_dim in range(1, min(batch, chip.cube_cores) + 1):
+        for m_dim, n_dim in _factor_pairs(chip.cube_cores // b_dim):
+            if m_dim > ceil_div(m, ALIGN_M) or n_dim > ceil_div(n, ALIGN_N):
+                continue
+            yield b_dim, m_dim, n_dim
+
+
+def tiling_cost(chip: ChipProfile, batch: int, m: int, n: int, k: int, in_bytes: int,
+                b_dim: int, single_m: int, single_n: int, base_m: int, base_n: int) -> float:
+    """Cycles of the slowest core: its batch share times its GEMM (cost_model)."""
+    return ceil_div(batch, b_dim) * cube_core_cycles(chip, single_m, single_n, k, base_m, base_n,
+                                                     in_bytes)
+
+
 @lru_cache(maxsize=4096)
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
-                 chip_name: str) -> CubeTiling:
+                 chip_name: str, batch: int = 1) -> CubeTiling:
     chip = get_chip(chip_name)
-    if min(m, n, k) <= 0:
-        raise TilingError(f"{kind}: empty or dynamic GEMM extent M={m} N={n} K={k}")
+    check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
     best = None
-    for m_dim, n_dim in _factor_pairs(chip.cube_cores):
+    for b_dim, m_dim, n_dim in candidate_splits(chip, batch, m, n):
         single_m = align(ceil_div(m, m_dim), ALIGN_M)
         single_n = align(ceil_div(n, n_dim), ALIGN_N)
         used = ceil_div(m, single_m) * ceil_div(n, single_n)
-        if used > chip.cube_cores:
+        single_b = ceil_div(batch, b_dim)
+        b_used = ceil_div(batch, single_b)
+        if used * b_used > chip.cube_cores:
             continue
-        bm, bn = min(base_m, single_m), min(base_n, single_n)
-        cycles = cube_core_cycles(chip, single_m, single_n, k, bm, bn, in_bytes)
-        key = (cycles, used)
-        if best is None or key < best[0]:
-            best = (key, single_m, single_n, used, bm, bn)
-    (cycles, _), single_m, single_n, used, base_m, base_n = best
+        # The recommended block (section 7), and the larger / smaller power-of-two blocks that
+        # still fit L0A/L0B (double-buffered) and L0C: the cost model decides.
+        cands = list(_block_candidates(chip, base_m, base_n, base_k, in_bytes))
+        # balanced blocks: the core's extent cut into equal 16-aligned pieces of at most 256
+        for cap_m in (128, 256):
+            for cap_n in (128, 256):
+                bm_b = align(ceil_div(single_m, ceil_div(single_m, cap_m)), ALIGN_M)
+                bn_b = align(ceil_div(single_n, ceil_div(single_n, cap_n)), ALIGN_N)
+                if bm_b * base_k * in_bytes * 2 <= chip.l0a and bn_b * base_k * in_bytes * 2 \
+                        <= chip.l0b and bm_b * bn_b * 4 <= chip.l0c:
+                    cands.append((bm_b, bn_b))
+        for bm0, bn0 in cands:
+            bm, bn = min(bm0, single_m), min(bn0, single_n)
+            cycles = tiling_cost(chip, batch, m, n, k, in_bytes, b_used, single_m, single_n, bm, bn)
+            key = (cycles, used * b_used, -(bm * bn))
+            if best is None or key < best[0]:
+                best = (key, single_m, single_n, used, bm, bn, single_b, b_used)
+    (cycles, _, _), single_m, single_n, used, base_m, base_n, single_b, b_used = best
+    db_c = 2 if base_m * base_n * 4 * 2 <= chip.l0c else 1
     k_blocks = ceil_div(k, base_k)
     step_ka = step_kb = k_blocks
     bias_bytes = base_n * 4
@@ -106,7 +171,7 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         raise TilingError(f"{kind}: no tiling fits L1 ({chip.l1} bytes) for M={m} N={n} K={k}")
     depth_a1, depth_b1 = step_ka * 2, step_kb * 2
     fields = {
-        "usedCoreNum": used, "M": m, "N": n, "Ka": k, "Kb": k,
+        "usedCoreNum": used * b_used, "M": m, "N": n, "Ka": k, "Kb": k,
         "singleCoreM": single_m, "singleCoreN": single_n, "singleCoreK": k,
         "baseM": base_m, "baseN": base_n, "baseK": base_k,
         "depthA1": depth_a1, "depthB1": depth_b1,
@@ -114,6 +179,9 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         "iterateOrder": 0 if single_m >= single_n else 1,
         "dbL0A": db_a, "dbL0B": db_b, "dbL0C": db_c,
     }
+    if batch != 1:  # batch / group split over the cores (this project's extension of TCubeTiling)
+        fields["batchNum"] = batch
+        fields["singleCoreBatch"] = single_b
     buffers = (
         Buffer("L1", depth_a1 * base_m * base_k * in_bytes, "A"),
         Buffer("L1", depth_b1 * base_n * base_k * in_bytes, "B"),
@@ -123,12 +191,18 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         Buffer("L0C", base_m * base_n * 4 * db_c, "C"),
         Buffer("UB", base_m * base_n * 4, "epilogue"),
     )
-    return CubeTiling(fields, buffers, used, cycles)
+    for b in buffers:
+        cap = chip.capacity(b.space)
+        if cap is not None and b.size > cap:  # never expected: the rules above fit every buffer
+            raise TilingError(f"{kind}: {b.space} buffer '{b.role}' needs {b.size} bytes, "
+                              f"{chip.name} has {cap}")
+    return CubeTiling(fields, buffers, used * b_used, cycles)
 
 
 def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
-                chip: str) -> CubeTiling:
-    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip)
+                chip: str, batch: int = 1) -> CubeTiling:
+    """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch)."""
+    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch)
 
 
 @dataclass(frozen=True)
@@ -146,15 +220,17 @@ VECTOR_BLOCK = 128  # elements per vector instruction (fp16)
 @lru_cache(maxsize=4096)
 def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_name: str) -> VectorTiling:
     chip = get_chip(chip_name)
-    if elems <= 0:
-        raise TilingError(f"{kind}: empty or dynamic tensor ({elems} elements)")
+    check_extents(kind, elements=elems)
     cores = max(1, min(chip.vector_cores, ceil_div(elems, MIN_ELEMS_PER_CORE)))
     per_core = ceil_div(elems, cores)
     cores = ceil_div(elems, per_core)
     # n_buffers UB tiles, double-buffered, 32-byte granular.
     cap = chip.ub // (n_buffers * 2) // elem_bytes
-    cap = max(VECTOR_BLOCK, cap // VECTOR_BLOCK * VECTOR_BLOCK)
-    tile = min(align(per_core, 32 // elem_bytes), cap)
+    if cap <= 0:
+        raise TilingError(f"{kind}: {n_buffers} double-buffered UB tiles of {elem_bytes}-byte "
+                          f"elements do not fit {chip.name}'s UB ({chip.ub} bytes)")
+    cap = cap // VECTOR_BLOCK * VECTOR_BLOCK if cap >= VECTOR_BLOCK else cap
+    tile = min(align(per_core, max(1, 32 // elem_bytes)), cap)
     fields = {"totalElems": elems, "elemsPerCore": per_core, "tileElems": tile,
               "tilesPerCore": ceil_div(per_core, tile)}
     buffers = tuple(Buffer("UB", tile * elem_bytes * 2, f"io{i}") for i in range(n_buffers))
@@ -163,6 +239,11 @@ def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_
 
 def vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str) -> VectorTiling:
     return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip)
+
+
+def cache_clear() -> None:
+    _cube_tiling.cache_clear()
+    _vector_tiling.cache_clear()
 
 
 def cache_stats() -> dict[str, tuple[int, int]]:

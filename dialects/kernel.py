@@ -44,7 +44,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.chips import CHIPS, UnknownChipError, get_chip
-from dialects.common import I64Array, check_len, check_one_of
+from dialects.common import I64Array, check_len, check_one_of, ints
 
 MEMORY_SPACES = ("GM", "L1", "L0A", "L0B", "L0C", "UB")
 SOC_ATTR = "cann.soc_version"
@@ -264,6 +264,430 @@ class TransDataOp(KernelOp):
     dst_format = prop_def(StringAttr)
 
 
-KERNEL = Dialect("kernel", [CubeConv2DOp, VectorOp, TransDataOp], [TilingAttr, BufferAttr])
+# === Kernels with an explicit body ============================================================
+#
+#   %y = kernel.cube %x, %w, %b {kind = "Conv2D", block_dim = 4 : i64, tiling = ..., buffers = ...}
+#          : (tensor<..NC1HWC0..>, tensor<..FRACTAL_Z..>, tensor<16xf32>) -> tensor<..> {
+#   ^bb0(%X: memref<1x1x8x8x16xf32, #kernel.space<GM>>, %W: ..., %B: ..., %Y: ...):
+#     kernel.cores grid [1, 2, 2] tile [1, 256, 16] {             // one block per core
+#     ^bb0(%g: index, %m0: index, %n0: index):
+#       kernel.for %m0 extent 256 step 128 limit 512 {             // base blocks of the core
+#       ^bb0(%m: index):
+#         ...
+#           %c = kernel.alloc : memref<1x8x16x16xf32, #kernel.space<L0C>>
+#           kernel.for %zero extent 144 step 32 limit 144 { ^bb0(%k: index):
+#             %a1 = kernel.load %X[%g, %m, %k] {view = "img2col", ...} : GM -> L1 [baseM, baseK]
+#             %a0 = kernel.load %a1[] {view = "Zz"} : L1 -> L0A fractals
+#             %b1 = kernel.load %W[%g, %k, %n] {view = "fz"} : GM -> L1 [baseK, baseN]
+#             %b0 = kernel.load %b1[] {view = "Zn"} : L1 -> L0B fractals
+#             kernel.mmad %c, %a0, %b0                              // L0C += L0A x L0B
+#           }
+#           %u = kernel.fixpipe %c : L0C -> UB [baseM, baseN]
+#           %bb = kernel.load %B[%g, %n] {view = "channel"} : GM -> UB [1, baseN]
+#           %v = kernel.vec %u, %bb {fn = "Add"} ; %r = kernel.vec %v {fn = "Relu"}   // epilogue
+#           kernel.store %r, %Y[%g, %m, %n] {view = "nc1hwc0"} : UB -> GM (clipped)
+#
+# Buffers inside the body are memrefs whose memory space is a `#kernel.space<...>`; the verifier
+# checks the data path (GM -> L1 -> L0A/L0B, L0C -> UB, UB -> GM) and that every tile fits its
+# space on the module's chip.  The interpreter (compiler/interpreters/kernel_impl.py) runs the
+# body tile by tile on the real storage layouts.
+
+from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr  # noqa: E402
+from xdsl.irdl import region_def, var_result_def  # noqa: E402
+from xdsl.traits import IsTerminator, NoTerminator  # noqa: E402,F401
+from xdsl.ir import Region  # noqa: E402
+
+
+@irdl_attr_definition
+class SpaceAttr(ParametrizedAttribute):
+    """`#kernel.space<L0A>`: a memory space of the Ascend memory hierarchy (memref memory space)."""
+
+    name = "kernel.space"
+    space: StringAttr
+
+    def __init__(self, space: str):
+        super().__init__(StringAttr(space))
+
+    def verify(self) -> None:
+        if self.space.data not in MEMORY_SPACES:
+            raise VerifyException(f"#kernel.space: unknown memory space '{self.space.data}'; "
+                                  f"known: {', '.join(MEMORY_SPACES)}")
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.space.data}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            space = parser.parse_identifier()
+            if space not in MEMORY_SPACES:
+                parser.raise_error(
+                    f"unknown memory space '{space}'; known: {', '.join(MEMORY_SPACES)}",
+                    pos, parser.pos)
+        return (StringAttr(space),)
+
+
+def memref(shape: Sequence[int], element_type: Attribute, space: str) -> MemRefType:
+    return MemRefType(element_type, list(shape), NoneAttr(), SpaceAttr(space))
+
+
+def space_of(t: Attribute) -> str | None:
+    if isinstance(t, MemRefType) and isinstance(t.memory_space, SpaceAttr):
+        return t.memory_space.space.data
+    return None
+
+
+def memref_bytes(t: MemRefType) -> int:
+    from dialects.common import numpy_dtype
+
+    n = numpy_dtype(t.element_type).itemsize
+    for d in t.get_shape():
+        n *= d
+    return n
+
+
+def _need_space(op: IRDLOperation, what: str, t: Attribute, spaces: Sequence[str]) -> str:
+    sp = space_of(t)
+    if sp not in spaces:
+        raise VerifyException(
+            f"{op.name}: {what} must be a memref in {' or '.join(spaces)}, got {t}")
+    return sp
+
+
+class BodyKernelOp(KernelOp):
+    """A kernel whose body is explicit: block arguments are the GM buffers of the operands and
+    of the result (last), in their storage shapes."""
+
+    assembly_format = "operands attr-dict `:` functional-type(operands, results) $body"
+    inputs = var_operand_def(TensorType)
+    y = result_def(TensorType)
+    kind = prop_def(StringAttr)
+    body = region_def("single_block")
+
+    def verify_kernel(self) -> None:
+        n = self.name
+        block = self.body.block
+        want = [*(v.type for v in self.inputs), self.y.type]
+        if len(block.args) != len(want):
+            raise VerifyException(
+                f"{n}: the body takes {len(want)} GM buffers (operands and result), got {len(block.args)}")
+        for i, (arg, t) in enumerate(zip(block.args, want)):
+            at = arg.type
+            if space_of(at) != "GM" or tuple(at.get_shape()) != tuple(t.get_shape()) \
+                    or at.element_type != t.element_type:
+                raise VerifyException(
+                    f"{n}: body argument #{i} must be memref<{'x'.join(map(str, t.get_shape()))}x"
+                    f"{t.element_type}, #kernel.space<GM>>, got {at}")
+        chip = get_chip(soc_of(self))
+        for op in self.body.walk():
+            for r in op.results:
+                sp = space_of(r.type)
+                cap = chip.capacity(sp) if sp else None
+                if cap is not None and memref_bytes(r.type) > cap:
+                    raise VerifyException(
+                        f"{n}: a {sp} tile of {memref_bytes(r.type)} bytes ({r.type}) exceeds "
+                        f"{chip.name}'s {sp} of {cap} bytes")
+        cores = [o for o in self.body.walk() if isinstance(o, CoresOp)]
+        for c in cores:
+            prod = 1
+            for g in ints(c.grid):
+                prod *= g
+            if prod != self.block_dim.value.data:
+                raise VerifyException(
+                    f"{n}: kernel.cores grid {list(ints(c.grid))} has {prod} blocks, block_dim is "
+                    f"{self.block_dim.value.data}")
+
+
+@irdl_op_definition
+class CubeKernelOp(BodyKernelOp):
+    """A cube kernel (conv by img2col implicit GEMM, matmul, batch matmul) with its tile loops."""
+
+    name = "kernel.cube"
+    UNIT: ClassVar[str] = "cube"
+
+    def verify_kernel(self) -> None:
+        super().verify_kernel()
+        missing = [f for f in CUBE_TILING_FIELDS if self.tiling.get(f) is None]
+        if missing:
+            raise VerifyException(f"{self.name}: tiling lacks {', '.join(missing)}")
+
+
+@irdl_op_definition
+class VectorKernelOp(BodyKernelOp):
+    """A vector-unit kernel (elementwise, pooling, reductions, ...) with its UB tile loops."""
+
+    name = "kernel.vec_kernel"
+
+
+@irdl_op_definition
+class CoresOp(IRDLOperation):
+    """The per-core part of a kernel: block b of block_dim = prod(grid) gets, for each grid
+    dimension d (the first moving fastest), the offset idx_d * tile[d]."""
+
+    name = "kernel.cores"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict-with-keyword $body"
+    grid = prop_def(I64Array)
+    tile = prop_def(I64Array)
+    body = region_def("single_block")
+
+    def verify_(self) -> None:
+        g, t = ints(self.grid), ints(self.tile)
+        if len(g) != len(t) or any(v < 1 for v in g + t):
+            raise VerifyException(f"{self.name}: grid and tile must have one positive value per dimension")
+        args = self.body.block.args
+        if len(args) != len(g) or any(not isinstance(a.type, IndexType) for a in args):
+            raise VerifyException(f"{self.name}: the body takes {len(g)} index arguments")
+
+
+@irdl_op_definition
+class ForOp(IRDLOperation):
+    """`kernel.for %base` runs its body for iv = base, base+step, ... while iv < base+extent and
+    iv < limit (the tile loops of one core; the last tile may be partial)."""
+
+    name = "kernel.for"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$base attr-dict-with-keyword $body"
+    base = operand_def(IndexType)
+    extent = prop_def(IntegerAttr)
+    step = prop_def(IntegerAttr)
+    limit = prop_def(IntegerAttr)
+    body = region_def("single_block")
+
+    def verify_(self) -> None:
+        if self.step.value.data < 1 or self.extent.value.data < 0:
+            raise VerifyException(f"{self.name}: step must be >= 1 and extent >= 0")
+        args = self.body.block.args
+        if len(args) != 1 or not isinstance(args[0].type, IndexType):
+            raise VerifyException(f"{self.name}: the body takes one index argument")
+
+
+@irdl_op_definition
+class IndexOp(IRDLOperation):
+    """`kernel.index 0`: a constant loop bound."""
+
+    name = "kernel.index"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+    value = prop_def(IntegerAttr)
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    name = "kernel.yield"
+    assembly_format = "attr-dict"
+    traits = traits_def(IsTerminator())
+
+
+@irdl_op_definition
+class AllocOp(IRDLOperation):
+    """A zero-filled local buffer (the L0C accumulator)."""
+
+    name = "kernel.alloc"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
+    result = result_def(MemRefType)
+
+    def verify_(self) -> None:
+        _need_space(self, "result", self.result.type, ("L1", "L0A", "L0B", "L0C", "UB"))
+
+
+#: src space -> allowed dst spaces (the data paths of the AI core, cann-facts.md sections 3, 6)
+LOAD_PATHS = {"GM": ("L1", "UB"), "L1": ("L0A", "L0B", "UB")}
+LOAD_VIEWS = {
+    # GM -> L1 / UB
+    "img2col": "x NC1HWC0 as the implicit-GEMM matrix A[M, K] of group g: indices [g, m, k]",
+    "fz": "FRACTAL_Z as B[K, N] of group g: indices [g, k, n]",
+    "nz": "FRACTAL_NZ (..., K1, M1, 16, C0) as the matrix [rows, cols] of batch b: [b, r, c]",
+    "nd": "an ND (..., R, C) tensor as the matrix [rows, cols] of batch b: [b, r, c]",
+    "channel": "a per-channel vector [C] as a [1, n] row from channel g*offset + n: [g, n]",
+    "nc1hwc0": "an NC1HWC0 tensor as the conv output matrix [M, N] of group g: [g, m, n]",
+    "flat": "the flattened storage data from element t: [t]",
+    "channel_flat": "a per-channel vector broadcast to the flat positions of an NC1HWC0 / ND "
+                    "tensor: [t]",
+    "window_count": "how many elements of each pooling window lie inside the input: [t]",
+    "windows": "the pooling windows of the NC1HWC0 output rows [t, t+tile) (tile, kh*kw, C0): [t]",
+    "rows": "rows [t, t+tile) of the tensor viewed as [rows, tile row shape] (zero past the end): [t]",
+    "chunk_rows": "the tensor as [rows, length, inner] (NC1HWC0 reduced over H, W: (n, c1), H*W, "
+                  "C0): rows [t, +tile), positions [l, +chunk); `fill` 0/1/2 = 0/-inf/+inf past "
+                  "the end: [t, l]",
+    "pad_rows": "rows [t, +tile) of the zero-padded tensor (pads: before/after per axis) viewed as "
+                "[rows, last axis]: [t]",
+    "heads": "an ND [B, S, W] tensor as the [S, D] matrix of head h of batch b, columns "
+             "col_offset + h*D .. (+D), batch index b*heads + h (transpose: [D, S]): [bh, r, c]",
+    # L1 -> L0A / L0B
+    "Zz": "an [m, k] L1 tile as L0A fractals (m1, k1, 16, C0)",
+    "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0)",
+}
+STORE_VIEWS = ("nc1hwc0", "nz", "nd", "flat", "rows", "nz_rows", "heads")
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """A data move (MTE2 GM -> L1/UB, MTE1 L1 -> L0A/L0B) of one tile; `view` says how the source
+    is read (LOAD_VIEWS), `params` carries its geometry.  Outside the source's extent the tile is
+    zero (padding)."""
+
+    name = "kernel.load"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src `[` $indices `]` attr-dict `:` type($src) `->` type($result)"
+    src = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    view = prop_def(StringAttr)
+    params = prop_def(DictionaryAttr)
+    result = result_def(MemRefType)
+
+    def verify_(self) -> None:
+        src = _need_space(self, "source", self.src.type, tuple(LOAD_PATHS))
+        _need_space(self, "result", self.result.type, LOAD_PATHS[src])
+        check_one_of(self.name, "view", self.view, tuple(LOAD_VIEWS))
+
+    def param(self, key: str, default=None):
+        v = self.params.data.get(key)
+        if v is None:
+            return default
+        if isinstance(v, IntegerAttr):
+            return v.value.data
+        return ints(v)
+
+
+@irdl_op_definition
+class MmadOp(IRDLOperation):
+    """One cube step (Ascend C Mmad): L0C (Nz) += L0A (Zz) x L0B (Zn), accumulated in fp32."""
+
+    name = "kernel.mmad"
+    assembly_format = "$c `,` $a `,` $b attr-dict `:` type($c) `,` type($a) `,` type($b)"
+    c = operand_def(MemRefType)
+    a = operand_def(MemRefType)
+    b = operand_def(MemRefType)
+
+    def verify_(self) -> None:
+        _need_space(self, "c", self.c.type, ("L0C",))
+        _need_space(self, "a", self.a.type, ("L0A",))
+        _need_space(self, "b", self.b.type, ("L0B",))
+        (m1, k1, m0, k0), (k1b, n1, n0, k0b) = self.a.type.get_shape(), self.b.type.get_shape()
+        cn1, cm1, _, _ = self.c.type.get_shape()
+        if (k1, k0) != (k1b, k0b) or (cn1, cm1) != (n1, m1):
+            raise VerifyException(f"{self.name}: fractal shapes do not agree: A {self.a.type}, "
+                                  f"B {self.b.type}, C {self.c.type}")
+
+
+@irdl_op_definition
+class FixpipeOp(IRDLOperation):
+    """L0C (Nz fractals) -> UB as an [m, n] tile (the cube's output path)."""
+
+    name = "kernel.fixpipe"
+    assembly_format = "$c attr-dict `:` type($c) `->` type($result)"
+    c = operand_def(MemRefType)
+    result = result_def(MemRefType)
+
+    def verify_(self) -> None:
+        _need_space(self, "source", self.c.type, ("L0C",))
+        _need_space(self, "result", self.result.type, ("UB",))
+
+
+@irdl_op_definition
+class VecOp(IRDLOperation):
+    """A vector instruction on UB tiles (numpy broadcasting between tiles): `fn` is a CANN
+    elementwise op name (Add, Relu, Sigmoid, ...) or a window/row reduction (PoolMax, PoolAvg,
+    RowSum, RowMax, ...); `attrs` holds the op's attributes (e.g. negative_slope)."""
+
+    name = "kernel.vec"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$inputs attr-dict `:` functional-type($inputs, $result)"
+    inputs = var_operand_def(MemRefType)
+    fn = prop_def(StringAttr)
+    attrs = prop_def(DictionaryAttr)
+    result = result_def(MemRefType)
+
+    def verify_(self) -> None:
+        for i, v in enumerate(self.inputs):
+            _need_space(self, f"operand #{i}", v.type, ("UB",))
+        _need_space(self, "result", self.result.type, ("UB",))
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """UB -> GM (MTE3) of one tile, clipped at the destination's valid extent (padding stays 0)."""
+
+    name = "kernel.store"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$value `,` $dst `[` $indices `]` attr-dict `:` type($value) `,` type($dst)"
+    value = operand_def(MemRefType)
+    dst = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    view = prop_def(StringAttr)
+    params = prop_def(DictionaryAttr)
+
+    def verify_(self) -> None:
+        _need_space(self, "value", self.value.type, ("UB",))
+        _need_space(self, "destination", self.dst.type, ("GM",))
+        check_one_of(self.name, "view", self.view, STORE_VIEWS)
+
+    param = LoadOp.param
+
+
+@irdl_op_definition
+class AccumulateOp(IRDLOperation):
+    """`kernel.accumulate %acc, %v {fn = "Add"}`: acc = fn(acc, v) in place in UB (a reduction's
+    accumulator across the chunks of the reduced axis; fn is Add, Max or Min)."""
+
+    name = "kernel.accumulate"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$acc `,` $value attr-dict `:` type($acc) `,` type($value)"
+    acc = operand_def(MemRefType)
+    value = operand_def(MemRefType)
+    fn = prop_def(StringAttr)
+
+    def verify_(self) -> None:
+        _need_space(self, "acc", self.acc.type, ("UB",))
+        _need_space(self, "value", self.value.type, ("UB",))
+        check_one_of(self.name, "fn", self.fn, ("Add", "Max", "Min"))
+        if tuple(self.acc.type.get_shape()) != tuple(self.value.type.get_shape()):
+            raise VerifyException(f"{self.name}: acc {self.acc.type} and value {self.value.type} "
+                                  "must have one shape")
+
+
+@irdl_op_definition
+class ViewOp(IRDLOperation):
+    """`kernel.view %x : (tensor<1x128x4x64xf32>) -> tensor<1x128x256xf32>`: the same GM bytes
+    with another shape (Reshape, Squeeze, ExpandDims).  Not a kernel: no launch, no data move.
+    Only plain (ND, row-major) tensors can be viewed: a storage format's padding breaks the
+    row-major correspondence."""
+
+    name = "kernel.view"
+    assembly_format = "$x attr-dict `:` functional-type($x, $y)"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        from dialects.cann import format_of
+
+        xt, yt = self.x.type, self.y.type
+        for what, t in (("operand", xt), ("result", yt)):
+            f = format_of(t)
+            if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
+                raise VerifyException(f"{self.name}: the {what} is stored as {f.fmt.value}; only "
+                                      "row-major tensors can be viewed")
+        if xt.element_type != yt.element_type:
+            raise VerifyException(f"{self.name}: operand and result element types differ")
+        n_x = n_y = 1
+        for d in xt.get_shape():
+            n_x *= d
+        for d in yt.get_shape():
+            n_y *= d
+        if n_x != n_y or n_x < 0:
+            raise VerifyException(f"{self.name}: cannot view {n_x} elements as {n_y}")
+
+
+KERNEL = Dialect(
+    "kernel",
+    [CubeConv2DOp, VectorOp, TransDataOp, CubeKernelOp, VectorKernelOp, CoresOp, ForOp, IndexOp,
+     YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp],
+    [TilingAttr, BufferAttr, SpaceAttr])
 
 __all__ = ["KERNEL", "CHIPS", "SOC_ATTR"]

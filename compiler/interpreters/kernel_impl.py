@@ -255,3 +255,473 @@ class KernelFunctions(InterpreterFunctions):
     def run_transdata(self, interp: Interpreter, op: kernel.TransDataOp, args: tuple[Any, ...]):
         return (transdata(op, args[0], op.src.type, op.dst.type,
                           op.src_format.data, op.dst_format.data),)
+
+
+# === explicit kernel bodies ==================================================================
+#
+# Values inside a body: GM buffers are the storage-layout numpy arrays of the operands (the
+# result's is allocated zero-filled, so padding the kernel does not write stays zero); local
+# tiles (L1, L0A, L0B, L0C, UB) are numpy arrays of the memref's static shape; indices are ints.
+
+from xdsl.interpreter import ReturnedValues, impl_terminator  # noqa: E402
+
+from compiler.interpreters.cann_impl import LIBRARY_SEMANTICS  # noqa: E402
+from dialects import cann as _cann  # noqa: E402
+from dialects.common import numpy_dtype  # noqa: E402
+
+
+def _shape(t) -> tuple[int, ...]:
+    return tuple(t.get_shape())
+
+
+def _take2(mat_fn, rows: np.ndarray, cols: np.ndarray, r_lim: int, c_lim: int, out):
+    """Fill out[i, j] = mat_fn(rows[i], cols[j]) where in range, else leave zero."""
+    rv, cv = rows < r_lim, cols < c_lim
+    if rv.any() and cv.any():
+        out[np.ix_(rv, cv)] = mat_fn(rows[rv], cols[cv])
+    return out
+
+
+def _batch_index(src_batch: tuple[int, ...], out_batch: tuple[int, ...], b: int) -> tuple[int, ...]:
+    """The source batch index of output batch b (numpy broadcasting of the batch dims)."""
+    idx = np.unravel_index(b, out_batch) if out_batch else ()
+    idx = tuple(int(i) for i in idx)[len(out_batch) - len(src_batch):] if src_batch else ()
+    return tuple(0 if d == 1 else i for i, d in zip(idx, src_batch))
+
+
+def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray:
+    view = op.view.data
+    rt = op.result.type
+    shape = _shape(rt)
+    dt = numpy_dtype(rt.element_type)
+    out = np.zeros(shape, dt)
+    P = op.param
+    if view == "Zz":  # [m, k] -> (m1, k1, 16, k0)
+        m, k = src.shape
+        k0 = shape[3]
+        return np.ascontiguousarray(src.reshape(m // N0, N0, k // k0, k0).transpose(0, 2, 1, 3))
+    if view == "Zn":  # [k, n] -> (k1, n1, 16(n), k0)
+        k, n = src.shape
+        k0 = shape[3]
+        return np.ascontiguousarray(src.reshape(k // k0, k0, n // N0, N0).transpose(0, 2, 3, 1))
+    if view == "img2col":
+        g, m0, k0_ = idx
+        n_, c1_, h_, w_, c0 = src.shape
+        kh, kw = P("kernel_hw")
+        sh, sw = P("strides")
+        dh, dw = P("dilations")
+        pt, _, pl, _ = P("pads")
+        ho, wo = P("out_hw")
+        cg, ctot = P("cin_group"), P("cin")
+        m_tot, k_tot = P("M"), P("K")
+        rows, cols = np.arange(m0, m0 + shape[0]), np.arange(k0_, k0_ + shape[1])
+
+        def a_at(r, c):
+            nn, rem = np.divmod(r, ho * wo)
+            hh, ww = np.divmod(rem, wo)
+            kc1, rem2 = np.divmod(c, kh * kw * c0)
+            ki, rem3 = np.divmod(rem2, kw * c0)
+            kj, kc0 = np.divmod(rem3, c0)
+            ci = kc1 * c0 + kc0                       # channel inside the (enlarged) group
+            ch = g * cg + ci                          # channel of x
+            hi = (hh * sh - pt)[:, None] + (ki * dh)[None, :]
+            wi = (ww * sw - pl)[:, None] + (kj * dw)[None, :]
+            ok = (hi >= 0) & (hi < h_) & (wi >= 0) & (wi < w_) & (ci < cg)[None, :] & (ch < ctot)[None, :]
+            chc = np.minimum(ch, c1_ * c0 - 1)
+            vals = src[nn[:, None], (chc // c0)[None, :], np.clip(hi, 0, h_ - 1),
+                       np.clip(wi, 0, w_ - 1), (chc % c0)[None, :]]
+            return np.where(ok, vals, 0)
+        return _take2(a_at, rows, cols, m_tot, k_tot, out)
+    if view == "fz":
+        g, k0_, n0_ = idx
+        rows_, n1, _, c0 = src.shape
+        kg, n_lim = P("K"), P("N")
+        rows, cols = np.arange(k0_, k0_ + shape[0]), np.arange(n0_, n0_ + shape[1])
+
+        def b_at(r, c):
+            rr = g * (kg // c0) + r // c0
+            return src[rr[:, None], (c // N0)[None, :], (c % N0)[None, :], (r % c0)[:, None]]
+        return _take2(b_at, rows, cols, kg, n_lim, out)
+    if view in ("nz", "nd"):
+        b, r0, c0_ = idx
+        transpose = bool(P("transpose", 0))
+        out_batch = tuple(P("batch", ()))
+        if view == "nz":
+            *sb, k1, m1, _, cz = src.shape
+            nd_r, nd_c = P("rows"), P("cols")  # origin ND extents of the stored matrix
+        else:
+            *sb, nd_r, nd_c = src.shape
+        bi = _batch_index(tuple(sb), out_batch, b)
+        mat = src[bi] if sb else src
+        lim_r, lim_c = (nd_c, nd_r) if transpose else (nd_r, nd_c)
+        rows, cols = np.arange(r0, r0 + shape[0]), np.arange(c0_, c0_ + shape[1])
+
+        def m_at(r, c):
+            if transpose:
+                r, c = c, r
+                rr, cc = r[None, :], c[:, None]
+            else:
+                rr, cc = r[:, None], c[None, :]
+            if view == "nz":
+                return mat[cc // cz, rr // N0, rr % N0, cc % cz]
+            return mat[rr, cc]
+        return _take2(m_at, rows, cols, lim_r, lim_c, out)
+    if view == "nc1hwc0":  # a residual tile [m, n] of an NC1HWC0 tensor (conv output geometry)
+        g, m0, n0_ = idx
+        ho, wo = P("out_hw")
+        m_lim, n_lim, off, ctot = P("M"), P("N"), P("offset", 0), P("cout")
+        c0 = src.shape[-1]
+        rows, cols = np.arange(m0, m0 + shape[0]), np.arange(n0_, n0_ + shape[1])
+
+        def r_at(r, c):
+            nn, rem = np.divmod(r, ho * wo)
+            hh, ww = np.divmod(rem, wo)
+            ch = np.minimum(g * off + c, ctot - 1)
+            vals = src[nn[:, None], (ch // c0)[None, :], hh[:, None], ww[:, None], (ch % c0)[None, :]]
+            return np.where(((g * off + c) < ctot)[None, :], vals, 0)
+        return _take2(r_at, rows, cols, m_lim, n_lim, out)
+    if view == "channel":
+        g, n0_ = idx
+        off, n_lim = P("offset", 0), P("N")
+        cols = np.arange(n0_, n0_ + shape[-1])
+        ch = g * off + cols
+        ok = (cols < n_lim) & (ch < src.shape[0])
+        out.reshape(-1)[ok] = src[ch[ok]]
+        return out
+    if view == "flat":
+        (t,) = idx
+        dst_shape = tuple(P("shape"))
+        total = int(np.prod(dst_shape))
+        pos = np.arange(t, min(t + shape[0], total))
+        if src.shape == dst_shape:
+            out[:pos.size] = src.reshape(-1)[pos]
+        else:  # numpy broadcasting of the source to the destination's storage shape
+            out[:pos.size] = np.broadcast_to(src, dst_shape).reshape(-1)[pos]
+        return out
+    if view == "channel_flat":
+        (t,) = idx
+        dst_shape = tuple(P("shape"))
+        total = int(np.prod(dst_shape))
+        pos = np.arange(t, min(t + shape[0], total))
+        layout = P("layout")  # 1: NC1HWC0, 2: NCHW (axis 1), 0: last axis
+        if layout == 1:
+            _, c1, h, w, c0 = dst_shape
+            ch = (pos // (h * w * c0)) % c1 * c0 + pos % c0
+        elif layout == 2:
+            ch = (pos // int(np.prod(dst_shape[2:]))) % dst_shape[1]
+        elif layout == 3:  # FRACTAL_NZ (..., K1, M1, 16, C0): column k1*C0 + c0
+            k1, m1, m0, c0 = dst_shape[-4:]
+            ch = (pos // (m1 * m0 * c0)) % k1 * c0 + pos % c0
+        else:
+            ch = pos % dst_shape[-1]
+        ok = ch < src.shape[0]
+        vals = np.zeros(pos.size, dt)
+        vals[ok] = src[ch[ok]]
+        out[:pos.size] = vals
+        return out
+    if view in ("windows", "window_count"):
+        (t,) = idx
+        kh, kw = P("kernel_hw")
+        sh, sw = P("strides")
+        pt, _, pl, _ = P("pads")
+        ho, wo = P("out_hw")
+        n_, c1_, h_, w_, c0 = src.shape
+        rows = np.arange(t, min(t + shape[0], n_ * c1_ * ho * wo))
+        nc, rem = np.divmod(rows, ho * wo)
+        nn, cc = np.divmod(nc, c1_)
+        oh, ow = np.divmod(rem, wo)
+        hi = (oh * sh - pt)[:, None, None] + np.arange(kh)[None, :, None]
+        wi = (ow * sw - pl)[:, None, None] + np.arange(kw)[None, None, :]
+        ok = ((hi >= 0) & (hi < h_) & (wi >= 0) & (wi < w_)).reshape(rows.size, kh * kw)
+        if view == "window_count":
+            out[:rows.size, 0] = ok.sum(axis=1)
+            return out
+        vals = src[nn[:, None, None], cc[:, None, None], np.clip(hi, 0, h_ - 1),
+                   np.clip(wi, 0, w_ - 1)].reshape(rows.size, kh * kw, c0)
+        fill = P("fill", 0)
+        fill_v = -np.inf if fill else 0
+        out[:rows.size] = np.where(ok[:, :, None], vals, fill_v)
+        return out
+    if view == "rows":
+        (t,) = idx
+        rl = int(np.prod(shape[1:]))
+        flat = src.reshape(-1, rl)
+        n = max(0, min(shape[0], flat.shape[0] - t))
+        out.reshape(shape[0], rl)[:n] = flat[t:t + n]
+        return out
+    if view == "chunk_rows":
+        t, l0 = idx
+        rows, length, inner = P("rows"), P("length"), P("inner")
+        fill = P("fill", 0)
+        if fill:
+            out[...] = np.finfo(dt).min if fill == 1 else np.finfo(dt).max
+        v = src.reshape(rows, length, inner)[t:t + shape[0], l0:l0 + shape[1]]
+        out[:v.shape[0], :v.shape[1]] = v
+        return out
+    if view == "pad_rows":
+        (t,) = idx
+        pads = P("pads")
+        dst_shape = tuple(P("shape"))
+        lead = dst_shape[:-1]
+        r = np.arange(t, min(t + shape[0], int(np.prod(lead))))
+        coords = np.unravel_index(r, lead) if lead else ()
+        ok = np.ones(r.size, bool)
+        src_idx = []
+        for ax, c in enumerate(coords):
+            s_ = c - pads[2 * ax]
+            ok &= (s_ >= 0) & (s_ < src.shape[ax])
+            src_idx.append(np.clip(s_, 0, src.shape[ax] - 1))
+        lo = pads[-2]
+        rows_v = src[tuple(src_idx)] if src_idx else src[None]
+        out[:r.size, lo:lo + src.shape[-1]] = np.where(ok[:, None], rows_v, 0)
+        return out
+    if view == "heads":
+        bh, r0, c0_ = idx
+        heads, d, off = P("heads"), P("head_dim"), P("col_offset")
+        bb, h = divmod(bh, heads)
+        mat = src[bb][:, off + h * d: off + (h + 1) * d]
+        if P("transpose", 0):
+            mat = mat.T
+        v = mat[r0:r0 + shape[0], c0_:c0_ + shape[1]]
+        out[:v.shape[0], :v.shape[1]] = v
+        return out
+    raise SemanticsError(op, f"{op.name}: view '{view}' cannot load")
+
+
+def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ...]) -> None:
+    view = op.view.data
+    P = op.param
+    if view == "nc1hwc0":
+        g, m0, n0_ = idx
+        ho, wo = P("out_hw")
+        m_lim, n_lim, off, ctot = P("M"), P("N"), P("offset", 0), P("cout")
+        c0 = dst.shape[-1]
+        rows = np.arange(m0, min(m0 + v.shape[0], m_lim))
+        cols = np.arange(n0_, min(n0_ + v.shape[1], n_lim))
+        ch = g * off + cols
+        keep = ch < ctot
+        cols, ch = cols[keep], ch[keep]
+        if rows.size == 0 or cols.size == 0:
+            return
+        nn, rem = np.divmod(rows, ho * wo)
+        hh, ww = np.divmod(rem, wo)
+        dst[nn[:, None], (ch // c0)[None, :], hh[:, None], ww[:, None], (ch % c0)[None, :]] = \
+            v[np.ix_(rows - m0, cols - n0_)].astype(dst.dtype)
+        return
+    if view in ("nz", "nd"):
+        b, r0, c0_ = idx
+        r_lim, c_lim = P("rows"), P("cols")
+        out_batch = tuple(P("batch", ()))
+        bi = tuple(int(i) for i in np.unravel_index(b, out_batch)) if out_batch else ()
+        mat = dst[bi] if bi else dst
+        rows = np.arange(r0, min(r0 + v.shape[0], r_lim))
+        cols = np.arange(c0_, min(c0_ + v.shape[1], c_lim))
+        if rows.size == 0 or cols.size == 0:
+            return
+        val = v[np.ix_(rows - r0, cols - c0_)].astype(dst.dtype)
+        if view == "nz":
+            cz = mat.shape[-1]
+            mat[(cols // cz)[None, :], (rows // N0)[:, None], (rows % N0)[:, None], (cols % cz)[None, :]] = val
+        else:
+            mat[np.ix_(rows, cols)] = val
+        return
+    if view in ("flat", "rows"):
+        (t,) = idx
+        rl = int(np.prod(v.shape[1:]))
+        flat = dst.reshape(-1) if view == "flat" else dst.reshape(-1, rl)
+        n = min(v.shape[0], flat.shape[0] - t)
+        if n <= 0:
+            return
+        flat[t:t + n] = v[:n].reshape(flat[t:t + n].shape).astype(dst.dtype)
+        return
+    if view == "nz_rows":  # rows (n, c1) of [N*C1, C0] -> FRACTAL_NZ (C1, ceil(N/16), 16, C0)
+        (t,) = idx
+        c1 = P("c1")
+        k1, m1, m0, c0 = dst.shape[-4:]
+        n_rows = min(v.shape[0], m1 * m0 * c1 - t)
+        r = np.arange(t, t + max(n_rows, 0))
+        nn, cc = np.divmod(r, c1)
+        dst[cc, nn // m0, nn % m0, :] = v[:r.size].astype(dst.dtype)
+        return
+    if view == "heads":  # the [S, D] tile of head h into y [B, S, N, D] (row-major)
+        bh, r0, c0_ = idx
+        heads, d, off = P("heads"), P("head_dim"), P("col_offset")
+        bb, h = divmod(bh, heads)
+        b_, s_ = dst.shape[0], dst.shape[1]
+        mat = dst.reshape(b_, s_, -1)[bb][:, off + h * d: off + (h + 1) * d]
+        nr, nc = min(v.shape[0], s_ - r0), min(v.shape[1], d - c0_)
+        if nr > 0 and nc > 0:
+            mat[r0:r0 + nr, c0_:c0_ + nc] = v[:nr, :nc].astype(dst.dtype)
+        return
+    raise SemanticsError(op, f"{op.name}: view '{view}' cannot store")
+
+
+def _pad_mask(dst: np.ndarray, op: kernel.BodyKernelOp) -> None:
+    """Zero the padding of a formatted result (elementwise kernels may write f(0) != 0 there)."""
+    f = format_of(op.y.type)
+    if f is None or f.origin_fmt is None or f.fmt == f.origin_fmt:
+        return
+    if f.fmt == Format.NC1HWC0:
+        c = f.origin[3] if f.origin_fmt == Format.NHWC else f.origin[1]
+        c1, c0 = dst.shape[1], dst.shape[4]
+        if c < c1 * c0:
+            flat = dst.transpose(0, 1, 4, 2, 3).reshape(dst.shape[0], c1 * c0, -1)
+            mask = np.arange(c1 * c0) >= c
+            tmp = flat.copy()
+            tmp[:, mask, :] = 0
+            dst[...] = tmp.reshape(dst.shape[0], c1, c0, dst.shape[2], dst.shape[3]).transpose(0, 1, 3, 4, 2)
+    elif f.fmt == Format.FRACTAL_NZ:
+        m, k = f.origin[-2], f.origin[-1]
+        *_, k1, m1, m0, c0 = dst.shape
+        rows = np.arange(m1 * m0).reshape(m1, m0)
+        cols = np.arange(k1 * c0).reshape(k1, c0)
+        bad = (cols[:, None, None, :] >= k) | (rows[None, :, :, None] >= m)
+        dst[..., bad] = 0
+
+
+def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
+    fn = op.fn.data
+    rt = op.result.type
+    shape, dt = _shape(rt), numpy_dtype(rt.element_type)
+    acc = numerics.acc_dtype(dt)
+    xs = [a.astype(acc, copy=False) for a in args]
+    with np.errstate(all="ignore"):
+        if fn == "PoolMax":
+            y = xs[0].max(axis=1)
+        elif fn == "PoolAvg":
+            y = xs[0].sum(axis=1) / np.maximum(xs[1], 1)
+        elif fn == "Relu":
+            y = np.maximum(xs[0], 0)
+        elif fn in ("RowSum", "RowMax", "RowMin", "RowMean"):  # along axis 1 of the tile
+            red = {"RowSum": np.sum, "RowMax": np.max, "RowMin": np.min, "RowMean": np.mean}[fn]
+            y = red(xs[0], axis=1, keepdims=len(shape) == xs[0].ndim)
+        elif fn in ("Muls", "Adds"):  # with a scalar
+            c = acc.type(op.attrs.data["value"].value.data)
+            y = xs[0] * c if fn == "Muls" else xs[0] + c
+        elif fn == "Fill":  # 0, lowest or highest: a reduction's initial accumulator
+            f = op.attrs.data["fill"].value.data
+            y = np.full(shape, {0: 0, 1: np.finfo(dt).min, 2: np.finfo(dt).max}[f], acc)
+        elif fn == "Expr":  # a FusedElementwise chain (postfix)
+            from compiler.interpreters.fused_impl import eval_postfix
+
+            y = eval_postfix(op.attrs.data["expr"].data, xs)
+        elif fn == "Cast":
+            y = args[0].astype(dt)
+        elif fn == "SelectV2":
+            y = np.where(args[0].astype(bool), xs[1], xs[2])
+        elif fn == "BiasAdd":
+            y = xs[0] + xs[1]
+        elif fn.startswith("act:"):  # an epilogue activation (cann.ACTIVATIONS), alpha in attrs
+            from compiler.interpreters.fused_impl import activate
+
+            a = op.attrs.data.get("alpha")
+            y = activate(xs[0], fn[4:], float(a.value.data) if a is not None else None)
+        else:
+            cls = _ELEMENTWISE.get(fn)
+            if cls is None:
+                raise SemanticsError(op, f"{op.name}: unknown vector function '{fn}'")
+            attrs = type("Attrs", (), dict(op.attrs.data))()
+            y = LIBRARY_SEMANTICS[cls](attrs, *xs)
+    y = np.asarray(y)
+    if y.shape != shape:
+        y = np.broadcast_to(y, shape)
+    return np.ascontiguousarray(y.astype(dt, copy=False))
+
+
+_ELEMENTWISE = {c.name.removeprefix("cann."): c for c in LIBRARY_SEMANTICS
+                if issubclass(c, (_cann.UnaryCannOp, _cann.BinaryCannOp))}
+
+
+@register_impls
+class KernelBodyFunctions(InterpreterFunctions):
+    def _run_body(self, interp: Interpreter, op: kernel.BodyKernelOp, args):
+        y = np.zeros(_shape(op.y.type), result_dtype(op.y.type))
+        interp.run_ssacfg_region(op.body, (*[np.ascontiguousarray(a) for a in args], y), op.name)
+        if op.kind.data in ELEMENTWISE_KINDS:
+            _pad_mask(y, op)
+        return (y,)
+
+    @impl(kernel.CubeKernelOp)
+    def run_cube(self, interp: Interpreter, op: kernel.CubeKernelOp, args):
+        return self._run_body(interp, op, args)
+
+    @impl(kernel.VectorKernelOp)
+    def run_vec_kernel(self, interp: Interpreter, op: kernel.VectorKernelOp, args):
+        return self._run_body(interp, op, args)
+
+    @impl(kernel.CoresOp)
+    def run_cores(self, interp: Interpreter, op: kernel.CoresOp, args):
+        grid, tile = ints(op.grid), ints(op.tile)
+        for b in range(int(np.prod(grid))):
+            offs, rest = [], b
+            for g, t in zip(grid, tile):
+                rest, i = divmod(rest, g)
+                offs.append(i * t)
+            interp.run_ssacfg_region(op.body, tuple(offs), op.name)
+        return ()
+
+    @impl(kernel.ForOp)
+    def run_for(self, interp: Interpreter, op: kernel.ForOp, args):
+        base = int(args[0])
+        hi = min(base + op.extent.value.data, op.limit.value.data)
+        for iv in range(base, hi, op.step.value.data):
+            interp.run_ssacfg_region(op.body, (iv,), op.name)
+        return ()
+
+    @impl_terminator(kernel.YieldOp)
+    def run_yield(self, interp: Interpreter, op: kernel.YieldOp, args):
+        return ReturnedValues(()), ()
+
+    @impl(kernel.IndexOp)
+    def run_index(self, interp: Interpreter, op: kernel.IndexOp, args):
+        return (op.value.value.data,)
+
+    @impl(kernel.AllocOp)
+    def run_alloc(self, interp: Interpreter, op: kernel.AllocOp, args):
+        return (np.zeros(_shape(op.result.type), numpy_dtype(op.result.type.element_type)),)
+
+    @impl(kernel.LoadOp)
+    def run_load(self, interp: Interpreter, op: kernel.LoadOp, args):
+        return (load(op, args[0], tuple(int(i) for i in args[1:])),)
+
+    @impl(kernel.MmadOp)
+    def run_mmad(self, interp: Interpreter, op: kernel.MmadOp, args):
+        c, a, b = args
+        m1, k1, m0, k0 = a.shape
+        _, n1, n0, _ = b.shape
+        a2 = a.transpose(0, 2, 1, 3).reshape(m1 * m0, k1 * k0).astype(c.dtype, copy=False)
+        b2 = b.transpose(0, 3, 1, 2).reshape(k1 * k0, n1 * n0).astype(c.dtype, copy=False)
+        prod = a2 @ b2  # [M, N] -> Nz (n1, m1, 16, 16)
+        c += prod.reshape(m1, m0, n1, n0).transpose(2, 0, 1, 3)
+        return ()
+
+    @impl(kernel.FixpipeOp)
+    def run_fixpipe(self, interp: Interpreter, op: kernel.FixpipeOp, args):
+        (c,) = args
+        n1, m1, m0, n0 = c.shape
+        out = c.transpose(1, 2, 0, 3).reshape(m1 * m0, n1 * n0)
+        return (out.astype(numpy_dtype(op.result.type.element_type)),)
+
+    @impl(kernel.VecOp)
+    def run_vec(self, interp: Interpreter, op: kernel.VecOp, args):
+        return (vec(op, args),)
+
+    @impl(kernel.AccumulateOp)
+    def run_accumulate(self, interp: Interpreter, op: kernel.AccumulateOp, args):
+        acc, v = args
+        fn = {"Add": np.add, "Max": np.maximum, "Min": np.minimum}[op.fn.data]
+        fn(acc, v.astype(acc.dtype, copy=False), out=acc)
+        return ()
+
+    @impl(kernel.ViewOp)
+    def run_view(self, interp: Interpreter, op: kernel.ViewOp, args):
+        return (np.asarray(args[0]).reshape(_shape(op.y.type)),)
+
+    @impl(kernel.StoreOp)
+    def run_store(self, interp: Interpreter, op: kernel.StoreOp, args):
+        store(op, args[0], args[1], tuple(int(i) for i in args[2:]))
+        return ()
+
+
+#: kernel kinds whose function may write f(0) != 0 into padding (masked after the body runs)
+ELEMENTWISE_KINDS = frozenset(["Elementwise"])

@@ -63,7 +63,7 @@ def test_level_matches_tensorflow(conv_graph, level):
     for out, r in results.items():
         assert r.max_abs <= 1e-5, f"{level}/{out}: max abs error {r.max_abs}"
     if level == "kernel":
-        assert "kernel.cube_conv2d" in text and "cann.FusedConv2D" not in text
+        assert 'kind = "Conv2D"' in text and "kernel.mmad" in text and "cann.FusedConv2D" not in text
         assert text.count("kernel.transdata") == 2
     if level in ("fused", "layouts"):
         assert "cann.FusedConv2D" in text and "cann.Relu" not in text
