@@ -1,7 +1,7 @@
 """cann-run: execute a module at any level (tf, cann, kernel) and optionally check it against
 the original TensorFlow graph.
 
-    cann-run model.mlir --input x=x.npy [--input y=y.npy] [--seed 0] [--output-dir DIR]
+    cann-run model.mlir|model.om --input x=x.npy [--input y=y.npy] [--seed 0] [--output-dir DIR]
              [--compare-with model.pb|model.pbtxt] [--atol 1e-5] [--rtol 1e-5]
 
 Inputs not given are drawn from normal(0, 1) with --seed.  Without --compare-with each output is
@@ -26,7 +26,7 @@ TOOL = "cann-run"
 
 def _parser() -> ToolArgumentParser:
     p = ToolArgumentParser(prog=TOOL, description="Run a module and compare with TensorFlow.")
-    p.add_argument("model", help="textual IR (.mlir) at any level")
+    p.add_argument("model", help="textual IR (.mlir) at any level, or an offline model (.om)")
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
                    help="an input value (repeatable); missing inputs are random")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
@@ -97,8 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_module,
         )
 
-        module, src = load_module(args.model)
-        source.append(src)
+        from compiler.offline_model import is_offline_model, load_offline_model, run_planned
+
+        om = is_offline_model(args.model)
+        if om:  # an offline model: its planned kernel IR runs on one arena, without TensorFlow
+            module = load_offline_model(args.model).module
+            source.append(SourceMap(args.model))
+        else:
+            module, src = load_module(args.model)
+            source.append(src)
         given = parse_inputs(args.input)
         known = [n for n, _, _ in input_specs(module)]
         for n in given:
@@ -107,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                    f"{', '.join(known) or '(none)'}")
         inputs = random_inputs(module, args.seed)
         inputs.update(given)
-        outputs = run_module(module, inputs)
+        outputs = run_planned(module, inputs) if om else run_module(module, inputs)
 
         if args.output_dir:
             try:

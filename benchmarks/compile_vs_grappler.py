@@ -1,0 +1,199 @@
+"""Our compiled model vs Grappler's optimized graph, under the same cost model; and compile
+time vs Grappler's time on the same GraphDef.  Ratios are printed; nothing is asserted.
+
+    python benchmarks/compile_vs_grappler.py [--model ResNet50] [--zoo /tmp/zoo] [--soc Ascend910B3]
+
+Latency: ours is `compiler.perf_report` on our kernel-level module when the model reaches the
+kernel level; until then (other passes still landing) both sides are costed op by op with the
+same estimator (`estimate_ops`): a conv / matmul costs its cube tiling's cycles
+(`compiler.tiling.cube_tiling`, the tiling our compiler would choose), every other compute op
+its measured vector fit, every launched op the launch overhead, and each op
+max(compute, HBM bytes / bandwidth) - exactly the per-kernel model of compiler/perf_report.py.
+Grappler's graph: TensorFlow's meta-optimizer (default rewriters, incl. remapper fusions such
+as _FusedConv2D) on the frozen GraphDef, shapes from TensorFlow's shape inference.
+Goal (issue 7): ours / Grappler <= 0.7; compile time ratio <= 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from compiler.chips import get_chip  # noqa: E402
+from compiler.cost_model import vector_core_cycles  # noqa: E402
+from compiler.perf_report import LAUNCH_OVERHEAD_US  # noqa: E402
+
+#: Ops that move no data on the device (views, bookkeeping) and are not launched.
+FREE = {"Const", "Placeholder", "Identity", "NoOp", "Reshape", "Squeeze", "ExpandDims", "Shape",
+        "StopGradient", "_Retval", "_Arg"}
+CUBE = {"Conv2D", "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative",
+        "MatMul", "_FusedMatMul", "BatchMatMul", "BatchMatMulV2", "FusedConv2D",
+        "DepthwiseConv2D", "FusedDepthwiseConv2D", "MatMulV2", "BatchMatMulV2"}
+
+
+def _n(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= max(int(d), 1)
+    return n
+
+
+def op_cost(kind: str, in_shapes, out_shapes, elem_bytes: int, chip) -> float | None:
+    """Microseconds of one op (None: not launched)."""
+    from compiler.tiling import TilingError, cube_tiling
+
+    base = kind.split(".")[-1]
+    if base in FREE or base.endswith("Const"):
+        return None
+    hbm = (sum(_n(s) for s in in_shapes) + sum(_n(s) for s in out_shapes)) * elem_bytes
+    mem_us = hbm / (chip.hbm_tb_per_s * 1e12) * 1e6
+    out = out_shapes[0] if out_shapes else ()
+    compute_cycles = 0.0
+    if base in CUBE and len(in_shapes) >= 2 and out:
+        w = in_shapes[1]
+        if "Conv" in base and len(w) == 4:
+            m = _n(out[:-1])
+            if "Depthwise" in base:  # per channel: K = kh*kw, N = channels (a cube-poor op)
+                n_, k = out[-1], w[0] * w[1] * 16
+            else:
+                n_, k = w[3], w[0] * w[1] * max(16, -(-w[2] // 16) * 16)
+        else:
+            m, k, n_ = _n(out[:-1]), in_shapes[0][-1], out[-1]
+        try:
+            compute_cycles = cube_tiling(base, max(m, 1), max(n_, 1), max(k, 1), elem_bytes,
+                                         16, chip.name).est_cycles
+        except TilingError:
+            compute_cycles = 0.0
+    else:
+        per_core = -(-_n(out) // chip.vector_cores) if out else 0
+        compute_cycles = vector_core_cycles(base, per_core, elem_bytes)
+    return LAUNCH_OVERHEAD_US + max(compute_cycles / chip.clock_mhz, mem_us)
+
+
+def estimate_tf_graph(graph_def, chip) -> tuple[float, int]:
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        tf.compat.v1.import_graph_def(graph_def, name="")
+    total, launches = 0.0, 0
+    for op in g.get_operations():
+        try:
+            ins = [list(t.shape.as_list()) for t in op.inputs]
+            outs = [list(t.shape.as_list()) for t in op.outputs]
+        except ValueError:
+            ins, outs = [], []
+        ins = [[d or 1 for d in s] for s in ins if s is not None]
+        outs = [[d or 1 for d in s] for s in outs if s is not None]
+        c = op_cost(op.type, ins, outs, 4, chip)
+        if c is not None:
+            total += c
+            launches += 1
+    return total, launches
+
+
+def estimate_module(module, chip) -> tuple[float, int]:
+    from compiler.runner import main_func
+    from dialects.cann import origin_shape
+
+    total, launches = 0.0, 0
+    for op in main_func(module).body.blocks.first.ops:
+        if op.name == "func.return":
+            continue
+        # framework (origin) shapes, as TF's graph has them: NHWC activations, HWCN filters
+        ins = [list(origin_shape(v.type)) for v in op.operands if hasattr(v.type, "get_shape")]
+        outs = [list(origin_shape(r.type)) for r in op.results if hasattr(r.type, "get_shape")]
+        c = op_cost(op.name, ins, outs, 4, chip)
+        if c is not None:
+            total += c
+            launches += 1
+    return total, launches
+
+
+def grappler(graph_def, outputs):
+    import tensorflow as tf
+    from tensorflow.core.protobuf import config_pb2
+    from tensorflow.python.grappler import tf_optimizer
+
+    g = tf.Graph()
+    with g.as_default():
+        tf.compat.v1.import_graph_def(graph_def, name="")
+        mg = tf.compat.v1.train.export_meta_graph(graph=g)
+    fetch = mg.collection_def["train_op"]
+    fetch.node_list.value.extend(outputs)
+    cfg = config_pb2.ConfigProto()
+    t0 = time.perf_counter()
+    out = tf_optimizer.OptimizeGraph(cfg, mg)
+    return out, time.perf_counter() - t0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", default="ResNet50")
+    ap.add_argument("--zoo", default="/tmp/zoo")
+    ap.add_argument("--soc", default="Ascend910B3")
+    args = ap.parse_args()
+    from compiler.model_zoo import frozen_graphdef
+    from compiler.tf_loader import read_graphdef_file, tensorflow
+
+    tensorflow()
+    chip = get_chip(args.soc)
+    path = frozen_graphdef(args.model, args.zoo)
+    gd = read_graphdef_file(path)
+
+    # ours: the cann-compile pipeline, timed end to end (import included, like Grappler's input)
+    from types import SimpleNamespace
+
+    from tools.cann_compile import compile_model
+
+    steps: dict[str, float] = {}
+    ns = SimpleNamespace(model=path, framework="3", soc_version=args.soc, input_shape=None,
+                         input_format=None, out_nodes=None, precision_mode=None,
+                         fusion_switch_file=None, dump_graph=None)
+    t0 = time.perf_counter()
+    level = "kernel"
+    try:
+        module, _, _ = compile_model(ns, lambda s, dt: steps.__setitem__(s, dt))
+        ours_time = time.perf_counter() - t0
+        from compiler.perf_report import perf_report
+
+        rep = perf_report(module, args.soc)
+        ours_us, ours_launches = rep.latency_us, rep.launches
+    except Exception as e:  # noqa: BLE001 - the kernel level is not reached yet: proxy
+        ours_time = time.perf_counter() - t0
+        msg = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        from compiler.importers.graphdef import import_graphdef_file
+        from compiler.ir_io import make_context
+        from passes import ALL_PASSES
+
+        module = import_graphdef_file(path)
+        ctx = make_context()
+        level = "tf"
+        for p in ("tf-to-cann", "fuse", "assign-layouts"):
+            try:
+                ALL_PASSES[p]()().apply(ctx, module)
+                level = p
+            except Exception:  # noqa: BLE001
+                break
+        ours_us, ours_launches = estimate_module(module, chip)
+        level = f"after {level} (proxy; full pipeline failed: {msg[:80]})"
+
+    outputs = [n.name for n in gd.node if n.op not in ("Const", "NoOp")][-1:]
+    optimized, g_time = grappler(gd, outputs)
+    g_us, g_launches = estimate_tf_graph(optimized, chip)
+
+    print(f"model {args.model} on {args.soc}; launch {LAUNCH_OVERHEAD_US} us, HBM {chip.hbm_tb_per_s} TB/s")
+    print(f"ours     : {ours_launches:5d} launches, estimated {ours_us:10.1f} us  [{level}]")
+    print(f"grappler : {g_launches:5d} launches, estimated {g_us:10.1f} us")
+    print(f"latency ratio ours / grappler = {ours_us / g_us:.3f}  (goal <= 0.7)")
+    print(f"compile time: ours {ours_time:.2f} s ({', '.join(f'{k} {v:.2f}' for k, v in steps.items())}), "
+          f"grappler {g_time:.2f} s; ratio = {ours_time / g_time:.2f}  (goal <= 1)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

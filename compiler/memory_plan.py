@@ -1,0 +1,649 @@
+"""Device memory planning: every intermediate tensor and kernel workspace at an offset in one
+arena of global memory (HBM), as ATB plans its intermediate memory (cann-facts.md section 8).
+
+The model, in two halves:
+
+* `plan_tensors` / `check_plan` work on plain `TensorReq`s (bytes, lifetime, alias requests) and
+  know nothing about IR, so the allocator and the checker can be tested on synthetic problems.
+* `collect` / `plan_function` / `read_plan` / `check_function` read and write a `func.func` at
+  the kernel level.  Any op of the `kernel` dialect at the top level of the function body is a
+  kernel launch; launches run in program order, step 0, 1, ...
+
+Lifetimes.  A kernel result is live from the step of its kernel to the step of its last
+consumer, inclusive (a kernel reads its inputs while writing its output, so an input and the
+output overlap in time unless the kernel works in place).  A workspace lives for its kernel's
+step only.  Function arguments (model inputs) and values returned by the function (model
+outputs) are not in the arena: the caller binds their buffers at execution time, as ACL's
+aclmdlExecute does.  Constants live in the weight region of the offline model.
+
+Reuse.
+* In place: an elementwise kernel (`fn` in ELEMENTWISE_FNS, or an op named in ELEMENTWISE_OPS)
+  whose operand has exactly the result's type, lives in the arena and dies at this kernel,
+  writes its result over that operand (tile by tile each element is read before it is written).
+* Concat: when every dimension before the concat axis is 1, the inputs are consecutive slabs of
+  the output; each producer then writes its result directly into its slab and the concat kernel
+  moves no data (`mem.elided`).  Inputs must be arena tensors used only by that concat.
+* Workspace: a kernel's GM buffers (`#kernel.buffer<GM, ...>` and/or an integer `workspace`
+  property) form one workspace tensor of that step, planned like any other tensor, so
+  workspaces of different kernels share memory.
+
+Placement: greedy by size (largest first), each at the lowest 512-byte aligned offset (or the
+best-fitting gap) that does not collide with an already placed tensor of overlapping lifetime;
+the better of a few orderings is kept.  The lower bound is the largest sum, over steps, of the
+(aligned) bytes simultaneously live; the naive sum is every planned tensor in its own buffer.
+
+Recorded in the IR (round-trips through the textual form):
+  on each launch   `mem.offsets = array<i64: o0, ...>`  one per result, -1 = model output
+                   `mem.workspace = array<i64: offset, bytes>`  when it has a workspace
+                   `mem.elided`  (unit) for a concat whose inputs were written in place
+  on the function  `mem.plan = {alignment = 512, arena = N, live_bound = N, naive = N,
+                                tensors = N, inplace = N, concat_inplace = N}`
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+
+from compiler.formats import ceil_div
+
+ALIGNMENT = 512
+
+OFFSETS_ATTR = "mem.offsets"
+WORKSPACE_ATTR = "mem.workspace"
+ELIDED_ATTR = "mem.elided"
+PLAN_ATTR = "mem.plan"
+
+#: `fn` values of vector kernels that are elementwise (same index in, same index out).
+ELEMENTWISE_FNS = frozenset({
+    "Relu", "Relu6", "Sigmoid", "Tanh", "Elu", "LeakyRelu", "BiasAdd", "Add", "AddV2", "Mul",
+    "Sub", "RealDiv", "Div", "Maximum", "Minimum", "Pow", "Rsqrt", "Sqrt", "Square",
+    "SquaredDifference", "Erf", "Exp", "Log", "Neg", "Abs", "Gelu", "FastGelu", "Swish",
+    "HardSwish", "Silu", "Mish", "Softplus", "Reciprocal", "Scale", "BNInfer", "ClipByValue",
+})
+#: Whole kernel ops that are elementwise whatever their properties.
+ELEMENTWISE_OPS = frozenset({"kernel.elementwise", "kernel.eltwise"})
+#: Concatenation: by op name or by a vector kernel's `fn`.
+CONCAT_OPS = frozenset({"kernel.concat", "kernel.concat_v2"})
+CONCAT_FNS = frozenset({"Concat", "ConcatD", "ConcatV2", "ConcatV2D"})
+
+
+class PlanError(ValueError):
+    pass
+
+
+def align(n: int, a: int = ALIGNMENT) -> int:
+    return ceil_div(n, a) * a if n > 0 else 0
+
+
+# --- the allocator, on plain data -----------------------------------------------------------
+
+@dataclass
+class TensorReq:
+    """One tensor to place: bytes, lifetime [start, end] in kernel steps (inclusive)."""
+
+    name: str
+    size: int
+    start: int
+    end: int
+    kind: str = "activation"  # or "workspace"
+    #: Share memory with tensor `alias[0]` at byte offset `alias[1]` inside it (in place) or
+    #: with the later tensor whose slab this is (concat): (index, offset of self within it).
+    alias: tuple[int, int] | None = None
+    alias_kind: str = ""  # "inplace" | "concat"
+
+
+@dataclass
+class Plan:
+    offsets: list[int]
+    arena: int
+    live_bound: int
+    naive: int
+    alignment: int
+    strategy: str = ""
+    steps: int = 0
+    inplace: int = 0
+    concat_inplace: int = 0
+
+    def summary(self) -> str:
+        ratio = self.arena / self.live_bound if self.live_bound else 1.0
+        naive_ratio = self.arena / self.naive if self.naive else 1.0
+        return (f"arena {self.arena} B, live-set bound {self.live_bound} B ({ratio:.3f}x), "
+                f"naive sum {self.naive} B ({naive_ratio:.3f}x), {len(self.offsets)} tensors, "
+                f"{self.inplace} in place, {self.concat_inplace} concat inputs in place")
+
+
+def _roots(reqs: list[TensorReq]) -> tuple[list[int], list[int]]:
+    """(root index, offset within the root's buffer) of every tensor (follows alias chains)."""
+    root = list(range(len(reqs)))
+    rel = [0] * len(reqs)
+    for i in range(len(reqs)):
+        seen = set()
+        j, off = i, 0
+        while reqs[j].alias is not None:
+            if j in seen:
+                raise PlanError(f"alias cycle through '{reqs[j].name}'")
+            seen.add(j)
+            target, o = reqs[j].alias
+            off += o
+            j = target
+        root[i], rel[i] = j, off
+    return root, rel
+
+
+def _place(buffers: list[tuple[int, int, int]], order: list[int], best_fit: bool,
+           alignment: int) -> tuple[list[int], int]:
+    """buffers[i] = (size, start, end): offsets of each, and the arena size."""
+    placed: list[tuple[int, int, int, int]] = []  # (offset, size, start, end)
+    offsets = [0] * len(buffers)
+    top = 0
+    for i in order:
+        size, start, end = buffers[i]
+        need = align(size, alignment)
+        busy = sorted((o, o + align(s, alignment)) for o, s, st, en in placed
+                      if st <= end and start <= en)
+        chosen, best_gap = None, None
+        cursor = 0
+        for lo, hi in busy:
+            if lo - cursor >= need:
+                gap = lo - cursor
+                if not best_fit:
+                    chosen = cursor
+                    break
+                if best_gap is None or gap < best_gap:
+                    chosen, best_gap = cursor, gap
+            cursor = max(cursor, hi)
+        if chosen is None:
+            chosen = cursor
+        offsets[i] = chosen
+        placed.append((chosen, size, start, end))
+        top = max(top, chosen + need)
+    return offsets, top
+
+
+#: Work budget of the local search (placements x buffers^2), so large graphs stay fast.
+SEARCH_BUDGET = 4_000_000
+
+
+def _local_search(bufs, best, bound: int, alignment: int):
+    """Perturb the best greedy order (swap nearby entries; deterministic) while the arena is
+    above the live-set bound; keep any order that does no worse."""
+    import random
+
+    rng = random.Random(0)
+    offs, top, strategy, order, best_fit = best
+    n = len(bufs)
+    tries = max(8, min(300, SEARCH_BUDGET // (n * n)))
+    improved = False
+    for _ in range(tries):
+        cand = list(order)
+        for _ in range(rng.randint(1, 8)):
+            i = rng.randrange(n - 1)
+            j = min(n - 1, i + rng.randint(1, 6))
+            cand[i], cand[j] = cand[j], cand[i]
+        for fit in (best_fit, not best_fit):
+            o2, t2 = _place(bufs, cand, fit, alignment)
+            if t2 <= top:
+                improved |= t2 < top
+                offs, top, order, best_fit = o2, t2, cand, fit
+                break
+        if top <= bound:
+            break
+    if improved:
+        strategy += "+local-search"
+    return offs, top, strategy, order, best_fit
+
+
+def live_bound(buffers: list[tuple[int, int, int]], alignment: int = ALIGNMENT) -> int:
+    """Largest sum of aligned bytes simultaneously live: no placement can do better."""
+    events: dict[int, int] = {}
+    for size, start, end in buffers:
+        events[start] = events.get(start, 0) + align(size, alignment)
+        events[end + 1] = events.get(end + 1, 0) - align(size, alignment)
+    best = cur = 0
+    for t in sorted(events):
+        cur += events[t]
+        best = max(best, cur)
+    return best
+
+
+def plan_tensors(reqs: list[TensorReq], alignment: int = ALIGNMENT) -> Plan:
+    """Place every tensor; aliased tensors share their root's buffer."""
+    if alignment <= 0 or alignment & (alignment - 1):
+        raise PlanError(f"alignment must be a power of two, got {alignment}")
+    for r in reqs:
+        if r.size < 0 or r.end < r.start:
+            raise PlanError(f"tensor '{r.name}': bad size {r.size} or lifetime [{r.start}, {r.end}]")
+    root, rel = _roots(reqs)
+    roots = sorted(set(root))
+    index = {r: k for k, r in enumerate(roots)}
+    bufs = []
+    for r in roots:
+        members = [i for i in range(len(reqs)) if root[i] == r]
+        size = max(rel[i] + reqs[i].size for i in members)
+        bufs.append((size, min(reqs[i].start for i in members), max(reqs[i].end for i in members)))
+    orders = {
+        "greedy-by-size": sorted(range(len(bufs)), key=lambda k: (-bufs[k][0], bufs[k][1])),
+        "greedy-by-start": sorted(range(len(bufs)), key=lambda k: (bufs[k][1], -bufs[k][0])),
+        "greedy-by-breadth": sorted(range(len(bufs)),
+                                    key=lambda k: (-(bufs[k][0] * (bufs[k][2] - bufs[k][1] + 1)))),
+    }
+    bound = live_bound(bufs, alignment)
+    best = None
+    for name, order in orders.items():
+        for best_fit in (False, True):
+            offs, top = _place(bufs, order, best_fit, alignment)
+            if best is None or top < best[1]:
+                best = (offs, top, f"{name}/{'best-fit' if best_fit else 'first-fit'}",
+                        order, best_fit)
+    if best is not None and best[1] > bound and len(bufs) > 2:
+        best = _local_search(bufs, best, bound, alignment)
+    offs, top, strategy = best[:3] if best else ([], 0, "empty")
+    offsets = [offs[index[root[i]]] + rel[i] for i in range(len(reqs))]
+    steps = max((r.end for r in reqs), default=-1) + 1
+    return Plan(offsets=offsets, arena=top, live_bound=bound,
+                naive=sum(align(r.size, alignment) for r in reqs), alignment=alignment,
+                strategy=strategy, steps=steps,
+                inplace=sum(1 for r in reqs if r.alias_kind == "inplace"),
+                concat_inplace=sum(1 for r in reqs if r.alias_kind == "concat"))
+
+
+def check_plan(reqs: list[TensorReq], offsets: list[int], arena: int,
+               alignment: int = ALIGNMENT,
+               allowed: dict[tuple[int, int], tuple[str, int]] | None = None) -> list[str]:
+    """Every problem of a placement, as messages (empty: the plan is sound).
+
+    Two tensors whose lifetimes overlap must not share a byte, unless `allowed[(i, j)]`
+    (i < j) says j may sit on i: ("inplace", 0) if at exactly i's offset, ("concat", d) if i is
+    a slab of j at byte d (or the reverse).  By default the tensors' own alias requests are
+    the allowed overlaps.  Every tensor must lie within the arena; every alias root must be
+    aligned."""
+    problems: list[str] = []
+    if allowed is None:
+        allowed = {}
+        for j, r in enumerate(reqs):
+            if r.alias is not None:
+                i, d = r.alias
+                allowed[(min(i, j), max(i, j))] = (r.alias_kind or "inplace", d if i > j else -d)
+    if len(offsets) != len(reqs):
+        return [f"{len(offsets)} offsets for {len(reqs)} tensors"]
+    for i, (r, o) in enumerate(zip(reqs, offsets)):
+        if o < 0 or o + r.size > arena:
+            problems.append(f"'{r.name}' at [{o}, {o + r.size}) lies outside the arena of {arena} B")
+        if r.alias is None and o % alignment:
+            problems.append(f"'{r.name}' at offset {o} is not {alignment}-byte aligned")
+    order = sorted(range(len(reqs)), key=lambda k: offsets[k])
+    for a_pos, i in enumerate(order):
+        lo_i, hi_i = offsets[i], offsets[i] + reqs[i].size
+        for j in order[a_pos + 1:]:
+            if offsets[j] >= hi_i:
+                break
+            if reqs[j].size == 0 or reqs[i].size == 0:
+                continue
+            ri, rj = reqs[i], reqs[j]
+            if ri.end < rj.start or rj.end < ri.start:
+                continue
+            key = (min(i, j), max(i, j))
+            rule = allowed.get(key)
+            if rule is not None:
+                kind, d = rule
+                a, b = key
+                if kind == "inplace" and offsets[a] == offsets[b]:
+                    continue
+                # concat: d > 0 means a is a slab of b at d; d < 0, b a slab of a at -d
+                if kind == "concat" and ((d >= 0 and offsets[a] == offsets[b] + d
+                                          and reqs[a].size + d <= reqs[b].size)
+                                         or (d < 0 and offsets[b] == offsets[a] - d
+                                             and reqs[b].size - d <= reqs[a].size)):
+                    continue
+            problems.append(
+                f"'{ri.name}' [{lo_i}, {hi_i}) live in steps {ri.start}..{ri.end} overlaps "
+                f"'{rj.name}' [{offsets[j]}, {offsets[j] + rj.size}) live in steps "
+                f"{rj.start}..{rj.end}")
+    return problems
+
+
+# --- the IR side ----------------------------------------------------------------------------
+
+def op_name(op: Operation) -> str:
+    """The op's name (an unregistered op's real name, so hand-made IR can use future kernels)."""
+    real = getattr(op, "op_name", None)
+    return real.data if isinstance(real, StringAttr) else op.name
+
+
+def is_kernel(op: Operation) -> bool:
+    return op_name(op).split(".", 1)[0] == "kernel"
+
+
+def is_constant(op: Operation) -> bool:
+    return op.name in ("cann.Const", "arith.constant") and not op.operands
+
+
+def tensor_bytes(t) -> int:
+    from dialects.common import numpy_dtype
+
+    if not isinstance(t, TensorType):
+        raise PlanError(f"{t} is not a tensor")
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        raise PlanError(f"{t} has a dynamic shape; plan memory after shapes are known")
+    n = 1
+    for d in shape:
+        n *= d
+    return n * numpy_dtype(t.element_type).itemsize
+
+
+def _prop(op: Operation, name: str):
+    return op.properties.get(name, op.attributes.get(name))
+
+
+def _int_prop(op: Operation, name: str) -> int | None:
+    v = _prop(op, name)
+    if isinstance(v, IntegerAttr):
+        return v.value.data
+    if isinstance(v, DenseArrayBase):
+        vals = v.get_values()
+        return int(vals[0]) if len(vals) == 1 else None
+    return None
+
+
+def fn_of(op: Operation) -> str | None:
+    v = _prop(op, "fn")
+    return v.data if isinstance(v, StringAttr) else None
+
+
+def is_elementwise(op: Operation) -> bool:
+    return op_name(op) in ELEMENTWISE_OPS or (fn_of(op) in ELEMENTWISE_FNS)
+
+
+def is_concat(op: Operation) -> bool:
+    return op_name(op) in CONCAT_OPS or fn_of(op) in CONCAT_FNS
+
+
+def workspace_bytes(op: Operation) -> int:
+    """GM buffers of a kernel (its workspace), plus an integer `workspace` property."""
+    total = 0
+    bufs = _prop(op, "buffers")
+    if bufs is not None and hasattr(bufs, "data"):
+        for b in bufs.data:
+            space = getattr(b, "space", None)
+            if isinstance(space, StringAttr) and space.data == "GM":
+                total += b.size.data
+    extra = _int_prop(op, "workspace")
+    return total + (extra or 0)
+
+
+def _concat_axis(op: Operation) -> int | None:
+    for name in ("concat_dim", "axis", "dim"):
+        v = _int_prop(op, name)
+        if v is not None:
+            return v
+    return None
+
+
+@dataclass
+class Collected:
+    """The planning problem of one function."""
+
+    launches: list[Operation]
+    reqs: list[TensorReq]
+    #: (kernel step, result index) -> tensor index; workspaces: step -> tensor index
+    result_tensor: dict[tuple[int, int], int] = field(default_factory=dict)
+    workspace_tensor: dict[int, int] = field(default_factory=dict)
+    #: every legal overlap (candidates the planner may use): (i, j) -> (kind, d)
+    allowed: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)
+    #: concat launches whose inputs may be written in place: step -> [(input tensor, offset)]
+    concat_slabs: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    outputs: int = 0
+
+
+def _describe(op: Operation, step: int) -> str:
+    from compiler.diagnostics import node_name
+
+    node = node_name(op)
+    return f"#{step} {op_name(op)}" + (f" '{node}'" if node else "")
+
+
+def _graph_level_fn(op: Operation) -> str | None:
+    """For `any_op` planning above the kernel level: `cann.Relu` -> "Relu"."""
+    name = op_name(op)
+    return name.split(".", 1)[1] if "." in name else None
+
+
+def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
+            any_op: bool = False) -> Collected:
+    """Lifetimes and legal aliasing of every tensor @fn's kernel launches produce.
+
+    any_op=True treats every top-level op (but constants) as a launch, elementwise / concat by
+    its name (`cann.Relu`, `cann.ConcatV2D`): an estimate for IR not yet lowered to kernels
+    (used by the benchmarks while a model does not reach the kernel level)."""
+    block = fn.body.blocks.first
+    if block is None:
+        return Collected([], [])
+    launches: list[Operation] = []
+    step_of: dict[Operation, int] = {}
+    returned: set[SSAValue] = set()
+    bad: list[str] = []
+    for op in block.ops:
+        if is_kernel(op) or (any_op and not is_constant(op) and not isinstance(op, func.ReturnOp)):
+            step_of[op] = len(launches)
+            launches.append(op)
+        elif isinstance(op, func.ReturnOp):
+            returned.update(op.operands)
+        elif not is_constant(op):
+            bad.append(op.name)
+    if bad:
+        raise PlanError(f"{', '.join(sorted(set(bad)))} is not a kernel launch; "
+                        "run cann-to-kernel before plan-memory")
+    c = Collected(launches, [])
+    value_tensor: dict[SSAValue, int] = {}
+    n_steps = len(launches)
+    for k, op in enumerate(launches):
+        for r, res in enumerate(op.results):
+            if res in returned or not isinstance(res.type, TensorType):
+                continue
+            last = k
+            for use in res.uses:
+                user = use.operation
+                while user is not None and user.parent_op() is not fn:
+                    user = user.parent_op()
+                if user in step_of:
+                    last = max(last, step_of[user])
+                elif user is not None and not isinstance(user, func.ReturnOp):
+                    last = n_steps  # used by something we do not order: keep it to the end
+            idx = len(c.reqs)
+            c.reqs.append(TensorReq(f"{_describe(op, k)} result {r}", tensor_bytes(res.type), k, last))
+            c.result_tensor[(k, r)] = idx
+            value_tensor[res] = idx
+        ws = workspace_bytes(op)
+        if ws:
+            idx = len(c.reqs)
+            c.reqs.append(TensorReq(f"{_describe(op, k)} workspace", ws, k, k, kind="workspace"))
+            c.workspace_tensor[k] = idx
+    c.outputs = len(returned)
+
+    claimed: set[int] = set()  # tensors already part of a concat (fixed slab offsets)
+    if concat:
+        for k, op in enumerate(launches):
+            if not (is_concat(op) or (any_op and _graph_level_fn(op) in CONCAT_FNS)) \
+                    or len(op.results) != 1 or (k, 0) not in c.result_tensor:
+                continue
+            out_idx = c.result_tensor[(k, 0)]
+            axis = _concat_axis(op)
+            shape = op.results[0].type.get_shape()
+            if axis is None:
+                continue
+            axis = axis + len(shape) if axis < 0 else axis
+            if not 0 <= axis < len(shape) or any(d != 1 for d in shape[:axis]):
+                continue
+            ins = list(op.operands)
+            if len(set(ins)) != len(ins) or any(v not in value_tensor for v in ins):
+                continue
+            idxs = [value_tensor[v] for v in ins]
+            if any(len(list(v.uses)) != 1 or i in claimed for v, i in zip(ins, idxs)):
+                continue
+            if sum(c.reqs[i].size for i in idxs) != c.reqs[out_idx].size:
+                continue
+            slabs, off = [], 0
+            for i in idxs:
+                slabs.append((i, off))
+                c.allowed[(min(i, out_idx), max(i, out_idx))] = ("concat", off)
+                off += c.reqs[i].size
+            c.concat_slabs[k] = slabs
+            claimed.update(idxs)
+    if inplace:
+        for k, op in enumerate(launches):
+            if not (is_elementwise(op) or (any_op and _graph_level_fn(op) in ELEMENTWISE_FNS)) \
+                    or len(op.results) != 1 or (k, 0) not in c.result_tensor:
+                continue
+            out_idx = c.result_tensor[(k, 0)]
+            for v in op.operands:
+                i = value_tensor.get(v)
+                if i is None or v.type != op.results[0].type or c.reqs[i].end != k:
+                    continue
+                c.allowed[(i, out_idx)] = ("inplace", 0)
+    return c
+
+
+def choose_aliases(c: Collected, inplace: bool = True, concat: bool = True) -> None:
+    """Turn the legal overlaps into alias requests (a tensor aliases at most one other)."""
+    for r in c.reqs:
+        r.alias, r.alias_kind = None, ""
+    if concat:
+        for k, slabs in c.concat_slabs.items():
+            out_idx = c.result_tensor[(k, 0)]
+            for i, off in slabs:
+                c.reqs[i].alias, c.reqs[i].alias_kind = (out_idx, off), "concat"
+    if inplace:
+        taken: set[int] = set()
+        for (i, j), (kind, _) in sorted(c.allowed.items(), key=lambda kv: kv[0][1]):
+            if kind != "inplace" or c.reqs[j].alias is not None or i in taken:
+                continue
+            # j sits on i: j's root becomes i's root (i is defined earlier)
+            if _reaches(c.reqs, i, j):
+                continue
+            c.reqs[j].alias, c.reqs[j].alias_kind = (i, 0), "inplace"
+            taken.add(i)
+
+
+def _reaches(reqs: list[TensorReq], start: int, target: int) -> bool:
+    j, seen = start, set()
+    while reqs[j].alias is not None and j not in seen:
+        seen.add(j)
+        j = reqs[j].alias[0]
+        if j == target:
+            return True
+    return False
+
+
+def _i64s(values) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+
+
+def plan_function(fn: func.FuncOp, alignment: int = ALIGNMENT, inplace: bool = True,
+                  concat: bool = True, verify: bool = True) -> Plan:
+    """Plan @fn and record the plan on it and its launches."""
+    c = collect(fn, inplace, concat)
+    choose_aliases(c, inplace, concat)
+    plan = plan_tensors(c.reqs, alignment)
+    if verify:
+        problems = check_plan(c.reqs, plan.offsets, plan.arena, alignment, c.allowed)
+        if problems:
+            raise PlanError("the memory plan is unsound (a compiler bug): " + problems[0])
+    for k, op in enumerate(c.launches):
+        offs = [plan.offsets[c.result_tensor[(k, r)]] if (k, r) in c.result_tensor else -1
+                for r in range(len(op.results))]
+        op.attributes[OFFSETS_ATTR] = _i64s(offs)
+        if k in c.workspace_tensor:
+            t = c.workspace_tensor[k]
+            op.attributes[WORKSPACE_ATTR] = _i64s([plan.offsets[t], c.reqs[t].size])
+        else:
+            op.attributes.pop(WORKSPACE_ATTR, None)
+        if k in c.concat_slabs and concat:
+            op.attributes[ELIDED_ATTR] = UnitAttr()
+        else:
+            op.attributes.pop(ELIDED_ATTR, None)
+    fn.attributes[PLAN_ATTR] = DictionaryAttr({
+        "alignment": IntegerAttr(alignment, i64),
+        "arena": IntegerAttr(plan.arena, i64),
+        "live_bound": IntegerAttr(plan.live_bound, i64),
+        "naive": IntegerAttr(plan.naive, i64),
+        "tensors": IntegerAttr(len(c.reqs), i64),
+        "inplace": IntegerAttr(plan.inplace, i64),
+        "concat_inplace": IntegerAttr(plan.concat_inplace, i64),
+    })
+    return plan
+
+
+@dataclass
+class RecordedPlan:
+    """A plan read back from the IR."""
+
+    collected: Collected
+    offsets: list[int]
+    arena: int
+    alignment: int
+    live_bound: int
+    naive: int
+    info: dict[str, int]
+
+
+def has_plan(fn: func.FuncOp) -> bool:
+    return isinstance(fn.attributes.get(PLAN_ATTR), DictionaryAttr)
+
+
+def read_plan(fn: func.FuncOp) -> RecordedPlan:
+    attr = fn.attributes.get(PLAN_ATTR)
+    if not isinstance(attr, DictionaryAttr):
+        raise PlanError(f"@{fn.sym_name.data} has no '{PLAN_ATTR}': run plan-memory first")
+    info = {k: v.value.data for k, v in attr.data.items() if isinstance(v, IntegerAttr)}
+    for key in ("alignment", "arena"):
+        if key not in info:
+            raise PlanError(f"'{PLAN_ATTR}' lacks '{key}'")
+    c = collect(fn)
+    offsets = [-1] * len(c.reqs)
+    for k, op in enumerate(c.launches):
+        offs = op.attributes.get(OFFSETS_ATTR)
+        if not isinstance(offs, DenseArrayBase):
+            raise PlanError(f"{_describe(op, k)} has no '{OFFSETS_ATTR}': run plan-memory again")
+        vals = [int(v) for v in offs.get_values()]
+        if len(vals) != len(op.results):
+            raise PlanError(f"{_describe(op, k)}: '{OFFSETS_ATTR}' has {len(vals)} values for "
+                            f"{len(op.results)} results")
+        for r, v in enumerate(vals):
+            t = c.result_tensor.get((k, r))
+            if t is None:
+                if v != -1:
+                    raise PlanError(f"{_describe(op, k)}: result {r} is a model output; its "
+                                    f"offset must be -1, got {v}")
+                continue
+            offsets[t] = v
+        if k in c.workspace_tensor:
+            ws = op.attributes.get(WORKSPACE_ATTR)
+            vals = [int(v) for v in ws.get_values()] if isinstance(ws, DenseArrayBase) else []
+            if len(vals) != 2 or vals[1] != c.reqs[c.workspace_tensor[k]].size:
+                raise PlanError(f"{_describe(op, k)}: '{WORKSPACE_ATTR}' must be "
+                                f"[offset, {c.reqs[c.workspace_tensor[k]].size}]")
+            offsets[c.workspace_tensor[k]] = vals[0]
+    return RecordedPlan(c, offsets, info["arena"], info["alignment"], info.get("live_bound", 0),
+                        info.get("naive", 0), info)
+
+
+def check_function(fn: func.FuncOp) -> list[str]:
+    """Problems of the plan recorded on @fn (empty: sound), re-derived from the IR alone."""
+    try:
+        p = read_plan(fn)
+    except PlanError as e:
+        return [str(e)]
+    return check_plan(p.collected.reqs, p.offsets, p.arena, p.alignment, p.collected.allowed)

@@ -1,0 +1,465 @@
+"""The offline model file (.om): a planned kernel-level module, its weights in their device
+layouts, tiling data and memory plan, in one checksummed binary that runs without TensorFlow.
+
+Layout (all integers little-endian):
+
+    header, 256 bytes (after GE's ModelFileHeader: magic, head size, version, checksum, length,
+    name, op count, platform):
+      0   u32   magic 0x444F4D49 ("DOMI"; stored little-endian like GE's, so the file starts "IMOD")
+      4   u32   header size = 256
+      8   u32   format version (FORMAT_VERSION)
+      12  u32   number of sections
+      16  u64   payload length (bytes after the header)
+      24  32 B  SHA-256 of the payload
+      56  32 B  model name (UTF-8, NUL padded)
+      88  u32   op count (kernel launches)
+      92  20 B  platform: the soc_version (NUL padded)
+      112 u64   arena bytes (device memory the caller must provide besides inputs/outputs)
+      120 u64   weight bytes
+      128 ...   zero
+      252 u32   CRC-32 of bytes 0..251
+    section table, 24 bytes per section: u32 kind, u32 0, u64 offset (from file start), u64 length
+    sections, each starting 512-byte aligned:
+      1 MODEL_DEF    kernel IR text (UTF-8); every constant of @main became a trailing function
+                     argument (`om.weight_args = N` on @main) bound to the WEIGHTS section
+      2 WEIGHTS      raw bytes of each weight in its storage layout (FRACTAL_Z, ...), 512-aligned
+      3 WEIGHT_INDEX JSON: per weight argument: name, offset, bytes, dtype, storage shape
+      4 TILING       JSON: per kernel launch: op, node, block_dim, tiling fields, buffers
+      5 MEMORY_PLAN  JSON: arena, alignment, bounds, per tensor offset and bytes
+      6 MANIFEST     JSON: model name, chip, inputs and outputs (name, shape, dtype), producer
+
+`load_offline_model` rebuilds the kernel-level module exactly (constants restored from the raw
+bytes), checks that the tiling and memory-plan sections agree with the IR, and re-checks the
+plan.  `run_offline_model` executes the launches in order on one real arena (a byte buffer):
+every intermediate is written at its planned offset and read back from there, so an unsound
+plan would corrupt the result.  Every defect of a file is one `OmError` line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Operation
+
+from compiler.diagnostics import CompileError
+from compiler import memory_plan as mp
+
+MAGIC = 0x444F4D49
+HEADER_SIZE = 256
+FORMAT_VERSION = 1
+SECTION_ALIGN = 512
+WEIGHT_ALIGN = 512
+WEIGHT_ARGS_ATTR = "om.weight_args"
+PRODUCER = "cann-compile 0.1.0"
+
+MODEL_DEF, WEIGHTS, WEIGHT_INDEX, TILING, MEMORY_PLAN, MANIFEST = 1, 2, 3, 4, 5, 6
+SECTION_NAMES = {MODEL_DEF: "MODEL_DEF", WEIGHTS: "WEIGHTS", WEIGHT_INDEX: "WEIGHT_INDEX",
+                 TILING: "TILING", MEMORY_PLAN: "MEMORY_PLAN", MANIFEST: "MANIFEST"}
+
+_HEAD = struct.Struct("<IIII Q 32s 32s I 20s Q Q")  # up to byte 128
+_SECTION = struct.Struct("<IIQQ")
+
+
+class OmError(CompileError):
+    pass
+
+
+def _pad(data: bytes, n: int) -> bytes:
+    return data[:n].ljust(n, b"\0")
+
+
+def _align(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+# --- writing --------------------------------------------------------------------------------
+
+def _main(module: ModuleOp) -> func.FuncOp:
+    from compiler.runner import main_func
+
+    return main_func(module)
+
+
+def _op_json(op: Operation, step: int) -> dict:
+    from compiler.diagnostics import node_name
+
+    out: dict = {"step": step, "op": op.name, "node": node_name(op)}
+    bd = op.properties.get("block_dim")
+    if isinstance(bd, IntegerAttr):
+        out["block_dim"] = bd.value.data
+    t = op.properties.get("tiling")
+    if t is not None and hasattr(t, "as_dict"):
+        out["tiling"] = t.as_dict()
+    bufs = op.properties.get("buffers")
+    if bufs is not None and hasattr(bufs, "data"):
+        out["buffers"] = [[b.space.data, b.size.data, b.role.data] for b in bufs.data
+                          if hasattr(b, "space")]
+    return out
+
+
+def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
+    """The .om bytes of a kernel-level module (planned here if it was not yet)."""
+    from compiler.ir_io import module_to_text
+    from compiler.runner import input_specs, io_names
+    from dialects.common import numpy_dtype
+
+    module = module.clone()
+    fn = _main(module)
+    if not mp.has_plan(fn):
+        mp.plan_function(fn)
+    problems = mp.check_function(fn)
+    if problems:
+        raise OmError(f"internal error: the memory plan is unsound: {problems[0]}")
+    in_names, out_names = io_names(fn)
+    inputs = [{"name": n, "shape": list(s), "dtype": str(d)} for n, s, d in input_specs(module)]
+    outputs = []
+    for n, t in zip(out_names, fn.function_type.outputs, strict=True):
+        from compiler.runner import framework_shape
+
+        outputs.append({"name": n, "shape": list(framework_shape(t)),
+                        "dtype": str(numpy_dtype(t.element_type))})
+
+    # Constants -> trailing arguments bound to raw weight bytes.
+    block = fn.body.blocks.first
+    weights = bytearray()
+    index = []
+    all_ops = list(block.ops)
+    consts = [op for op in all_ops if mp.is_constant(op)]
+    from compiler.diagnostics import node_name
+
+    for op in consts:
+        value = op.properties.get("value", op.attributes.get("value"))
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise OmError(f"internal error: constant {op.name} has no dense value")
+        rtype = op.results[0].type
+        raw = bytes(value.data.data)
+        dtype = numpy_dtype(value.type.element_type)
+        off = _align(len(weights), WEIGHT_ALIGN)
+        weights.extend(b"\0" * (off - len(weights)))
+        weights.extend(raw)
+        index.append({"name": node_name(op), "offset": off, "bytes": len(raw), "dtype": str(dtype),
+                      "shape": list(value.type.get_shape()), "op": op.name,
+                      "position": all_ops.index(op)})
+        arg = block.insert_arg(rtype, len(block.args))
+        op.results[0].replace_all_uses_with(arg)
+        op.detach()
+        op.erase()
+    fn.function_type = func.FunctionType.from_lists(
+        [a.type for a in block.args], list(fn.function_type.outputs))
+    fn.attributes[WEIGHT_ARGS_ATTR] = IntegerAttr(len(consts), i64)
+
+    launches = [op for op in block.ops if mp.is_kernel(op)]
+    plan = mp.read_plan(fn)
+    soc = module.attributes.get("cann.soc_version")
+    soc = soc.data if isinstance(soc, StringAttr) else ""
+    text = module_to_text(module, debuginfo=True).encode()
+    plan_json = {
+        "alignment": plan.alignment, "arena": plan.arena, "live_bound": plan.live_bound,
+        "naive": plan.naive, "info": plan.info,
+        "tensors": [{"name": r.name, "kind": r.kind, "offset": o, "bytes": r.size,
+                     "live": [r.start, r.end]}
+                    for r, o in zip(plan.collected.reqs, plan.offsets)],
+    }
+    manifest = {"name": name, "soc_version": soc, "inputs": inputs, "outputs": outputs,
+                "weights": len(consts), "launches": len(launches), "producer": PRODUCER,
+                "format_version": FORMAT_VERSION}
+    sections = [
+        (MODEL_DEF, text),
+        (WEIGHTS, bytes(weights)),
+        (WEIGHT_INDEX, json.dumps(index).encode()),
+        (TILING, json.dumps([_op_json(op, k) for k, op in enumerate(launches)]).encode()),
+        (MEMORY_PLAN, json.dumps(plan_json).encode()),
+        (MANIFEST, json.dumps(manifest).encode()),
+    ]
+    table_end = HEADER_SIZE + _SECTION.size * len(sections)
+    offset = _align(table_end, SECTION_ALIGN)
+    table, body = bytearray(), bytearray()
+    for kind, data in sections:
+        table += _SECTION.pack(kind, 0, offset, len(data))
+        body += data
+        pad = _align(offset + len(data), SECTION_ALIGN) - (offset + len(data))
+        body += b"\0" * pad
+        offset += len(data) + pad
+    payload = bytes(table) + b"\0" * (_align(table_end, SECTION_ALIGN) - table_end) + bytes(body)
+    head = _HEAD.pack(MAGIC, HEADER_SIZE, FORMAT_VERSION, len(sections), len(payload),
+                      hashlib.sha256(payload).digest(), _pad(name.encode(), 32), len(launches),
+                      _pad(soc.encode(), 20), plan.arena, len(weights))
+    head = head.ljust(252, b"\0")
+    head += struct.pack("<I", zlib.crc32(head))
+    assert len(head) == HEADER_SIZE
+    return head + payload
+
+
+def write_offline_model(module: ModuleOp, path: str, name: str | None = None) -> int:
+    """Write atomically; returns the file size."""
+    import os
+
+    from compiler.ir_io import write_atomically
+
+    data = build_offline_model(module, name or os.path.splitext(os.path.basename(path))[0])
+    write_atomically(path, lambda: data)
+    return len(data)
+
+
+# --- reading --------------------------------------------------------------------------------
+
+@dataclass
+class Header:
+    version: int
+    sections: int
+    length: int
+    name: str
+    op_count: int
+    platform: str
+    arena: int
+    weight_bytes: int
+
+
+@dataclass
+class OfflineModel:
+    path: str
+    header: Header
+    module: ModuleOp
+    manifest: dict
+    tiling: list
+    plan: dict
+    weight_index: list
+
+
+def _fail(path: str, msg: str):
+    raise OmError(f"{path}: error: {msg}")
+
+
+def is_offline_model(path: str) -> bool:
+    if path.endswith(".om"):
+        return True
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == struct.pack("<I", MAGIC)
+    except OSError:
+        return False
+
+
+def parse_header(data: bytes, path: str) -> Header:
+    if len(data) < HEADER_SIZE:
+        _fail(path, f"truncated offline model: {len(data)} bytes, the header alone is {HEADER_SIZE}")
+    (magic, head_size, version, n_sections, length, digest, name, ops, platform, arena,
+     wbytes) = _HEAD.unpack_from(data, 0)
+    if magic != MAGIC:
+        _fail(path, f"not an offline model: magic 0x{magic:08X}, expected 0x{MAGIC:08X} ('DOMI')")
+    if version != FORMAT_VERSION:
+        _fail(path, f"unsupported offline model format version {version}; "
+                    f"this tool reads version {FORMAT_VERSION}")
+    (crc,) = struct.unpack_from("<I", data, 252)
+    if head_size != HEADER_SIZE or crc != zlib.crc32(data[:252]):
+        _fail(path, "corrupted offline model: header checksum mismatch")
+    if len(data) - HEADER_SIZE < length:
+        _fail(path, f"truncated offline model: {len(data)} bytes, the header says "
+                    f"{HEADER_SIZE + length}")
+    if len(data) - HEADER_SIZE > length:
+        _fail(path, f"corrupted offline model: {len(data) - HEADER_SIZE - length} bytes after "
+                    "the end the header gives")
+    if hashlib.sha256(data[HEADER_SIZE:]).digest() != digest:
+        _fail(path, "corrupted offline model: payload checksum mismatch")
+    return Header(version, n_sections, length, name.rstrip(b"\0").decode("utf-8", "replace"), ops,
+                  platform.rstrip(b"\0").decode("utf-8", "replace"), arena, wbytes)
+
+
+def read_sections(data: bytes, header: Header, path: str) -> dict[int, memoryview]:
+    out: dict[int, memoryview] = {}
+    view = memoryview(data)
+    for i in range(header.sections):
+        pos = HEADER_SIZE + i * _SECTION.size
+        if pos + _SECTION.size > len(data):
+            _fail(path, "corrupted offline model: section table runs past the end")
+        kind, _, off, n = _SECTION.unpack_from(data, pos)
+        if off < HEADER_SIZE or off + n > len(data):
+            _fail(path, f"corrupted offline model: section {SECTION_NAMES.get(kind, kind)} "
+                        f"[{off}, {off + n}) lies outside the file")
+        out[kind] = view[off:off + n]
+    for kind in SECTION_NAMES:
+        if kind not in out:
+            _fail(path, f"corrupted offline model: no {SECTION_NAMES[kind]} section")
+    return out
+
+
+def _json(sec: memoryview, what: str, path: str):
+    try:
+        return json.loads(bytes(sec).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        _fail(path, f"corrupted offline model: {what} section is not valid JSON ({e})")
+
+
+def load_offline_model(path: str) -> OfflineModel:
+    """Read, check and rebuild the kernel-level module; never imports TensorFlow."""
+    from compiler.ir_io import make_context, parse_module
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        _fail(path, "no such file")
+    except IsADirectoryError:
+        _fail(path, "is a directory, expected an offline model (.om)")
+    except OSError as e:
+        _fail(path, f"cannot read: {e.strerror}")
+    header = parse_header(data, path)
+    secs = read_sections(data, header, path)
+    manifest = _json(secs[MANIFEST], "MANIFEST", path)
+    index = _json(secs[WEIGHT_INDEX], "WEIGHT_INDEX", path)
+    tiling = _json(secs[TILING], "TILING", path)
+    plan = _json(secs[MEMORY_PLAN], "MEMORY_PLAN", path)
+    try:
+        text = bytes(secs[MODEL_DEF]).decode("utf-8")
+    except UnicodeDecodeError:
+        _fail(path, "corrupted offline model: MODEL_DEF is not UTF-8 text")
+    try:
+        module, _ = parse_module(make_context(), text, f"{path}(MODEL_DEF)")
+    except CompileError as e:
+        raise OmError(e.messages[0]) from None
+    fn = _main(module)
+    block = fn.body.blocks.first
+    n_w = fn.attributes.get(WEIGHT_ARGS_ATTR)
+    n_w = n_w.value.data if isinstance(n_w, IntegerAttr) else -1
+    if n_w != len(index) or n_w > len(block.args):
+        _fail(path, f"corrupted offline model: {len(index)} weights for {n_w} weight arguments")
+
+    # Weight arguments -> constants holding the raw bytes (O(1) per weight).
+    from dialects.cann import ConstOp
+    from xdsl.dialects.builtin import NameLoc, NoneAttr
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    wsec = secs[WEIGHTS]
+    first = len(block.args) - n_w
+    new_consts = []
+    for k, w in enumerate(index):
+        arg = block.args[first + k]
+        t = arg.type
+        if not isinstance(t, TensorType):
+            _fail(path, f"corrupted offline model: weight {k} is not a tensor")
+        vtype = TensorType(t.element_type, t.get_shape())
+        want = mp.tensor_bytes(vtype)
+        if w.get("bytes") != want or w["offset"] + want > len(wsec):
+            _fail(path, f"corrupted offline model: weight {k} ('{w.get('name')}') has "
+                        f"{w.get('bytes')} bytes at {w.get('offset')}, its type needs {want}")
+        raw = bytes(wsec[w["offset"]:w["offset"] + want])
+        const = ConstOp(DenseIntOrFPElementsAttr(vtype, BytesAttr(raw)), t)
+        if w.get("name"):
+            const.location = NameLoc(StringAttr(w["name"]), NoneAttr())
+        new_consts.append((arg, const))
+    for k, (arg, const) in enumerate(new_consts):  # back where they stood (exact round trip)
+        pos = index[k].get("position", 0)
+        ops = list(block.ops)
+        where = InsertPoint.before(ops[pos]) if isinstance(pos, int) and 0 <= pos < len(ops) \
+            else InsertPoint.at_end(block)
+        Rewriter.insert_op(const, where)
+    for arg, const in new_consts:
+        arg.replace_all_uses_with(const.results[0])
+    for arg, _ in reversed(new_consts):
+        block.erase_arg(arg)
+    fn.function_type = func.FunctionType.from_lists([a.type for a in block.args],
+                                                    list(fn.function_type.outputs))
+    del fn.attributes[WEIGHT_ARGS_ATTR]
+
+    launches = [op for op in block.ops if mp.is_kernel(op)]
+    if len(launches) != header.op_count or len(tiling) != len(launches):
+        _fail(path, f"corrupted offline model: {len(launches)} kernel launches in MODEL_DEF, "
+                    f"header says {header.op_count}, TILING has {len(tiling)}")
+    for k, op in enumerate(launches):
+        want = _op_json(op, k)
+        got = tiling[k]
+        for key in ("op", "block_dim", "tiling", "buffers"):
+            if want.get(key) != got.get(key):
+                _fail(path, f"corrupted offline model: TILING of launch #{k} ({op.name}) "
+                            f"disagrees with MODEL_DEF on '{key}'")
+    problems = mp.check_function(fn)
+    if problems:
+        _fail(path, f"invalid memory plan: {problems[0]}")
+    if mp.read_plan(fn).arena != header.arena or plan.get("arena") != header.arena:
+        _fail(path, "corrupted offline model: arena size disagrees between header, "
+                    "MEMORY_PLAN and MODEL_DEF")
+    return OfflineModel(path, header, module, manifest, tiling, plan, index)
+
+
+# --- running ----------------------------------------------------------------------------------
+
+def run_planned(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Run @main's launches in order on one arena at the planned offsets."""
+    from compiler.diagnostics import OpError
+    from compiler.interpreters.common import SemanticsError
+    from compiler.runner import _finish_output, _prepare_input, io_names, make_interpreter
+    from dialects.common import numpy_dtype
+
+    fn = _main(module)
+    rec = mp.read_plan(fn)
+    in_names, out_names = io_names(fn)
+    unknown = sorted(set(inputs) - set(in_names))
+    if unknown:
+        raise CompileError(f"unknown input '{unknown[0]}'; the model's inputs are "
+                           f"{', '.join(in_names) or '(none)'}")
+    missing = [n for n in in_names if n not in inputs]
+    if missing:
+        raise CompileError(f"no value for input '{missing[0]}'")
+    block = fn.body.blocks.first
+    env: dict = {}
+    for n, a in zip(in_names, block.args, strict=True):
+        env[a] = _prepare_input(n, inputs[n], a.type)
+    arena = np.zeros(rec.arena, np.uint8)
+    placed: dict = {}  # value -> (offset, dtype, shape)
+    c = rec.collected
+    step_of = {op: k for k, op in enumerate(c.launches)}
+    interp = make_interpreter(module)
+
+    def read(v):
+        if v in placed:
+            off, dtype, shape = placed[v]
+            n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            return arena[off:off + n].view(dtype).reshape(shape).copy()
+        return env[v]
+
+    for op in block.ops:
+        if mp.is_constant(op):
+            env[op.results[0]] = interp.run_op(op, ())[0]
+            continue
+        if isinstance(op, func.ReturnOp):
+            results = [read(v) for v in op.operands]
+            break
+        k = step_of[op]
+        args = tuple(read(v) for v in op.operands)
+        try:
+            outs = interp.run_op(op, args)
+        except SemanticsError as e:
+            raise OpError([(e.op, e.message)]) from None
+        for r, (res, val) in enumerate(zip(op.results, outs, strict=True)):
+            t = c.result_tensor.get((k, r))
+            if t is None:
+                env[res] = np.asarray(val)
+                continue
+            dtype = numpy_dtype(res.type.element_type)
+            val = np.ascontiguousarray(val, dtype=dtype)
+            off = rec.offsets[t]
+            arena[off:off + val.nbytes] = val.reshape(-1).view(np.uint8)
+            placed[res] = (off, dtype, tuple(res.type.get_shape()))
+    else:
+        raise CompileError("@main has no func.return")
+    return {name: _finish_output(v, t)
+            for name, v, t in zip(out_names, results, fn.function_type.outputs, strict=True)}
+
+
+def run_offline_model(om: OfflineModel, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return run_planned(om.module, inputs)
