@@ -31,7 +31,7 @@ from compiler.formats import from_storage, to_storage
 from compiler.interpreters.cann_impl import CannFunctions
 from compiler.interpreters.common import SemanticsError
 from compiler.tf_loader import read_graphdef_file, tensorflow as import_tensorflow
-from compiler.interpreters.kernel_impl import KernelFunctions
+from compiler.interpreters.kernel_impl import KernelBodyFunctions, KernelFunctions
 from compiler.interpreters.tf_impl import TfFunctions
 from dialects.cann import format_of, origin_shape
 from dialects.common import numpy_dtype
@@ -101,14 +101,14 @@ def _prepare_input(name: str, value: np.ndarray, t: TensorType) -> np.ndarray:
         value = value.astype(dtype)
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
-        value = to_storage(value, f.fmt, f.origin_fmt)
+        value = to_storage(value, f.fmt, f.origin_fmt, f.groups.data)
     return np.ascontiguousarray(value)
 
 
 def _finish_output(value: np.ndarray, t) -> np.ndarray:
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
-        return from_storage(value, f.fmt, f.origin_fmt, f.origin)
+        return from_storage(value, f.fmt, f.origin_fmt, f.origin, f.groups.data)
     return np.asarray(value)
 
 
@@ -122,8 +122,12 @@ class _Tracker(Interpreter.Listener):
 
 def make_interpreter(module: ModuleOp, listeners=()) -> Interpreter:
     interp = Interpreter(module, listeners=tuple(listeners))
-    for fns in (FuncFunctions(), TfFunctions(), CannFunctions(), KernelFunctions()):
+    for fns in (FuncFunctions(), TfFunctions(), CannFunctions(), KernelFunctions(),
+                KernelBodyFunctions()):
         interp.register_implementations(fns)
+    from compiler.interpreters.fused_impl import FusedFunctions  # the fuse pass's ops
+
+    interp.register_implementations(FusedFunctions(), override=True)
     return interp
 
 

@@ -31,9 +31,44 @@ def _cann_to_kernel():
     return CannToKernelPass
 
 
+def _plan_memory():
+    from passes.plan_memory import PlanMemoryPass
+
+    return PlanMemoryPass
+
+
+def _perf_report():
+    from passes.perf_report import PerfReportPass
+
+    return PerfReportPass
+
+
+def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def factory():
+        import importlib
+
+        return getattr(importlib.import_module(module), cls)
+
+    return factory
+
+
+#: Generic optimizations and precision (issue 4): one file each.
+GENERIC_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "fold-constants": _lazy("passes.fold_constants", "FoldConstantsPass"),
+    "remove-identity": _lazy("passes.remove_identity", "RemoveIdentityPass"),
+    "remove-noops": _lazy("passes.remove_noops", "RemoveNoopsPass"),
+    "algebraic-simplify": _lazy("passes.algebraic_simplify", "AlgebraicSimplifyPass"),
+    "cann-cleanup": _lazy("passes.cann_cleanup", "CannCleanupPass"),
+    "set-precision": _lazy("passes.set_precision", "SetPrecisionPass"),
+}
+
+
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    **GENERIC_PASSES,
     "tf-to-cann": _tf_to_cann,
     "fuse": _fuse,
     "assign-layouts": _assign_layouts,
     "cann-to-kernel": _cann_to_kernel,
+    "plan-memory": _plan_memory,
+    "perf-report": _perf_report,
 }

@@ -50,8 +50,19 @@ def _options(opts: str) -> str:
     out = []
     for item in opts.strip().strip("{}").split():
         key, eq, value = item.partition("=")
+        if eq and value:
+            value = ",".join(_quote_path(v) for v in value.split(","))
         out.append(key.replace("-", "_") + eq + value)
     return " ".join(out)
+
+
+def _quote_path(v: str) -> str:
+    """File names (`a/b.rules`, `-`) are not pipeline tokens: quote them."""
+    import re
+
+    if v.startswith('"') or not (v == "-" or re.search(r"[/\\~:]|\.[A-Za-z]+$", v)):
+        return v
+    return '"' + v.replace('"', '\\"') + '"'
 
 
 class CannOptMain(xDSLOptMain):
@@ -79,6 +90,9 @@ class CannOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--soc-version", default=None,
             help="chip to compile for (sets the module's cann.soc_version; default Ascend910B3)")
+        arg_parser.add_argument(
+            "--tiling-stats", action="store_true",
+            help="print the tiling cache's hit and miss counts to stderr (also with --time-passes)")
 
     def setup_pipeline(self):
         spec = ",".join(p for p in [self.args.passes, *self._extra_pipeline] if p)
@@ -145,6 +159,11 @@ class CannOptMain(xDSLOptMain):
         if errors:
             raise CompileError(errors)
         write_atomically(self.args.output_file, lambda: "// -----\n".join(outputs))
+        if self.args.tiling_stats or self.args.time_passes:
+            from compiler.tiling import cache_stats
+
+            stats = ", ".join(f"{k} hits={h} misses={m}" for k, (h, m) in cache_stats().items())
+            print(f"// tiling cache: {stats}", file=sys.stderr)
 
     def _process(self, chunk, name: str, offset: int) -> str:
         from compiler.diagnostics import OpError
@@ -167,9 +186,32 @@ class CannOptMain(xDSLOptMain):
         return module_to_text(module, self.args.print_op_generic, self.args.print_debuginfo)
 
 
+def _fusion_flags(argv: list[str]) -> list[str]:
+    """ATC-style `--fusion-switch-file=F` and `--fusion-report=F`: defaults of the fuse pass."""
+    from passes import fuse
+
+    fuse.CLI_DEFAULTS.clear()
+    rest = []
+    for arg in argv:
+        for flag, key in (("--fusion-switch-file=", "switch_file"), ("--fusion-report=", "report")):
+            if arg.startswith(flag):
+                fuse.CLI_DEFAULTS[key] = arg[len(flag):]
+                break
+        else:
+            rest.append(arg)
+    return rest
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _fusion_flags(argv)
+    from passes.tf_to_cann import add_tf_to_cann_options, driver_flags
+
+    argv, tf_to_cann_options = driver_flags(argv)  # --allow-host-fallback, --precision-mode, ...
     rest, pipeline = split_pass_flags(argv, [*ALL_PASSES, *XDSL_PASSES])
+    pipeline = [add_tf_to_cann_options(p, tf_to_cann_options) for p in pipeline]
+    rest = [add_tf_to_cann_options(a, tf_to_cann_options) if i and rest[i - 1] in ("-p", "--passes")
+            else a for i, a in enumerate(rest)]
     holder: dict[str, CannOptMain] = {}
 
     def body():
