@@ -402,19 +402,14 @@ def run_planned(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np
     """Run @main's launches in order on one arena at the planned offsets."""
     from compiler.diagnostics import OpError
     from compiler.interpreters.common import SemanticsError
-    from compiler.runner import _finish_output, _prepare_input, io_names, make_interpreter
+    from compiler.runner import (
+        _finish_output, _prepare_input, check_input_names, io_names, make_interpreter)
     from dialects.common import numpy_dtype
 
     fn = _main(module)
     rec = mp.read_plan(fn)
     in_names, out_names = io_names(fn)
-    unknown = sorted(set(inputs) - set(in_names))
-    if unknown:
-        raise CompileError(f"unknown input '{unknown[0]}'; the model's inputs are "
-                           f"{', '.join(in_names) or '(none)'}")
-    missing = [n for n in in_names if n not in inputs]
-    if missing:
-        raise CompileError(f"no value for input '{missing[0]}'")
+    check_input_names(in_names, inputs)
     block = fn.body.blocks.first
     env: dict = {}
     for n, a in zip(in_names, block.args, strict=True):

@@ -131,12 +131,8 @@ def make_interpreter(module: ModuleOp, listeners=()) -> Interpreter:
     return interp
 
 
-def run_module(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Run @main on framework-layout inputs (by name); return its outputs by name.
-
-    Failures raise CompileError (inputs) or OpError (an op that cannot run, with its message)."""
-    fn = main_func(module)
-    in_names, out_names = io_names(fn)
+def check_input_names(in_names: list[str], inputs: dict[str, np.ndarray]) -> None:
+    """Every input fed is one of the model's, and every one of the model's is fed."""
     unknown = sorted(set(inputs) - set(in_names))
     if unknown:
         raise CompileError(f"unknown input '{unknown[0]}'; the model's inputs are "
@@ -144,6 +140,15 @@ def run_module(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np.
     missing = [n for n in in_names if n not in inputs]
     if missing:
         raise CompileError(f"no value for input '{missing[0]}'")
+
+
+def run_module(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Run @main on framework-layout inputs (by name); return its outputs by name.
+
+    Failures raise CompileError (inputs) or OpError (an op that cannot run, with its message)."""
+    fn = main_func(module)
+    in_names, out_names = io_names(fn)
+    check_input_names(in_names, inputs)
     args = tuple(_prepare_input(n, inputs[n], t)
                  for n, t in zip(in_names, fn.function_type.inputs, strict=True))
     tracker = _Tracker()

@@ -234,6 +234,31 @@ class ConstOp(IRDLOperation):
         return op
 
 
+def conv_geometry(op) -> tuple[tuple[int, int], tuple[int, int], tuple[int, ...]]:
+    """(strides_hw, dilations_hw, pads [t, b, l, r]) of a conv-like op, whatever its data_format."""
+    from dialects.common import ints
+
+    s, d = ints(op.strides), ints(op.dilations)
+    if op.data_format.data == "NHWC":
+        return (s[1], s[2]), (d[1], d[2]), ints(op.pads)
+    return (s[2], s[3]), (d[2], d[3]), ints(op.pads)
+
+
+def verify_conv_attributes(op) -> str:
+    """CANN's conv attribute rules: 4-tuples in data_format order (N, C = 1), explicit pads."""
+    n = op.name
+    fmt = check_one_of(n, "data_format", op.data_format, ("NHWC", "NCHW"))
+    s = check_len(n, "strides", op.strides, 4)
+    d = check_len(n, "dilations", op.dilations, 4)
+    pads = check_len(n, "pads", op.pads, 4)
+    nc = (0, 3) if fmt == "NHWC" else (0, 1)
+    if any(s[i] != 1 for i in nc) or any(d[i] != 1 for i in nc):
+        raise VerifyException(f"{n}: strides and dilations on N and C must be 1")
+    if any(v < 1 for v in s + d) or any(p < 0 for p in pads):
+        raise VerifyException(f"{n}: strides and dilations must be >= 1, pads >= 0")
+    return fmt
+
+
 class ConvLike(CannOp):
     """Conv2D attributes as CANN takes them: 4-tuples in data_format order, explicit pads."""
 
@@ -248,26 +273,11 @@ class ConvLike(CannOp):
     data_format = prop_def(StringAttr)
     traits = traits_def(Pure())
 
-    def geometry(self):
-        """(strides_hw, dilations_hw, pads [t, b, l, r]) independent of data_format."""
-        from dialects.common import ints
-
-        s, d = ints(self.strides), ints(self.dilations)
-        if self.data_format.data == "NHWC":
-            return (s[1], s[2]), (d[1], d[2]), ints(self.pads)
-        return (s[2], s[3]), (d[2], d[3]), ints(self.pads)
+    geometry = conv_geometry
 
     def verify_op(self) -> None:
         n = self.name
-        fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW"))
-        s = check_len(n, "strides", self.strides, 4)
-        d = check_len(n, "dilations", self.dilations, 4)
-        pads = check_len(n, "pads", self.pads, 4)
-        nc = (0, 3) if fmt == "NHWC" else (0, 1)
-        if any(s[i] != 1 for i in nc) or any(d[i] != 1 for i in nc):
-            raise VerifyException(f"{n}: strides and dilations on N and C must be 1")
-        if any(v < 1 for v in s + d) or any(p < 0 for p in pads):
-            raise VerifyException(f"{n}: strides and dilations must be >= 1, pads >= 0")
+        fmt = verify_conv_attributes(self)
         if self.groups.value.data != 1:
             raise VerifyException(f"{n}: only groups = 1 is supported here")
         x, w, y = self.x.type, self.filter.type, self.y.type
@@ -766,25 +776,11 @@ class DepthwiseConv2DOp(CannOp):
     data_format = prop_def(StringAttr)
     traits = traits_def(Pure())
 
-    def geometry(self):
-        from dialects.common import ints
-
-        s, d = ints(self.strides), ints(self.dilations)
-        if self.data_format.data == "NHWC":
-            return (s[1], s[2]), (d[1], d[2]), ints(self.pads)
-        return (s[2], s[3]), (d[2], d[3]), ints(self.pads)
+    geometry = conv_geometry
 
     def verify_op(self) -> None:
         n = self.name
-        fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW"))
-        s = check_len(n, "strides", self.strides, 4)
-        d = check_len(n, "dilations", self.dilations, 4)
-        pads = check_len(n, "pads", self.pads, 4)
-        nc = (0, 3) if fmt == "NHWC" else (0, 1)
-        if any(s[i] != 1 for i in nc) or any(d[i] != 1 for i in nc):
-            raise VerifyException(f"{n}: strides and dilations on N and C must be 1")
-        if any(v < 1 for v in s + d) or any(p < 0 for p in pads):
-            raise VerifyException(f"{n}: strides and dilations must be >= 1, pads >= 0")
+        fmt = verify_conv_attributes(self)
         xs, ws, ys = _oshape(self.x), _oshape(self.filter), _oshape(self.y)
         check_rank(n, "x", xs, (4,))
         check_rank(n, "filter", ws, (4,))
