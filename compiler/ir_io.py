@@ -21,9 +21,9 @@ from compiler.diagnostics import CompileError, SourceMap, parse_error_message, v
 def make_context() -> Context:
     from dialects.cann import CANN
     from dialects.kernel import KERNEL
-    from dialects.tf import TF
+    from dialects.tf import TF, TFContext
 
-    ctx = Context()
+    ctx = TFContext()  # any tf.<Op> parses: typed, or generic for op types without a class
     for d in (Builtin, Func, TF, CANN, KERNEL):
         ctx.load_dialect(d)
     return ctx
@@ -117,6 +117,9 @@ def write_atomically(path: str | None, produce: Callable[[], str | bytes]) -> No
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode() if isinstance(data, str) else data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600: give the file the usual mode
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
