@@ -1,0 +1,208 @@
+"""Transformer fusions (compiler/fusion/rules/20_transformer.rules) against TensorFlow: GELU in
+its erfc, erf and tanh forms, LayerNorm in its moments forms (+ residual), attention with and
+without a mask, and Q/K/V projections merged into one attention op, on small graphs built here;
+a 1-layer Keras encoder (both GELU forms); and, with `-m modelzoo`, the model-zoo counts."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+from compiler.ir_io import make_context, module_to_text, parse_module
+from compiler.pipelines import run_passes
+
+
+def _write(path, graph_def):
+    import tensorflow as tf
+
+    tf.io.write_graph(graph_def, str(path.parent), path.name, as_text=False)
+    return str(path)
+
+
+def _build(path, body):
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        body(tf)
+    return _write(path, g.as_graph_def())
+
+
+def _fuse_and_check(path, want_kernels, want_ops=(), atol=1e-4):
+    """tf-to-cann + fuse; at most want_kernels kernels, the wanted fused ops present, outputs
+    within atol of TensorFlow's, and a second fuse changes nothing."""
+    from compiler.fusion.engine import count_kernels
+    from compiler.importers.graphdef import import_graphdef_file
+    from compiler.runner import random_inputs, run_graphdef, run_module
+
+    ctx = make_context()
+    module = import_graphdef_file(path)
+    run_passes(ctx, module, ("tf-to-cann", "fuse"))
+    text = module_to_text(module, False, False)
+    assert count_kernels(module) <= want_kernels, text
+    for op in want_ops:
+        assert op in text, f"{op} missing:\n{text}"
+    inputs = random_inputs(module, seed=5)
+    ours = run_module(module, inputs)
+    ref = run_graphdef(path, inputs, list(ours))
+    for k in ref:
+        err = float(np.abs(ours[k].astype(np.float64) - ref[k]).max())
+        assert err <= atol, f"{k}: max abs error {err}"
+    module2, _ = parse_module(ctx, text, "<fused>")
+    run_passes(ctx, module2, ("fuse",))
+    assert module_to_text(module2, False, False) == text
+    return module
+
+
+RNG = np.random.default_rng(7)
+
+
+def _c(tf, *shape, scale=0.3):
+    return tf.constant(RNG.normal(0, scale, shape).astype(np.float32))
+
+
+def _dense3d(tf, x, n_in, n_out):
+    """Keras Dense on a 3-D input: Tensordot's Reshape -> MatMul -> Reshape -> BiasAdd."""
+    s = x.shape
+    y = tf.reshape(tf.matmul(tf.reshape(x, [-1, n_in]), _c(tf, n_in, n_out)), [s[0], s[1], n_out])
+    return tf.nn.bias_add(y, _c(tf, n_out))
+
+
+def _gelu_dense(tf, form):
+    x = tf.compat.v1.placeholder(tf.float32, [1, 6, 16], name="x")
+    h = _dense3d(tf, x, 16, 24)
+    if form == "erfc":
+        y = tf.nn.gelu(h, approximate=False)
+    elif form == "tanh":
+        y = tf.nn.gelu(h, approximate=True)
+    else:  # google-research BERT's erf form
+        y = h * (0.5 * (1.0 + tf.math.erf(h / math.sqrt(2.0))))
+    tf.identity(y, name="out")
+
+
+def _gelu_alone(tf):
+    x = tf.compat.v1.placeholder(tf.float32, [2, 8], name="x")
+    tf.identity(0.5 * x * (1.0 + tf.math.erf(x * (1 / math.sqrt(2.0)))), name="out")
+
+
+def _layer_norm(tf, form):
+    x = tf.compat.v1.placeholder(tf.float32, [1, 6, 16], name="x")
+    r = tf.compat.v1.placeholder(tf.float32, [1, 6, 16], name="r")
+    h = x + r
+    gamma = tf.constant(RNG.uniform(0.5, 1.5, 16).astype(np.float32))
+    beta = _c(tf, 16)
+    mean, var = tf.nn.moments(h, axes=[-1], keepdims=True)  # StopGradient + SquaredDifference
+    if form == "keras":  # Keras 3 LayerNormalization
+        inv = tf.math.rsqrt(var + 1e-3) * tf.reshape(gamma, [1, 1, 16])
+        y = h * inv + (-mean * inv + tf.reshape(beta, [1, 1, 16]))
+    elif form == "batch_norm":  # tf.nn.batch_normalization: x * inv + (beta - mean * inv)
+        y = tf.nn.batch_normalization(h, mean, var, beta, gamma, 1e-3)
+    else:
+        y = (h - mean) * tf.math.rsqrt(var + 1e-3) * gamma + beta
+    tf.identity(y, name="out")
+
+
+def _heads(tf, t, n, d):
+    return tf.reshape(t, [1, -1, n, d])
+
+
+def _attention(tf, mask, project, n=2, d=4, s=5):
+    hid = n * d
+    if project:  # Keras EinsumDense: x @ W -> [B,S,N,D] + bias [N,D]
+        x = tf.compat.v1.placeholder(tf.float32, [1, s, hid], name="x")
+        q, k, v = (_heads(tf, tf.matmul(x, _c(tf, hid, hid)), n, d) + _c(tf, n, d) for _ in range(3))
+    else:
+        q, k, v = (tf.compat.v1.placeholder(tf.float32, [1, s, n, d], name=nm) for nm in "qkv")
+    scores = tf.matmul(tf.transpose(q, [0, 2, 1, 3]), tf.transpose(k, [0, 2, 3, 1]))
+    scores = scores * (1 / math.sqrt(d))
+    if mask:
+        scores = scores + tf.compat.v1.placeholder(tf.float32, [1, 1, 1, s], name="mask")
+    p = tf.nn.softmax(scores, axis=-1)
+    o = tf.transpose(tf.matmul(p, tf.transpose(v, [0, 2, 1, 3])), [0, 2, 1, 3])
+    tf.identity(tf.reshape(o, [1, s, hid]), name="out")
+
+
+def _attention_bnsd(tf):
+    q, k, v = (tf.compat.v1.placeholder(tf.float32, [1, 2, 5, 4], name=nm) for nm in "qkv")
+    p = tf.nn.softmax(tf.matmul(q, k, transpose_b=True) * 0.5, axis=-1)
+    tf.identity(tf.matmul(p, v), name="out")
+
+
+def _gated_mlp(tf):
+    """Llama's MLP: down(silu(x @ Wg) * (x @ Wu)), on a 3-D input."""
+    x = tf.compat.v1.placeholder(tf.float32, [1, 5, 8], name="x")
+    g = tf.matmul(x, _c(tf, 8, 12))
+    # silu as tf.nn.silu computes it, x * sigmoid(beta * x) (tf.nn.silu itself also leaves a
+    # dangling custom-gradient Identity that the importer takes for a second output)
+    h = g * tf.sigmoid(tf.constant(1.0) * g) * tf.matmul(x, _c(tf, 8, 12))
+    tf.identity(tf.matmul(h, _c(tf, 12, 8)), name="out")
+
+
+CASES = {
+    "dense_gelu_erfc": (lambda tf: _gelu_dense(tf, "erfc"), 1, ['activation = "GeluErf"']),
+    "dense_gelu_erf": (lambda tf: _gelu_dense(tf, "erf"), 1, ['activation = "GeluErf"']),
+    "dense_gelu_tanh": (lambda tf: _gelu_dense(tf, "tanh"), 1, ['activation = "Gelu"']),
+    "gelu_erf_alone": (_gelu_alone, 1, ['expr = "%0 GeluErf"']),
+    "layernorm_keras_residual": (lambda tf: _layer_norm(tf, "keras"), 1, ["cann.AddLayerNorm"]),
+    "layernorm_batch_norm_residual": (lambda tf: _layer_norm(tf, "batch_norm"), 1, ["cann.AddLayerNorm"]),
+    "layernorm_direct_residual": (lambda tf: _layer_norm(tf, "direct"), 1, ["cann.AddLayerNorm"]),
+    "attention_bsnd": (lambda tf: _attention(tf, False, False), 1, ['layout = "BSND"']),
+    "attention_bnsd": (_attention_bnsd, 1, ["cann.FusedAttention"]),
+    "self_attention_qkv": (lambda tf: _attention(tf, False, True), 1, ["cann.FusedMultiHeadAttention"]),
+    "attention_bsnd_mask": (lambda tf: _attention(tf, True, False), 1, ['layout = "BSND"']),
+    "gated_mlp_swiglu": (_gated_mlp, 2, ["cann.FusedGatedMatMul"]),
+    "self_attention_qkv_mask": (lambda tf: _attention(tf, True, True), 1, ["cann.FusedMultiHeadAttention"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_transformer_fusion_matches_tensorflow(tmp_path, case):
+    body, kernels, ops = CASES[case]
+    _fuse_and_check(_build(tmp_path / f"{case}.pb", body), kernels, ops)
+
+
+@pytest.mark.parametrize("activation, gelu", [("gelu", '"GeluErf"'), ("gelu_tanh", '"Gelu"')])
+def test_keras_encoder_layer(tmp_path, activation, gelu):
+    """One Keras encoder layer (MultiHeadAttention, LayerNormalization, Dense gelu): 6 kernels:
+    attention with merged QKV, output projection, 2 AddLayerNorm, 2 FFN matmuls."""
+    from compiler.model_zoo import bert_encoder, freeze
+
+    model = bert_encoder(layers=1, seq=8, hidden=16, heads=2, ffn=32, activation=activation)
+    path = _write(tmp_path / "enc.pb", freeze(model))
+    module = _fuse_and_check(path, 6, ["cann.FusedMultiHeadAttention", "cann.AddLayerNorm",
+                                       f"activation = {gelu}"])
+    assert module_to_text(module, False, False).count("cann.AddLayerNorm") == 2
+
+
+# --- whole models (-m modelzoo) -------------------------------------------------------------------
+
+ZOO_TARGETS = {"BertEncoder2": 16, "ResNet50": 60, "MobileNetV2": 60, "EfficientNetB0": 120}
+
+
+@pytest.mark.modelzoo
+@pytest.mark.parametrize("name", list(ZOO_TARGETS))
+def test_model_zoo_kernel_counts_and_accuracy(name):
+    from compiler.fusion.engine import count_kernels
+    from compiler.importers.graphdef import import_graphdef_file
+    from compiler.model_zoo import frozen_graphdef
+    from compiler.runner import random_inputs, run_graphdef, run_module
+
+    cache = os.environ.get("CANN_MODELZOO_CACHE") or os.environ.get(
+        "CANN_MODEL_ZOO", os.path.join(os.path.expanduser("~"), ".cache", "cann-mlir-zoo"))
+    path = frozen_graphdef(name, cache)
+    ctx = make_context()
+    module = import_graphdef_file(path)
+    if isinstance(module, str):
+        module, _ = parse_module(ctx, module, path)
+    run_passes(ctx, module, ("tf-to-cann", "fuse"))
+    n = count_kernels(module)
+    assert n <= ZOO_TARGETS[name], f"{name}: {n} kernels, target {ZOO_TARGETS[name]}"
+    inputs = random_inputs(module)
+    ours = run_module(module, inputs)
+    ref = run_graphdef(path, inputs, list(ours))
+    for k in ref:
+        err = float(np.abs(ours[k].astype(np.float64) - ref[k]).max())
+        assert err <= 1e-4, f"{name}/{k}: max abs error {err}"
