@@ -11,7 +11,9 @@ with a static input signature (batch 1), as the reference measurements were.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import tempfile
 from collections.abc import Callable
 
 import numpy as np
@@ -98,13 +100,27 @@ def freeze(model, seed: int = 0):
     return frozen.graph.as_graph_def()
 
 
-def frozen_graphdef(name: str, cache_dir: str) -> str:
+def default_cache_dir() -> str:
+    """`$CANN_MODEL_ZOO`, else a folder in the system's temp dir (nothing is downloaded: the
+    cache only saves rebuilding the models between runs)."""
+    return os.environ.get("CANN_MODEL_ZOO") or os.path.join(tempfile.gettempdir(), "cann-mlir-zoo")
+
+
+def _recipe_digest() -> str:
+    """Changes whenever this file or the TensorFlow version changes: a stale graph is never reused."""
+    h = hashlib.sha256(open(__file__, "rb").read())
+    h.update(tensorflow().__version__.encode())
+    return h.hexdigest()[:12]
+
+
+def frozen_graphdef(name: str, cache_dir: str | None = None) -> str:
     """Path of `name`'s frozen GraphDef under cache_dir, building it on first use."""
-    path = os.path.join(cache_dir, f"{name}.pb")
+    cache_dir = cache_dir or default_cache_dir()
+    path = os.path.join(cache_dir, f"{name}-{_recipe_digest()}.pb")
     if not os.path.exists(path):
         os.makedirs(cache_dir, exist_ok=True)
         graph_def = freeze(MODELS[name]())
-        tmp = path + ".tmp"
+        tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
             f.write(graph_def.SerializeToString())
         os.replace(tmp, path)

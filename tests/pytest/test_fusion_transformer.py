@@ -6,7 +6,6 @@ a 1-layer Keras encoder (both GELU forms); and, with `-m modelzoo`, the model-zo
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -190,9 +189,7 @@ def test_model_zoo_kernel_counts_and_accuracy(name):
     from compiler.model_zoo import frozen_graphdef
     from compiler.runner import random_inputs, run_graphdef, run_module
 
-    cache = os.environ.get("CANN_MODELZOO_CACHE") or os.environ.get(
-        "CANN_MODEL_ZOO", os.path.join(os.path.expanduser("~"), ".cache", "cann-mlir-zoo"))
-    path = frozen_graphdef(name, cache)
+    path = frozen_graphdef(name)
     ctx = make_context()
     module = import_graphdef_file(path)
     if isinstance(module, str):

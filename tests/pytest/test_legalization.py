@@ -8,7 +8,6 @@ compiler/model_zoo.py."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
@@ -153,7 +152,6 @@ func.func @main(%x: tensor<3x2xf32>) -> tensor<2x3xf32> {
 
 # --- whole models ---------------------------------------------------------------------------------
 
-ZOO = os.environ.get("CANN_MODEL_ZOO", os.path.join(os.path.expanduser("~"), ".cache", "cann-mlir-zoo"))
 MODELS = ["ResNet50", "MobileNetV2", "EfficientNetB0", "BertEncoder2"]
 #: Measured error relative to the output's largest magnitude (max|ours - tf| / max|tf|), seed 1,
 #: with headroom: fp16 paths need about 1e-3 relative (tf-graphs.md).
@@ -165,7 +163,7 @@ def zoo_model(request):
     from compiler.importers.graphdef import import_graphdef_file
     from compiler.model_zoo import frozen_graphdef
 
-    path = frozen_graphdef(request.param, ZOO)
+    path = frozen_graphdef(request.param)
     module = import_graphdef_file(path)
     inputs = random_inputs(module, seed=1)
     return request.param, path, module, inputs
