@@ -102,3 +102,52 @@ def _parse_text(tf: Any, data: bytes) -> Any:
     except Exception:  # noqa: BLE001 - text_format.ParseError and friends
         return None
     return graph_def
+
+
+# --- SavedModel and Keras: frozen to a GraphDef (variables become constants) ------------------
+
+
+def _freeze(concrete: Any, where: str) -> Any:
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    try:
+        return convert_variables_to_constants_v2(concrete).graph.as_graph_def()
+    except Exception as e:  # noqa: BLE001
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise CompileError(f"{where}: error: cannot freeze the variables: {first}") from None
+
+
+def load_saved_model_graphdef(path: str, signature: str | None = None) -> Any:
+    """A SavedModel directory's signature (default `serving_default`), frozen."""
+    tf = tensorflow()
+    signature = signature or "serving_default"
+    if not os.path.exists(os.path.join(path, "saved_model.pb")) and \
+            not os.path.exists(os.path.join(path, "saved_model.pbtxt")):
+        raise CompileError(f"{path}: error: a directory without saved_model.pb, not a SavedModel")
+    try:
+        loaded = tf.saved_model.load(path)
+    except Exception as e:  # noqa: BLE001 - custom objects, corrupt files, ...
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise CompileError(f"{path}: error: cannot load the SavedModel: {first}") from None
+    signatures = getattr(loaded, "signatures", {}) or {}
+    if signature not in signatures:
+        have = ", ".join(sorted(signatures)) or "none"
+        raise CompileError(f"{path}: error: the SavedModel has no signature '{signature}' "
+                           f"(it has: {have}); choose one with --signature")
+    return _freeze(signatures[signature], path)
+
+
+def load_keras_graphdef(path: str) -> Any:
+    """A `.keras` model file, frozen with a batch-1 static input signature."""
+    tf = tensorflow()
+    if not os.path.exists(path):
+        raise CompileError(f"{path}: error: no such file")
+    try:
+        model = tf.keras.models.load_model(path, compile=False)
+    except Exception as e:  # noqa: BLE001 - unknown custom objects, bad zip, ...
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise CompileError(f"{path}: error: cannot load the Keras model: {first}") from None
+    specs = [tf.TensorSpec((1, *inp.shape[1:]), inp.dtype, name=inp.name.split(":")[0])
+             for inp in model.inputs]
+    fn = tf.function(lambda *xs: model(list(xs) if len(xs) > 1 else xs[0], training=False))
+    return _freeze(fn.get_concrete_function(*specs), path)

@@ -114,7 +114,7 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     """O(1) in the number of elements: the bytes are taken as they are (xdsl-notes: Weights)."""
     from xdsl.dialects.builtin import BytesAttr
 
-    array = np.ascontiguousarray(array)
+    array = np.asarray(array, order="C")  # (ascontiguousarray would make a scalar 1-d)
     if array.dtype == np.bool_:
         array = array.astype(np.int8)  # i1 is stored one byte per element
         typ = TensorType(IntegerType(1), array.shape)

@@ -29,7 +29,18 @@ def build_parser() -> ToolArgumentParser:
     exclusive = translations.add_mutually_exclusive_group(required=True)
     exclusive.add_argument(
         "--import-graphdef", action="store_true",
-        help="TensorFlow GraphDef (binary .pb or text .pbtxt) -> tf dialect")
+        help="TensorFlow GraphDef (binary .pb or text .pbtxt), SavedModel directory or .keras "
+             "file -> tf dialect")
+    exclusive.add_argument(
+        "--export-graphdef", action="store_true",
+        help="tf dialect (.mlir; keep locations: they are the node names) -> binary GraphDef "
+             "(text with -o name.pbtxt)")
+    parser.add_argument("--input-shape", default=None, metavar='"x:1,224,224,3;y:-1,3"',
+                        help="override Placeholder shapes (ATC syntax; -1 or ? = dynamic)")
+    parser.add_argument("--outputs", default=None, metavar="a,b:1",
+                        help="the graph's outputs; nodes they do not need are pruned")
+    parser.add_argument("--signature", default=None,
+                        help="SavedModel signature to import (default serving_default)")
     parser.add_argument("input_file", nargs="?", default="-",
                         help="input file ('-' or none: standard input)")
     parser.add_argument("-o", "--output-file", default=None,
@@ -41,12 +52,38 @@ def build_parser() -> ToolArgumentParser:
     return parser
 
 
-def _import_graphdef(path: str):
+def _import_graphdef(path: str, args=None):
     from compiler.importers.graphdef import import_graphdef_bytes, import_graphdef_file
 
+    opts = {}
+    if args is not None:
+        opts = {"input_shapes": args.input_shape, "outputs": args.outputs}
     if path == "-":
-        return import_graphdef_bytes(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
-    return import_graphdef_file(path), path
+        return import_graphdef_bytes(sys.stdin.buffer.read(), "<stdin>", **opts), "<stdin>"
+    if args is not None and args.signature:
+        opts["signature"] = args.signature
+    return import_graphdef_file(path, **opts), path
+
+
+def _export_graphdef(args) -> None:
+    from compiler.exporters.graphdef import export_graphdef
+    from compiler.ir_io import load_module, parse_module, make_context
+
+    if args.input_file == "-":
+        module, _ = parse_module(make_context(), sys.stdin.read(), "<stdin>")
+        name = "<stdin>"
+    else:
+        module, _ = load_module(args.input_file)
+        name = args.input_file
+    graph_def = export_graphdef(module, name)
+    out = args.output_file
+    if out and out.endswith((".pbtxt", ".txt")):
+        from google.protobuf import text_format
+
+        data: bytes = text_format.MessageToString(graph_def).encode()
+    else:
+        data = graph_def.SerializeToString()
+    write_atomically(out, lambda: data)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,7 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body() -> int:
         args = build_parser().parse_args(argv)
-        module, name = _import_graphdef(args.input_file)  # the only translation so far
+        if args.export_graphdef:
+            _export_graphdef(args)
+            return 0
+        module, name = _import_graphdef(args.input_file, args)
         verify_module(module, SourceMap(name))
         text = module_to_text(module, generic=args.print_op_generic, debuginfo=args.print_debuginfo)
         write_atomically(args.output_file, lambda: text)

@@ -15,6 +15,7 @@ from compiler.diagnostics import CompileError
 from compiler.importers.graphdef import import_graphdef, import_graphdef_file
 from compiler.ir_io import make_context, module_to_text, parse_module
 from dialects.common import ints, numpy_from_dense
+from dialects.tf import ShapeAttr
 from tools.cann_translate import main as translate_main
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -107,13 +108,13 @@ def test_conv_block(conv_files, padding, stride, out, text):
 
     placeholder, w, b, conv, bias_add, relu = ops
     assert placeholder.input is func.body.block.args[0]
-    assert placeholder.shape == StringAttr("1,9,9,5")
+    assert placeholder.shape == ShapeAttr([1, 9, 9, 5])
     assert np.array_equal(numpy_from_dense(w.value), filt)
     assert np.array_equal(numpy_from_dense(b.value), bias)
     assert ints(conv.strides) == (1, stride, stride, 1)
     assert ints(conv.dilations) == (1, 1, 1, 1)
     assert conv.padding.data == padding and conv.data_format.data == "NHWC"
-    assert conv.explicit_paddings is None
+    assert ints(conv.explicit_paddings) == ()  # TF's default, kept
     assert bias_add.data_format.data == "NHWC"
     assert conv.input is placeholder.output and conv.filter is w.output
     assert relu.y.type == conv.output.type
@@ -138,7 +139,7 @@ def test_unknown_batch_is_dynamic(tf):
     func = func_of(module)
     assert tuple(func.function_type.inputs.data[0].get_shape()) == (DYNAMIC_INDEX, 9, 9, 5)
     assert tuple(func.function_type.outputs.data[0].get_shape()) == (DYNAMIC_INDEX, 5, 5, 7)
-    assert body_ops(module)[0].shape == StringAttr("?,9,9,5")
+    assert body_ops(module)[0].shape == ShapeAttr([-1, 9, 9, 5])
     text = module_to_text(module)
     assert "tensor<?x9x9x5xf32>" in text
     reparsed, _ = parse_module(make_context(), text, "<printed>")
@@ -206,23 +207,27 @@ def errors_of(tmp_path, text: str | bytes, name="g.pbtxt") -> list[str]:
     return [m.removeprefix(prefix) for m in info.value.messages]
 
 
-def test_every_unsupported_op_is_listed(tmp_path):
+def test_every_unknown_op_imports_generically_and_is_reported(tmp_path):
+    """Op types without a typed op import generically (all attributes kept) and are listed once."""
     text = PH + unary("s", "Sigmoid", "x") + unary("t", "Tanh", "s") + unary("r", "Relu", "t") \
-        + unary("m", "FooBarUnregistered", "r")
-    errs = errors_of(tmp_path, text)
-    assert len(errs) == 3
-    assert errs[0].startswith("node 's' (Sigmoid): unsupported op type 'Sigmoid'")
-    assert errs[1].startswith("node 't' (Tanh): unsupported op type 'Tanh'")
-    assert errs[2].startswith("node 'm' (FooBarUnregistered): unsupported op type")
+        + unary("m", "FooBarUnregistered", "r") + unary("n", "BarBazUnregistered", "m")
+    path = tmp_path / "g.pbtxt"
+    path.write_text(text)
+    notes = []
+    module = import_graphdef_file(str(path), warn=notes.append)
+    assert [op.name for op in body_ops(module)] == [
+        "tf.Placeholder", "tf.Sigmoid", "tf.Tanh", "tf.Relu", "tf.FooBarUnregistered", "tf.BarBazUnregistered"]
+    assert notes == [f"{path}: warning: op types without a typed tf op, imported generically: "
+                     "BarBazUnregistered, FooBarUnregistered"]
 
 
 def test_structural_errors_all_reported(tmp_path):
     text = PH + unary("r", "Relu", "nowhere:0") + unary("r", "Identity", "x") \
-        + 'node { name: "s" op: "Placeholder" attr { key: "dtype" value { type: DT_STRING } } }\n'
+        + unary("q", "Relu", "gone")
     assert errors_of(tmp_path, text) == [
         "node 'r' (Relu): input 'nowhere:0' names no node of the graph",
         "node 'r' (Identity): duplicate node name (first defined as a Relu)",
-        "node 's' (Placeholder): dtype string is not supported",
+        "node 'q' (Relu): input 'gone' names no node of the graph",
     ]
 
 
@@ -282,7 +287,7 @@ def test_translate_error_exit_1_no_output(tmp_path, capsys, make):
     if make == "junk":
         src.write_text("junk junk\n")
     elif make == "unsupported":
-        src.write_text(PH + unary("s", "Sigmoid", "x") + unary("t", "Tanh", "s"))
+        src.write_text(PH + unary("s", "Sigmoid", "nothing") + unary("t", "Tanh", "nowhere"))
     out = tmp_path / "out.mlir"
     assert translate_main(["--import-graphdef", str(src), "-o", str(out)]) == 1
     assert not out.exists()
@@ -336,12 +341,16 @@ def test_output_index_out_of_range(tmp_path):
     assert err.startswith("node 'r' (Relu): ") and "output 1" in err
 
 
-def test_control_edges_and_noop_are_dropped(tmp_path):
+def test_control_edges_and_noop_are_kept(tmp_path):
     text = PH + unary("r", "Relu", "x") + 'node { name: "n" op: "NoOp" input: "^r" }\n' \
         + 'node { name: "i" op: "Identity" input: "x" input: "^n" ' \
         + 'attr { key: "T" value { type: DT_FLOAT } } }\n'
     path = tmp_path / "g.pbtxt"
     path.write_text(text)
     module = import_graphdef_file(str(path))
-    assert [op.name for op in body_ops(module)] == ["tf.Placeholder", "tf.Relu", "tf.Identity"]
-    assert entry(module) == {"inputs": "x", "outputs": "r,i"}  # r is read only through a control edge
+    ops = body_ops(module)
+    assert [op.name for op in ops] == ["tf.Placeholder", "tf.Relu", "tf.NoOp", "tf.Identity"]
+    assert [a.data for a in ops[2].attributes["tf.control_inputs"].data] == ["r"]
+    assert [a.data for a in ops[3].attributes["tf.control_inputs"].data] == ["n"]
+    # NoOp is no result; r is read only through a control edge, so it is a sink
+    assert entry(module) == {"inputs": "x", "outputs": "r,i"}

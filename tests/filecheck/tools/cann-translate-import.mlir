@@ -8,13 +8,13 @@
 
 // CHECK:      func.func @main(%arg0: tensor<1x8x8x3xf32>{{.*}}) -> tensor<1x8x8x4xf32>
 // CHECK-SAME:   attributes {tf.entry_function = {inputs = "x", outputs = "output"}}
-// CHECK-NEXT:   %[[X:.*]] = tf.Placeholder %arg0 {shape = "1,8,8,3"} : (tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32> loc("x")
+// CHECK-NEXT:   %[[X:.*]] = tf.Placeholder %arg0 {shape = #tf.shape<1x8x8x3>} : (tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32> loc("x")
 // CHECK-NEXT:   %[[W:.*]] = tf.Const dense<"0x{{[0-9A-F]+}}"> : tensor<3x3x3x4xf32> loc("conv1/filter")
 // CHECK-NEXT:   %[[B:.*]] = tf.Const dense<[{{.*}}]> : tensor<4xf32> loc("conv1/bias")
-// CHECK-NEXT:   %[[C:.*]] = tf.Conv2D %[[X]], %[[W]] {strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/Conv2D")
-// CHECK-NEXT:   %[[BA:.*]] = tf.BiasAdd %[[C]], %[[B]] {data_format = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/BiasAdd")
-// CHECK-NEXT:   %[[R:.*]] = tf.Relu %[[BA]] : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/Relu")
-// CHECK-NEXT:   %[[O:.*]] = tf.Identity %[[R]] : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> loc("output")
+// CHECK-NEXT:   %[[C:.*]] = tf.Conv2D %[[X]], %[[W]] {T = f32, data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>, explicit_paddings = array<i64>, padding = "SAME", strides = array<i64: 1, 1, 1, 1>, use_cudnn_on_gpu = true} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/Conv2D")
+// CHECK-NEXT:   %[[BA:.*]] = tf.BiasAdd %[[C]], %[[B]] {T = f32, data_format = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/BiasAdd")
+// CHECK-NEXT:   %[[R:.*]] = tf.Relu %[[BA]] {T = f32} : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> loc("conv1/Relu")
+// CHECK-NEXT:   %[[O:.*]] = tf.Identity %[[R]] {T = f32} : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> loc("output")
 // CHECK-NEXT:   func.return %[[O]] : tensor<1x8x8x4xf32>
 
 // NOLOC:     tf.Conv2D

@@ -90,4 +90,4 @@ func.func @discardable(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 
 // CHECK-LABEL: func.func @discardable(
 // CHECK-NEXT:    %a = tf.Const dense<1.000000e+00> : tensor<4xf32> attributes {_class = ["loc:@w"]}
-// CHECK-NEXT:    %r = tf.Relu %a {T = f32, _output_shapes = ["4"]} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %r = tf.Relu %a {_output_shapes = ["4"], T = f32} : (tensor<4xf32>) -> tensor<4xf32>
