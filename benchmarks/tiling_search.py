@@ -107,6 +107,30 @@ MODELS = {"ResNet50": resnet50, "MobileNetV2": mobilenetv2, "EfficientNetB0": ef
           "BERT-encoder": bert}
 
 
+def model_gemms(names, cache_dir):
+    """{model: () -> [(kind, M, N, K, batch)]} read from the frozen GraphDefs: each model is
+    compiled to the kernel level (compiler.pipelines LEVELS["kernel"]) and every cube kernel's
+    GEMM is taken from its tiling (M, N, Ka, batchNum): exactly the problems the solver served,
+    including the GEMMs an attention is decomposed into."""
+    from compiler.importers.graphdef import import_graphdef_file
+    from compiler.ir_io import make_context
+    from compiler.model_zoo import frozen_graphdef
+    from compiler.pipelines import LEVELS, run_passes
+    from dialects import kernel
+
+    out = {}
+    for name in names:
+        module = import_graphdef_file(frozen_graphdef(name, cache_dir))
+        run_passes(make_context(), module, LEVELS["kernel"])
+        shapes = []
+        for op in module.walk():
+            if isinstance(op, kernel.CubeKernelOp):
+                f = op.tiling.as_dict()
+                shapes.append((op.kind.data, f["M"], f["N"], f["Ka"], f.get("batchNum", 1)))
+        out[name] = (lambda s=shapes: s)
+    return out
+
+
 def exhaustive(chip, kind, m, n, k, batch, in_bytes=FP32, c0=16):
     """The best cost over every core split and every fitting base block."""
     base_k = min(128 * 8 // (in_bytes * 8), tiling.align(k, c0))
@@ -131,10 +155,18 @@ def exhaustive(chip, kind, m, n, k, batch, in_bytes=FP32, c0=16):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--chip", default="Ascend910B3", choices=list(CHIPS))
+    ap.add_argument("--from-models", action="store_true",
+                    help="read the conv / matmul shapes from the model zoo's frozen GraphDefs")
+    ap.add_argument("--models", default="ResNet50,MobileNetV2,EfficientNetB0,BertEncoder2",
+                    help="with --from-models: the model zoo names (comma-separated)")
+    ap.add_argument("--zoo", default=None,
+                    help="with --from-models: the model zoo cache directory (default: "
+                         "compiler.model_zoo.default_cache_dir())")
     args = ap.parse_args(argv)
     chip = get_chip(args.chip)
+    models = model_gemms(args.models.split(","), args.zoo) if args.from_models else MODELS
     ratios, times, rows = [], [], []
-    for model, fn in MODELS.items():
+    for model, fn in models.items():
         shapes = sorted(set(fn()))
         mr = []
         for kind, m, n, k, batch in shapes:

@@ -218,10 +218,12 @@ VECTOR_BLOCK = 128  # elements per vector instruction (fp16)
 
 
 @lru_cache(maxsize=4096)
-def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_name: str) -> VectorTiling:
+def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_name: str,
+                   unit_elems: int = 1) -> VectorTiling:
     chip = get_chip(chip_name)
     check_extents(kind, elements=elems)
-    cores = max(1, min(chip.vector_cores, ceil_div(elems, MIN_ELEMS_PER_CORE)))
+    cores = max(1, min(chip.vector_cores, elems,
+                       ceil_div(elems * unit_elems, MIN_ELEMS_PER_CORE)))
     per_core = ceil_div(elems, cores)
     cores = ceil_div(elems, per_core)
     # n_buffers UB tiles, double-buffered, 32-byte granular.
@@ -237,8 +239,11 @@ def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_
     return VectorTiling(fields, buffers, cores)
 
 
-def vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str) -> VectorTiling:
-    return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip)
+def vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str,
+                  unit_elems: int = 1) -> VectorTiling:
+    """Tiles of `elems` units (elements, or rows of `unit_elems` elements each: a unit is never
+    split), cached by all arguments and the chip.  Cores: one per MIN_ELEMS_PER_CORE elements."""
+    return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip, unit_elems)
 
 
 def cache_clear() -> None:

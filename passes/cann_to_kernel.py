@@ -6,6 +6,13 @@ The chip is the pass option, else the module's `cann.soc_version`, else Ascend91
 records the chip it was tiled for.  Convolutions become `kernel.cube_conv2d` (implicit GEMM on
 NC1HWC0 x FRACTAL_Z: M = N*Ho*Wo, N = Cout, K = C1*kh*kw*C0), elementwise ops `kernel.vector`,
 TransData `kernel.transdata`.  Layouts must have been assigned (`assign-layouts`) first.
+
+Vector kernels with explicit bodies also serve SoftmaxV2, LayerNorm and AddLayerNorm (tiles of
+whole rows), ReduceMeanD/SumD/MaxD/MinD (NC1HWC0 over H, W -> NC1HWC0 or FRACTAL_NZ; trailing
+axes of row-major tensors; the reduced axis in UB chunks with a kernel.accumulate), PadD (rows of
+the padded result).  Reshape of a row-major tensor is a `kernel.view` (no kernel).
+FusedMultiHeadAttention becomes QKV GEMM, scores GEMM, softmax and P@V GEMM kernels exchanging
+workspace tensors through GM.  Any op left is a diagnostic naming the op and its TF node.
 """
 
 from __future__ import annotations
@@ -570,7 +577,7 @@ def softmax_kernel(chip: str, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV
     shape = list(y_type.get_shape())
     length, rows = shape[-1], _prod(shape[:-1])
     et = y_type.element_type
-    t = vector_tiling(kind, rows, 2, numpy_dtype(et).itemsize * length, chip)
+    t = vector_tiling(kind, rows, 2, numpy_dtype(et).itemsize * length, chip, length)
     f, tile = t.fields, t.fields["tileElems"]
     body = Body([x.type, y_type])
     with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
@@ -628,7 +635,7 @@ class RowsToVectorBody(_ChipPattern):
         et = y.type.element_type
         try:
             t = vector_tiling(op.name.removeprefix("cann."), rows, n_x + 2,
-                              numpy_dtype(et).itemsize * length, self.chip)
+                              numpy_dtype(et).itemsize * length, self.chip, length)
         except TilingError as e:
             self.fail(op, str(e))
             return
@@ -712,7 +719,7 @@ class ReduceToVectorBody(_ChipPattern):
         chunk = max(1, min(length, chip.ub // (4 * eb * inner)))  # in + partial, double-buffered
         kind = op.name.removeprefix("cann.")
         try:
-            t = vector_tiling(kind, rows, 2, eb * inner * chunk, self.chip)
+            t = vector_tiling(kind, rows, 2, eb * inner * chunk, self.chip, inner * length)
         except TilingError as e:
             self.fail(op, str(e))
             return
@@ -775,7 +782,7 @@ class PadToVectorBody(_ChipPattern):
         length, rows = ys[-1], _prod(ys[:-1])
         et = yt.element_type
         try:
-            t = vector_tiling("PadD", rows, 2, numpy_dtype(et).itemsize * length, self.chip)
+            t = vector_tiling("PadD", rows, 2, numpy_dtype(et).itemsize * length, self.chip, length)
         except TilingError as e:
             self.fail(op, str(e))
             return

@@ -1,0 +1,226 @@
+"""Kernel lowerings of the ops whole models need (softmax, layer norm, reductions, padding,
+reshape views, multi-head attention, the squeeze-excite layout rule): cann IR -> assign-layouts
+-> cann-to-kernel, printed, re-parsed, run tile by tile on the device layouts and compared with
+TensorFlow's kernels (max abs <= 1e-4, fp32)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compiler.diagnostics import OpError
+from compiler.ir_io import make_context, module_to_text, parse_module
+from compiler.pipelines import run_passes
+from compiler.runner import run_module
+
+
+def dense(a: np.ndarray) -> str:
+    return "dense<" + np.array2string(a, separator=", ", threshold=10**9, floatmode="unique") \
+        .replace("\n", "") + ">"
+
+
+def ty(shape) -> str:
+    return "tensor<" + "x".join(map(str, shape)) + "xf32>"
+
+
+def compile_and_run(body: str, args: dict[str, np.ndarray], out_shape, chip="Ascend910B3"):
+    sig = ", ".join(f"%{k}: {ty(v.shape)}" for k, v in args.items())
+    text = (f'builtin.module attributes {{cann.soc_version = "{chip}"}} {{\n'
+            f"func.func @main({sig}) -> {ty(out_shape)} {{\n{body}\n}}\n}}")
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
+    out = module_to_text(module)
+    module, _ = parse_module(ctx, out, "k.mlir")
+    res = run_module(module, {f"arg{i}": v for i, v in enumerate(args.values())})
+    assert not [o for o in module.walk() if o.dialect_name() == "cann" and o.name != "cann.Const"]
+    return out, next(iter(res.values()))
+
+
+def tf():
+    from compiler.tf_loader import tensorflow
+    return tensorflow()
+
+
+RNG = np.random.default_rng(7)
+
+
+def conv_prefix(x_shape, cout, name="%c"):
+    """A 1x1 conv (+ Relu) so the op under test sees an NC1HWC0 input."""
+    cin = x_shape[-1]
+    w = RNG.normal(0, 0.5, (1, 1, cin, cout)).astype(np.float32)
+    b = RNG.normal(0, 0.5, (cout,)).astype(np.float32)
+    y = (*x_shape[:-1], cout)
+    text = f"""
+  %w = cann.Const {dense(w)} : {ty(w.shape)}
+  %b = cann.Const {dense(b)} : {ty(b.shape)}
+  {name} = cann.FusedConv2D %x, %w, %b {{strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Relu"}} : ({ty(x_shape)}, {ty(w.shape)}, {ty(b.shape)}) -> {ty(y)}"""
+
+    def ref(x):
+        return tf().nn.relu(tf().nn.conv2d(x, w, 1, "VALID") + b).numpy()
+    return text, y, ref
+
+
+@pytest.mark.parametrize("shape", [(3, 5, 37), (1, 1000), (2, 300)])
+def test_softmax_kernel(shape):
+    x = RNG.standard_normal(shape).astype(np.float32) * 3
+    body = f"""
+  %y = cann.SoftmaxV2 %x {{axes = array<i64: -1>}} : ({ty(shape)}) -> {ty(shape)}
+  func.return %y : {ty(shape)}"""
+    text, y = compile_and_run(body, {"x": x}, shape)
+    assert 'kind = "SoftmaxV2"' in text and 'fn = "RowMax"' in text and 'view = "rows"' in text
+    assert np.abs(y - tf().nn.softmax(x).numpy()).max() <= 1e-4
+
+
+@pytest.mark.parametrize("add", [False, True])
+def test_layer_norm_kernel(add):
+    shape = (2, 7, 40)
+    x1 = RNG.standard_normal(shape).astype(np.float32)
+    x2 = RNG.standard_normal(shape).astype(np.float32)
+    g = RNG.uniform(0.5, 1.5, (40,)).astype(np.float32)
+    b = RNG.normal(0, 0.3, (40,)).astype(np.float32)
+    if add:
+        op = (f"%y = cann.AddLayerNorm %a, %c, %g, %b {{begin_norm_axis = -1 : i64, begin_params_axis = -1 : i64, "
+              f"epsilon = 1.0e-12 : f32}} : ({ty(shape)}, {ty(shape)}, {ty(g.shape)}, {ty(b.shape)}) -> {ty(shape)}")
+        args = {"a": x1, "c": x2, "g": g, "b": b}
+    else:
+        op = (f"%y = cann.LayerNorm %a, %g, %b {{begin_norm_axis = 2 : i64, begin_params_axis = 2 : i64, "
+              f"epsilon = 1.0e-3 : f32}} : ({ty(shape)}, {ty(g.shape)}, {ty(b.shape)}) -> {ty(shape)}")
+        args = {"a": x1, "g": g, "b": b}
+    text, y = compile_and_run(f"  {op}\n  func.return %y : {ty(shape)}", args, shape)
+    assert 'fn = "RowMean"' in text and 'fn = "Rsqrt"' in text
+    ln = tf().keras.layers.LayerNormalization(epsilon=1e-12 if add else 1e-3)
+    ln.build(shape)
+    ln.set_weights([g, b])
+    want = ln(x1 + x2 if add else x1).numpy()
+    assert np.abs(y - want).max() <= 1e-4
+
+
+@pytest.mark.parametrize("op,keep,hw", [("ReduceMeanD", False, 5), ("ReduceMeanD", True, 5),
+                                        ("ReduceMaxD", True, 6), ("ReduceSumD", False, 3),
+                                        ("ReduceMeanD", False, 112)])
+def test_reduce_hw_kernel(op, keep, hw):
+    """Global pooling on NC1HWC0: keep_dims -> NC1HWC0, else FRACTAL_NZ of [N, C]; two
+    TransData in all.  112x112 needs several UB chunks of H*W."""
+    xs = (2, hw, hw, 3)
+    pre, cs, ref = conv_prefix(xs, 20)
+    ys = (2, 1, 1, 20) if keep else (2, 20)
+    x = RNG.standard_normal(xs).astype(np.float32)
+    body = f"""{pre}
+  %y = cann.{op} %c {{axes = array<i64: 1, 2>, keep_dims = {str(keep).lower()}}} : ({ty(cs)}) -> {ty(ys)}
+  func.return %y : {ty(ys)}"""
+    text, y = compile_and_run(body, {"x": x}, ys)
+    assert text.count("kernel.transdata") == 2 and 'view = "chunk_rows"' in text
+    assert ('view = "nz_rows"' in text) == (not keep)
+    fn = {"ReduceMeanD": tf().reduce_mean, "ReduceMaxD": tf().reduce_max,
+          "ReduceSumD": tf().reduce_sum}[op]
+    want = fn(ref(x), axis=[1, 2], keepdims=keep).numpy()
+    assert np.abs(y - want).max() <= 1e-4 * max(1.0, np.abs(want).max())
+
+
+def test_reduce_trailing_axes_plain():
+    x = RNG.standard_normal((4, 6, 10)).astype(np.float32)
+    body = f"""
+  %y = cann.ReduceMeanD %x {{axes = array<i64: 1, 2>, keep_dims = false}} : ({ty(x.shape)}) -> {ty((4,))}
+  func.return %y : {ty((4,))}"""
+    _, y = compile_and_run(body, {"x": x}, (4,))
+    assert np.abs(y - x.mean(axis=(1, 2))).max() <= 1e-5
+
+
+def test_squeeze_excite_layout_rule():
+    """EfficientNet's SE: Mean without keep_dims, Reshape to [N,1,1,C], 1x1 convs, Mul: only the
+    model's input and output TransData remain; the Reshape disappears."""
+    xs = (1, 6, 6, 5)
+    pre, cs, ref = conv_prefix(xs, 24)
+    w1 = RNG.normal(0, 0.5, (1, 1, 24, 6)).astype(np.float32)
+    w2 = RNG.normal(0, 0.5, (1, 1, 6, 24)).astype(np.float32)
+    x = RNG.standard_normal(xs).astype(np.float32)
+    conv = ('{strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = '
+            'array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "%s"}')
+    body = f"""{pre}
+  %m = cann.ReduceMeanD %c {{axes = array<i64: 1, 2>, keep_dims = false}} : ({ty(cs)}) -> {ty((1, 24))}
+  %r = cann.Reshape %m {{shape = array<i64: 1, 1, 1, 24>}} : ({ty((1, 24))}) -> {ty((1, 1, 1, 24))}
+  %w1 = cann.Const {dense(w1)} : {ty(w1.shape)}
+  %s1 = cann.FusedConv2D %r, %w1 {conv % "Swish"} : ({ty((1, 1, 1, 24))}, {ty(w1.shape)}) -> {ty((1, 1, 1, 6))}
+  %w2 = cann.Const {dense(w2)} : {ty(w2.shape)}
+  %s2 = cann.FusedConv2D %s1, %w2 {conv % "Sigmoid"} : ({ty((1, 1, 1, 6))}, {ty(w2.shape)}) -> {ty((1, 1, 1, 24))}
+  %y = cann.Mul %c, %s2 : ({ty(cs)}, {ty((1, 1, 1, 24))}) -> {ty(cs)}
+  func.return %y : {ty(cs)}"""
+    text, y = compile_and_run(body, {"x": x}, cs)
+    assert text.count("kernel.transdata") == 2 and "kernel.view" not in text
+    c = ref(x)
+    m = c.mean(axis=(1, 2), keepdims=True)
+    s1 = tf().nn.conv2d(m, w1, 1, "VALID").numpy()
+    s1 = s1 / (1 + np.exp(-s1))
+    s2 = 1 / (1 + np.exp(-tf().nn.conv2d(s1, w2, 1, "VALID").numpy()))
+    assert np.abs(y - c * s2).max() <= 1e-4
+
+
+def test_pad_kernels():
+    """PadD on NC1HWC0 (H, W only) after a conv, and on a plain tensor."""
+    xs = (1, 5, 4, 3)
+    pre, cs, ref = conv_prefix(xs, 18)
+    ys = (1, 8, 5, 18)
+    x = RNG.standard_normal(xs).astype(np.float32)
+    body = f"""{pre}
+  %y = cann.PadD %c {{paddings = array<i64: 0, 0, 1, 2, 0, 1, 0, 0>}} : ({ty(cs)}) -> {ty(ys)}
+  func.return %y : {ty(ys)}"""
+    text, y = compile_and_run(body, {"x": x}, ys)
+    assert text.count("kernel.transdata") == 2 and 'view = "pad_rows"' in text
+    want = tf().pad(ref(x), [[0, 0], [1, 2], [0, 1], [0, 0]]).numpy()
+    assert np.abs(y - want).max() <= 1e-5
+    p = RNG.standard_normal((3, 7)).astype(np.float32)
+    body = f"""
+  %y = cann.PadD %x {{paddings = array<i64: 1, 0, 2, 3>}} : ({ty(p.shape)}) -> {ty((4, 12))}
+  func.return %y : {ty((4, 12))}"""
+    _, y = compile_and_run(body, {"x": p}, (4, 12))
+    assert np.array_equal(y, np.pad(p, [(1, 0), (2, 3)]))
+
+
+def test_reshape_is_a_view_and_constants_fold():
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    k = RNG.standard_normal((24,)).astype(np.float32)
+    body = f"""
+  %k = cann.Const {dense(k)} : {ty(k.shape)}
+  %kr = cann.Reshape %k {{shape = array<i64: 6, 4>}} : ({ty(k.shape)}) -> {ty((6, 4))}
+  %r = cann.Reshape %x {{shape = array<i64: 6, 4>}} : ({ty(x.shape)}) -> {ty((6, 4))}
+  %y = cann.Add %r, %kr : ({ty((6, 4))}, {ty((6, 4))}) -> {ty((6, 4))}
+  func.return %y : {ty((6, 4))}"""
+    text, y = compile_and_run(body, {"x": x}, (6, 4))
+    assert text.count("kernel.view") == 1  # the constant's reshape folded at compile time
+    assert np.array_equal(y, x.reshape(6, 4) + k.reshape(6, 4))
+
+
+def test_multi_head_attention_kernels():
+    b, s, hid, heads = 2, 24, 32, 4
+    d = hid // heads
+    x = RNG.standard_normal((b, s, hid)).astype(np.float32)
+    w = RNG.normal(0, 0.3, (hid, 3 * hid)).astype(np.float32)
+    bias = RNG.normal(0, 0.3, (3 * hid,)).astype(np.float32)
+    ys = (b, s, heads, d)
+    body = f"""
+  %w = cann.Const {dense(w)} : {ty(w.shape)}
+  %bias = cann.Const {dense(bias)} : {ty(bias.shape)}
+  %y = cann.FusedMultiHeadAttention %x, %w, %bias {{num_heads = {heads} : i64, scale = {1 / np.sqrt(d)} : f32}} : ({ty(x.shape)}, {ty(w.shape)}, {ty(bias.shape)}) -> {ty(ys)}
+  func.return %y : {ty(ys)}"""
+    text, y = compile_and_run(body, {"x": x}, ys)
+    assert text.count("kernel.cube") == 3 and 'kind = "SoftmaxV2"' in text and 'view = "heads"' in text
+    T = tf()
+    qkv = T.matmul(x, w) + bias
+    q, k, v = (T.transpose(T.reshape(t, (b, s, heads, d)), (0, 2, 1, 3)) for t in T.split(qkv, 3, -1))
+    p = T.nn.softmax(T.matmul(q, k, transpose_b=True) / np.sqrt(d))
+    want = T.transpose(T.matmul(p, v), (0, 2, 1, 3)).numpy()
+    assert np.abs(y - want).max() <= 1e-4
+
+
+def test_unlowerable_op_is_a_diagnostic():
+    x = RNG.standard_normal((4, 6)).astype(np.float32)
+    text = (f'builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{\n'
+            f"func.func @main(%x: {ty(x.shape)}) -> {ty(x.shape)} {{\n"
+            f'  %y = cann.SoftmaxV2 %x {{axes = array<i64: 0>}} : ({ty(x.shape)}) -> {ty(x.shape)} loc("sm")\n'
+            f"  func.return %y : {ty(x.shape)}\n}}\n}}")
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    with pytest.raises(OpError) as e:
+        run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
+    assert "SoftmaxV2" in str(e.value) and "only the last axis" in str(e.value)
