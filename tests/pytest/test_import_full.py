@@ -5,7 +5,6 @@ and import -> export -> TensorFlow round trips (bit-identical)."""
 from __future__ import annotations
 
 import os
-import tempfile
 
 import numpy as np
 import pytest
@@ -17,7 +16,6 @@ from compiler.ir_io import make_context, module_to_text, parse_module
 from tools.cann_translate import main as translate_main
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-CACHE = os.environ.get("CANN_MLIR_ZOO_CACHE", os.path.join(tempfile.gettempdir(), "cann-mlir-zoo"))
 
 
 @pytest.fixture(scope="module")
@@ -329,7 +327,7 @@ def test_verifier_checks_types_and_attrs():
 def test_model_zoo_round_trip_bit_identical(tf, name):
     from compiler.model_zoo import frozen_graphdef
 
-    path = frozen_graphdef(name, CACHE)
+    path = frozen_graphdef(name)
     gd = tf.compat.v1.GraphDef()
     with open(path, "rb") as f:
         gd.ParseFromString(f.read())
