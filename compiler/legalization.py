@@ -77,6 +77,11 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "ReduceMeanD": F, "ReduceSumD": FI, "ReduceMaxD": FI, "ReduceMinD": FI, "ReduceProdD": FI,
     "TransposeD": ANY, "PadD": ANY, "ConcatV2D": ANY, "Cast": ANY, "GatherV2D": ANY,
     "StridedSliceD": ANY, "Reshape": ANY, "Const": ANY,
+    "Greater": ARITH, "GreaterEqual": ARITH, "Less": ARITH, "LessEqual": ARITH,
+    "Equal": ARITH + ("i1",), "NotEqual": ARITH + ("i1",), "LogicalAnd": ("i1",),
+    "LogicalOr": ("i1",), "LogicalNot": ("i1",),
+    "ResizeBilinearV2": F, "ResizeNearestNeighborV2": ("f16", "f32", "bf16", "i8", "ui8", "i32", "i64"),
+    "SplitD": ANY, "SplitVD": ANY, "PadV2D": ARITH, "MirrorPad": ANY,
 }
 DTYPE_NAMES = {"f16": "float16", "f32": "float32", "bf16": "bfloat16", "f64": "float64",
                "i1": "bool", "i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32",
@@ -512,6 +517,193 @@ def _einsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.transpose(y, [natural.index(c) for c in out])]
 
 
+def _select(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Select (TF1): the condition is a scalar, x's shape, or a vector over x's first axis
+    (then reshaped to [n, 1, ...] so SelectV2's numpy broadcasting picks whole rows)."""
+    c, x = node.operand(0), node.operand(1)
+    cs, xs = list(c.type.get_shape()), list(x.type.get_shape())
+    if len(cs) == 1 and len(xs) > 1:
+        if cs[0] >= 0 and xs[0] >= 0 and cs[0] != xs[0]:
+            raise LegalizationError(f"the condition's length {cs[0]} differs from x's first "
+                                    f"dimension {xs[0]}")
+        c = b.reshape(c, [cs[0]] + [1] * (len(xs) - 1))
+    elif cs and len(cs) != len(xs):
+        raise LegalizationError("the condition must be a scalar, have x's shape, or be a vector "
+                                "over x's first dimension")
+    return [b.create(cann.SelectV2Op, [c, x, node.operand(2)], node.result_type())]
+
+
+def _compare(tf_name: str, cls: type[Operation]) -> Rule:
+    return Rule(tf_name, cls.name.removeprefix("cann."), one_to_one(cls, (0, 1)))
+
+
+def _pad_v2(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """PadV2 -> PadD when the constant is 0, else PadV2D(paddings, constant_values)."""
+    value = np.asarray(node.const(2, "constant_values")).reshape(-1)
+    if value.size != 1:
+        raise LegalizationError("input 2 (constant_values) must be a scalar")
+    if value[0] == 0:
+        return [b.create(cann.PadDOp, [node.operand(0)], node.result_type(),
+                         paddings=pad_pairs(node))]
+    return [b.create(cann.PadV2DOp, [node.operand(0)], node.result_type(),
+                     paddings=pad_pairs(node),
+                     constant_values=FloatAttr(float(value[0]), f32))]
+
+
+def _mirror_pad(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    mode = node.str("mode").upper()
+    if mode not in ("REFLECT", "SYMMETRIC"):
+        raise LegalizationError(f"unknown mode '{mode}'")
+    return [b.create(cann.MirrorPadOp, [node.operand(0)], node.result_type(),
+                     paddings=pad_pairs(node), mode=StringAttr(mode))]
+
+
+def _folded(node: TfNode, b: Builder, value: np.ndarray) -> Sequence[SSAValue]:
+    from dialects.common import numpy_dtype
+
+    rt = node.result_type()
+    value = np.asarray(value).astype(numpy_dtype(rt.element_type))
+    shape = tuple(rt.get_shape())
+    if len(shape) != value.ndim or any(d >= 0 and d != v for d, v in zip(shape, value.shape)):
+        raise LegalizationError(f"the value has shape {list(value.shape)}, the result type "
+                                f"{rt}")
+    return [b.const(value)]
+
+
+def _fill(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Fill(dims, value) of constant inputs is a constant."""
+    dims = node.const_ints(0, "dims")
+    value = np.asarray(node.const(1, "value"))
+    if value.size != 1:
+        raise LegalizationError("input 1 (value) must be a scalar")
+    return _folded(node, b, np.full(dims, value.reshape(())))
+
+
+def _range(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Range(start, limit, delta) of constant inputs is a constant."""
+    start, limit, delta = (np.asarray(node.const(i, w)).reshape(()) for i, w in
+                           ((0, "start"), (1, "limit"), (2, "delta")))
+    if delta == 0:
+        raise LegalizationError("delta must be non-zero")
+    return _folded(node, b, np.arange(start, limit, delta))
+
+
+def _axis(node: TfNode, i: int, rank: int) -> int:
+    v = node.const_ints(i, "axis")
+    if len(v) != 1:
+        raise LegalizationError(f"input {i} (axis) must be a scalar")
+    if not -rank <= v[0] < rank:
+        raise LegalizationError(f"axis {v[0]} is out of range for rank {rank}")
+    return v[0] % rank
+
+
+def _split(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Split(axis, value) -> SplitD(split_dim, num_split)."""
+    x = node.operand(1)
+    axis = _axis(node, 0, len(x.type.get_shape()))
+    n = node.int("num_split", len(node.op.results))
+    op = b.add(cann.SplitDOp(operands=[x], result_types=[[r.type for r in node.op.results]],
+                             properties={"split_dim": IntegerAttr(axis, i64),
+                                         "num_split": IntegerAttr(n, i64)}))
+    return list(op.results)
+
+
+def _split_v(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """SplitV(value, size_splits, axis) -> SplitVD(size_splits, split_dim, num_split); one -1
+    size is resolved from the static dimension."""
+    x = node.operand(0)
+    xs = list(x.type.get_shape())
+    axis = _axis(node, 2, len(xs))
+    sizes = node.const_ints(1, "size_splits")
+    if sizes.count(-1) > 1:
+        raise LegalizationError("at most one size_splits value may be -1")
+    if -1 in sizes:
+        if xs[axis] < 0:
+            raise LegalizationError("a -1 in size_splits needs a static split dimension")
+        sizes[sizes.index(-1)] = xs[axis] - (sum(sizes) + 1)
+    op = b.add(cann.SplitVDOp(operands=[x], result_types=[[r.type for r in node.op.results]],
+                              properties={"size_splits": int_array(sizes),
+                                          "split_dim": IntegerAttr(axis, i64),
+                                          "num_split": IntegerAttr(len(sizes), i64)}))
+    return list(op.results)
+
+
+# --- functional control flow and calls (functions referenced by symbol) -------------------------
+
+def func_symbol(node: TfNode, name: str, value: Attribute | None = None) -> Any:
+    """A func attribute (`@f` or `#tf.func<@f, {...}>`; the node's attribute `name`, or
+    `value`) as a SymbolRefAttr naming a func.func of the module."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import SymbolRefAttr
+    from xdsl.traits import SymbolTable
+
+    a = node.attr(name) if value is None else value
+    sym = a if isinstance(a, SymbolRefAttr) else getattr(a, "func", None)
+    if not isinstance(sym, SymbolRefAttr):
+        raise LegalizationError(f"attribute '{name}' must name a function, got {a}")
+    if not isinstance(SymbolTable.lookup_symbol(node.op, sym), func.FuncOp):
+        raise LegalizationError(f"{name} @{sym.string_value()} is not a function of the module")
+    return SymbolRefAttr(sym.root_reference)
+
+
+def _control(cls: type[Operation], first: list[SSAValue], node: TfNode, b: Builder,
+             **props: Attribute) -> Sequence[SSAValue]:
+    n_first = len(first)
+    op = b.add(cls(operands=[*first, list(node.op.operands[n_first:])],
+                   result_types=[[r.type for r in node.op.results]], properties=props))
+    return list(op.results)
+
+
+def _if(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    return _control(cann.IfOp, [node.operand(0)], node, b,
+                    then_branch=func_symbol(node, "then_branch"),
+                    else_branch=func_symbol(node, "else_branch"))
+
+
+def _case(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    a = node.attr("branches")
+    if not isinstance(a, ArrayAttr) or not a.data:
+        raise LegalizationError("attribute 'branches' must be a non-empty list of functions")
+    syms = [func_symbol(node, f"branches[{i}]", f) for i, f in enumerate(a.data)]
+    return _control(cann.CaseOp, [node.operand(0)], node, b, branches=ArrayAttr(syms))
+
+
+def _while(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    props = {"cond": func_symbol(node, "cond"), "body": func_symbol(node, "body")}
+    if node.attr("parallel_iterations", None) is not None:
+        props["parallel_iterations"] = IntegerAttr(node.int("parallel_iterations"), i64)
+    op = b.add(cann.WhileOp(operands=[list(node.op.operands)],
+                            result_types=[[r.type for r in node.op.results]], properties=props))
+    return list(op.results)
+
+
+def _inline_call(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """PartitionedCall / StatefulPartitionedCall: the callee's body (tf ops) is cloned in place
+    of the call, its arguments replaced by the call's operands; the copies keep their own
+    locations (node names).  The engine legalizes them afterwards."""
+    from xdsl.dialects import func
+    from xdsl.traits import SymbolTable
+
+    callee = SymbolTable.lookup_symbol(node.op, func_symbol(node, "f"))
+    block = callee.body.blocks.first if callee.body.blocks else None
+    if block is None:
+        raise LegalizationError(f"f @{callee.sym_name.data} has no body")
+    if len(block.args) != len(node.op.operands):
+        raise LegalizationError(f"f @{callee.sym_name.data} takes {len(block.args)} arguments, "
+                                f"the call passes {len(node.op.operands)}")
+    mapper: dict[SSAValue, SSAValue] = dict(zip(block.args, node.op.operands))
+    results: list[SSAValue] = []
+    for op in block.ops:
+        if isinstance(op, func.ReturnOp):
+            results = [mapper.get(v, v) for v in op.operands]
+            break
+        b.ops.append(op.clone(value_mapper=mapper))
+    if len(results) != len(node.op.results):
+        raise LegalizationError(f"f @{callee.sym_name.data} returns {len(results)} values, the "
+                                f"call has {len(node.op.results)} results")
+    return results
+
+
 # --- the table ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -522,6 +714,9 @@ class Rule:
     dtype_operand: int | None = 0  # whose element type the CANN dtype rule checks (None: result)
     forward: bool = False
     note: str = ""
+    #: the builder returns tf ops (an inlined function body): such rows run first, to a fixpoint,
+    #: and what they produce is legalized by the other rows
+    inline: bool = False
     extra: dict = field(default_factory=dict)
 
 
@@ -612,8 +807,17 @@ RULES: list[Rule] = [
     _binary("Pow", cann.PowOp),
     _binary("SquaredDifference", cann.SquaredDifferenceOp),
     Rule("SelectV2", "SelectV2", one_to_one(cann.SelectV2Op, (0, 1, 2)), dtype_operand=1),
-    Rule("Select", "SelectV2", one_to_one(cann.SelectV2Op, (0, 1, 2)), dtype_operand=1,
-         note="same-shape operands only"),
+    Rule("Select", "SelectV2", _select, dtype_operand=1,
+         note="a vector condition is reshaped to [n, 1, ...]"),
+    _compare("Greater", cann.GreaterOp),
+    _compare("GreaterEqual", cann.GreaterEqualOp),
+    _compare("Less", cann.LessOp),
+    _compare("LessEqual", cann.LessEqualOp),
+    _compare("Equal", cann.EqualOp),
+    _compare("NotEqual", cann.NotEqualOp),
+    _compare("LogicalAnd", cann.LogicalAndOp),
+    _compare("LogicalOr", cann.LogicalOrOp),
+    Rule("LogicalNot", "LogicalNot", one_to_one(cann.LogicalNotOp, (0,))),
     # reductions: constant axes become attributes
     Rule("Mean", "ReduceMeanD", _reduce(cann.ReduceMeanDOp)),
     Rule("Sum", "ReduceSumD", _reduce(cann.ReduceSumDOp)),
@@ -624,6 +828,20 @@ RULES: list[Rule] = [
     Rule("Transpose", "TransposeD", one_to_one(cann.TransposeDOp, (0,), {
         "perm": const_ints(1, "perm")})),
     Rule("Pad", "PadD", one_to_one(cann.PadDOp, (0,), {"paddings": pad_pairs})),
+    Rule("PadV2", "PadV2D", _pad_v2, note="PadD when the constant is 0"),
+    Rule("MirrorPad", "MirrorPad", _mirror_pad),
+    Rule("Split", "SplitD", _split, dtype_operand=1),
+    Rule("SplitV", "SplitVD", _split_v),
+    Rule("Fill", "Const", _fill, dtype_operand=None, note="constant inputs only"),
+    Rule("Range", "Const", _range, dtype_operand=None, note="constant inputs only"),
+    # images
+    Rule("ResizeBilinear", "ResizeBilinearV2", one_to_one(cann.ResizeBilinearV2Op, (0, 1), {
+        "align_corners": flag("align_corners"),
+        "half_pixel_centers": flag("half_pixel_centers")})),
+    Rule("ResizeNearestNeighbor", "ResizeNearestNeighborV2", one_to_one(
+        cann.ResizeNearestNeighborV2Op, (0, 1), {
+            "align_corners": flag("align_corners"),
+            "half_pixel_centers": flag("half_pixel_centers")})),
     Rule("ConcatV2", "ConcatV2D", _concat),
     Rule("Pack", "ConcatV2D", _pack, note="decomposed: Reshape each value + ConcatV2D"),
     Rule("Cast", "Cast", _cast),
@@ -633,6 +851,15 @@ RULES: list[Rule] = [
     Rule("Reshape", "Reshape", _reshape, note="shape from the static result type"),
     Rule("Squeeze", "Reshape", _reshape),
     Rule("ExpandDims", "Reshape", _reshape),
+    # functional control flow: bodies stay func.func symbols, legalized like @main
+    Rule("If", "If", _if, dtype_operand=None),
+    Rule("StatelessIf", "If", _if, dtype_operand=None),
+    Rule("Case", "Case", _case, dtype_operand=None),
+    Rule("StatelessCase", "Case", _case, dtype_operand=None),
+    Rule("While", "While", _while, dtype_operand=None),
+    Rule("StatelessWhile", "While", _while, dtype_operand=None),
+    Rule("PartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
+    Rule("StatefulPartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
 ]
 
 TABLE: dict[str, Rule] = {r.tf: r for r in RULES}

@@ -102,7 +102,7 @@ def _prepare_input(name: str, value: np.ndarray, t: TensorType) -> np.ndarray:
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
         value = to_storage(value, f.fmt, f.origin_fmt, f.groups.data)
-    return np.ascontiguousarray(value)
+    return np.asarray(value, order="C")  # (ascontiguousarray would make a scalar input 1-d)
 
 
 def _finish_output(value: np.ndarray, t) -> np.ndarray:

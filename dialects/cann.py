@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    SymbolRefAttr,
 )
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute
 from xdsl.irdl import (
@@ -33,14 +34,17 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import Pure, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.formats import FORMAT_NAMES, Format, storage_shape
 from dialects.common import (
+    ints,
     I64Array,
     check_len,
     check_one_of,
@@ -395,7 +399,7 @@ class TransDataOp(CannOp):
 # (an operand may carry a #cann.format storage encoding).  Dynamic dims (-1) match anything.
 
 from xdsl.dialects.builtin import FloatAttr, DictionaryAttr  # noqa: E402
-from xdsl.irdl import opt_prop_def, var_operand_def, var_result_def  # noqa: E402
+from xdsl.irdl import opt_prop_def  # noqa: E402
 
 
 def _oshape(v) -> tuple[int, ...]:
@@ -1362,9 +1366,390 @@ LIBRARY_OPS = (
 )
 
 
+# --- functional control flow, comparisons and logic, resizing, splitting, PadV2D/MirrorPad -----
+#
+# More operators of the `cann` dialect (re-exported by dialects/cann.py, which lists them in the
+# dialect): functional control flow, comparisons and logic, resizing, splitting, PadV2D/MirrorPad.
+#
+# Control flow (GE's functional ops, as TensorFlow's functional If/While/Case reach GE):
+#
+#     %y = cann.If %cond, %x {then_branch = @t, else_branch = @e} : (tensor<i1>, tensor<2x3xf32>) -> tensor<2x3xf32>
+#     %i, %a = cann.While %i0, %a0 {cond = @c, body = @b} : (...) -> (...)
+#     %y = cann.Case %index, %x {branches = [@b0, @b1, @b2]} : (tensor<i32>, ...) -> ...
+#
+# The bodies are `func.func`s of the module referenced by symbol (not regions): that is how the
+# importer represents TensorFlow's function library and how GE keeps subgraphs, every pass that
+# walks the module legalizes/optimizes them like @main, and one body can serve several ops.  The
+# verifiers check that each symbol names a func.func whose signature matches the op (element types
+# equal, origin shapes compatible).  Semantics (compiler/interpreters/cann_impl.py): the
+# interpreter calls the referenced functions.  A predicate is TensorFlow's: a scalar is true when
+# non-zero, a non-scalar tensor when it is non-empty; a Case index out of range runs the last branch.
+# tf.PartitionedCall / StatefulPartitionedCall are inlined by tf-to-cann (no call op here).
+
+
+# --- control flow -------------------------------------------------------------------------------
+
+
+def _callee(op, attr: SymbolRefAttr, what: str):
+    from xdsl.dialects import func
+
+    f = SymbolTable.lookup_symbol(op, attr)
+    if not isinstance(f, func.FuncOp):
+        raise VerifyException(f"{op.name}: {what} @{attr.string_value()} is not a func.func of "
+                              "the module")
+    return f
+
+
+def _compatible(a, b) -> bool:
+    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+        return a == b
+    if a.element_type != b.element_type:
+        return False
+    sa, sb = origin_shape(a), origin_shape(b)
+    return len(sa) == len(sb) and all(dims_compatible(x, y) for x, y in zip(sa, sb))
+
+
+
+
+def _types(ts) -> str:
+    return "(" + ", ".join(str(t) for t in ts) + ")"
+
+
+def _check_signature(op, f, what: str, inputs, outputs) -> None:
+    ft = f.function_type
+    name = f"{what} @{f.sym_name.data}"
+    if len(ft.inputs) != len(inputs) or not all(_compatible(a, b) for a, b in
+                                                  zip(ft.inputs, inputs)):
+        raise VerifyException(f"{op.name}: {name} takes {_types(ft.inputs)}, the op passes "
+                              f"{_types(inputs)}")
+    if outputs is not None and (len(ft.outputs) != len(outputs) or not all(
+            _compatible(a, b) for a, b in zip(ft.outputs, outputs))):
+        raise VerifyException(f"{op.name}: {name} returns {_types(ft.outputs)}, the op has "
+                              f"{_types(outputs)}")
+
+
+@irdl_op_definition
+class IfOp(CannOp):
+    """results = cond ? then_branch(inputs) : else_branch(inputs)."""
+
+    name = "cann.If"
+    cond = operand_def(TensorType)
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    then_branch = prop_def(SymbolRefAttr)
+    else_branch = prop_def(SymbolRefAttr)
+
+    def verify_op(self) -> None:
+        ins = [v.type for v in self.inputs]
+        outs = [r.type for r in self.outputs]
+        for what, sym in (("then_branch", self.then_branch), ("else_branch", self.else_branch)):
+            _check_signature(self, _callee(self, sym, what), what, ins, outs)
+
+
+@irdl_op_definition
+class CaseOp(CannOp):
+    """results = branches[branch_index](inputs) (out of range: the last branch)."""
+
+    name = "cann.Case"
+    branch_index = operand_def(TensorType)
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    branches = prop_def(ArrayAttr[SymbolRefAttr])
+
+    def verify_op(self) -> None:
+        if str(self.branch_index.type.element_type) not in ("i32", "i64") or \
+                _oshape(self.branch_index) != ():
+            raise VerifyException(f"{self.name}: branch_index must be a scalar i32, got "
+                                  f"{self.branch_index.type}")
+        if not self.branches.data:
+            raise VerifyException(f"{self.name}: needs at least one branch")
+        ins = [v.type for v in self.inputs]
+        outs = [r.type for r in self.outputs]
+        for i, sym in enumerate(self.branches.data):
+            _check_signature(self, _callee(self, sym, f"branch #{i}"), f"branch #{i}", ins, outs)
+
+
+@irdl_op_definition
+class WhileOp(CannOp):
+    """vals = inputs; while cond(vals): vals = body(vals); results = vals."""
+
+    name = "cann.While"
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    cond = prop_def(SymbolRefAttr)
+    body = prop_def(SymbolRefAttr)
+    parallel_iterations = opt_prop_def(IntegerAttr)
+
+    def verify_op(self) -> None:
+        ins = [v.type for v in self.inputs]
+        outs = [r.type for r in self.outputs]
+        if len(ins) != len(outs) or not all(_compatible(a, b) for a, b in zip(ins, outs)):
+            raise VerifyException(f"{self.name}: results {_types(outs)} must match the loop "
+                                  f"variables {_types(ins)}")
+        c = _callee(self, self.cond, "cond")
+        _check_signature(self, c, "cond", ins, None)
+        if len(c.function_type.outputs) != 1:
+            raise VerifyException(f"{self.name}: cond @{c.sym_name.data} must return one "
+                                  f"predicate, returns {len(c.function_type.outputs)} values")
+        _check_signature(self, _callee(self, self.body, "body"), "body", ins, ins)
+
+
+CONTROL_OPS = (IfOp, CaseOp, WhileOp)
+
+
+# --- comparisons and logic (bool results, broadcasting) -------------------------------------------
+
+
+class CompareCannOp(CannOp):
+    """y = x1 <op> x2 elementwise (numpy broadcasting); y is bool (i1)."""
+
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        check_same_element_type(n, self.x1.type, self.x2.type)
+        if str(self.y.type.element_type) != "i1":
+            raise VerifyException(f"{n}: result must be a tensor of i1")
+        _check_result_shape(n, broadcast_shapes(n, _oshape(self.x1), _oshape(self.x2)),
+                            _oshape(self.y))
+
+
+@irdl_op_definition
+class GreaterOp(CompareCannOp):
+    name = "cann.Greater"
+
+
+@irdl_op_definition
+class GreaterEqualOp(CompareCannOp):
+    name = "cann.GreaterEqual"
+
+
+@irdl_op_definition
+class LessOp(CompareCannOp):
+    name = "cann.Less"
+
+
+@irdl_op_definition
+class LessEqualOp(CompareCannOp):
+    name = "cann.LessEqual"
+
+
+@irdl_op_definition
+class EqualOp(CompareCannOp):
+    name = "cann.Equal"
+
+
+@irdl_op_definition
+class NotEqualOp(CompareCannOp):
+    name = "cann.NotEqual"
+
+
+class LogicalBinaryOp(CompareCannOp):
+    def verify_op(self) -> None:
+        if str(self.x1.type.element_type) != "i1":
+            raise VerifyException(f"{self.name}: operands must be tensors of i1")
+        super().verify_op()
+
+
+@irdl_op_definition
+class LogicalAndOp(LogicalBinaryOp):
+    name = "cann.LogicalAnd"
+
+
+@irdl_op_definition
+class LogicalOrOp(LogicalBinaryOp):
+    name = "cann.LogicalOr"
+
+
+@irdl_op_definition
+class LogicalNotOp(CannOp):
+    name = "cann.LogicalNot"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        if str(self.x.type.element_type) != "i1" or self.x.type != self.y.type:
+            raise VerifyException(f"{self.name}: operand and result must be one tensor type of i1")
+
+
+# --- resizing -------------------------------------------------------------------------------------
+
+
+class ResizeOp(CannOp):
+    """NHWC resize to `size` = [new_height, new_width] (an i32 input, as CANN takes it);
+    align_corners / half_pixel_centers as TensorFlow defines them."""
+
+    x = operand_def(TensorType)
+    size = operand_def(TensorType)
+    y = result_def(TensorType)
+    align_corners = prop_def(IntegerAttr)
+    half_pixel_centers = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs, ys = _oshape(self.x), _oshape(self.y)
+        if len(xs) != 4 or len(ys) != 4:
+            raise VerifyException(f"{n}: x and y must be 4-D (NHWC), got {_fmt_shape(xs)} and "
+                                  f"{_fmt_shape(ys)}")
+        if _oshape(self.size) not in ((2,), (-1,)) or str(self.size.type.element_type) != "i32":
+            raise VerifyException(f"{n}: size must be a tensor<2xi32>, got {self.size.type}")
+        if self.align_corners.value.data and self.half_pixel_centers.value.data:
+            raise VerifyException(f"{n}: align_corners and half_pixel_centers cannot both be set")
+        _check_result_shape(n, (xs[0], -1, -1, xs[3]), ys)
+
+
+@irdl_op_definition
+class ResizeBilinearV2Op(ResizeOp):
+    name = "cann.ResizeBilinearV2"
+
+
+@irdl_op_definition
+class ResizeNearestNeighborV2Op(ResizeOp):
+    name = "cann.ResizeNearestNeighborV2"
+
+    def verify_op(self) -> None:
+        super().verify_op()
+        check_same_element_type(self.name, self.x.type, self.y.type)
+
+
+# --- splitting ------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class SplitDOp(CannOp):
+    """x split into num_split equal parts along split_dim (TF Split, constant axis)."""
+
+    name = "cann.SplitD"
+    x = operand_def(TensorType)
+    y = var_result_def(TensorType)
+    split_dim = prop_def(IntegerAttr)
+    num_split = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs = _oshape(self.x)
+        k = self.num_split.value.data
+        if k < 1 or len(self.y) != k:
+            raise VerifyException(f"{n}: num_split = {k} but there are {len(self.y)} results")
+        axis = _norm_axes(n, [self.split_dim.value.data], len(xs))[0]
+        if xs[axis] >= 0 and xs[axis] % k:
+            raise VerifyException(f"{n}: dimension {axis} ({xs[axis]}) is not divisible by {k}")
+        want = list(xs)
+        want[axis] = xs[axis] // k if xs[axis] >= 0 else -1
+        for r in self.y:
+            check_same_element_type(n, self.x.type, r.type)
+            _check_result_shape(n, want, _oshape(r))
+
+
+@irdl_op_definition
+class SplitVDOp(CannOp):
+    """x split along split_dim into parts of size_splits (TF SplitV, constant sizes and axis)."""
+
+    name = "cann.SplitVD"
+    x = operand_def(TensorType)
+    y = var_result_def(TensorType)
+    size_splits = prop_def(I64Array)
+    split_dim = prop_def(IntegerAttr)
+    num_split = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs = _oshape(self.x)
+        sizes = ints(self.size_splits)
+        k = self.num_split.value.data
+        if len(sizes) != k or len(self.y) != k:
+            raise VerifyException(f"{n}: num_split = {k}, {len(sizes)} size_splits, "
+                                  f"{len(self.y)} results")
+        if any(s < 0 for s in sizes):
+            raise VerifyException(f"{n}: size_splits must be >= 0 (resolved), got {list(sizes)}")
+        axis = _norm_axes(n, [self.split_dim.value.data], len(xs))[0]
+        if xs[axis] >= 0 and sum(sizes) != xs[axis]:
+            raise VerifyException(f"{n}: size_splits {list(sizes)} do not sum to dimension "
+                                  f"{axis} ({xs[axis]})")
+        for r, s in zip(self.y, sizes):
+            check_same_element_type(n, self.x.type, r.type)
+            want = list(xs)
+            want[axis] = s
+            _check_result_shape(n, want, _oshape(r))
+
+
+# --- padding with a value / mirrored --------------------------------------------------------------
+
+
+def _check_pad(op, p) -> None:
+    n = op.name
+    xs = _oshape(op.x)
+    if len(p) != 2 * len(xs):
+        raise VerifyException(f"{n}: 'paddings' must have {2 * len(xs)} values (a pair per "
+                              f"axis), got {len(p)}")
+    if any(v < 0 for v in p):
+        raise VerifyException(f"{n}: paddings must be >= 0")
+    check_same_element_type(n, op.x.type, op.y.type)
+    want = [d + p[2 * i] + p[2 * i + 1] if d >= 0 else -1 for i, d in enumerate(xs)]
+    _check_result_shape(n, want, _oshape(op.y))
+
+
+@irdl_op_definition
+class PadV2DOp(CannOp):
+    """Padding with constant_values (TF PadV2 / Pad with a non-zero constant);
+    paddings = [before0, after0, ...]."""
+
+    name = "cann.PadV2D"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    paddings = prop_def(I64Array)
+    constant_values = prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        _check_pad(self, ints(self.paddings))
+
+
+@irdl_op_definition
+class MirrorPadOp(CannOp):
+    """TF MirrorPad with constant paddings: mode REFLECT (edge not repeated) or SYMMETRIC."""
+
+    name = "cann.MirrorPad"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    paddings = prop_def(I64Array)
+    mode = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        p = ints(self.paddings)
+        _check_pad(self, p)
+        mode = self.mode.data
+        if mode not in ("REFLECT", "SYMMETRIC"):
+            raise VerifyException(f"{n}: mode must be REFLECT or SYMMETRIC, got '{mode}'")
+        limit = 0 if mode == "REFLECT" else 1
+        for i, d in enumerate(_oshape(self.x)):
+            if d >= 0 and max(p[2 * i], p[2 * i + 1]) > d - 1 + limit:
+                raise VerifyException(f"{n}: paddings of axis {i} must be at most "
+                                      f"{d - 1 + limit} in {mode} mode, got {p[2 * i]}, {p[2 * i + 1]}")
+
+
+EXTRA_LIBRARY_OPS = (
+    GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, EqualOp, NotEqualOp, LogicalAndOp,
+    LogicalOrOp, LogicalNotOp, ResizeBilinearV2Op, ResizeNearestNeighborV2Op, SplitDOp, SplitVDOp,
+    PadV2DOp, MirrorPadOp,
+)
+
+__all__ = ["CONTROL_OPS", "EXTRA_LIBRARY_OPS", "CompareCannOp", "ResizeOp",
+           *(c.__name__ for c in (*CONTROL_OPS, *EXTRA_LIBRARY_OPS))]
+
 
 CANN = Dialect(
     "cann",
-    [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS],
+    [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS,
+     *EXTRA_LIBRARY_OPS, *CONTROL_OPS],
     [FormatAttr],
 )

@@ -60,6 +60,8 @@ GENERIC_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "algebraic-simplify": _lazy("passes.algebraic_simplify", "AlgebraicSimplifyPass"),
     "cann-cleanup": _lazy("passes.cann_cleanup", "CannCleanupPass"),
     "set-precision": _lazy("passes.set_precision", "SetPrecisionPass"),
+    # tf-to-cann's report alone, IR unchanged (`cann-opt --legalization-report` without tf-to-cann)
+    "legalization-report": _lazy("passes.tf_to_cann", "LegalizationReportPass"),
 }
 
 

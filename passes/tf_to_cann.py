@@ -9,7 +9,11 @@ one error (node name, TF op, why).  Options:
   rejects it, becomes `cann.HostCall` (TF op type + TF attributes), executed by TensorFlow on
   the host; the count and list are printed to stderr.
 * `report` (`cann-opt --legalization-report`): print, per TF op type, the count, the CANN op
-  and how many went to the host.
+  and how many went to the host.  Without tf-to-cann in the pipeline the flag runs the
+  `legalization-report` pass instead: the same analysis on a copy, IR unchanged.
+
+Every func.func of the module is legalized (If/While/Case bodies are functions referenced by
+symbol).  tf.PartitionedCall / StatefulPartitionedCall are inlined first (`inline_calls`).
 """
 
 from __future__ import annotations
@@ -85,13 +89,17 @@ class _Collecting(RewritePattern):
     failure, or — with host fallback — wraps the op in a cann.HostCall."""
 
     def __init__(self, failures: list[tuple[Operation, str]], fallback: bool,
-                 hosted: list[tuple[Operation, str]]):
-        self.patterns = {t: TableRule(r) for t, r in TABLE.items()}
+                 hosted: list[tuple[Operation, str]], inlining: bool = False):
+        # the inline phase applies only `inline` rows; the main phase every other row
+        self.patterns = {t: TableRule(r) for t, r in TABLE.items() if r.inline == inlining}
         self.failures, self.fallback, self.hosted = failures, fallback, hosted
+        self.inlining = inlining
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         t = tf_op_type(op)
         if t is None:
+            return
+        if self.inlining != (t in INLINE_ROWS):
             return
         pattern = self.patterns.get(t)
         why = f"{op.name} has no CANN lowering" if pattern is None else None
@@ -101,7 +109,7 @@ class _Collecting(RewritePattern):
                 return
             except LegalizationError as e:
                 why = f"{op.name} cannot be legalized: {e}"
-        if self.fallback:
+        if self.fallback and not self.inlining:
             self.hosted.append((op, why))
             rewriter.replace(op, host_call(op))
         elif all(f is not op for f, _ in self.failures):
@@ -118,7 +126,9 @@ class TfToCannPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         failures: list[tuple[Operation, str]] = []
         hosted: list[tuple[Operation, str]] = []
-        counts = Counter(t for o in op.walk() if (t := tf_op_type(o)) is not None)
+        counts = inline_calls(op, failures)
+        counts.update(t for o in op.walk() if (t := tf_op_type(o)) is not None
+                      and t not in INLINE_ROWS)
         rewrite(op, [_Collecting(failures, self.allow_host_fallback, hosted)], recursive=False)
         for left in op.walk():
             if tf_op_type(left) is not None and all(f is not left for f, _ in failures):
@@ -132,7 +142,100 @@ class TfToCannPass(ModulePass):
                 node = node_name(o)
                 print(f"  {why}" + (f" [node '{node}']" if node else ""), file=sys.stderr)
         if failures:
+            order = {o: i for i, o in enumerate(op.walk())}
+            failures.sort(key=lambda f: order.get(f[0], -1))  # in source order
             raise OpError(failures)
+
+
+#: TF op types whose rows inline a function body (PartitionedCall, StatefulPartitionedCall).
+INLINE_ROWS = frozenset(t for t, r in TABLE.items() if r.inline)
+
+#: Calls nested deeper than this (recursion) are reported instead of inlined forever.
+MAX_INLINE_DEPTH = 32
+
+
+def _referenced_symbols(module: ModuleOp) -> set[str]:
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, SymbolRefAttr
+    from xdsl.ir import ParametrizedAttribute
+
+    out: set[str] = set()
+
+    def visit(a) -> None:
+        if isinstance(a, SymbolRefAttr):
+            out.add(a.root_reference.data)
+        elif isinstance(a, ArrayAttr):
+            for x in a.data:
+                visit(x)
+        elif isinstance(a, DictionaryAttr):
+            for x in a.data.values():
+                visit(x)
+        elif isinstance(a, ParametrizedAttribute):
+            for x in a.parameters:
+                visit(x)
+
+    for o in module.walk():
+        for a in (*o.properties.values(), *o.attributes.values()):
+            visit(a)
+    return out
+
+
+def inline_calls(module: ModuleOp, failures: list[tuple[Operation, str]]) -> Counter:
+    """Inline every tf.PartitionedCall / StatefulPartitionedCall (the table's `inline` rows),
+    nested calls included, then drop private callees nothing references any more.  Returns the
+    number of calls per op type (for the report); a call that cannot be inlined is a failure."""
+    from xdsl.dialects import func
+
+    counts: Counter = Counter()
+    callees: set[str] = set()
+    for _ in range(MAX_INLINE_DEPTH):
+        calls = [o for o in module.walk() if tf_op_type(o) in INLINE_ROWS
+                 and all(f is not o for f, _ in failures)]
+        if not calls:
+            break
+        for c in calls:
+            counts[tf_op_type(c)] += 1
+            f = c.properties.get("f") or c.attributes.get("f")
+            f = getattr(f, "func", f)
+            if hasattr(f, "root_reference"):
+                callees.add(f.root_reference.data)
+        rewrite(module, [_Collecting(failures, False, [], inlining=True)], recursive=False)
+    else:
+        for o in module.walk():
+            if tf_op_type(o) in INLINE_ROWS and all(f is not o for f, _ in failures):
+                failures.append((o, f"{o.name} cannot be legalized: calls nested more than "
+                                    f"{MAX_INLINE_DEPTH} deep (recursion?) cannot be inlined"))
+    if callees:
+        used = _referenced_symbols(module)
+        for o in list(module.ops):
+            if (isinstance(o, func.FuncOp) and o.sym_name.data in callees
+                    and o.sym_name.data not in used
+                    and o.sym_visibility is not None and o.sym_visibility.data == "private"):
+                module.body.block.erase_op(o)
+    return counts
+
+
+@dataclass(frozen=True)
+class LegalizationReportPass(ModulePass):
+    """`cann-opt --legalization-report` without tf-to-cann in the pipeline: legalize a copy of
+    the module (with or without host fallback, as asked), print the report, leave the IR as it
+    is.  Legalization failures are counted in the report, not raised."""
+
+    name = "legalization-report"
+
+    allow_host_fallback: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        copy = op.clone()
+        failures: list[tuple[Operation, str]] = []
+        hosted: list[tuple[Operation, str]] = []
+        counts = inline_calls(copy, failures)
+        counts.update(t for o in copy.walk() if (t := tf_op_type(o)) is not None
+                      and t not in INLINE_ROWS)
+        rewrite(copy, [_Collecting(failures, self.allow_host_fallback, hosted)], recursive=False)
+        for left in copy.walk():
+            if tf_op_type(left) is not None and all(f is not left for f, _ in failures):
+                failures.append((left, f"{left.name} has no CANN lowering"))
+        print_report(counts, hosted, failures)
 
 
 def print_report(counts: Counter, hosted, failures, file=None) -> None:

@@ -10,6 +10,7 @@ appended, in order, to the `-p` pipeline.  TensorFlow is never imported for a .m
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -130,7 +131,8 @@ class CannOptMain(xDSLOptMain):
         name = self.get_input_name()
         if self.args.input_file is None:
             text = sys.stdin.read()
-        elif self.args.input_file.endswith((".pb", ".pbtxt")):
+        elif self.args.input_file.endswith((".pb", ".pbtxt", ".keras")) or \
+                os.path.isdir(self.args.input_file):  # a GraphDef, .keras or SavedModel: import it
             text = None
         else:
             text = read_text(self.args.input_file)
@@ -212,6 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     pipeline = [add_tf_to_cann_options(p, tf_to_cann_options) for p in pipeline]
     rest = [add_tf_to_cann_options(a, tf_to_cann_options) if i and rest[i - 1] in ("-p", "--passes")
             else a for i, a in enumerate(rest)]
+    if "report=true" in tf_to_cann_options and not any(
+            "tf-to-cann" in a for a in [*pipeline, *rest[1:]]):
+        # --legalization-report alone: the report of a legalization of a copy, IR unchanged
+        fallback = " allow_host_fallback=true" if "allow_host_fallback=true" in tf_to_cann_options else ""
+        pipeline.insert(0, "legalization-report" + ("{" + fallback.strip() + "}" if fallback else ""))
     holder: dict[str, CannOptMain] = {}
 
     def body():

@@ -288,6 +288,134 @@ LIBRARY_SEMANTICS = {
 }
 
 
+# --- comparisons, resize, pads (single result) ---------------------------
+
+def _resize_scale(in_size: int, out_size: int, align_corners: bool) -> np.float32:
+    """TensorFlow's CalculateResizeScale, in float32 as its kernels compute it."""
+    if align_corners and out_size > 1:
+        return np.float32(in_size - 1) / np.float32(out_size - 1)
+    return np.float32(in_size) / np.float32(out_size)
+
+
+def _resize_size(op, size) -> tuple[int, int]:
+    oh, ow = (int(v) for v in np.asarray(size).reshape(-1))
+    return oh, ow
+
+
+def _resize_bilinear(op, x, size):
+    """TensorFlow's ResizeBilinear (compute_interpolation_weights; legacy or half-pixel)."""
+    oh, ow = _resize_size(op, size)
+    ac, hp = _b(op.align_corners), _b(op.half_pixel_centers)
+    xf = x.astype(np.float32)
+
+    def weights(out_size, in_size):
+        scale = _resize_scale(in_size, out_size, ac)
+        i = np.arange(out_size, dtype=np.float32)
+        src = (i + np.float32(0.5)) * scale - np.float32(0.5) if hp else i * scale
+        floor = np.floor(src)
+        lower = np.maximum(floor, 0).astype(np.int64)
+        upper = np.minimum(np.ceil(src), in_size - 1).astype(np.int64)
+        return lower, upper, (src - floor).astype(np.float32)
+
+    yl, yu, yw = weights(oh, x.shape[1])
+    xl, xu, xw = weights(ow, x.shape[2])
+    top_left, top_right = xf[:, yl][:, :, xl], xf[:, yl][:, :, xu]
+    bot_left, bot_right = xf[:, yu][:, :, xl], xf[:, yu][:, :, xu]
+    xw_ = xw.reshape(1, 1, -1, 1)
+    top = top_left + (top_right - top_left) * xw_
+    bottom = bot_left + (bot_right - bot_left) * xw_
+    return top + (bottom - top) * yw.reshape(1, -1, 1, 1)
+
+
+def _resize_nearest(op, x, size):
+    """TensorFlow's ResizeNearestNeighbor (round with align_corners, else floor; half-pixel)."""
+    oh, ow = _resize_size(op, size)
+    ac, hp = _b(op.align_corners), _b(op.half_pixel_centers)
+
+    def index(out_size, in_size):
+        scale = _resize_scale(in_size, out_size, ac)
+        i = np.arange(out_size, dtype=np.float32)
+        src = (i + np.float32(0.5)) * scale if hp else i * scale
+        # roundf rounds half away from zero (numpy's round is half-to-even)
+        idx = np.floor(src + np.float32(0.5)) if ac else np.floor(src)
+        idx = np.minimum(idx.astype(np.int64), in_size - 1)
+        return np.maximum(idx, 0) if hp else idx
+
+    return x[:, index(oh, x.shape[1])][:, :, index(ow, x.shape[2])]
+
+
+def _pad_v2(op, x):
+    p = ints(op.paddings)
+    value = np.asarray(float(op.constant_values.value.data)).astype(x.dtype)
+    return np.pad(x, [(p[2 * i], p[2 * i + 1]) for i in range(x.ndim)], constant_values=value)
+
+
+def _mirror_pad(op, x):
+    p = ints(op.paddings)
+    mode = "reflect" if op.mode.data == "REFLECT" else "symmetric"
+    return np.pad(x, [(p[2 * i], p[2 * i + 1]) for i in range(x.ndim)], mode=mode)
+
+
+LIBRARY_SEMANTICS.update({
+    cann.GreaterOp: lambda op, a, b: a > b,
+    cann.GreaterEqualOp: lambda op, a, b: a >= b,
+    cann.LessOp: lambda op, a, b: a < b,
+    cann.LessEqualOp: lambda op, a, b: a <= b,
+    cann.EqualOp: lambda op, a, b: a == b,
+    cann.NotEqualOp: lambda op, a, b: a != b,
+    cann.LogicalAndOp: lambda op, a, b: np.logical_and(a, b),
+    cann.LogicalOrOp: lambda op, a, b: np.logical_or(a, b),
+    cann.LogicalNotOp: lambda op, x: np.logical_not(x),
+    cann.ResizeBilinearV2Op: _resize_bilinear,
+    cann.ResizeNearestNeighborV2Op: _resize_nearest,
+    cann.PadV2DOp: _pad_v2,
+    cann.MirrorPadOp: _mirror_pad,
+})
+
+
+def _split(op, x: np.ndarray) -> tuple[np.ndarray, ...]:
+    """SplitD / SplitVD on origin-layout (plain) tensors."""
+    axis = op.split_dim.value.data % x.ndim
+    if isinstance(op, cann.SplitDOp):
+        parts = np.split(x, op.num_split.value.data, axis=axis)
+    else:
+        bounds = np.cumsum(ints(op.size_splits))[:-1]
+        parts = np.split(x, bounds, axis=axis)
+    return tuple(np.ascontiguousarray(p) for p in parts)
+
+
+def predicate(value) -> bool:
+    """TensorFlow's If/While predicate: a scalar is its truth value, a tensor its non-emptiness."""
+    a = np.asarray(value)
+    return bool(a.reshape(())) if a.ndim == 0 else a.size > 0
+
+
+def run_if(interp: Interpreter, op, args):
+    branch = op.then_branch if predicate(args[0]) else op.else_branch
+    return tuple(interp.call_op(branch, tuple(args[1:])))
+
+
+def run_case(interp: Interpreter, op, args):
+    branches = op.branches.data
+    i = int(np.asarray(args[0]).reshape(()))
+    branch = branches[i] if 0 <= i < len(branches) else branches[-1]
+    return tuple(interp.call_op(branch, tuple(args[1:])))
+
+
+#: A While that runs longer than this is reported (a loop whose condition never fails).
+MAX_WHILE_ITERATIONS = 1_000_000
+
+
+def run_while(interp: Interpreter, op, args):
+    values = tuple(args)
+    for _ in range(MAX_WHILE_ITERATIONS):
+        (c,) = interp.call_op(op.cond, values)
+        if not predicate(c):
+            return values
+        values = tuple(interp.call_op(op.body, values))
+    raise SemanticsError(op, f"{op.name}: more than {MAX_WHILE_ITERATIONS} iterations")
+
+
 def _erfc64(x: np.ndarray) -> np.ndarray:
     try:
         from scipy.special import erfc
@@ -396,6 +524,12 @@ def _install_library_impls() -> None:
         return run_host_call(op, args)
 
     setattr(CannFunctions, "run_HostCall", impl(cann.HostCallOp)(run_hostcall))
+    for cls in (cann.SplitDOp, cann.SplitVDOp):
+        setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
+                impl(cls)(lambda self, interp, op, args: _split(op, np.asarray(args[0]))))
+    for cls, fn in ((cann.IfOp, run_if), (cann.CaseOp, run_case), (cann.WhileOp, run_while)):
+        setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
+                impl(cls)(lambda self, interp, op, args, fn=fn: fn(interp, op, args)))
     register_impls(CannFunctions)
 
 
