@@ -136,25 +136,29 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
 
     # Constants -> trailing arguments bound to raw weight bytes.
     block = fn.body.blocks.first
-    weights = bytearray()
+    # The weights are never printed: each constant becomes an argument and its bytes go to
+    # the WEIGHTS section as they are (chunks joined once, below).
+    weights: list[bytes] = []
+    wlen = 0
     index = []
-    all_ops = list(block.ops)
-    consts = [op for op in all_ops if mp.is_constant(op)]
+    consts = [(k, op) for k, op in enumerate(block.ops) if mp.is_constant(op)]
     from compiler.diagnostics import node_name
 
-    for op in consts:
+    for position, op in consts:
         value = op.properties.get("value", op.attributes.get("value"))
         if not isinstance(value, DenseIntOrFPElementsAttr):
             raise OmError(f"internal error: constant {op.name} has no dense value")
         rtype = op.results[0].type
-        raw = bytes(value.data.data)
+        raw = value.data.data
         dtype = numpy_dtype(value.type.element_type)
-        off = _align(len(weights), WEIGHT_ALIGN)
-        weights.extend(b"\0" * (off - len(weights)))
-        weights.extend(raw)
+        off = _align(wlen, WEIGHT_ALIGN)
+        if off > wlen:
+            weights.append(bytes(off - wlen))
+        weights.append(raw)
+        wlen = off + len(raw)
         index.append({"name": node_name(op), "offset": off, "bytes": len(raw), "dtype": str(dtype),
                       "shape": list(value.type.get_shape()), "op": op.name,
-                      "position": all_ops.index(op)})
+                      "position": position})
         arg = block.insert_arg(rtype, len(block.args))
         op.results[0].replace_all_uses_with(arg)
         op.detach()
@@ -179,30 +183,36 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
                 "weights": len(consts), "launches": len(launches), "producer": PRODUCER,
                 "format_version": FORMAT_VERSION}
     sections = [
-        (MODEL_DEF, text),
-        (WEIGHTS, bytes(weights)),
-        (WEIGHT_INDEX, json.dumps(index).encode()),
-        (TILING, json.dumps([_op_json(op, k) for k, op in enumerate(launches)]).encode()),
-        (MEMORY_PLAN, json.dumps(plan_json).encode()),
-        (MANIFEST, json.dumps(manifest).encode()),
+        (MODEL_DEF, [text]),
+        (WEIGHTS, weights),
+        (WEIGHT_INDEX, [json.dumps(index).encode()]),
+        (TILING, [json.dumps([_op_json(op, k) for k, op in enumerate(launches)]).encode()]),
+        (MEMORY_PLAN, [json.dumps(plan_json).encode()]),
+        (MANIFEST, [json.dumps(manifest).encode()]),
     ]
     table_end = HEADER_SIZE + _SECTION.size * len(sections)
     offset = _align(table_end, SECTION_ALIGN)
-    table, body = bytearray(), bytearray()
-    for kind, data in sections:
-        table += _SECTION.pack(kind, 0, offset, len(data))
-        body += data
-        pad = _align(offset + len(data), SECTION_ALIGN) - (offset + len(data))
-        body += b"\0" * pad
-        offset += len(data) + pad
-    payload = bytes(table) + b"\0" * (_align(table_end, SECTION_ALIGN) - table_end) + bytes(body)
-    head = _HEAD.pack(MAGIC, HEADER_SIZE, FORMAT_VERSION, len(sections), len(payload),
-                      hashlib.sha256(payload).digest(), _pad(name.encode(), 32), len(launches),
-                      _pad(soc.encode(), 20), plan.arena, len(weights))
+    table = bytearray()
+    body: list[bytes] = []  # chunks: the ~100 MB of weights are copied once, by the join
+    for kind, chunks in sections:
+        n = sum(len(c) for c in chunks)
+        table += _SECTION.pack(kind, 0, offset, n)
+        body.extend(chunks)
+        pad = _align(offset + n, SECTION_ALIGN) - (offset + n)
+        body.append(bytes(pad))
+        offset += n + pad
+    payload = [bytes(table), bytes(_align(table_end, SECTION_ALIGN) - table_end), *body]
+    digest = hashlib.sha256()
+    for c in payload:
+        digest.update(c)
+    length = sum(len(c) for c in payload)
+    head = _HEAD.pack(MAGIC, HEADER_SIZE, FORMAT_VERSION, len(sections), length,
+                      digest.digest(), _pad(name.encode(), 32), len(launches),
+                      _pad(soc.encode(), 20), plan.arena, wlen)
     head = head.ljust(252, b"\0")
     head += struct.pack("<I", zlib.crc32(head))
     assert len(head) == HEADER_SIZE
-    return head + payload
+    return b"".join([head, *payload])
 
 
 def write_offline_model(module: ModuleOp, path: str, name: str | None = None) -> int:

@@ -80,7 +80,20 @@ _NP_OF = {
 }
 
 
+_DTYPE_CACHE: dict[Attribute, np.dtype] = {}
+
+
 def numpy_dtype(element_type: Attribute) -> np.dtype:
+    # str() of an attribute runs the printer: cached per (immutable, hashable) element type
+    got = _DTYPE_CACHE.get(element_type)
+    if got is not None:
+        return got
+    got = _numpy_dtype(element_type)
+    _DTYPE_CACHE[element_type] = got
+    return got
+
+
+def _numpy_dtype(element_type: Attribute) -> np.dtype:
     key = str(element_type)
     if key == "bf16":
         import ml_dtypes  # numpy has no bfloat16; ml_dtypes (a TensorFlow dependency) does

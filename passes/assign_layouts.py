@@ -76,10 +76,11 @@ class LayoutConv(RewritePattern):
 
 
 class LayoutElementwise(RewritePattern):
-    """Relu and BiasAdd compute per element (BiasAdd per channel): any format serves."""
+    """Relu, BiasAdd and BNInfer compute per element (BiasAdd and BNInfer per channel, their
+    1-D parameters indexed by channel): any format serves."""
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if not isinstance(op, (cann.ReluOp, cann.BiasAddOp)):
+        if not isinstance(op, (cann.ReluOp, cann.BiasAddOp, cann.BNInferOp)):
             return
         producer = op.x.owner
         if not isinstance(producer, cann.TransDataOp) or cann.format_of(op.y.type) is not None:

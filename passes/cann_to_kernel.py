@@ -483,6 +483,112 @@ class ElementwiseToVectorBody(_ChipPattern):
         rewriter.replace(op, new)
 
 
+#: cann op -> the vector function its per-tile body applies (`vec_fn`), operands loaded flat.
+GENERAL_ELEMENTWISE = {"cann.Cast": "Cast", "cann.SelectV2": "SelectV2",
+                       "cann.FusedElementwise": "Expr"}
+
+
+class GeneralElementwiseToVectorBody(_ChipPattern):
+    """Cast, SelectV2 and FusedElementwise -> kernel.vec_kernel: per core, UB tiles of the
+    flattened storage data, each operand loaded in its own element type (Cast converts in UB;
+    SelectV2's i1 condition is a byte mask; FusedElementwise evaluates its postfix chain on the
+    tile, `fn = "Expr"`).  An operand must have the result's storage shape and format, or both
+    must be row-major (numpy broadcasting of the flat data is then exact)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        vfn = GENERAL_ELEMENTWISE.get(op.name)
+        if vfn is None:
+            return
+        y = op.results[0].type
+        msg = _static(op, y, *(v.type for v in op.operands))
+        if msg:
+            self.fail(op, msg)
+            return
+        yshape = list(y.get_shape())
+        for v in op.operands:
+            t = v.type
+            same = list(t.get_shape()) == yshape and cann.format_of(t) == cann.format_of(y)
+            if not same and not (_plain(t) and _plain(y)):
+                self.fail(op, f"{op.name}: an operand stored as {_stored_as(t)} does not match the "
+                              f"result stored as {_stored_as(y)} (no broadcasting kernel across "
+                              "layouts)")
+                return
+        et = y.element_type
+        elems = _elems(y)
+        eb = max(numpy_dtype(v.type.element_type).itemsize for v in (*op.operands, op.results[0]))
+        kind = op.name.removeprefix("cann.")
+        try:
+            t = vector_tiling(kind, elems, len(op.operands) + 1, eb, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        attrs = {"expr": op.expr} if vfn == "Expr" else {}
+        body = Body([*(v.type for v in op.operands), y])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                ins = [body.load(body.args[i], [ti], "flat", [tile], v.type.element_type, "UB",
+                                 shape=yshape) for i, v in enumerate(op.operands)]
+                r = body.vec(vfn, ins, [tile], et, attrs)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = _kernel(kernel.VectorKernelOp, "Elementwise", op.operands, y, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class BNInferToVectorBody(_ChipPattern):
+    """BNInfer -> kernel.vec_kernel: per core, UB tiles of the flattened x; the four per-channel
+    parameters are loaded for the tile's channels (`channel_flat`: C1*C0 lanes of NC1HWC0, axis
+    1 of NCHW, else the last axis) and y = (x - mean) * rsqrt(variance + eps) * scale + offset."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.BNInfer":
+            return
+        xt, yt = op.x.type, op.y.type
+        params = [op.mean, op.variance, op.scale, op.offset]
+        msg = _static(op, xt, yt, *(v.type for v in params))
+        if msg:
+            self.fail(op, msg)
+            return
+        bad = [v for v in params if not _plain(v.type) or len(v.type.get_shape()) != 1]
+        if bad or list(xt.get_shape()) != list(yt.get_shape()):
+            self.fail(op, f"{op.name}: the parameters must be 1-D row-major and y stored like x")
+            return
+        layout = _bias_layout(xt)
+        if layout == 0 and op.data_format.data == "NCHW":
+            layout = 2
+        et = yt.element_type
+        elems = _elems(yt)
+        try:
+            t = vector_tiling("BNInfer", elems, 6, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        yshape = list(yt.get_shape())
+        eps = FloatAttr(float(op.epsilon.value.data), f32)
+        body = Body([v.type for v in op.operands] + [yt])
+        arg = {v: body.args[i] for i, v in enumerate(op.operands)}
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                x = body.load(arg[op.x], [ti], "flat", [tile], et, "UB", shape=yshape)
+                mean, var, sc, off = (
+                    body.load(arg[v], [ti], "channel_flat", [tile], et, "UB", shape=yshape,
+                              layout=layout) for v in params)
+                d = body.vec("Sub", [x, mean], [tile], et)
+                ve = body.vec("Adds", [var], [tile], et, {"value": eps})
+                rs = body.vec("Rsqrt", [ve], [tile], et)
+                nrm = body.vec("Mul", [d, rs], [tile], et)
+                s_ = body.vec("Mul", [nrm, sc], [tile], et)
+                r = body.vec("Add", [s_, off], [tile], et)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = _kernel(kernel.VectorKernelOp, "Elementwise", op.operands, yt, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
 class PoolToVectorBody(_ChipPattern):
     """MaxPool / AvgPool on NC1HWC0 -> kernel.vec_kernel: per core, tiles of output rows
     (n, c1, ho, wo) x C0 lanes; the windows are loaded into UB and reduced there."""
@@ -916,6 +1022,8 @@ class CannToKernelPass(ModulePass):
                         PoolToVectorBody(chip, failures), ElementwiseToVectorBody(chip, failures),
                         RowsToVectorBody(chip, failures), ReduceToVectorBody(chip, failures),
                         PadToVectorBody(chip, failures), ReshapeToView(chip, failures),
+                        GeneralElementwiseToVectorBody(chip, failures),
+                        BNInferToVectorBody(chip, failures),
                         MultiHeadAttentionToKernels(chip, failures)]
         rewrite(op, [*patterns, TransDataToKernel(chip, failures)], recursive=False)
         for left in op.walk():

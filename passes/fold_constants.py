@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import OpResult, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from compiler.rewriting import with_loc
@@ -81,7 +81,7 @@ def constant_value(v: SSAValue, _memo: dict | None = None) -> np.ndarray | None:
     memo = {} if _memo is None else _memo
     if v in memo:
         return memo[v]
-    op = v.owner if isinstance(v.owner, Operation) else None
+    op = v.owner if isinstance(v, OpResult) else None
     result = None
     if _is_const(op):
         result = _const_array(op)

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     i64,
     ArrayAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, OpResult, Operation, SSAValue
 from xdsl.irdl import OptOperandDef, VarOperandDef
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
@@ -152,6 +152,10 @@ class RulePattern(RewritePattern):
         self.stats = stats
         self.nodes = {n.name: n for n in rule.nodes}
         self.internal = [n for n in rule.nodes[:-1] if not n.shared]
+        #: op -> position in walk order, set by `run_rules` (None: used standalone).  Ops
+        #: created since it was computed have no entry; the relative order of the others
+        #: never changes during fusion (ops are only inserted before a root and erased).
+        self.positions: dict[Operation, int] | None = None
 
     # --- matching ----------------------------------------------------------------------------
 
@@ -191,7 +195,7 @@ class RulePattern(RewritePattern):
             yield from self._operands(pats, vals, i + 1, env)
             return
         if p.name in self.nodes:
-            if v is None or not isinstance(v.owner, Operation) or v.index != 0:
+            if v is None or not isinstance(v, OpResult) or v.index != 0:
                 return
             for env2 in self._node(self.nodes[p.name], v.owner, env):
                 yield from self._operands(pats, vals, i + 1, env2)
@@ -236,20 +240,35 @@ class RulePattern(RewritePattern):
         matched = {id(o) for o in ops}
         leaf_producers = {}
         for name, v in env.items():
-            if name in self.nodes or not isinstance(v, SSAValue):
+            # (`v is None` first: a negative isinstance against the SSAValue ABC walks all of
+            # its subclasses, milliseconds each time the ABC caches were invalidated)
+            if name in self.nodes or v is None or not isinstance(v, SSAValue):
                 continue
-            if isinstance(v.owner, Operation) and id(v.owner) not in matched:
+            if isinstance(v, OpResult) and id(v.owner) not in matched:
                 leaf_producers[id(v.owner)] = name
         if not leaf_producers:
             return
         stack = [u.operation for o in ops for r in o.results for u in r.uses
                  if id(u.operation) not in matched]
+        # A path back into the match runs through ops before a leaf producer, hence before
+        # the root (every leaf feeds a matched op, every matched op feeds the root): ops after
+        # the root cannot be on one, so the search never walks the rest of the graph.
+        pos, limit = self.positions, None
+        if pos is not None:
+            o = env[self.rule.root.name]
+            while o is not None and o not in pos:
+                o = o.next_op
+            limit = pos[o] if o is not None else None
         seen: set[int] = set()
         while stack:
             op = stack.pop()
             if id(op) in seen:
                 continue
             seen.add(id(op))
+            if limit is not None:
+                p = pos.get(op)
+                if p is not None and p >= limit:
+                    continue
             if id(op) in leaf_producers:
                 raise _Failed(leaf_producers[id(op)], "acyclic",
                               f"'{leaf_producers[id(op)]}' depends on the matched ops through "
@@ -358,9 +377,13 @@ class RulePattern(RewritePattern):
     def apply(self, env: dict[str, Any], root: Operation, new_ops: list[Operation],
               rewriter: PatternRewriter) -> None:
         matched = [env[n.name] for n in self.rule.nodes]
-        block = root.parent_block()
-        order = {id(o): i for i, o in enumerate(block.ops)} if block is not None else {}
-        matched.sort(key=lambda o: order.get(id(o), 0))
+        pos = self.positions
+        if pos is not None and all(o in pos for o in matched):
+            matched.sort(key=pos.__getitem__)
+        else:
+            block = root.parent_block()
+            order = {id(o): i for i, o in enumerate(block.ops)} if block is not None else {}
+            matched.sort(key=lambda o: order.get(id(o), 0))
         final = new_ops[-1]
         for o in new_ops:
             with_loc(o, *matched)
@@ -444,19 +467,41 @@ def run_rules(module: Operation, rules: list[Rule], ctx: Context, stats: Stats,
             if ctx.get_optional_op(st.op) is None:
                 stats.inactive[p.rule.name] = f"replacement op {st.op} is not registered"
     active = [p for p in patterns if p.rule.name not in stats.inactive]
-    for _ in range(max_rounds):
-        changed = False
-        for p in active:
-            roots = set(p.rule.root_ops)
-            for op in [o for o in module.walk() if full_name(o) in roots]:
-                if op.parent is None:
-                    continue
-                rewriter = PatternRewriter(op)
-                p.match_and_rewrite(op, rewriter)
-                if rewriter.has_done_action:
+    # Ops by name (and walk positions), rebuilt only after a rule changed the module: each
+    # rule visits the ops of its root names, in walk order, as they were when it started -
+    # what a walk of the whole module per rule gave, without the walk.
+    by_name: dict[str, list[Operation]] | None = None
+    try:
+        for _ in range(max_rounds):
+            changed = False
+            for p in active:
+                if by_name is None:
+                    by_name, pos = {}, {}
+                    for k, o in enumerate(module.walk()):
+                        by_name.setdefault(full_name(o), []).append(o)
+                        pos[o] = k
+                    for q in active:
+                        q.positions = pos
+                roots = set(p.rule.root_ops)
+                todo = [o for name in roots for o in by_name.get(name, ())]
+                if len(roots) > 1:
+                    todo.sort(key=pos.__getitem__)
+                rule_changed = False
+                for op in todo:
+                    if op.parent is None:
+                        continue
+                    rewriter = PatternRewriter(op)
+                    p.match_and_rewrite(op, rewriter)
+                    if rewriter.has_done_action:
+                        rule_changed = True
+                if rule_changed:
                     changed = True
-        if not changed:
-            break
+                    by_name = None
+            if not changed:
+                break
+    finally:
+        for p in active:
+            p.positions = None
 
 
 _ = Block  # (kept for type references in docs)

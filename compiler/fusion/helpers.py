@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, OpResult, Operation, SSAValue
 
 HELPERS: dict[str, Callable[..., Any]] = {}
 
@@ -71,7 +71,7 @@ def to_py(v: Any) -> Any:
 
 def attr_of(obj: Any, name: str) -> Any:
     if isinstance(obj, SSAValue):
-        obj = obj.owner if isinstance(obj.owner, Operation) else None
+        obj = obj.owner if isinstance(obj, OpResult) else None
     if not isinstance(obj, Operation):
         return None
     a = obj.properties.get(name)
@@ -263,7 +263,7 @@ def opname(x) -> str:
     v = value(x)
     if isinstance(x, Operation):
         return short_name(x)
-    if v is not None and isinstance(v.owner, Operation):
+    if v is not None and isinstance(v, OpResult):
         return short_name(v.owner)
     return ""
 

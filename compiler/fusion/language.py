@@ -64,6 +64,44 @@ class RuleSyntaxError(CompileError):
     pass
 
 
+def _tree_cache_path(text: str) -> str:
+    import hashlib
+    import tempfile
+
+    import lark
+
+    with open(_GRAMMAR, "rb") as f:
+        grammar = f.read()
+    key = hashlib.sha256(grammar + b"\0" + lark.__version__.encode() + b"\0" + text.encode())
+    return os.path.join(tempfile.gettempdir(), "cann-mlir-rule-trees", key.hexdigest() + ".pickle")
+
+
+def _parse_tree(text: str) -> Tree:
+    """lark's parse of a rule file; parse trees of files seen before come from a pickle in the
+    temp dir keyed by the text, the grammar and lark's version (lark's LALR parse of the
+    built-in rules is a quarter of a second of every compile).  Errors are never cached."""
+    import pickle
+
+    path = _tree_cache_path(text)
+    try:
+        with open(path, "rb") as f:
+            tree = pickle.load(f)
+        if isinstance(tree, Tree):
+            return tree
+    except Exception:  # noqa: BLE001 - no or unreadable cache entry: parse
+        pass
+    tree = parser().parse(text)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return tree
+
+
 @dataclass
 class Expr:
     fn: Callable[[dict[str, Any]], Any]
@@ -380,7 +418,7 @@ def parse_rules(text: str, path: str, helpers: dict[str, Callable] | None = None
 
         helpers = HELPERS
     try:
-        tree = parser().parse(text)
+        tree = _parse_tree(text)
     except UnexpectedInput as e:
         line, col = getattr(e, "line", 0), getattr(e, "column", 0)
         if isinstance(e, UnexpectedToken):

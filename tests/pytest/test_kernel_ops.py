@@ -224,3 +224,90 @@ def test_unlowerable_op_is_a_diagnostic():
     with pytest.raises(OpError) as e:
         run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
     assert "SoftmaxV2" in str(e.value) and "only the last axis" in str(e.value)
+
+
+# --- Cast, SelectV2, FusedElementwise, BNInfer: vector kernels with explicit bodies -----------
+
+def test_cast_kernel_nc1hwc0():
+    """Cast of a conv output (NC1HWC0, C = 20 padded to 32) to f16 and back: fp32 -> fp16 is
+    TensorFlow's rounding, and the padding channels stay zero."""
+    x = RNG.standard_normal((1, 5, 6, 3)).astype(np.float32)
+    pre, y, ref = conv_prefix(x.shape, 20)
+    h = f"tensor<{'x'.join(map(str, y))}xf16>"
+    body = f"""{pre}
+  %h = cann.Cast %c {{dst_type = f16}} : ({ty(y)}) -> {h}
+  %o = cann.Cast %h {{dst_type = f32}} : ({h}) -> {ty(y)}
+  func.return %o : {ty(y)}"""
+    text, out = compile_and_run(body, {"x": x}, y)
+    assert text.count('fn = "Cast"') == 2 and 'kind = "Elementwise"' in text
+    want = tf().cast(tf().cast(ref(x), tf().float16), tf().float32).numpy()
+    assert np.array_equal(out, want)
+
+
+def test_cast_kernel_to_int():
+    x = (RNG.standard_normal((3, 70)) * 50).astype(np.float32)
+    body = f"""
+  %i = cann.Cast %x {{dst_type = i32}} : ({ty(x.shape)}) -> tensor<3x70xi32>
+  %o = cann.Cast %i {{dst_type = f32}} : (tensor<3x70xi32>) -> {ty(x.shape)}
+  func.return %o : {ty(x.shape)}"""
+    _, out = compile_and_run(body, {"x": x}, x.shape)
+    want = tf().cast(tf().cast(x, tf().int32), tf().float32).numpy()
+    assert np.array_equal(out, want)
+
+
+def test_select_v2_kernel_broadcast():
+    """SelectV2 with a broadcast condition ([70] against [3, 70]) and a broadcast else value."""
+    cond = RNG.standard_normal((70,)) > 0
+    x = RNG.standard_normal((3, 70)).astype(np.float32)
+    e = RNG.standard_normal((1, 70)).astype(np.float32)
+    c_dense = "dense<[" + ", ".join("true" if b else "false" for b in cond) + "]>"
+    body = f"""
+  %c = cann.Const {c_dense} : tensor<70xi1>
+  %e = cann.Const {dense(e)} : {ty(e.shape)}
+  %y = cann.SelectV2 %c, %x, %e : (tensor<70xi1>, {ty(x.shape)}, {ty(e.shape)}) -> {ty(x.shape)}
+  func.return %y : {ty(x.shape)}"""
+    text, out = compile_and_run(body, {"x": x}, x.shape)
+    assert 'fn = "SelectV2"' in text
+    assert np.array_equal(out, tf().where(cond, x, e).numpy())
+
+
+def test_fused_elementwise_kernel():
+    """A FusedElementwise chain (GELU, erf form, then * 2 + x) after a conv: NC1HWC0 tiles."""
+    x = RNG.standard_normal((1, 4, 5, 3)).astype(np.float32)
+    pre, y, ref = conv_prefix(x.shape, 24)
+    body = f"""{pre}
+  %g = cann.FusedElementwise %c {{expr = "%0 GeluErf c:2.0 Mul %0 Add"}} : ({ty(y)}) -> {ty(y)}
+  func.return %g : {ty(y)}"""
+    text, out = compile_and_run(body, {"x": x}, y)
+    assert 'fn = "Expr"' in text
+    r = ref(x)
+    want = (tf().nn.gelu(r, approximate=False) * 2.0 + r).numpy()
+    assert np.abs(out - want).max() <= 1e-4
+
+
+@pytest.mark.parametrize("conv", [True, False])
+def test_bninfer_kernel(conv):
+    """BNInfer per channel: on NC1HWC0 (after a conv, C = 20 not a multiple of C0) and on a
+    row-major ND tensor (channels last)."""
+    shape = (1, 5, 6, 3)
+    x = RNG.standard_normal(shape).astype(np.float32)
+    c = 20 if conv else 3
+    mean, off = (RNG.normal(0, 0.5, (c,)).astype(np.float32) for _ in range(2))
+    var, scale = (RNG.uniform(0.5, 1.5, (c,)).astype(np.float32) for _ in range(2))
+    if conv:
+        pre, y, ref = conv_prefix(shape, c)
+        src = "%c"
+    else:
+        pre, y, ref = "", shape, (lambda a: a)
+        src = "%x"
+    consts = "\n".join(f"  %{n} = cann.Const {dense(a)} : {ty(a.shape)}"
+                       for n, a in (("s", scale), ("o", off), ("m", mean), ("v", var)))
+    p = ty((c,))
+    body = f"""{pre}
+{consts}
+  %y = cann.BNInfer {src}, %s, %o, %m, %v {{epsilon = 1.0e-03 : f32, data_format = "{'NHWC' if conv else 'ND'}"}} : ({ty(y)}, {p}, {p}, {p}, {p}) -> {ty(y)}
+  func.return %y : {ty(y)}"""
+    text, out = compile_and_run(body, {"x": x}, y)
+    assert 'view = "channel_flat"' in text and 'fn = "Rsqrt"' in text
+    want = tf().nn.batch_normalization(ref(x), mean, var, off, scale, 1e-3).numpy()
+    assert np.abs(out - want).max() <= 1e-4
