@@ -363,8 +363,15 @@ def fn_of(op: Operation) -> str | None:
     return v.data if isinstance(v, StringAttr) else None
 
 
+#: `kind` of kernels whose body reads and writes each tile at the same index (cann-to-kernel's
+#: generic vector kernel): the result may overwrite an input of the same type.
+ELEMENTWISE_KINDS = frozenset({"Elementwise"})
+
+
 def is_elementwise(op: Operation) -> bool:
-    return op_name(op) in ELEMENTWISE_OPS or (fn_of(op) in ELEMENTWISE_FNS)
+    kind = _prop(op, "kind")
+    return (op_name(op) in ELEMENTWISE_OPS or fn_of(op) in ELEMENTWISE_FNS
+            or (isinstance(kind, StringAttr) and kind.data in ELEMENTWISE_KINDS))
 
 
 def is_concat(op: Operation) -> bool:
