@@ -58,6 +58,89 @@ def read_graphdef_file(path: str) -> Any:
     return parse_graphdef(data, path)
 
 
+#: Const tensors at least this large are detached by `read_graphdef_file_lean`.
+DETACH_BYTES = 1 << 16
+
+
+def _varint(f: Any) -> int | None:
+    shift = result = 0
+    while True:
+        b = f.read(1)
+        if not b:
+            return None if shift == 0 else -1
+        result |= (b[0] & 0x7F) << shift
+        if not b[0] & 0x80:
+            return result
+        shift += 7
+        if shift > 63:
+            return -1
+
+
+def read_graphdef_file_lean(path: str) -> tuple[Any, dict[str, bytes]]:
+    """A binary GraphDef read node by node (no whole-file copy next to the parsed message) with
+    the contents of its large Const tensors detached: `(graph_def, {node name: tensor_content})`,
+    the nodes' `tensor_content` left empty.  The importer wraps those bytes in the IR as they are,
+    so the weights exist once in memory.  Anything else (text, not a GraphDef): as
+    `read_graphdef_file`, with no weights detached."""
+    if path.endswith((".pbtxt", ".txt")):
+        return read_graphdef_file(path), {}
+    tf = tensorflow()
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return read_graphdef_file(path), {}
+    from tensorflow.core.framework import node_def_pb2
+
+    graph_def = tf.compat.v1.GraphDef()
+    weights: dict[str, bytes] = {}
+    rest = bytearray()
+    ok = True
+    with f:
+        while True:
+            start = f.tell()
+            tag = _varint(f)
+            if tag is None:
+                break
+            length = _varint(f) if tag >= 0 and tag & 7 == 2 else -1
+            if tag < 0 or length is None or length < 0:
+                ok = False
+                break
+            payload = f.read(length)
+            if len(payload) != length:
+                ok = False
+                break
+            if tag >> 3 != 1:  # versions, library, ...: parsed at the end
+                end = f.tell()
+                f.seek(start)
+                rest += f.read(end - start)
+                continue
+            node = node_def_pb2.NodeDef()
+            try:
+                node.ParseFromString(payload)
+            except Exception:  # noqa: BLE001
+                ok = False
+                break
+            del payload
+            if node.op == "Const" and node.name not in weights and "value" in node.attr:
+                t = node.attr["value"].tensor
+                if len(t.tensor_content) >= DETACH_BYTES:
+                    weights[node.name] = t.tensor_content
+                    t.ClearField("tensor_content")
+            graph_def.node.append(node)
+    if ok:
+        try:
+            graph_def.MergeFromString(bytes(rest))
+            from google.protobuf.unknown_fields import UnknownFieldSet
+
+            if len(UnknownFieldSet(graph_def)) or any(len(UnknownFieldSet(n)) for n in graph_def.node):
+                ok = False
+        except Exception:  # noqa: BLE001
+            ok = False
+    if not ok or not graph_def.node:
+        return read_graphdef_file(path), {}
+    return graph_def, weights
+
+
 def parse_graphdef(data: bytes, filename: str) -> Any:
     tf = tensorflow()
     binary = (_parse_binary, _parse_text)
@@ -108,7 +191,9 @@ def _parse_text(tf: Any, data: bytes) -> Any:
 
 
 def _freeze(concrete: Any, where: str) -> Any:
-    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_v2,
+    )
 
     try:
         return convert_variables_to_constants_v2(concrete).graph.as_graph_def()

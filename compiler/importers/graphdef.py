@@ -25,7 +25,8 @@ Static shapes and dtypes come from TensorFlow's own shape inference; unknown dim
 unknown ranks `tensor<*x...>` (except on @main's inputs: give them a shape with --input-shape).
 TensorFlow is imported lazily, inside these functions.  Every problem found is collected and
 raised as one `CompileError`, one line each: `<file>: error: node '<name>' (<OpType>): <why>`.
-TF1 loops (a cycle through NextIteration) are not functionalized: reported as an error.
+TF1 control flow (Switch/Merge conditionals, Enter/Exit/NextIteration/LoopCond loops) is first
+functionalized into If/While nodes with new library functions (`compiler.importers.functionalize`).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from compiler.diagnostics import CompileError
-from compiler.tf_loader import parse_graphdef, read_graphdef_file, tensorflow
+from compiler.tf_loader import parse_graphdef, tensorflow
 from dialects.common import dense_from_numpy, int_array
 
 Warn = Callable[[str], None]
@@ -77,14 +78,19 @@ def import_graphdef_file(path: str, **options: Any) -> ModuleOp:
     it (see `import_graphdef` for the options)."""
     import os
 
-    from compiler.tf_loader import load_keras_graphdef, load_saved_model_graphdef
+    from compiler.tf_loader import (
+        load_keras_graphdef,
+        load_saved_model_graphdef,
+        read_graphdef_file_lean,
+    )
 
     signature = options.pop("signature", None)
     if os.path.isdir(path):
         return import_graphdef(load_saved_model_graphdef(path, signature), path, **options)
     if path.endswith(".keras"):
         return import_graphdef(load_keras_graphdef(path), path, **options)
-    return import_graphdef(read_graphdef_file(path), path, **options)
+    graph_def, weights = read_graphdef_file_lean(path)  # weights once in memory: see there
+    return import_graphdef(graph_def, path, weights=weights, **options)
 
 
 def import_graphdef_bytes(data: bytes, filename: str, **options: Any) -> ModuleOp:
@@ -161,12 +167,38 @@ _NUMERIC = {"float16", "bfloat16", "float32", "float64", "int8", "int16", "int32
             "uint8", "bool"}
 
 
-def convert_tensor(tf: Any, proto: Any) -> Attribute:
-    """TensorProto -> dense elements, `#tf.strings`, or (other dtypes) `#tf.tensor_proto`."""
+def _dense_from_content(tf: Any, proto: Any, content: bytes) -> Attribute | None:
+    """Dense elements wrapping `content` (a tensor's little-endian bytes) without a copy."""
+    from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType
+
+    from dialects.common import element_type_of
+
+    if sys.byteorder != "little":
+        return None
+    dtype = np.dtype(tf.dtypes.as_dtype(proto.dtype).as_numpy_dtype)
+    shape = [d.size for d in proto.tensor_shape.dim]
+    if len(content) != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or not content:
+        return None
+    elt = IntegerType(1) if dtype == np.bool_ else element_type_of(dtype)
+    return DenseIntOrFPElementsAttr(TensorType(elt, shape), BytesAttr(content))
+
+
+def convert_tensor(tf: Any, proto: Any, content: bytes | None = None) -> Attribute:
+    """TensorProto -> dense elements, `#tf.strings`, or (other dtypes) `#tf.tensor_proto`.
+    `content`: the tensor's bytes when they were detached from `proto` (see
+    `tf_loader.read_graphdef_file_lean`)."""
     from dialects.tf import StringsAttr, TensorProtoAttr
 
     name = _dtype_name(tf, proto.dtype)
     if name in _NUMERIC:
+        if content is None and len(proto.tensor_content) > 4096:
+            content = proto.tensor_content  # one copy, not make_ndarray's three
+        if content is not None:
+            dense = _dense_from_content(tf, proto, content)
+            if dense is not None:
+                return dense
+            proto = type(proto).FromString(proto.SerializeToString())
+            proto.tensor_content = content
         return dense_from_numpy(np.asarray(tf.make_ndarray(proto), order="C"))
     if name == "string":  # from string_val: numpy's bytes dtype would drop trailing NULs
         shape = [d.size for d in proto.tensor_shape.dim]
@@ -256,9 +288,18 @@ def _check_structure(nodes_list: Sequence[Any], filename: str, args: Sequence[st
             if src not in nodes and src not in args:
                 errors.append(f"{where}: input '{ref}' names no node of the graph")
         for key, value in node.attr.items():
-            if value.WhichOneof("value") not in _KNOWN_ATTR_KINDS | {None}:
+            if value.WhichOneof("value") not in _KNOWN_ATTR_KINDS | {None} or _unknown_fields(value):
                 errors.append(f"{where}: attribute '{key}' has an unknown kind")
     return errors, nodes
+
+
+def _unknown_fields(message: Any) -> bool:
+    """Fields this protobuf does not know (an AttrValue kind from a newer TensorFlow)."""
+    try:
+        from google.protobuf.unknown_fields import UnknownFieldSet
+    except ImportError:  # older protobuf
+        return False
+    return len(UnknownFieldSet(message)) > 0
 
 
 _TF_NODE = re.compile(r"\{\{node ([^}]+)\}\}|node '?([^\s':]+)'?", re.IGNORECASE)
@@ -395,15 +436,22 @@ def _segments(spec: dict, node: Any, n_operands: int) -> DenseArrayBase | None:
 
 
 def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Sequence[Attribute],
-             unknown: set[str]) -> Operation:
-    from dialects.tf import CONTROL_INPUTS, OP_CLASSES, ConstOp, PlaceholderOp, generic_op_class
+             unknown: set[str], weights: dict[str, bytes] | None = None) -> Operation:
+    from dialects.tf import (
+        CONTROL_INPUTS,
+        OP_CLASSES,
+        ConstOp,
+        PlaceholderOp,
+        generic_op_class,
+    )
 
     controls = [_split_input(r)[0] for r in node.input if r.startswith("^")]
     attributes: dict[str, Attribute] = {}
     properties: dict[str, Attribute] = {}
     cls = OP_CLASSES.get(node.op)
     if node.op == "Const":
-        value = convert_tensor(tf, node.attr["value"].tensor)
+        value = convert_tensor(tf, node.attr["value"].tensor,
+                               weights.pop(node.name, None) if weights else None)
         op = ConstOp(value, result_types[0])
         for k, v in node.attr.items():
             if k not in ("value", "dtype"):
@@ -448,8 +496,10 @@ def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Seq
 class _Body:
     """The ops of one graph (the main graph or a function body) in one block."""
 
-    def __init__(self, tf: Any, filename: str, unknown: set[str], in_function: str | None = None):
+    def __init__(self, tf: Any, filename: str, unknown: set[str], in_function: str | None = None,
+                 weights: dict[str, bytes] | None = None):
         self.tf, self.filename, self.unknown, self.fn = tf, filename, unknown, in_function
+        self.weights = weights
         self.errors: list[str] = []
 
     def where(self, node: Any) -> str:
@@ -492,7 +542,7 @@ class _Body:
             try:
                 outputs = tf_graph.get_operation_by_name(node.name).outputs
                 result_types = [_tensor_type(self.tf, t) for t in outputs]
-                op = build_op(self.tf, node, operands, result_types, self.unknown)
+                op = build_op(self.tf, node, operands, result_types, self.unknown, self.weights)
             except Exception as e:  # noqa: BLE001 - a malformed attribute or tensor
                 self.errors.append(f"{self.where(node)}: {e}")
                 broken.add(node.name)
@@ -502,7 +552,7 @@ class _Body:
         return block, values
 
 
-def _stub_unregistered(tf: Any, graph_def: Any) -> Any:
+def _stub_unregistered(tf: Any, graph_def: Any, detached: Any = ()) -> Any:
     """For shape inference only: large Consts become Placeholders of their shape (no 100 MB
     copy through TensorFlow), and nodes of op types TensorFlow does not know become an IdentityN
     of Placeholders (unknown shape; dtype from T/dtype/out_type, else float32), as many outputs
@@ -510,7 +560,8 @@ def _stub_unregistered(tf: Any, graph_def: Any) -> Any:
     from tensorflow.python.framework import op_def_registry
 
     unknown = {n.name for n in graph_def.node if op_def_registry.get(n.op) is None}
-    big = {n.name for n in graph_def.node if n.op == "Const" and n.attr["value"].tensor.ByteSize() > 4096}
+    big = {n.name for n in graph_def.node if n.op == "Const" and
+           (n.name in detached or n.attr["value"].tensor.ByteSize() > 4096)}
     if not unknown and not big:
         return graph_def
     used: dict[str, int] = {}
@@ -546,8 +597,8 @@ def _stub_unregistered(tf: Any, graph_def: Any) -> Any:
     return copy
 
 
-def _import_tf_graph(tf: Any, graph_def: Any, filename: str) -> Any:
-    graph_def = _stub_unregistered(tf, graph_def)
+def _import_tf_graph(tf: Any, graph_def: Any, filename: str, detached: Any = ()) -> Any:
+    graph_def = _stub_unregistered(tf, graph_def, detached)
     graph = tf.Graph()
     try:
         with graph.as_default():
@@ -557,18 +608,32 @@ def _import_tf_graph(tf: Any, graph_def: Any, filename: str) -> Any:
     return graph
 
 
+def _reattach(tf: Any, graph_def: Any, weights: dict[str, bytes]) -> Any:
+    """A copy of `graph_def` with the detached tensor contents put back."""
+    copy = tf.compat.v1.GraphDef()
+    copy.CopyFrom(graph_def)
+    for n in copy.node:
+        if n.op == "Const" and n.name in weights:
+            n.attr["value"].tensor.tensor_content = weights[n.name]
+    return copy
+
+
 #: Sinks of these op types are dead values or side effects, not results.
 NOT_RESULTS = ("Const", "Placeholder", "NoOp")
 
 
 def import_graphdef(graph_def: Any, filename: str, input_shapes: str | dict | None = None,
-                    outputs: str | Sequence[str] | None = None, warn: Warn = _stderr) -> ModuleOp:
+                    outputs: str | Sequence[str] | None = None, warn: Warn = _stderr,
+                    weights: dict[str, bytes] | None = None) -> ModuleOp:
     """Import a `tf.compat.v1.GraphDef`; `filename` names it in diagnostics.
 
     input_shapes: ATC-style `"x:1,224,224,3;y:-1,3"` (or a dict) overriding Placeholder shapes.
     outputs: `"a,b:1"` (or a list): @main's results; nodes they do not need are pruned.
-    warn: receives one-line notes (unknown op types, the pruned-node count)."""
+    warn: receives one-line notes (unknown op types, the pruned-node count).
+    weights: Const tensor contents detached from `graph_def` (`read_graphdef_file_lean`); they
+    are wrapped in the IR without a copy, and the dict is emptied as they are."""
     tf = tensorflow()
+    weights = dict(weights) if weights else {}
     if input_shapes or outputs:
         copy = tf.compat.v1.GraphDef()
         copy.CopyFrom(graph_def)
@@ -596,8 +661,17 @@ def import_graphdef(graph_def: Any, filename: str, input_shapes: str | dict | No
             raise CompileError(errors)
         _prune(graph_def, selected, warn)
         nodes = {n.name: n for n in graph_def.node}
+    from compiler.importers.functionalize import functionalize, has_tf1_control_flow
+
+    if weights and has_tf1_control_flow(graph_def):  # functions get whole Const nodes
+        graph_def = _reattach(tf, graph_def, weights)
+        weights = {}
+    functional = functionalize(tf, graph_def, filename, warn)  # TF1 Switch/Merge/Enter/... -> If/While
+    if functional is not graph_def:
+        graph_def = functional
+        nodes = {n.name: n for n in graph_def.node}
     order = _topological_order(graph_def.node, nodes, filename)
-    graph = _import_tf_graph(tf, graph_def, filename)
+    graph = _import_tf_graph(tf, graph_def, filename, weights.keys())
 
     unknown: set[str] = set()
     placeholders = [n for n in graph_def.node if n.op == "Placeholder"]
@@ -610,8 +684,9 @@ def import_graphdef(graph_def: Any, filename: str, input_shapes: str | dict | No
         arg_types.append(t)
     if errors:
         raise CompileError(errors)
-    body = _Body(tf, filename, unknown)
+    body = _Body(tf, filename, unknown, weights=weights)
     block, values = body.build(order, graph, placeholders, arg_types)
+    del weights  # now held by the IR only
     for i, arg in enumerate(block.args):
         arg.name_hint = f"arg{i}"
     errors += body.errors

@@ -348,3 +348,118 @@ def test_model_zoo_round_trip_bit_identical(tf, name):
     a = run_graph(tf, gd, feeds, outs)
     b = run_graph(tf, out, feeds, outs)
     assert all(np.array_equal(p, q) for p, q in zip(a, b))
+
+
+# --- .keras input, custom objects, unknown attribute kinds, cann-opt on model files ---------
+
+
+def test_keras_file_matches_keras_model(tf, tmp_path):
+    keras = tf.keras
+    keras.utils.set_random_seed(3)
+    inp = keras.Input((6, 6, 3), name="img")
+    x = keras.layers.Conv2D(4, 3, padding="same", activation="relu", name="conv")(inp)
+    x = keras.layers.GlobalAveragePooling2D(name="gap")(x)
+    out = keras.layers.Dense(5, activation="softmax", name="dense")(x)
+    model = keras.Model(inp, out)
+    path = str(tmp_path / "small.keras")
+    model.save(path)
+    module = reparse(import_graphdef_file(path))
+    entry = module.body.block.first_op.attributes["tf.entry_function"].data
+    ins, outs = entry["inputs"].data.split(","), entry["outputs"].data.split(",")
+    assert len(ins) == 1 and len(outs) == 1
+    assert "tf.Conv2D" in module_to_text(module)
+    xv = np.random.default_rng(2).normal(size=(1, 6, 6, 3)).astype(np.float32)
+    got = run_graph(tf, export_graphdef(module), {ins[0]: xv}, outs)[0]
+    np.testing.assert_allclose(got, model(xv).numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_keras_file_needing_custom_objects_is_one_line(tf, tmp_path, capsys):
+    keras = tf.keras
+
+    class Doubler(keras.layers.Layer):  # not registered: a loader cannot find it by name
+        def call(self, x):
+            return x * 2.0
+
+    inp = keras.Input((3,), name="v")
+    model = keras.Model(inp, Doubler(name="dbl")(inp))
+    path = tmp_path / "custom.keras"
+    model.save(str(path))
+    out = tmp_path / "o.mlir"
+    assert translate_main(["--import-graphdef", str(path), "-o", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{path}: error: cannot load the Keras model")
+    assert "Traceback" not in err[0] and not out.exists()
+
+
+def test_saved_model_needing_custom_ops_is_one_line(tf, tmp_path, capsys):
+    """A SavedModel whose graph needs an op library that is not loaded (a custom op)."""
+    from tensorflow.core.protobuf import saved_model_pb2
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32, name="x")])
+        def __call__(self, x):
+            return {"y": tf.nn.relu(x)}
+
+    path = tmp_path / "sm_custom"
+    tf.saved_model.save(M(), str(path))
+    sm = saved_model_pb2.SavedModel()
+    sm.ParseFromString((path / "saved_model.pb").read_bytes())
+    for f in sm.meta_graphs[0].graph_def.library.function:
+        for n in f.node_def:
+            if n.op == "Relu":
+                n.op = "CannTestOnlyCustomRelu"
+    (path / "saved_model.pb").write_bytes(sm.SerializeToString())
+    out = tmp_path / "o.mlir"
+    assert translate_main(["--import-graphdef", str(path), "-o", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{path}: error: cannot load the SavedModel")
+    assert not out.exists()
+
+
+def test_attribute_of_unknown_kind(tf, tmp_path, capsys):
+    gd = _small_graph(tf)
+    node = next(n for n in gd.node if n.name == "other")
+    node.attr["from_the_future"].MergeFromString(b"\x98\x06\x01")  # AttrValue field 99
+    node2 = next(n for n in gd.node if n.name == "out")
+    node2.attr["also_new"].MergeFromString(b"\x98\x06\x02")
+    p = tmp_path / "future.pb"
+    p.write_bytes(gd.SerializeToString())
+    assert translate_main(["--import-graphdef", str(p), "-o", str(tmp_path / "o.mlir")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert sorted(err) == [
+        f"{p}: error: node 'other' (Relu): attribute 'from_the_future' has an unknown kind",
+        f"{p}: error: node 'out' (AddV2): attribute 'also_new' has an unknown kind"]
+    assert not (tmp_path / "o.mlir").exists()
+
+
+def test_cann_opt_reads_graphdef_and_saved_model(tf, tmp_path, capsys):
+    from tools.cann_opt import main as opt_main
+
+    pb = tmp_path / "small.pb"
+    pb.write_bytes(_small_graph(tf).SerializeToString())
+    out = tmp_path / "o.mlir"
+    assert opt_main([str(pb), "-p", "dce", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "tf.Split" in text and "func.func @main" in text
+    assert opt_main([str(pb), "--tf-to-cann", "--allow-host-fallback", "-o", str(out)]) == 0
+    assert "cann." in out.read_text()
+
+    class M(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3))
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 2], tf.float32, name="x")])
+        def __call__(self, x):
+            return {"y": tf.matmul(x, self.w)}
+
+    sm = tmp_path / "sm"
+    tf.saved_model.save(M(), str(sm))
+    assert opt_main([str(sm), "--tf-to-cann", "-o", str(out)]) == 0
+    assert "cann.MatMul" in out.read_text() or "cann." in out.read_text()
+    bad = tmp_path / "bad.pb"
+    bad.write_bytes(b"\x0a\xff\xff\xff\x0f garbage")
+    capsys.readouterr()
+    assert opt_main([str(bad), "-o", str(tmp_path / "b.mlir")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"{bad}: error: not a GraphDef (binary or text protobuf)"]
+    assert not (tmp_path / "b.mlir").exists()
