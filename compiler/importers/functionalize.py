@@ -32,23 +32,11 @@ from collections.abc import Callable
 from typing import Any
 
 from compiler.diagnostics import CompileError
+from compiler.importers.tensor_refs import split_input as _split, tensor_name as _ref
 
 CF_OPS = {"Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond",
           "RefSwitch", "RefMerge", "RefEnter", "RefExit", "RefNextIteration"}
 LOOP_BOUNDARY = {"Enter", "Merge", "Switch", "NextIteration", "LoopCond", "Exit"}
-
-
-def _split(ref: str) -> tuple[str, int, bool]:
-    if ref.startswith("^"):
-        return ref[1:], -1, True
-    name, colon, index = ref.rpartition(":")
-    if colon and index.isdigit():
-        return name, int(index), False
-    return ref, 0, False
-
-
-def _ref(name: str, index: int) -> str:
-    return name if index == 0 else f"{name}:{index}"
 
 
 def has_tf1_control_flow(graph_def: Any) -> bool:
@@ -434,8 +422,6 @@ class _Functionalizer:
         errs: list[str] = []
         enters = [n for n in members if nodes[n].op == "Enter"]
         conds = [n for n in members if nodes[n].op == "LoopCond"]
-        exits = [n for n in self.order if nodes[n].op == "Exit" and nodes[n].input
-                 and _split(nodes[n].input[0])[0] in mem]
         consumers: dict[str, list[str]] = {}
         for n in self.order:
             for r in nodes[n].input:

@@ -60,6 +60,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from compiler.diagnostics import CompileError
+from compiler.importers.tensor_refs import split_input as _split_input, tensor_name
 from compiler.tf_loader import parse_graphdef, tensorflow
 from dialects.common import dense_from_numpy, int_array
 
@@ -99,20 +100,6 @@ def import_graphdef_bytes(data: bytes, filename: str, **options: Any) -> ModuleO
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-def _split_input(ref: str) -> tuple[str, int, bool]:
-    """`"^a"` -> ("a", -1, True); `"a:2"` -> ("a", 2, False); `"a"` -> ("a", 0, False)."""
-    if ref.startswith("^"):
-        return ref[1:], -1, True
-    name, colon, index = ref.rpartition(":")
-    if colon and index.isdigit():
-        return name, int(index), False
-    return ref, 0, False
-
-
-def tensor_name(node: str, index: int) -> str:
-    return node if index == 0 else f"{node}:{index}"
 
 
 def _location(name: str) -> NameLoc:
