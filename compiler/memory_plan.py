@@ -375,7 +375,9 @@ def is_elementwise(op: Operation) -> bool:
 
 
 def is_concat(op: Operation) -> bool:
-    return op_name(op) in CONCAT_OPS or fn_of(op) in CONCAT_FNS
+    kind = _prop(op, "kind")
+    return (op_name(op) in CONCAT_OPS or fn_of(op) in CONCAT_FNS
+            or (isinstance(kind, StringAttr) and kind.data in CONCAT_FNS))
 
 
 def workspace_bytes(op: Operation) -> int:

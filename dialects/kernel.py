@@ -527,11 +527,17 @@ LOAD_VIEWS = {
                 "[rows, last axis]: [t]",
     "heads": "an ND [B, S, W] tensor as the [S, D] matrix of head h of batch b, columns "
              "col_offset + h*D .. (+D), batch index b*heads + h (transpose: [D, S]): [bh, r, c]",
+    "transpose_flat": "elements [t, +tile) of the flattened transpose (perm, result shape) of a "
+                      "row-major tensor, gathered by the inverse permutation: [t]",
+    "slice_flat": "elements [t, +tile) of the flattened strided slice (per axis start, step, "
+                  "count) of a row-major tensor: [t]",
     # L1 -> L0A / L0B
     "Zz": "an [m, k] L1 tile as L0A fractals (m1, k1, 16, C0)",
     "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0)",
 }
-STORE_VIEWS = ("nc1hwc0", "nz", "nd", "flat", "rows", "nz_rows", "heads")
+#: concat_flat: a flat tile of input i (elements [t, +tile)) into its columns of the result
+#: viewed as [outer, row]: element p -> (p // inner) * row + offset + p % inner.
+STORE_VIEWS = ("nc1hwc0", "nz", "nd", "flat", "rows", "nz_rows", "heads", "concat_flat")
 
 
 @irdl_op_definition

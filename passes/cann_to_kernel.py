@@ -10,7 +10,8 @@ TransData `kernel.transdata`.  Layouts must have been assigned (`assign-layouts`
 Vector kernels with explicit bodies also serve SoftmaxV2, LayerNorm and AddLayerNorm (tiles of
 whole rows), ReduceMeanD/SumD/MaxD/MinD (NC1HWC0 over H, W -> NC1HWC0 or FRACTAL_NZ; trailing
 axes of row-major tensors; the reduced axis in UB chunks with a kernel.accumulate), PadD (rows of
-the padded result).  Reshape of a row-major tensor is a `kernel.view` (no kernel).
+the padded result), TransposeD, ConcatV2D and StridedSliceD (tiles of flattened row-major
+data).  Reshape of a row-major tensor is a `kernel.view` (no kernel).
 FusedMultiHeadAttention becomes QKV GEMM, scores GEMM, softmax and P@V GEMM kernels exchanging
 workspace tensors through GM.  Any op left is a diagnostic naming the op and its TF node.
 """
@@ -904,6 +905,172 @@ class PadToVectorBody(_ChipPattern):
         rewriter.replace(op, new)
 
 
+class TransposeToVectorBody(_ChipPattern):
+    """TransposeD of a row-major tensor -> kernel.vec_kernel: per core, UB tiles of the flattened
+    result, each gathered from x by the inverse permutation (`transpose_flat`: a strided DMA
+    from GM, as the vector unit's data-move instructions do), stored flat.  An operand in
+    NC1HWC0 / FRACTAL_NZ is brought back to its origin by assign-layouts' TransData; anything
+    else stored formatted is a diagnostic."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.TransposeD":
+            return
+        xt, yt = op.x.type, op.y.type
+        msg = _static(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return
+        if not (_plain(xt) and _plain(yt)):
+            self.fail(op, f"{op.name}: x stored as {_stored_as(xt)} has no transpose kernel "
+                          "(needs row-major data)")
+            return
+        et = yt.element_type
+        elems = _elems(yt)
+        try:
+            t = vector_tiling("TransposeD", elems, 2, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                v = body.load(body.args[0], [ti], "transpose_flat", [tile], et, "UB",
+                              perm=ints(op.perm), shape=list(yt.get_shape()))
+                body.store(v, body.args[-1], [ti], "flat")
+        new = _kernel(kernel.VectorKernelOp, "TransposeD", [op.x], yt, body.region(), t.block_dim,
+                      f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class ConcatToVectorBody(_ChipPattern):
+    """ConcatV2D of row-major tensors -> kernel.vec_kernel: for each input, per core, UB tiles of
+    its flattened data stored into its columns of the result viewed as [outer, row] (`concat_flat`:
+    element p of input i goes to (p // inner_i) * row + offset_i + p % inner_i).  The kernel
+    carries `concat_dim` so plan-memory can let the producers write their slabs in place."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.ConcatV2D":
+            return
+        ins, yt = list(op.x), op.y.type
+        msg = _static(op, yt, *(v.type for v in ins))
+        if msg:
+            self.fail(op, msg)
+            return
+        bad = [v for v in ins if not _plain(v.type)]
+        if bad or not _plain(yt):
+            self.fail(op, f"{op.name}: an input stored as "
+                          f"{_stored_as(bad[0].type if bad else yt)} has no concat kernel "
+                          "(needs row-major data)")
+            return
+        ys = list(yt.get_shape())
+        axis = op.concat_dim.value.data % len(ys)
+        row = _prod(ys[axis:])
+        et = yt.element_type
+        eb = numpy_dtype(et).itemsize
+        tilings = []
+        try:
+            for v in ins:
+                tilings.append(vector_tiling("ConcatV2D", max(1, _elems(v.type)), 2, eb, self.chip))
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        body = Body([*(v.type for v in ins), yt])
+        off = 0
+        for i, (v, t) in enumerate(zip(ins, tilings)):
+            vs = list(v.type.get_shape())
+            inner, elems = _prod(vs[axis:]), _elems(v.type)
+            f, tile = t.fields, t.fields["tileElems"]
+            if elems:
+                with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+                    with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                        x = body.load(body.args[i], [ti], "flat", [tile], et, "UB", shape=vs)
+                        body.store(x, body.args[-1], [ti], "concat_flat", inner=inner, row=row,
+                                   offset=off)
+            off += inner
+        big = max(tilings, key=lambda t: t.fields["totalElems"])
+        f = {**big.fields, "numInputs": len(ins), "rowElems": row}
+        new = _kernel(kernel.VectorKernelOp, "ConcatV2D", ins, yt, body.region(),
+                      max(t.block_dim for t in tilings), f, big.buffers, op)
+        new.attributes["concat_dim"] = IntegerAttr(axis, i64)
+        rewriter.replace(op, new)
+
+
+def _slice_axes(op, xs) -> tuple[list[int], list[int], list[int]] | None:
+    """StridedSlice as (start, step, count) per axis of x (new axes and shrunk axes only reshape
+    the row-major result); None when the spec does not apply to x."""
+    from compiler.interpreters.slicing import strided_slice_index
+
+    try:
+        index = list(strided_slice_index(op, len(xs)))
+    except ValueError:
+        return None
+    index = [i for i in index if i is not None]
+    if Ellipsis in index:
+        k = index.index(Ellipsis)
+        index[k:k + 1] = [slice(None)] * (len(xs) - len(index) + 1)
+    index += [slice(None)] * (len(xs) - len(index))
+    if len(index) != len(xs):
+        return None
+    start, step, count = [], [], []
+    for i, d in zip(index, xs):
+        if isinstance(i, int):
+            i = i + d if i < 0 else i
+            if not 0 <= i < d:
+                return None
+            i = slice(i, i + 1, 1)
+        r = range(*i.indices(d))
+        start.append(r.start)
+        step.append(r.step)
+        count.append(len(r))
+    return start, step, count
+
+
+class StridedSliceToVectorBody(_ChipPattern):
+    """StridedSliceD of a row-major tensor -> kernel.vec_kernel: per core, UB tiles of the
+    flattened result, each gathered from x at start + i * step per axis (`slice_flat`), stored
+    flat (new / shrunk axes only reshape the row-major result)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.StridedSliceD":
+            return
+        xt, yt = op.x.type, op.y.type
+        msg = _static(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return
+        if not (_plain(xt) and _plain(yt)):
+            self.fail(op, f"{op.name}: x stored as {_stored_as(xt)} has no strided-slice kernel "
+                          "(needs row-major data)")
+            return
+        xs = list(xt.get_shape())
+        ax = _slice_axes(op, xs)
+        if ax is None or _prod(ax[2]) != _elems(yt):
+            self.fail(op, f"{op.name}: the slice does not map onto x {xs} -> {list(yt.get_shape())}")
+            return
+        start, step, count = ax
+        et = yt.element_type
+        elems = _elems(yt)
+        if elems == 0:
+            self.fail(op, f"{op.name}: an empty result has no kernel")
+            return
+        try:
+            t = vector_tiling("StridedSliceD", elems, 2, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                v = body.load(body.args[0], [ti], "slice_flat", [tile], et, "UB",
+                              start=start, step=step, count=count)
+                body.store(v, body.args[-1], [ti], "flat")
+        new = _kernel(kernel.VectorKernelOp, "StridedSliceD", [op.x], yt, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
 class ReshapeToView(_ChipPattern):
     """Reshape (Squeeze, ExpandDims) of a row-major tensor -> kernel.view: no kernel."""
 
@@ -1024,6 +1191,8 @@ class CannToKernelPass(ModulePass):
                         PadToVectorBody(chip, failures), ReshapeToView(chip, failures),
                         GeneralElementwiseToVectorBody(chip, failures),
                         BNInferToVectorBody(chip, failures),
+                        TransposeToVectorBody(chip, failures), ConcatToVectorBody(chip, failures),
+                        StridedSliceToVectorBody(chip, failures),
                         MultiHeadAttentionToKernels(chip, failures)]
         rewrite(op, [*patterns, TransDataToKernel(chip, failures)], recursive=False)
         for left in op.walk():

@@ -398,6 +398,31 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         else:  # numpy broadcasting of the source to the destination's storage shape
             out[:pos.size] = np.broadcast_to(src, dst_shape).reshape(-1)[pos]
         return out
+    if view == "transpose_flat":  # flat tile of y = transpose(src, perm), gathered from src
+        (t,) = idx
+        perm, dst_shape = tuple(P("perm")), tuple(P("shape"))
+        if src.ndim != len(perm) or tuple(src.shape[p] for p in perm) != dst_shape:
+            raise SemanticsError(op, f"{op.name}: transpose_flat of {src.shape} by {perm} "
+                                     f"is not {dst_shape}")
+        total = int(np.prod(dst_shape))
+        pos = np.arange(t, min(t + shape[0], total))
+        yc = np.unravel_index(pos, dst_shape) if dst_shape else ()
+        xc = [None] * len(perm)
+        for i, p in enumerate(perm):
+            xc[p] = yc[i]
+        out[:pos.size] = src[tuple(xc)] if perm else src.reshape(-1)[pos]
+        return out
+    if view == "slice_flat":  # flat tile of the strided slice: x[start + i * step] per axis
+        (t,) = idx
+        start, step, count = P("start"), P("step"), P("count")
+        if src.ndim != len(count):
+            raise SemanticsError(op, f"{op.name}: slice_flat of rank {len(count)} on {src.shape}")
+        total = int(np.prod(count))
+        pos = np.arange(t, min(t + shape[0], total))
+        yc = np.unravel_index(pos, tuple(count)) if count else ()
+        out[:pos.size] = src[tuple(s + c * d for s, c, d in zip(start, yc, step))] if count \
+            else src.reshape(-1)[pos]
+        return out
     if view == "channel_flat":
         (t,) = idx
         dst_shape = tuple(P("shape"))
@@ -533,6 +558,16 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         if n <= 0:
             return
         flat[t:t + n] = v[:n].reshape(flat[t:t + n].shape).astype(dst.dtype)
+        return
+    if view == "concat_flat":  # flat tile of input i -> its columns of dst viewed [outer, row]
+        (t,) = idx
+        inner, row, off = P("inner"), P("row"), P("offset")
+        flat = dst.reshape(-1)
+        n = min(v.shape[0], flat.size // row * inner - t)
+        if n <= 0:
+            return
+        p = np.arange(t, t + n)
+        flat[(p // inner) * row + off + p % inner] = v[:n].astype(dst.dtype)
         return
     if view == "nz_rows":  # rows (n, c1) of [N*C1, C0] -> FRACTAL_NZ (C1, ceil(N/16), 16, C0)
         (t,) = idx

@@ -311,3 +311,116 @@ def test_bninfer_kernel(conv):
     assert 'view = "channel_flat"' in text and 'fn = "Rsqrt"' in text
     want = tf().nn.batch_normalization(ref(x), mean, var, off, scale, 1e-3).numpy()
     assert np.abs(out - want).max() <= 1e-4
+
+
+# --- TransposeD, ConcatV2D: data-movement vector kernels with explicit bodies ----------------
+
+@pytest.mark.parametrize("shape,perm", [((2, 3, 5, 7), (2, 0, 3, 1)), ((4, 70), (1, 0)),
+                                        ((1, 5, 2, 4), (0, 2, 1, 3))])
+def test_transpose_kernel(shape, perm):
+    x = RNG.standard_normal(shape).astype(np.float32)
+    ys = tuple(shape[p] for p in perm)
+    body = f"""
+  %y = cann.TransposeD %x {{perm = array<i64: {", ".join(map(str, perm))}>}} : ({ty(shape)}) -> {ty(ys)}
+  func.return %y : {ty(ys)}"""
+    text, y = compile_and_run(body, {"x": x}, ys)
+    assert 'kind = "TransposeD"' in text and 'view = "transpose_flat"' in text
+    assert np.abs(y - tf().transpose(x, perm).numpy()).max() <= 1e-4
+
+
+def test_transpose_kernel_after_conv():
+    """x comes from a conv (NC1HWC0): assign-layouts brings it back to NHWC with a TransData."""
+    xs = (1, 4, 5, 3)
+    pre, cs, ref = conv_prefix(xs, 18)
+    ys = (1, 18, 4, 5)
+    x = RNG.standard_normal(xs).astype(np.float32)
+    body = f"""{pre}
+  %y = cann.TransposeD %c {{perm = array<i64: 0, 3, 1, 2>}} : ({ty(cs)}) -> {ty(ys)}
+  func.return %y : {ty(ys)}"""
+    text, y = compile_and_run(body, {"x": x}, ys)
+    assert 'kind = "TransposeD"' in text and "kernel.transdata" in text
+    assert np.abs(y - tf().transpose(ref(x), (0, 3, 1, 2)).numpy()).max() <= 1e-4
+
+
+@pytest.mark.parametrize("shapes,axis", [([(2, 3, 5), (2, 4, 5)], 1), ([(3, 70), (2, 70), (1, 70)], 0),
+                                         ([(2, 3, 33), (2, 3, 1)], -1)])
+def test_concat_kernel(shapes, axis):
+    xs = {f"x{i}": RNG.standard_normal(s).astype(np.float32) for i, s in enumerate(shapes)}
+    want = tf().concat(list(xs.values()), axis).numpy()
+    names = ", ".join(f"%{k}" for k in xs)
+    types = ", ".join(ty(s) for s in shapes)
+    body = f"""
+  %y = cann.ConcatV2D {names} {{concat_dim = {axis} : i64, N = {len(shapes)} : i64}} : ({types}) -> {ty(want.shape)}
+  func.return %y : {ty(want.shape)}"""
+    text, y = compile_and_run(body, xs, want.shape)
+    assert 'kind = "ConcatV2D"' in text and text.count('view = "concat_flat"') == len(shapes)
+    assert np.abs(y - want).max() <= 1e-4
+
+
+def test_concat_kernel_after_convs():
+    """Concat along C of two conv outputs (NC1HWC0, C not a multiple of C0): row-major via TransData."""
+    xs = (1, 4, 5, 3)
+    pre1, cs1, ref1 = conv_prefix(xs, 18, "%c1")
+    pre2, cs2, ref2 = conv_prefix(xs, 7, "%c2")
+    ys = (1, 4, 5, 25)
+    x = RNG.standard_normal(xs).astype(np.float32)
+    body = f"""{pre1}{pre2.replace("%w ", "%w2 ").replace("%b ", "%b2 ").replace("%w,", "%w2,").replace("%b {", "%b2 {")}
+  %y = cann.ConcatV2D %c1, %c2 {{concat_dim = 3 : i64, N = 2 : i64}} : ({ty(cs1)}, {ty(cs2)}) -> {ty(ys)}
+  func.return %y : {ty(ys)}"""
+    text, y = compile_and_run(body, {"x": x}, ys)
+    assert 'kind = "ConcatV2D"' in text
+    want = tf().concat([ref1(x), ref2(x)], 3).numpy()
+    assert np.abs(y - want).max() <= 1e-4
+
+
+def test_concat_kernel_plans_in_place():
+    """plan-memory recognises the ConcatV2D kernel: with leading dims 1 its inputs are written
+    into their slabs of the result and the concat is elided."""
+    from compiler import memory_plan as mp
+
+    a = RNG.standard_normal((1, 4, 64)).astype(np.float32)
+    ts = ty((1, 4, 64))
+    text = (f'builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{\n'
+            f"func.func @main(%a: {ts}, %b: {ts}) -> {ty((1, 8, 64))} {{\n"
+            f"  %ra = cann.Relu %a : ({ts}) -> {ts}\n  %rb = cann.Relu %b : ({ts}) -> {ts}\n"
+            f"  %c = cann.ConcatV2D %ra, %rb {{concat_dim = 1 : i64, N = 2 : i64}} : ({ts}, {ts}) -> {ty((1, 8, 64))}\n"
+            f"  %y = cann.Relu %c : ({ty((1, 8, 64))}) -> {ty((1, 8, 64))}\n"
+            f"  func.return %y : {ty((1, 8, 64))}\n}}\n}}")
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
+    fn = next(o for o in module.walk() if o.name == "func.func")
+    plan = mp.plan_function(fn)
+    assert plan.concat_inplace == 2
+    assert any(mp.ELIDED_ATTR in o.attributes for o in fn.body.walk()
+               if getattr(o.properties.get("kind"), "data", None) == "ConcatV2D")
+    assert mp.check_function(fn) == []
+    res = run_module(module, {"arg0": a, "arg1": -a})
+    y = next(iter(res.values()))
+    assert np.abs(y - np.maximum(np.concatenate([np.maximum(a, 0), np.maximum(-a, 0)], 1), 0)).max() <= 1e-6
+
+
+# (begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
+SLICES = [
+    ((1, 0, -2), (4, 6, 0), (2, 2, 1), 0, 0, 0, 0, 4),
+    ((0, 5, 0), (0, 0, 3), (1, -2, 1), 1, 1, 0, 0, 0),
+    ((0, 1), (0, 3), (1, 1), 0, 0, 1, 0, 0),
+    ((0, 0, 2), (0, 0, 5), (1, 1, 1), 1, 1, 2, 1, 0),
+]
+
+
+@pytest.mark.parametrize("spec", range(len(SLICES)))
+def test_strided_slice_kernel(spec):
+    b, e, s, bm, em, elm, nam, sam = SLICES[spec]
+    x = RNG.standard_normal((4, 6, 5)).astype(np.float32)
+    want = tf().strided_slice(x, b, e, s, begin_mask=bm, end_mask=em, ellipsis_mask=elm,
+                              new_axis_mask=nam, shrink_axis_mask=sam).numpy()
+
+    def arr(v):
+        return "array<i64: " + ", ".join(map(str, v)) + ">"
+    body = f"""
+  %y = cann.StridedSliceD %x {{begin = {arr(b)}, end = {arr(e)}, strides = {arr(s)}, begin_mask = {bm} : i64, end_mask = {em} : i64, ellipsis_mask = {elm} : i64, new_axis_mask = {nam} : i64, shrink_axis_mask = {sam} : i64}} : ({ty(x.shape)}) -> {ty(want.shape)}
+  func.return %y : {ty(want.shape)}"""
+    text, y = compile_and_run(body, {"x": x}, want.shape)
+    assert 'kind = "StridedSliceD"' in text and 'view = "slice_flat"' in text
+    assert y.shape == want.shape and np.abs(y - want).max() <= 1e-4
