@@ -120,9 +120,10 @@ def operand_values(op: Operation, n: int) -> list[SSAValue | None] | None:
     if isinstance(op, IRDLOperation) and not op.name.startswith("builtin.unregistered"):
         defs = type(op).get_irdl_definition().operands
         if len(defs) == 1 and isinstance(defs[0][1], VarOperandDef):
-            # one variadic operand (FusedElementwise): matched by position, exactly n of them
+            # one variadic operand (FusedElementwise): matched by position, at most n of them
+            # (missing trailing positions are None: only optional operands `v?` accept them)
             ops = list(op.operands)
-            return ops if len(ops) == n else None
+            return ops + [None] * (n - len(ops)) if len(ops) <= n else None
         vals: list[SSAValue | None] = []
         for name, d in defs:
             v = getattr(op, name)
@@ -456,6 +457,10 @@ def dead_code(block_root: Operation) -> None:
                 changed = True
 
 
+#: rules with a lower priority run in a second phase, after the others reached their fixpoint
+LATE_PRIORITY = 10
+
+
 def run_rules(module: Operation, rules: list[Rule], ctx: Context, stats: Stats,
               max_rounds: int = 8) -> None:
     """Greedy by priority: rule by rule (higher priority first) over the whole module, until
@@ -470,38 +475,50 @@ def run_rules(module: Operation, rules: list[Rule], ctx: Context, stats: Stats,
     # Ops by name (and walk positions), rebuilt only after a rule changed the module: each
     # rule visits the ops of its root names, in walk order, as they were when it started -
     # what a walk of the whole module per rule gave, without the walk.
-    by_name: dict[str, list[Operation]] | None = None
+    # Rules below LATE_PRIORITY (the elementwise chains) only start once the others have
+    # reached their fixpoint: they must not take ops a higher rule would fuse in a later round.
+    early = [p for p in active if p.rule.priority >= LATE_PRIORITY]
+    phases = [early, active] if len(early) < len(active) else [active]
     try:
-        for _ in range(max_rounds):
-            changed = False
-            for p in active:
-                if by_name is None:
-                    by_name, pos = {}, {}
-                    for k, o in enumerate(module.walk()):
-                        by_name.setdefault(full_name(o), []).append(o)
-                        pos[o] = k
-                    for q in active:
-                        q.positions = pos
-                roots = set(p.rule.root_ops)
-                todo = [o for name in roots for o in by_name.get(name, ())]
-                if len(roots) > 1:
-                    todo.sort(key=pos.__getitem__)
-                rule_changed = False
-                for op in todo:
-                    if op.parent is None:
-                        continue
-                    rewriter = PatternRewriter(op)
-                    p.match_and_rewrite(op, rewriter)
-                    if rewriter.has_done_action:
-                        rule_changed = True
-                if rule_changed:
-                    changed = True
-                    by_name = None
-            if not changed:
-                break
+        for phase in phases:
+            _run_phase(module, phase, active, max_rounds)
     finally:
         for p in active:
             p.positions = None
+
+
+def _run_phase(module: Operation, phase: list[RulePattern], active: list[RulePattern],
+               max_rounds: int) -> None:
+    """Rule by rule of `phase` over the whole module, until a round changes nothing."""
+    by_name: dict[str, list[Operation]] | None = None
+    pos: dict[Operation, int] = {}
+    for _ in range(max_rounds):
+        changed = False
+        for p in phase:
+            if by_name is None:
+                by_name, pos = {}, {}
+                for k, o in enumerate(module.walk()):
+                    by_name.setdefault(full_name(o), []).append(o)
+                    pos[o] = k
+                for q in active:
+                    q.positions = pos
+            roots = set(p.rule.root_ops)
+            todo = [o for name in roots for o in by_name.get(name, ())]
+            if len(roots) > 1:
+                todo.sort(key=pos.__getitem__)
+            rule_changed = False
+            for op in todo:
+                if op.parent is None:
+                    continue
+                rewriter = PatternRewriter(op)
+                p.match_and_rewrite(op, rewriter)
+                if rewriter.has_done_action:
+                    rule_changed = True
+            if rule_changed:
+                changed = True
+                by_name = None
+        if not changed:
+            break
 
 
 _ = Block  # (kept for type references in docs)

@@ -66,14 +66,15 @@ class RuleSyntaxError(CompileError):
 
 def _tree_cache_path(text: str) -> str:
     import hashlib
-    import tempfile
 
     import lark
 
     with open(_GRAMMAR, "rb") as f:
         grammar = f.read()
     key = hashlib.sha256(grammar + b"\0" + lark.__version__.encode() + b"\0" + text.encode())
-    return os.path.join(tempfile.gettempdir(), "cann-mlir-rule-trees", key.hexdigest() + ".pickle")
+    # A per-user cache (pickles are code: never load one another user could have written).
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "cann-mlir", "rule-trees", key.hexdigest() + ".pickle")
 
 
 def _parse_tree(text: str) -> Tree:
@@ -92,7 +93,7 @@ def _parse_tree(text: str) -> Tree:
         pass
     tree = parser().parse(text)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
             pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)

@@ -89,7 +89,18 @@ def _dense_graph(tf, act="gelu_erf"):
     tf.identity(y, name="out")
 
 
+def _chain_graph(tf):
+    """An elementwise DAG over two inputs with scalar constants: one FusedElementwise."""
+    x = tf.compat.v1.placeholder(tf.float32, [2, 3, 8], name="x")
+    y = tf.compat.v1.placeholder(tf.float32, [2, 3, 8], name="y")
+    a = tf.maximum(tf.tanh((x + y) * 0.5 - x), tf.sigmoid(y))
+    b = tf.math.rsqrt(tf.square(a / (tf.exp(-y) + 1.0)) + 1.0)
+    c = tf.nn.relu(b * 3.0 - 1.0)
+    tf.identity(tf.minimum(c, tf.sqrt(tf.nn.relu(y) + 0.25)), name="out")
+
+
 CASES = {
+    "elementwise_chain": (_chain_graph, 1),
     "conv_kerasbn_residual_relu": (lambda tf: _conv_bn_graph(tf), 1),
     "conv_fusedbn_relu6": (lambda tf: _conv_bn_graph(tf, act="relu6", residual=False, keras_bn=False), 1),
     "conv_bn_swish": (lambda tf: _conv_bn_graph(tf, act="swish", residual=False), 1),

@@ -15,8 +15,7 @@
 // USER-NEXT:    func.return %[[F]]
 // SWITCH-LABEL: func.func @relu_relu
 // SWITCH-NEXT:    cann.Conv2D
-// SWITCH-NEXT:    cann.Relu
-// SWITCH-NEXT:    cann.Relu
+// SWITCH-NEXT:    cann.FusedElementwise %0 {expr = "%0 Relu Relu"}
 // SWITCHWARN: warning: {{.*}}switch.cfg: unknown fusion rule 'SoftmaxFusionPass' ignored
 // JSON-LABEL: func.func @relu_relu
 // JSON-NEXT:    cann.Conv2D

@@ -1,7 +1,9 @@
 // The transformer fusion rules (compiler/fusion/rules/20_transformer.rules): where each fires, and
-// where a violated constraint must keep it from firing.  Fusing twice changes nothing.
-// RUN: cann-opt --fuse %s | filecheck %s
-// RUN: cann-opt --fuse %s | cann-opt --fuse | filecheck %s
+// where a violated constraint must keep it from firing.  Fusing twice changes nothing.  The
+// elementwise-chain rule is switched off (Inputs/no_chains.cfg) so the unfused ops stay visible
+// (fuse_chains.mlir covers it; the last RUN line fuses with it on, twice).
+// RUN: cann-opt --fuse --fusion-switch-file=%S/Inputs/no_chains.cfg %s | filecheck %s
+// RUN: cann-opt --fuse --fusion-switch-file=%S/Inputs/no_chains.cfg %s | cann-opt --fuse --fusion-switch-file=%S/Inputs/no_chains.cfg | filecheck %s
 // RUN: cann-opt --fuse %s > %t.1.mlir && cann-opt --fuse %t.1.mlir > %t.2.mlir && diff %t.1.mlir %t.2.mlir
 
 // tf.nn.gelu's exact form 0.5 * x * erfc(-x / sqrt 2): one exact GeluErf kernel.
