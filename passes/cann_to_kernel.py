@@ -51,6 +51,18 @@ class _ChipPattern(RewritePattern):
         if all(f is not op for f, _ in self.failures):
             self.failures.append((op, msg))
 
+    def static_row_major(self, op: Operation, xt, yt, kind: str) -> bool:
+        """Static shapes and row-major (unformatted) x and y, else a diagnostic at the op."""
+        msg = _static(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return False
+        if not (_plain(xt) and _plain(yt)):
+            self.fail(op, f"{op.name}: x stored as {_stored_as(xt)} has no {kind} kernel "
+                          "(needs row-major data)")
+            return False
+        return True
+
 
 class ConvToCube(_ChipPattern):
     @op_type_rewrite_pattern
@@ -916,13 +928,7 @@ class TransposeToVectorBody(_ChipPattern):
         if op.name != "cann.TransposeD":
             return
         xt, yt = op.x.type, op.y.type
-        msg = _static(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
-            return
-        if not (_plain(xt) and _plain(yt)):
-            self.fail(op, f"{op.name}: x stored as {_stored_as(xt)} has no transpose kernel "
-                          "(needs row-major data)")
+        if not self.static_row_major(op, xt, yt, "transpose"):
             return
         et = yt.element_type
         elems = _elems(yt)
@@ -1035,13 +1041,7 @@ class StridedSliceToVectorBody(_ChipPattern):
         if op.name != "cann.StridedSliceD":
             return
         xt, yt = op.x.type, op.y.type
-        msg = _static(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
-            return
-        if not (_plain(xt) and _plain(yt)):
-            self.fail(op, f"{op.name}: x stored as {_stored_as(xt)} has no strided-slice kernel "
-                          "(needs row-major data)")
+        if not self.static_row_major(op, xt, yt, "strided-slice"):
             return
         xs = list(xt.get_shape())
         ax = _slice_axes(op, xs)

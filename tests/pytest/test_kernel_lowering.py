@@ -10,29 +10,8 @@ import pytest
 from compiler.ir_io import make_context, module_to_text, parse_module
 from compiler.pipelines import run_passes
 from compiler.runner import run_module
+from kernel_harness import compile_and_run, dense, ty  # noqa: F401
 from dialects.common import dense_from_numpy  # noqa: F401
-
-
-def dense(a: np.ndarray) -> str:
-    return "dense<" + np.array2string(a, separator=", ", threshold=10**9, floatmode="unique") \
-        .replace("\n", "") + ">"
-
-
-def ty(shape) -> str:
-    return "tensor<" + "x".join(map(str, shape)) + "xf32>"
-
-
-def compile_and_run(body: str, args: dict[str, np.ndarray], out_shape, chip="Ascend910B3"):
-    sig = ", ".join(f"%{k}: {ty(v.shape)}" for k, v in args.items())
-    text = (f'builtin.module attributes {{cann.soc_version = "{chip}"}} {{\n'
-            f"func.func @main({sig}) -> {ty(out_shape)} {{\n{body}\n}}\n}}")
-    ctx = make_context()
-    module, _ = parse_module(ctx, text, "t.mlir")
-    run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
-    out = module_to_text(module)
-    module, _ = parse_module(ctx, out, "k.mlir")  # what cann-run would read
-    res = run_module(module, {f"arg{i}": v for i, v in enumerate(args.values())})
-    return out, next(iter(res.values()))
 
 
 def tf():

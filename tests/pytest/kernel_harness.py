@@ -1,0 +1,33 @@
+"""What the kernel-lowering tests share: write a cann-level module, lower it to kernels, print,
+re-parse (what cann-run reads) and run it tile by tile."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from compiler.ir_io import make_context, module_to_text, parse_module
+from compiler.pipelines import run_passes
+from compiler.runner import run_module
+
+
+def dense(a: np.ndarray) -> str:
+    return "dense<" + np.array2string(a, separator=", ", threshold=10**9, floatmode="unique") \
+        .replace("\n", "") + ">"
+
+
+def ty(shape) -> str:
+    return "tensor<" + "x".join(map(str, shape)) + "xf32>"
+
+
+def compile_and_run(body: str, args: dict[str, np.ndarray], out_shape, chip="Ascend910B3"):
+    sig = ", ".join(f"%{k}: {ty(v.shape)}" for k, v in args.items())
+    text = (f'builtin.module attributes {{cann.soc_version = "{chip}"}} {{\n'
+            f"func.func @main({sig}) -> {ty(out_shape)} {{\n{body}\n}}\n}}")
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
+    out = module_to_text(module)
+    module, _ = parse_module(ctx, out, "k.mlir")
+    res = run_module(module, {f"arg{i}": v for i, v in enumerate(args.values())})
+    assert not [o for o in module.walk() if o.dialect_name() == "cann" and o.name != "cann.Const"]
+    return out, next(iter(res.values()))
