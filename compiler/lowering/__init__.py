@@ -1,0 +1,34 @@
+"""cann -> kernel lowerings, one module per kind of kernel (used by passes/cann_to_kernel.py):
+
+- cube: conv / depthwise / (batch) matmul as implicit GEMM on fractal tiles;
+- vector: elementwise, BNInfer, pooling, row kernels (softmax, LayerNorm), reductions;
+- data_movement: TransData, pad, transpose, concat, strided slice, reshape views;
+- attention: FusedMultiHeadAttention as cube and vector kernels;
+- legacy: the body-less kernel.cube_conv2d / kernel.vector forms.
+
+Every pattern records what it cannot lower in the shared `failures` list (op, message), so one
+run reports every op at once.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import RewritePattern
+
+
+def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
+                      legacy: bool = False) -> list[RewritePattern]:
+    from compiler.lowering import attention, cube, data_movement, vector
+    from compiler.lowering import legacy as legacy_forms
+
+    if legacy:
+        kinds = [legacy_forms.ConvToCube, legacy_forms.ElementwiseToVector]
+    else:
+        kinds = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
+                 vector.ElementwiseToVectorBody, vector.RowsToVectorBody,
+                 vector.ReduceToVectorBody, data_movement.PadToVectorBody,
+                 data_movement.ReshapeToView, vector.GeneralElementwiseToVectorBody,
+                 vector.BNInferToVectorBody, data_movement.TransposeToVectorBody,
+                 data_movement.ConcatToVectorBody, data_movement.StridedSliceToVectorBody,
+                 attention.MultiHeadAttentionToKernels]
+    return [k(chip, failures) for k in kinds] + [data_movement.TransDataToKernel(chip, failures)]

@@ -1,0 +1,276 @@
+"""Data-movement kernels: TransData, PadD, TransposeD, ConcatV2D, StridedSliceD, and reshape as a
+view (no kernel)."""
+
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    i64,
+)
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    op_type_rewrite_pattern,
+)
+
+from compiler.formats import Format
+from compiler.lowering.base import (
+    Body,
+    ChipPattern,
+    dynamic_dims_error,
+    kernel_op,
+    kernel_props,
+    num_elems,
+    prod,
+    row_major,
+    stored_as,
+)
+from compiler.rewriting import with_loc
+from compiler.tiling import TilingError, vector_tiling
+from dialects import cann, kernel
+from dialects.common import ints, numpy_dtype
+
+
+class TransDataToKernel(ChipPattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cann.TransDataOp, rewriter: PatternRewriter):
+        st = op.src.type
+        elems = 1
+        for d in st.get_shape():
+            elems *= d
+        try:
+            t = vector_tiling("TransData", elems, 2, numpy_dtype(st.element_type).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        new = kernel.TransDataOp(operands=[op.src], result_types=[op.dst.type],
+                                 properties={"src_format": op.src_format, "dst_format": op.dst_format,
+                                             **kernel_props(t.block_dim, t.fields, t.buffers)})
+        rewriter.replace(op, with_loc(new, op))
+
+
+
+
+
+
+
+class PadToVectorBody(ChipPattern):
+    """PadD -> kernel.vec_kernel moving rows of the padded result (last storage axis) from the
+    input, zero outside it.  On NC1HWC0 (assign-layouts' rule) only H and W are padded."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.PadD":
+            return
+        xt, yt = op.x.type, op.y.type
+        msg = dynamic_dims_error(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return
+        p = ints(op.paddings)
+        xf = cann.format_of(xt)
+        if xf is not None and xf.fmt == Format.NC1HWC0:
+            o = xf.origin_fmt
+            (n0, n1), (a0, a1), (b0, b1), (c0_, c1_) = [(p[2 * i], p[2 * i + 1]) for i in range(4)]
+            if o == Format.NHWC:
+                h, w, c = (a0, a1), (b0, b1), (c0_, c1_)
+            else:
+                c, h, w = (a0, a1), (b0, b1), (c0_, c1_)
+            if c != (0, 0) or cann.format_of(yt) is None or cann.format_of(yt).fmt != Format.NC1HWC0:
+                self.fail(op, f"{op.name}: padding C of an NC1HWC0 tensor has no kernel lowering")
+                return
+            pads = [n0, n1, 0, 0, *h, *w, 0, 0]
+        elif row_major(xt) and row_major(yt):
+            pads = list(p)
+        else:
+            self.fail(op, f"{op.name}: x stored as {stored_as(xt)} has no padding kernel")
+            return
+        ys = list(yt.get_shape())
+        length, rows = ys[-1], prod(ys[:-1])
+        et = yt.element_type
+        try:
+            t = vector_tiling("PadD", rows, 2, numpy_dtype(et).itemsize * length, self.chip, length)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o_,):
+            with body.loop(o_, f["elemsPerCore"], tile, rows) as ti:
+                v = body.load(body.args[0], [ti], "pad_rows", [tile, length], et, "UB",
+                              pads=pads, shape=ys)
+                body.store(v, body.args[-1], [ti], "rows")
+        new = kernel_op(kernel.VectorKernelOp, "PadD", [op.x], yt, body.region(), t.block_dim, f,
+                      t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class TransposeToVectorBody(ChipPattern):
+    """TransposeD of a row-major tensor -> kernel.vec_kernel: per core, UB tiles of the flattened
+    result, each gathered from x by the inverse permutation (`transpose_flat`: a strided DMA
+    from GM, as the vector unit's data-move instructions do), stored flat.  An operand in
+    NC1HWC0 / FRACTAL_NZ is brought back to its origin by assign-layouts' TransData; anything
+    else stored formatted is a diagnostic."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.TransposeD":
+            return
+        xt, yt = op.x.type, op.y.type
+        if not self.static_row_major(op, xt, yt, "transpose"):
+            return
+        et = yt.element_type
+        elems = num_elems(yt)
+        try:
+            t = vector_tiling("TransposeD", elems, 2, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                v = body.load(body.args[0], [ti], "transpose_flat", [tile], et, "UB",
+                              perm=ints(op.perm), shape=list(yt.get_shape()))
+                body.store(v, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "TransposeD", [op.x], yt, body.region(), t.block_dim,
+                      f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class ConcatToVectorBody(ChipPattern):
+    """ConcatV2D of row-major tensors -> kernel.vec_kernel: for each input, per core, UB tiles of
+    its flattened data stored into its columns of the result viewed as [outer, row] (`concat_flat`:
+    element p of input i goes to (p // inner_i) * row + offset_i + p % inner_i).  The kernel
+    carries `concat_dim` so plan-memory can let the producers write their slabs in place."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.ConcatV2D":
+            return
+        ins, yt = list(op.x), op.y.type
+        msg = dynamic_dims_error(op, yt, *(v.type for v in ins))
+        if msg:
+            self.fail(op, msg)
+            return
+        bad = [v for v in ins if not row_major(v.type)]
+        if bad or not row_major(yt):
+            self.fail(op, f"{op.name}: an input stored as "
+                          f"{stored_as(bad[0].type if bad else yt)} has no concat kernel "
+                          "(needs row-major data)")
+            return
+        ys = list(yt.get_shape())
+        axis = op.concat_dim.value.data % len(ys)
+        row = prod(ys[axis:])
+        et = yt.element_type
+        eb = numpy_dtype(et).itemsize
+        tilings = []
+        try:
+            for v in ins:
+                tilings.append(vector_tiling("ConcatV2D", max(1, num_elems(v.type)), 2, eb, self.chip))
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        body = Body([*(v.type for v in ins), yt])
+        off = 0
+        for i, (v, t) in enumerate(zip(ins, tilings)):
+            vs = list(v.type.get_shape())
+            inner, elems = prod(vs[axis:]), num_elems(v.type)
+            f, tile = t.fields, t.fields["tileElems"]
+            if elems:
+                with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+                    with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                        x = body.load(body.args[i], [ti], "flat", [tile], et, "UB", shape=vs)
+                        body.store(x, body.args[-1], [ti], "concat_flat", inner=inner, row=row,
+                                   offset=off)
+            off += inner
+        big = max(tilings, key=lambda t: t.fields["totalElems"])
+        f = {**big.fields, "numInputs": len(ins), "rowElems": row}
+        new = kernel_op(kernel.VectorKernelOp, "ConcatV2D", ins, yt, body.region(),
+                      max(t.block_dim for t in tilings), f, big.buffers, op)
+        new.attributes["concat_dim"] = IntegerAttr(axis, i64)
+        rewriter.replace(op, new)
+
+
+def _slice_axes(op, xs) -> tuple[list[int], list[int], list[int]] | None:
+    """StridedSlice as (start, step, count) per axis of x (new axes and shrunk axes only reshape
+    the row-major result); None when the spec does not apply to x."""
+    from compiler.interpreters.slicing import strided_slice_index
+
+    try:
+        index = list(strided_slice_index(op, len(xs)))
+    except ValueError:
+        return None
+    index = [i for i in index if i is not None]
+    if Ellipsis in index:
+        k = index.index(Ellipsis)
+        index[k:k + 1] = [slice(None)] * (len(xs) - len(index) + 1)
+    index += [slice(None)] * (len(xs) - len(index))
+    if len(index) != len(xs):
+        return None
+    start, step, count = [], [], []
+    for i, d in zip(index, xs):
+        if isinstance(i, int):
+            i = i + d if i < 0 else i
+            if not 0 <= i < d:
+                return None
+            i = slice(i, i + 1, 1)
+        r = range(*i.indices(d))
+        start.append(r.start)
+        step.append(r.step)
+        count.append(len(r))
+    return start, step, count
+
+
+class StridedSliceToVectorBody(ChipPattern):
+    """StridedSliceD of a row-major tensor -> kernel.vec_kernel: per core, UB tiles of the
+    flattened result, each gathered from x at start + i * step per axis (`slice_flat`), stored
+    flat (new / shrunk axes only reshape the row-major result)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.StridedSliceD":
+            return
+        xt, yt = op.x.type, op.y.type
+        if not self.static_row_major(op, xt, yt, "strided-slice"):
+            return
+        xs = list(xt.get_shape())
+        ax = _slice_axes(op, xs)
+        if ax is None or prod(ax[2]) != num_elems(yt):
+            self.fail(op, f"{op.name}: the slice does not map onto x {xs} -> {list(yt.get_shape())}")
+            return
+        start, step, count = ax
+        et = yt.element_type
+        elems = num_elems(yt)
+        if elems == 0:
+            self.fail(op, f"{op.name}: an empty result has no kernel")
+            return
+        try:
+            t = vector_tiling("StridedSliceD", elems, 2, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                v = body.load(body.args[0], [ti], "slice_flat", [tile], et, "UB",
+                              start=start, step=step, count=count)
+                body.store(v, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "StridedSliceD", [op.x], yt, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class ReshapeToView(ChipPattern):
+    """Reshape (Squeeze, ExpandDims) of a row-major tensor -> kernel.view: no kernel."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.Reshape":
+            return
+        msg = dynamic_dims_error(op, op.x.type, op.y.type)
+        if msg:
+            self.fail(op, msg)
+            return
+        if not (row_major(op.x.type) and row_major(op.y.type)):
+            self.fail(op, f"{op.name}: a reshape of a tensor stored as {stored_as(op.x.type)} is "
+                          "not a view (padding breaks row-major order) and has no kernel lowering")
+            return
+        rewriter.replace(op, with_loc(kernel.ViewOp(operands=[op.x], result_types=[op.y.type]), op))

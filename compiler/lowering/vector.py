@@ -1,0 +1,432 @@
+"""Vector kernels (UB tiles): elementwise and general elementwise ops, BNInfer, pooling, row
+kernels (softmax, LayerNorm, AddLayerNorm) and reductions."""
+
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    f32,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+)
+
+from compiler.chips import get_chip
+from compiler.formats import Format
+from compiler.lowering.base import (
+    Body,
+    ChipPattern,
+    bias_layout,
+    dynamic_dims_error,
+    kernel_op,
+    num_elems,
+    prod,
+    row_major,
+    stored_as,
+)
+from compiler.lowering.cube import flag
+from compiler.tiling import TilingError, vector_tiling
+from dialects import cann, kernel
+from dialects.common import ints, numpy_dtype
+
+
+class ElementwiseToVectorBody(ChipPattern):
+    """Any elementwise cann op (Relu, BiasAdd, unary and binary library ops) -> kernel.vec_kernel:
+    per core, UB tiles of the flattened storage data; operands broadcast to the result."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        unary = isinstance(op, (cann.ReluOp, cann.UnaryCannOp))
+        binary = isinstance(op, (cann.BiasAddOp, cann.BinaryCannOp))
+        if not (unary or binary):
+            return
+        y = op.results[0].type
+        msg = dynamic_dims_error(op, y, *(v.type for v in op.operands))
+        if msg:
+            self.fail(op, msg)
+            return
+        fn = op.name.removeprefix("cann.")
+        et = y.element_type
+        elems = num_elems(y)
+        try:
+            t = vector_tiling(fn, elems, len(op.operands) + 1, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        yshape = list(y.get_shape())
+        body = Body([*(v.type for v in op.operands), y])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                ins = []
+                for i, v in enumerate(op.operands):
+                    if isinstance(op, cann.BiasAddOp) and i == 1:
+                        layout = bias_layout(op.x.type)
+                        if layout == 0 and op.data_format.data == "NCHW":
+                            layout = 2
+                        ins.append(body.load(body.args[i], [ti], "channel_flat", [tile], et, "UB",
+                                             shape=yshape, layout=layout))
+                    else:
+                        ins.append(body.load(body.args[i], [ti], "flat", [tile], et, "UB", shape=yshape))
+                attrs = {k: v for k, v in op.properties.items()
+                         if k not in ("data_format",)}
+                r = body.vec("Add" if fn == "BiasAdd" else fn, ins, [tile], et, attrs)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "Elementwise", op.operands, y, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+#: cann op -> the vector function its per-tile body applies (`vec_fn`), operands loaded flat.
+GENERAL_ELEMENTWISE = {"cann.Cast": "Cast", "cann.SelectV2": "SelectV2",
+                       "cann.FusedElementwise": "Expr"}
+
+
+class GeneralElementwiseToVectorBody(ChipPattern):
+    """Cast, SelectV2 and FusedElementwise -> kernel.vec_kernel: per core, UB tiles of the
+    flattened storage data, each operand loaded in its own element type (Cast converts in UB;
+    SelectV2's i1 condition is a byte mask; FusedElementwise evaluates its postfix chain on the
+    tile, `fn = "Expr"`).  An operand must have the result's storage shape and format, or both
+    must be row-major (numpy broadcasting of the flat data is then exact)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        vfn = GENERAL_ELEMENTWISE.get(op.name)
+        if vfn is None:
+            return
+        y = op.results[0].type
+        msg = dynamic_dims_error(op, y, *(v.type for v in op.operands))
+        if msg:
+            self.fail(op, msg)
+            return
+        yshape = list(y.get_shape())
+        for v in op.operands:
+            t = v.type
+            same = list(t.get_shape()) == yshape and cann.format_of(t) == cann.format_of(y)
+            if not same and not (row_major(t) and row_major(y)):
+                self.fail(op, f"{op.name}: an operand stored as {stored_as(t)} does not match the "
+                              f"result stored as {stored_as(y)} (no broadcasting kernel across "
+                              "layouts)")
+                return
+        et = y.element_type
+        elems = num_elems(y)
+        eb = max(numpy_dtype(v.type.element_type).itemsize for v in (*op.operands, op.results[0]))
+        kind = op.name.removeprefix("cann.")
+        try:
+            t = vector_tiling(kind, elems, len(op.operands) + 1, eb, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        attrs = {"expr": op.expr} if vfn == "Expr" else {}
+        body = Body([*(v.type for v in op.operands), y])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                ins = [body.load(body.args[i], [ti], "flat", [tile], v.type.element_type, "UB",
+                                 shape=yshape) for i, v in enumerate(op.operands)]
+                r = body.vec(vfn, ins, [tile], et, attrs)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "Elementwise", op.operands, y, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class BNInferToVectorBody(ChipPattern):
+    """BNInfer -> kernel.vec_kernel: per core, UB tiles of the flattened x; the four per-channel
+    parameters are loaded for the tile's channels (`channel_flat`: C1*C0 lanes of NC1HWC0, axis
+    1 of NCHW, else the last axis) and y = (x - mean) * rsqrt(variance + eps) * scale + offset."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.BNInfer":
+            return
+        xt, yt = op.x.type, op.y.type
+        params = [op.mean, op.variance, op.scale, op.offset]
+        msg = dynamic_dims_error(op, xt, yt, *(v.type for v in params))
+        if msg:
+            self.fail(op, msg)
+            return
+        bad = [v for v in params if not row_major(v.type) or len(v.type.get_shape()) != 1]
+        if bad or list(xt.get_shape()) != list(yt.get_shape()):
+            self.fail(op, f"{op.name}: the parameters must be 1-D row-major and y stored like x")
+            return
+        layout = bias_layout(xt)
+        if layout == 0 and op.data_format.data == "NCHW":
+            layout = 2
+        et = yt.element_type
+        elems = num_elems(yt)
+        try:
+            t = vector_tiling("BNInfer", elems, 6, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        yshape = list(yt.get_shape())
+        eps = FloatAttr(float(op.epsilon.value.data), f32)
+        body = Body([v.type for v in op.operands] + [yt])
+        arg = {v: body.args[i] for i, v in enumerate(op.operands)}
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                x = body.load(arg[op.x], [ti], "flat", [tile], et, "UB", shape=yshape)
+                mean, var, sc, off = (
+                    body.load(arg[v], [ti], "channel_flat", [tile], et, "UB", shape=yshape,
+                              layout=layout) for v in params)
+                d = body.vec("Sub", [x, mean], [tile], et)
+                ve = body.vec("Adds", [var], [tile], et, {"value": eps})
+                rs = body.vec("Rsqrt", [ve], [tile], et)
+                nrm = body.vec("Mul", [d, rs], [tile], et)
+                s_ = body.vec("Mul", [nrm, sc], [tile], et)
+                r = body.vec("Add", [s_, off], [tile], et)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "Elementwise", op.operands, yt, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class PoolToVectorBody(ChipPattern):
+    """MaxPool / AvgPool on NC1HWC0 -> kernel.vec_kernel: per core, tiles of output rows
+    (n, c1, ho, wo) x C0 lanes; the windows are loaded into UB and reduced there."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in ("cann.MaxPool", "cann.AvgPool"):
+            return
+        xt, yt = op.x.type, op.y.type
+        xf = cann.format_of(xt)
+        if xf is None or xf.fmt != Format.NC1HWC0:
+            self.fail(op, f"{op.name}: x must be NC1HWC0; run assign-layouts before cann-to-kernel")
+            return
+        msg = dynamic_dims_error(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return
+        from compiler.conv_geometry import same_pads
+
+        (kh, kw), (sh, sw) = op.window()
+        n_, c1, h, w, c0 = xt.get_shape()
+        _, _, ho, wo, _ = yt.get_shape()
+        if op.padding.data == "SAME":
+            pt, pb = same_pads(h, kh, sh, 1)
+            pl, pr = same_pads(w, kw, sw, 1)
+        else:
+            pt = pb = pl = pr = 0
+        rows = n_ * c1 * ho * wo
+        et = yt.element_type
+        eb = numpy_dtype(et).itemsize
+        try:
+            # each output row needs kh*kw*C0 window elements + C0 out (+ count), double-buffered
+            t = vector_tiling(op.name.removeprefix("cann."), rows, kh * kw + 2, eb * c0, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        geo = dict(kernel_hw=[kh, kw], strides=[sh, sw], pads=[pt, pb, pl, pr], out_hw=[ho, wo])
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+                is_max = op.name == "cann.MaxPool"
+                win = body.load(body.args[0], [ti], "windows", [tile, kh * kw, c0], et, "UB",
+                                fill=int(is_max), **geo)
+                if is_max:
+                    r = body.vec("PoolMax", [win], [tile, c0], et)
+                else:
+                    cnt = body.load(body.args[0], [ti], "window_count", [tile, 1], et, "UB", **geo)
+                    r = body.vec("PoolAvg", [win, cnt], [tile, c0], et)
+                body.store(r, body.args[-1], [ti], "rows")
+        new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), [op.x], yt,
+                      body.region(), t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+
+
+
+
+def softmax_rows(body: Body, x, tile: int, length: int, et):
+    """softmax along the rows of a [tile, length] UB tile: max, x - max, exp, sum, divide."""
+    mx = body.vec("RowMax", [x], [tile, 1], et)
+    d = body.vec("Sub", [x, mx], [tile, length], et)
+    e = body.vec("Exp", [d], [tile, length], et)
+    sm = body.vec("RowSum", [e], [tile, 1], et)
+    return body.vec("RealDiv", [e, sm], [tile, length], et)
+
+
+def softmax_kernel(chip: str, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV2"):
+    """A vector kernel: softmax over the last axis of a row-major tensor, tiles of whole rows."""
+    shape = list(y_type.get_shape())
+    length, rows = shape[-1], prod(shape[:-1])
+    et = y_type.element_type
+    t = vector_tiling(kind, rows, 2, numpy_dtype(et).itemsize * length, chip, length)
+    f, tile = t.fields, t.fields["tileElems"]
+    body = Body([x.type, y_type])
+    with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+        with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+            v = body.load(body.args[0], [ti], "rows", [tile, length], et, "UB")
+            body.store(softmax_rows(body, v, tile, length, et), body.args[-1], [ti], "rows")
+    return kernel_op(kernel.VectorKernelOp, kind, [x], y_type, body.region(), t.block_dim, f,
+                   t.buffers, loc_op)
+
+
+class RowsToVectorBody(ChipPattern):
+    """SoftmaxV2 / LayerNorm / AddLayerNorm over the last axis of a row-major tensor ->
+    kernel.vec_kernel: per core, UB tiles of whole rows; the row statistics (max and sum;
+    mean and variance) by vector reductions along the row, gamma and beta loaded once per core."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in ("cann.SoftmaxV2", "cann.LayerNorm", "cann.AddLayerNorm"):
+            return
+        y = op.results[0]
+        msg = dynamic_dims_error(op, y.type, *(v.type for v in op.operands))
+        if msg:
+            self.fail(op, msg)
+            return
+        bad = [v for v in (*op.operands, y) if not row_major(v.type)]
+        if bad:
+            self.fail(op, f"{op.name}: runs on row-major tensors, but a value is stored as "
+                          f"{stored_as(bad[0].type)}")
+            return
+        shape = list(y.type.get_shape())
+        rank = len(shape)
+        if op.name == "cann.SoftmaxV2":
+            axes = sorted(a % rank for a in ints(op.axes))
+            if axes != [rank - 1]:
+                self.fail(op, f"{op.name}: softmax over axes {axes} of a rank-{rank} tensor has no "
+                              "kernel lowering (only the last axis)")
+                return
+            try:
+                new = softmax_kernel(self.chip, op.operands[0], y.type, op)
+            except TilingError as e:
+                self.fail(op, str(e))
+                return
+            rewriter.replace(op, new)
+            return
+        bna = op.begin_norm_axis.value.data % rank
+        bpa = op.begin_params_axis.value.data % rank
+        if bna != rank - 1 or bpa != rank - 1:
+            self.fail(op, f"{op.name}: normalization from axis {bna} (params from {bpa}) of a "
+                          f"rank-{rank} tensor has no kernel lowering (only the last axis)")
+            return
+        n_x = 2 if op.name == "cann.AddLayerNorm" else 1
+        if any(tuple(v.type.get_shape()) != tuple(shape) for v in op.operands[:n_x]):
+            self.fail(op, f"{op.name}: broadcasting inputs have no kernel lowering")
+            return
+        length, rows = shape[-1], prod(shape[:-1])
+        et = y.type.element_type
+        try:
+            t = vector_tiling(op.name.removeprefix("cann."), rows, n_x + 2,
+                              numpy_dtype(et).itemsize * length, self.chip, length)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        eps = op.epsilon
+        body = Body([*(v.type for v in op.operands), y.type])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            zero = body.index(0)
+            g = body.load(body.args[n_x], [zero], "flat", [length], et, "UB", shape=[length])
+            b = body.load(body.args[n_x + 1], [zero], "flat", [length], et, "UB", shape=[length])
+            with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+                x = body.load(body.args[0], [ti], "rows", [tile, length], et, "UB")
+                if n_x == 2:
+                    x2 = body.load(body.args[1], [ti], "rows", [tile, length], et, "UB")
+                    x = body.vec("Add", [x, x2], [tile, length], et)
+                mean = body.vec("RowMean", [x], [tile, 1], et)
+                d = body.vec("Sub", [x, mean], [tile, length], et)
+                sq = body.vec("Mul", [d, d], [tile, length], et)
+                var = body.vec("RowMean", [sq], [tile, 1], et)
+                ve = body.vec("Adds", [var], [tile, 1], et,
+                              {"value": FloatAttr(float(eps.value.data), f32)})
+                rs = body.vec("Rsqrt", [ve], [tile, 1], et)
+                nrm = body.vec("Mul", [d, rs], [tile, length], et)
+                sc = body.vec("Mul", [nrm, g], [tile, length], et)
+                r = body.vec("Add", [sc, b], [tile, length], et)
+                body.store(r, body.args[-1], [ti], "rows")
+        new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), op.operands, y.type,
+                      body.region(), t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+REDUCE_FNS = {"cann.ReduceMeanD": "Add", "cann.ReduceSumD": "Add", "cann.ReduceMaxD": "Max",
+              "cann.ReduceMinD": "Min"}
+
+
+class ReduceToVectorBody(ChipPattern):
+    """ReduceMeanD / SumD / MaxD / MinD -> kernel.vec_kernel over rows x L x inner:
+      x NC1HWC0, axes H, W: rows (n, c1), L = H*W, inner C0; result NC1HWC0 (keep_dims,
+          (N, C1, 1, 1, C0)) or FRACTAL_NZ of [N, C] (row (n, c1) -> NZ[c1, n // 16, n % 16, :]);
+      x row-major, axes the trailing axes: rows = the leading extent, L = the reduced extent.
+    Per core, tiles of rows; the reduced axis in UB chunks, each reduced and accumulated."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in REDUCE_FNS:
+            return
+        xt, yt = op.x.type, op.y.type
+        msg = dynamic_dims_error(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return
+        xf, yf = cann.format_of(xt), cann.format_of(yt)
+        xs = list(xt.get_shape())
+        axes = sorted(a % len(cann.origin_shape(xt)) for a in ints(op.axes))
+        store_view, store_p = "rows", {}
+        if xf is not None and xf.fmt == Format.NC1HWC0:
+            hw = [1, 2] if xf.origin_fmt == Format.NHWC else [2, 3]
+            n_, c1, h, w, c0 = xs
+            ok_y = yf is not None and (yf.fmt == Format.NC1HWC0 and flag(op.keep_dims)
+                                       or yf.fmt == Format.FRACTAL_NZ and not flag(op.keep_dims))
+            if axes != hw or not ok_y:
+                self.fail(op, f"{op.name}: on NC1HWC0 only the reduction over H and W (to NC1HWC0 "
+                              f"with keep_dims, or FRACTAL_NZ without) has a kernel lowering; got "
+                              f"axes {axes} to {stored_as(yt)}")
+                return
+            rows, length, inner = n_ * c1, h * w, c0
+            if yf.fmt == Format.FRACTAL_NZ:
+                store_view, store_p = "nz_rows", {"c1": c1}
+        elif row_major(xt) and row_major(yt):
+            rank = len(xs)
+            if not axes or axes != list(range(axes[0], rank)):
+                self.fail(op, f"{op.name}: a reduction over axes {axes} of a rank-{rank} tensor has "
+                              "no kernel lowering (only trailing axes)")
+                return
+            rows, length, inner = prod(xs[:axes[0]]), prod(xs[axes[0]:]), 1
+        else:
+            self.fail(op, f"{op.name}: x stored as {stored_as(xt)} has no reduction kernel")
+            return
+        et = yt.element_type
+        eb = numpy_dtype(et).itemsize
+        chip = get_chip(self.chip)
+        chunk = max(1, min(length, chip.ub // (4 * eb * inner)))  # in + partial, double-buffered
+        kind = op.name.removeprefix("cann.")
+        try:
+            t = vector_tiling(kind, rows, 2, eb * inner * chunk, self.chip, inner * length)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        f = {**f, "reduceLen": length, "chunkLen": chunk}
+        acc_fn = REDUCE_FNS[op.name]
+        fill = {"Add": 0, "Max": 1, "Min": 2}[acc_fn]
+        red = {"Add": "RowSum", "Max": "RowMax", "Min": "RowMin"}[acc_fn]
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+                acc = body.vec("Fill", [], [tile, inner], et, {"fill": IntegerAttr(fill, i64)})
+                zero = body.index(0)
+                with body.loop(zero, length, chunk, length) as li:
+                    part = body.load(body.args[0], [ti, li], "chunk_rows", [tile, chunk, inner], et,
+                                     "UB", rows=rows, length=length, inner=inner, fill=fill)
+                    s = body.vec(red, [part], [tile, inner], et)
+                    body.add(kernel.AccumulateOp(operands=[acc, s],
+                                                 properties={"fn": StringAttr(acc_fn)}))
+                if op.name == "cann.ReduceMeanD":
+                    acc = body.vec("Muls", [acc], [tile, inner], et,
+                                   {"value": FloatAttr(1.0 / length, f32)})
+                body.store(acc, body.args[-1], [ti], store_view, **store_p)
+        new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
+                      t.buffers, op)
+        rewriter.replace(op, new)
