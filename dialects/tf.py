@@ -6,8 +6,8 @@ stays as a `tf.Placeholder` op forwarding its argument so that the node, its nam
 attributes are kept ("one op per node").
 
 Typed ops.  Every op type of `dialects.tf_opdefs.OPDEFS` (generated from TensorFlow's op
-registry by `tools/gen_tf_opdefs.py`) gets an IRDL op class built here at import time, with no
-TensorFlow needed: operands and results named after the OpDef's arguments (variadic where the
+registry by `tools/gen_tf_opdefs.py`) gets an IRDL op class built here the first time it is
+looked up (`OP_CLASSES`, `TFContext`, `dialects.tf.Conv2DOp`), with no TensorFlow needed: operands and results named after the OpDef's arguments (variadic where the
 OpDef has `number_attr`/`type_list_attr`), and one optional property per OpDef attribute.  The
 verifier checks that required attributes are present (type attributes and `number_attr`s are
 derivable from the operands, so they may be omitted, as in TensorFlow's MLIR), that every
@@ -39,7 +39,7 @@ Attribute kinds (TensorFlow AttrValue -> IR):
 from __future__ import annotations
 
 import keyword
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -638,12 +638,41 @@ def _make_op_class(op_type: str, spec: dict) -> type[IRDLOperation]:
     return cls
 
 
-GENERATED: dict[str, type[IRDLOperation]] = {
-    t: _make_op_class(t, s) for t, s in OPDEFS.items() if t not in ("Const", "Placeholder")}
-globals().update({f"{t}Op": c for t, c in GENERATED.items()})
+class _OpClasses(Mapping[str, type[Operation]]):
+    """op type -> op class, for every typed op.  A generated class is built the first time it is
+    looked up (the 148 classes cost ~0.1 s of start-up, and a model uses a dozen of them)."""
 
-#: op type -> op class, for every typed op.
-OP_CLASSES: dict[str, type[Operation]] = {**GENERATED, "Const": ConstOp, "Placeholder": PlaceholderOp}
+    def __init__(self, hand_written: dict[str, type[Operation]]):
+        self._built = dict(hand_written)
+        self._types = [t for t in OPDEFS if t not in hand_written] + list(hand_written)
+
+    def __getitem__(self, op_type: str) -> type[Operation]:
+        cls = self._built.get(op_type)
+        if cls is None:
+            if op_type not in OPDEFS:
+                raise KeyError(op_type)
+            cls = self._built[op_type] = _make_op_class(op_type, OPDEFS[op_type])
+        return cls
+
+    def __contains__(self, op_type: object) -> bool:
+        return op_type in self._built or op_type in OPDEFS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._types)
+
+    def __len__(self) -> int:
+        return len(self._types)
+
+
+#: op type -> op class, for every typed op (generated classes built on first use).
+OP_CLASSES: Mapping[str, type[Operation]] = _OpClasses({"Const": ConstOp, "Placeholder": PlaceholderOp})
+
+
+def __getattr__(name: str) -> type[Operation]:
+    """`dialects.tf.Conv2DOp`: a generated class, built on first use."""
+    if name.endswith("Op") and name[:-2] in OPDEFS:
+        return OP_CLASSES[name[:-2]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --- any other op --------------------------------------------------------------------------
@@ -680,15 +709,16 @@ class TFContext(Context):
     def get_optional_op(self, name: str, *, dialect_stack: Sequence[str] = ()):
         known = self._get_known_op(name)
         if known is None and name.startswith("tf.") and "tf" in self._loaded_dialects:
-            known = generic_op_class(name[3:])
+            known = generic_op_class(name[3:])  # typed (built now) or generic
             self._loaded_ops[name] = known
             return known
         return super().get_optional_op(name, dialect_stack=dialect_stack)
 
 
+#: The generated op classes are not listed: `TFContext` resolves every `tf.<Name>` on demand.
 TF = Dialect(
     "tf",
-    list(OP_CLASSES.values()),
+    [ConstOp, PlaceholderOp],
     [StringType, ResourceType, VariantType, DTypeType, ShapeAttr, StringsAttr, BytesStringAttr,
      TensorProtoAttr, AttrValueAttr, FuncAttr],
 )

@@ -18,12 +18,14 @@ takes them; otherwise they must agree with the graph (a graph whose shapes diffe
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import inspect
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from compiler.cli import ToolArgumentParser, run_tool
 from compiler.diagnostics import CompileError, OpError, SourceMap
@@ -150,7 +152,9 @@ def _import(path: str, shapes: dict | None, outs: list[str] | None):
 
 
 def _check_against_graph(module, shapes: dict | None, outs: list[str] | None) -> None:
-    from compiler.runner import input_specs, io_names, main_func
+    if not shapes and not outs:
+        return
+    from compiler.runner import input_specs, io_names, main_func  # (imports the interpreters)
 
     if shapes:
         have = {n: list(s) for n, s, _ in input_specs(module)}
@@ -173,14 +177,27 @@ def _check_against_graph(module, shapes: dict | None, outs: list[str] | None) ->
 
 # --- the driver -------------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def cycle_collection_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (reference counting still frees everything that
+    is not in a cycle).  A compile allocates ~10^5 IR objects and frees few cycles, and every full
+    collection rescans the whole heap, TensorFlow's ~3*10^5 objects included: ~0.4 s of a
+    ResNet50 compile for nothing (benchmarks/compile_vs_grappler.py; peak RSS ~1.0 GB either
+    way).  Nests; the collector is enabled again on exit if it was enabled on entry."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def compile_model(args, log=lambda step, dt: None):
     """Returns (kernel-level planned module, before-fusion module or None, after-fusion module
     or None)."""
-    from xdsl.dialects.builtin import StringAttr
-
     from compiler.chips import DEFAULT_CHIP, UnknownChipError, get_chip
-    from compiler.diagnostics import verify_module
-    from compiler.ir_io import make_context
 
     if str(args.framework) != "3":
         fw = FRAMEWORKS.get(str(args.framework), f"'{args.framework}'")
@@ -216,6 +233,16 @@ def compile_model(args, log=lambda step, dt: None):
         wanted["switch"] = (("fusion_switch_file", "switch_file"), args.fusion_switch_file,
                             "--fusion_switch_file")
     per_pass = route_options(classes, wanted)
+    with cycle_collection_paused():
+        return _run_pipeline(args, names, classes, per_pass, chip, shapes, outs, log)
+
+
+def _run_pipeline(args, names, classes, per_pass, chip, shapes, outs, log):
+    """Import, then every pass in order, verifying after each (see compile_model)."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from compiler.diagnostics import verify_module
+    from compiler.ir_io import make_context
 
     t0 = time.perf_counter()
     module, applied_s, applied_o = _import(args.model, shapes, outs)
@@ -256,18 +283,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"// {step}: {dt:.4f} s", file=sys.stderr)
 
         t_all = time.perf_counter()
-        module, before, after = compile_model(args, log)
-        out = output_path(args.output)
-        if args.dump_graph:
-            from compiler.graph_dump import fusion_dot, write_graph
+        with cycle_collection_paused():
+            module, before, after = compile_model(args, log)
+            out = output_path(args.output)
+            if args.dump_graph:
+                from compiler.graph_dump import fusion_dot, write_graph
 
-            if before is None or after is None:
-                raise CompileError(f"{TOOL}: error: --dump-graph: the pipeline has no fuse step")
-            write_graph(args.dump_graph, fusion_dot(before, after, os.path.basename(out)))
-        t0 = time.perf_counter()
-        name = args.name or os.path.splitext(os.path.basename(out))[0]
-        size = write_offline_model(module, out, name)
-        log("write .om", time.perf_counter() - t0)
+                if before is None or after is None:
+                    raise CompileError(f"{TOOL}: error: --dump-graph: the pipeline has no fuse step")
+                write_graph(args.dump_graph, fusion_dot(before, after, os.path.basename(out)))
+            t0 = time.perf_counter()
+            name = args.name or os.path.splitext(os.path.basename(out))[0]
+            size = write_offline_model(module, out, name)
+            log("write .om", time.perf_counter() - t0)
         from compiler.runner import main_func
         from compiler.memory_plan import read_plan
 

@@ -102,8 +102,11 @@ def import_graphdef_bytes(data: bytes, filename: str, **options: Any) -> ModuleO
 # --- helpers -------------------------------------------------------------------------------
 
 
+_NO_CHILD = NoneAttr()  # attributes are immutable: one instance serves every location
+
+
 def _location(name: str) -> NameLoc:
-    return NameLoc(StringAttr(name), NoneAttr())
+    return NameLoc(StringAttr(name), _NO_CHILD)
 
 
 def _dtype_name(tf: Any, enum: int) -> str:
