@@ -40,6 +40,14 @@ VECTOR_FIT_ALIASES: dict[str, str] = {
     "Sqrt": "Div", "Square": "Mul", "SquaredDifference": "Mul", "Pow": "Exp",
     "TransData": "Cast", "ReduceMean": "ReduceSum", "ReduceMeanD": "ReduceSum",
     "Softmax": "Exp", "SoftmaxV2": "Exp", "Gelu": "Erf", "FastGelu": "Tanh",
+    # comparisons and logic: one vector compare / logic instruction per element, like Add
+    **{fn: "Add" for fn in ("Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
+                            "LogicalAnd", "LogicalOr", "LogicalNot")},
+    "RowProd": "ReduceSum", "ReduceProdD": "ReduceSum", "ReduceSumD": "ReduceSum",
+    # data movement (gather, split, value / mirror padding, nearest resize): like TransData
+    **{k: "Cast" for k in ("GatherV2D", "SplitD", "SplitVD", "PadV2D", "MirrorPad",
+                           "ResizeNearestNeighborV2")},
+    "ResizeBilinearV2": "Mul",  # per element 3 x (Sub, Mul, Add): each costed by its own fit
 }
 DEFAULT_VECTOR_FIT = "Add"
 

@@ -588,6 +588,19 @@ def _range(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return _folded(node, b, np.arange(start, limit, delta))
 
 
+def _band_part(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """MatrixBandPart(x, num_lower, num_upper) of constant inputs is a constant (Keras 3's causal
+    attention mask: band_part(ones, -1, 0)); a negative bound keeps the whole triangle."""
+    x = np.asarray(node.const(0, "input"))
+    lo, up = (int(np.asarray(node.const(i, w)).reshape(())) for i, w in
+              ((1, "num_lower"), (2, "num_upper")))
+    if x.ndim < 2:
+        raise LegalizationError("input 0 must have rank at least 2")
+    r, c = np.indices(x.shape[-2:])
+    keep = ((lo < 0) | (r - c <= lo)) & ((up < 0) | (c - r <= up))
+    return _folded(node, b, np.where(keep, x, np.zeros_like(x)))
+
+
 def _axis(node: TfNode, i: int, rank: int) -> int:
     v = node.const_ints(i, "axis")
     if len(v) != 1:
@@ -834,6 +847,7 @@ RULES: list[Rule] = [
     Rule("SplitV", "SplitVD", _split_v),
     Rule("Fill", "Const", _fill, dtype_operand=None, note="constant inputs only"),
     Rule("Range", "Const", _range, dtype_operand=None, note="constant inputs only"),
+    Rule("MatrixBandPart", "Const", _band_part, dtype_operand=None, note="constant inputs only"),
     # images
     Rule("ResizeBilinear", "ResizeBilinearV2", one_to_one(cann.ResizeBilinearV2Op, (0, 1), {
         "align_corners": flag("align_corners"),

@@ -27,6 +27,18 @@ Reuse.
   property) form one workspace tensor of that step, planned like any other tensor, so
   workspaces of different kernels share memory.
 
+Control flow (kernel.if / kernel.case / kernel.while, host-side ops naming functions by symbol).
+Each function is planned by itself (callees before callers, `plan_module`), its offsets relative
+to a base the caller chooses.  The control op is one step of its caller with one workspace
+(`control_layout`) holding, from offset 0:
+  kernel.while  two sets of loop-variable buffers (iteration i reads set i % 2 and its body
+                writes the other, so a loop-carried value is never overwritten while the body
+                still reads it), then the cond's predicate;
+  all           then the largest arena of its functions (they never run at the same time).
+A function's arguments and results are bound by the caller, as for @main: a branch writes the
+control op's results, a body the other set, a cond the predicate slot.  `check_module` re-checks
+every function's plan and every control op's workspace layout with the overlap checker.
+
 Placement: greedy by size (largest first), each at the lowest 512-byte aligned offset (or the
 best-fitting gap) that does not collide with an already placed tensor of overlapping lifetime;
 the better of a few orderings is kept.  The lower bound is the largest sum, over steps, of the
@@ -381,7 +393,10 @@ def is_concat(op: Operation) -> bool:
 
 
 def workspace_bytes(op: Operation) -> int:
-    """GM buffers of a kernel (its workspace), plus an integer `workspace` property."""
+    """GM buffers of a kernel (its workspace), plus an integer `workspace` property; a control
+    op's workspace is its `control_layout`."""
+    if is_control(op):
+        return control_layout(op).size
     total = 0
     bufs = _prop(op, "buffers")
     if bufs is not None and hasattr(bufs, "data"):
@@ -399,6 +414,151 @@ def _concat_axis(op: Operation) -> int | None:
         if v is not None:
             return v
     return None
+
+
+# --- host-side control flow -------------------------------------------------------------------
+
+#: Control op -> the properties naming its functions, in order.
+CONTROL_CALLEES = {"kernel.if": ("then_branch", "else_branch"), "kernel.case": ("branches",),
+                   "kernel.while": ("cond", "body")}
+
+
+def is_control(op: Operation) -> bool:
+    return op_name(op) in CONTROL_CALLEES
+
+
+def callees(op: Operation) -> list[func.FuncOp]:
+    """The functions a control op names (while: cond, body), looked up in the module."""
+    from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
+    from xdsl.traits import SymbolTable
+
+    out = []
+    for name in CONTROL_CALLEES[op_name(op)]:
+        v = _prop(op, name)
+        for sym in (v.data if isinstance(v, ArrayAttr) else [v]):
+            f = SymbolTable.lookup_symbol(op, sym) if isinstance(sym, SymbolRefAttr) else None
+            if not isinstance(f, func.FuncOp):
+                raise PlanError(f"{op_name(op)}: {name} does not name a func.func of the module")
+            out.append(f)
+    return out
+
+
+@dataclass
+class ControlLayout:
+    """A control op's workspace, offsets from its start (see the module docstring)."""
+
+    functions: list[func.FuncOp]
+    base: int  # where the functions' arena starts
+    sets: list[list[int]]  # kernel.while: the two sets of loop-variable buffers
+    pred: int  # kernel.while: the cond's predicate; -1 otherwise
+    size: int
+    parts: list[TensorReq]  # every piece, all live during the op (for the checker)
+    offsets: list[int]
+
+
+def control_layout(op: Operation) -> ControlLayout:
+    fns = callees(op)
+    missing = [f.sym_name.data for f in fns if not has_plan(f)]
+    if missing:
+        raise PlanError(f"{op_name(op)} calls @{missing[0]}, which has no '{PLAN_ATTR}': plan "
+                        "callees before their callers (plan_module)")
+    alignment = max(read_plan_info(f).get("alignment", ALIGNMENT) for f in fns)
+    parts: list[TensorReq] = []
+    offsets: list[int] = []
+    cursor = 0
+
+    def put(name: str, size: int) -> int:
+        nonlocal cursor
+        parts.append(TensorReq(name, size, 0, 0))
+        offsets.append(cursor)
+        cursor += align(size, alignment)
+        return offsets[-1]
+
+    sets, pred = [], -1
+    if op_name(op) == "kernel.while":
+        sets = [[put(f"loop variable {i} (set {s})", tensor_bytes(v.type))
+                 for i, v in enumerate(op.operands)] for s in (0, 1)]
+        pred = put(f"predicate of @{fns[0].sym_name.data}",
+                   tensor_bytes(fns[0].function_type.outputs.data[0]))
+    arena = max(read_plan_info(f)["arena"] for f in fns)
+    base = put("arena of " + ", ".join(f"@{f.sym_name.data}" for f in fns), arena)
+    return ControlLayout(fns, base, sets, pred, cursor, parts, offsets)
+
+
+def read_plan_info(fn: func.FuncOp) -> dict[str, int]:
+    attr = fn.attributes.get(PLAN_ATTR)
+    if not isinstance(attr, DictionaryAttr):
+        raise PlanError(f"@{fn.sym_name.data} has no '{PLAN_ATTR}': run plan-memory first")
+    return {k: v.value.data for k, v in attr.data.items() if isinstance(v, IntegerAttr)}
+
+
+def planned_functions(module: Operation) -> list[func.FuncOp]:
+    """Every function with a body, each after the functions its control ops name."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    tops = module.ops if isinstance(module, ModuleOp) else module.walk()  # not the kernel bodies
+    fns = [op for op in tops if isinstance(op, func.FuncOp) and not op.is_declaration]
+    order: list[func.FuncOp] = []
+    state: dict[func.FuncOp, str] = {}
+
+    def visit(fn: func.FuncOp, chain: list[str]) -> None:
+        if state.get(fn) == "done":
+            return
+        if state.get(fn) == "open":
+            raise PlanError(f"recursive functions: {' -> '.join(chain + [fn.sym_name.data])}")
+        state[fn] = "open"
+        for op in fn.body.blocks.first.ops if fn.body.blocks.first else ():
+            if is_control(op):
+                for callee in callees(op):
+                    visit(callee, chain + [fn.sym_name.data])
+        state[fn] = "done"
+        order.append(fn)
+
+    for fn in fns:
+        visit(fn, [])
+    return order
+
+
+def plan_module(module: Operation, alignment: int = ALIGNMENT, inplace: bool = True,
+                concat: bool = True, verify: bool = True) -> dict[str, Plan]:
+    """Plan every function, callees first (a control op's workspace needs their arenas)."""
+    plans = {}
+    for fn in planned_functions(module):
+        try:
+            plans[fn.sym_name.data] = plan_function(fn, alignment, inplace, concat, verify)
+        except PlanError as e:
+            raise PlanError(f"@{fn.sym_name.data}: {e}") from None
+    return plans
+
+
+def check_control(op: Operation) -> list[str]:
+    """Problems of a control op's workspace layout: its pieces must not overlap, and each
+    function's recorded arena must fit the piece reserved for it."""
+    try:
+        lay = control_layout(op)
+    except PlanError as e:
+        return [str(e)]
+    problems = check_plan(lay.parts, lay.offsets, lay.size)
+    for f in lay.functions:
+        if read_plan_info(f)["arena"] > lay.parts[-1].size:
+            problems.append(f"the arena of @{f.sym_name.data} does not fit {op_name(op)}'s workspace")
+    return problems
+
+
+def check_module(module: Operation) -> list[str]:
+    """Problems of every function's recorded plan and every control op's workspace."""
+    problems = []
+    try:
+        fns = planned_functions(module)
+    except PlanError as e:
+        return [str(e)]
+    for fn in fns:
+        name = f"@{fn.sym_name.data}"
+        problems += [f"{name}: {p}" for p in check_function(fn)]
+        for k, op in enumerate(o for o in fn.body.blocks.first.ops if is_kernel(o)):
+            if is_control(op):
+                problems += [f"{name}: {_describe(op, k)}: {p}" for p in check_control(op)]
+    return problems
 
 
 @dataclass

@@ -12,7 +12,7 @@ Layout (all integers little-endian):
       16  u64   payload length (bytes after the header)
       24  32 B  SHA-256 of the payload
       56  32 B  model name (UTF-8, NUL padded)
-      88  u32   op count (kernel launches)
+      88  u32   op count (kernel launches, of every function)
       92  20 B  platform: the soc_version (NUL padded)
       112 u64   arena bytes (device memory the caller must provide besides inputs/outputs)
       120 u64   weight bytes
@@ -24,8 +24,10 @@ Layout (all integers little-endian):
                      argument (`om.weight_args = N` on @main) bound to the WEIGHTS section
       2 WEIGHTS      raw bytes of each weight in its storage layout (FRACTAL_Z, ...), 512-aligned
       3 WEIGHT_INDEX JSON: per weight argument: name, offset, bytes, dtype, storage shape
-      4 TILING       JSON: per kernel launch: op, node, block_dim, tiling fields, buffers
-      5 MEMORY_PLAN  JSON: arena, alignment, bounds, per tensor offset and bytes
+      4 TILING       JSON: per kernel launch (of every function): function, op, node, block_dim,
+                     tiling fields, buffers
+      5 MEMORY_PLAN  JSON: arena, alignment, bounds, per tensor offset and bytes; `functions`:
+                     the same for each function a control op names
       6 MANIFEST     JSON: model name, chip, inputs and outputs (name, shape, dtype), producer
 
 `load_offline_model` rebuilds the kernel-level module exactly (constants restored from the raw
@@ -33,6 +35,12 @@ bytes), checks that the tiling and memory-plan sections agree with the IR, and r
 plan.  `run_offline_model` executes the launches in order on one real arena (a byte buffer):
 every intermediate is written at its planned offset and read back from there, so an unsound
 plan would corrupt the result.  Every defect of a file is one `OmError` line.
+
+Control flow (kernel.if / case / while): the functions they name are planned by themselves
+(compiler/memory_plan.py) and run at the base of their control op's workspace, reading their
+arguments from and writing their results to the buffers the caller binds (a while's loop
+variables alternate between two sets there).  Their constants stay in MODEL_DEF (only @main's
+go to WEIGHTS).
 """
 
 from __future__ import annotations
@@ -95,10 +103,18 @@ def _main(module: ModuleOp) -> func.FuncOp:
     return main_func(module)
 
 
-def _op_json(op: Operation, step: int) -> dict:
+def _launches(module: ModuleOp) -> list[tuple[str, Operation]]:
+    """(function name, launch) of every function, in module order."""
+    out = []
+    for f in mp.planned_functions(module):
+        out += [(f.sym_name.data, op) for op in f.body.blocks.first.ops if mp.is_kernel(op)]
+    return out
+
+
+def _op_json(op: Operation, step: int, function: str = "main") -> dict:
     from compiler.diagnostics import node_name
 
-    out: dict = {"step": step, "op": op.name, "node": node_name(op)}
+    out: dict = {"step": step, "function": function, "op": op.name, "node": node_name(op)}
     bd = op.properties.get("block_dim")
     if isinstance(bd, IntegerAttr):
         out["block_dim"] = bd.value.data
@@ -120,9 +136,9 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
 
     module = module.clone()
     fn = _main(module)
-    if not mp.has_plan(fn):
-        mp.plan_function(fn)
-    problems = mp.check_function(fn)
+    if not all(mp.has_plan(f) for f in mp.planned_functions(module)):
+        mp.plan_module(module)
+    problems = mp.check_module(module)
     if problems:
         raise OmError(f"internal error: the memory plan is unsound: {problems[0]}")
     in_names, out_names = io_names(fn)
@@ -167,7 +183,7 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
         [a.type for a in block.args], list(fn.function_type.outputs))
     fn.attributes[WEIGHT_ARGS_ATTR] = IntegerAttr(len(consts), i64)
 
-    launches = [op for op in block.ops if mp.is_kernel(op)]
+    launches = _launches(module)
     plan = mp.read_plan(fn)
     soc = module.attributes.get("cann.soc_version")
     soc = soc.data if isinstance(soc, StringAttr) else ""
@@ -178,6 +194,8 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
         "tensors": [{"name": r.name, "kind": r.kind, "offset": o, "bytes": r.size,
                      "live": [r.start, r.end]}
                     for r, o in zip(plan.collected.reqs, plan.offsets)],
+        "functions": {f.sym_name.data: _plan_json(mp.read_plan(f))
+                      for f in mp.planned_functions(module) if f is not fn},
     }
     manifest = {"name": name, "soc_version": soc, "inputs": inputs, "outputs": outputs,
                 "weights": len(consts), "launches": len(launches), "producer": PRODUCER,
@@ -186,7 +204,7 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
         (MODEL_DEF, [text]),
         (WEIGHTS, weights),
         (WEIGHT_INDEX, [json.dumps(index).encode()]),
-        (TILING, [json.dumps([_op_json(op, k) for k, op in enumerate(launches)]).encode()]),
+        (TILING, [json.dumps([_op_json(op, k, f) for k, (f, op) in enumerate(launches)]).encode()]),
         (MEMORY_PLAN, [json.dumps(plan_json).encode()]),
         (MANIFEST, [json.dumps(manifest).encode()]),
     ]
@@ -213,6 +231,12 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
     head += struct.pack("<I", zlib.crc32(head))
     assert len(head) == HEADER_SIZE
     return b"".join([head, *payload])
+
+
+def _plan_json(plan: mp.RecordedPlan) -> dict:
+    return {"arena": plan.arena, "tensors": [
+        {"name": r.name, "kind": r.kind, "offset": o, "bytes": r.size, "live": [r.start, r.end]}
+        for r, o in zip(plan.collected.reqs, plan.offsets)]}
 
 
 def write_offline_model(module: ModuleOp, path: str, name: str | None = None) -> int:
@@ -386,18 +410,21 @@ def load_offline_model(path: str) -> OfflineModel:
                                                     list(fn.function_type.outputs))
     del fn.attributes[WEIGHT_ARGS_ATTR]
 
-    launches = [op for op in block.ops if mp.is_kernel(op)]
+    try:
+        launches = _launches(module)
+    except mp.PlanError as e:
+        _fail(path, f"invalid model: {e}")
     if len(launches) != header.op_count or len(tiling) != len(launches):
         _fail(path, f"corrupted offline model: {len(launches)} kernel launches in MODEL_DEF, "
                     f"header says {header.op_count}, TILING has {len(tiling)}")
-    for k, op in enumerate(launches):
-        want = _op_json(op, k)
+    for k, (f, op) in enumerate(launches):
+        want = _op_json(op, k, f)
         got = tiling[k]
-        for key in ("op", "block_dim", "tiling", "buffers"):
+        for key in ("function", "op", "block_dim", "tiling", "buffers"):
             if want.get(key) != got.get(key):
                 _fail(path, f"corrupted offline model: TILING of launch #{k} ({op.name}) "
                             f"disagrees with MODEL_DEF on '{key}'")
-    problems = mp.check_function(fn)
+    problems = mp.check_module(module)
     if problems:
         _fail(path, f"invalid memory plan: {problems[0]}")
     if mp.read_plan(fn).arena != header.arena or plan.get("arena") != header.arena:
@@ -410,60 +437,138 @@ def load_offline_model(path: str) -> OfflineModel:
 
 def run_planned(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Run @main's launches in order on one arena at the planned offsets."""
-    from compiler.diagnostics import OpError
-    from compiler.interpreters.common import SemanticsError
-    from compiler.runner import (
-        _finish_output, _prepare_input, check_input_names, io_names, make_interpreter)
-    from dialects.common import numpy_dtype
+    from compiler.runner import _finish_output, _prepare_input, check_input_names, io_names
 
     fn = _main(module)
-    rec = mp.read_plan(fn)
     in_names, out_names = io_names(fn)
     check_input_names(in_names, inputs)
-    block = fn.body.blocks.first
-    env: dict = {}
-    for n, a in zip(in_names, block.args, strict=True):
-        env[a] = _prepare_input(n, inputs[n], a.type)
-    arena = np.zeros(rec.arena, np.uint8)
-    placed: dict = {}  # value -> (offset, dtype, shape)
-    c = rec.collected
-    step_of = {op: k for k, op in enumerate(c.launches)}
-    interp = make_interpreter(module)
-
-    def read(v):
-        if v in placed:
-            off, dtype, shape = placed[v]
-            n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-            return arena[off:off + n].view(dtype).reshape(shape).copy()
-        return env[v]
-
-    for op in block.ops:
-        if mp.is_constant(op):
-            env[op.results[0]] = interp.run_op(op, ())[0]
-            continue
-        if isinstance(op, func.ReturnOp):
-            results = [read(v) for v in op.operands]
-            break
-        k = step_of[op]
-        args = tuple(read(v) for v in op.operands)
-        try:
-            outs = interp.run_op(op, args)
-        except SemanticsError as e:
-            raise OpError([(e.op, e.message)]) from None
-        for r, (res, val) in enumerate(zip(op.results, outs, strict=True)):
-            t = c.result_tensor.get((k, r))
-            if t is None:
-                env[res] = np.asarray(val)
-                continue
-            dtype = numpy_dtype(res.type.element_type)
-            val = np.ascontiguousarray(val, dtype=dtype)
-            off = rec.offsets[t]
-            arena[off:off + val.nbytes] = val.reshape(-1).view(np.uint8)
-            placed[res] = (off, dtype, tuple(res.type.get_shape()))
-    else:
-        raise CompileError("@main has no func.return")
+    args = [_prepare_input(n, inputs[n], a.type)
+            for n, a in zip(in_names, fn.body.blocks.first.args, strict=True)]
+    run = _ArenaRun(module, mp.read_plan(fn).arena)
+    results = run.function(fn, args, 0)
     return {name: _finish_output(v, t)
             for name, v, t in zip(out_names, results, fn.function_type.outputs, strict=True)}
+
+
+class _ArenaRun:
+    """One execution on one arena.  A value in the arena is (absolute offset, dtype, shape)."""
+
+    def __init__(self, module: ModuleOp, arena_bytes: int):
+        from compiler.runner import make_interpreter
+
+        self.arena = np.zeros(arena_bytes, np.uint8)
+        self.interp = make_interpreter(module)
+        self.plans: dict = {}
+
+    def read(self, loc) -> np.ndarray:
+        off, dtype, shape = loc
+        n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        return self.arena[off:off + n].view(dtype).reshape(shape).copy()
+
+    def write(self, loc, value) -> None:
+        off, dtype, shape = loc
+        val = np.ascontiguousarray(np.broadcast_to(np.asarray(value, dtype=dtype), shape))
+        self.arena[off:off + val.nbytes] = val.reshape(-1).view(np.uint8)
+
+    @staticmethod
+    def loc(off: int, t):
+        from dialects.common import numpy_dtype
+
+        return off, np.dtype(numpy_dtype(t.element_type)), tuple(t.get_shape())
+
+    def function(self, fn: func.FuncOp, args, base: int, arg_locs=None, out_locs=None):
+        """Run @fn with its arena at `base`.  Arguments are values, or (arg_locs) buffers in
+        the arena; with out_locs, each result is written to its buffer (None: a value)."""
+        from compiler.diagnostics import OpError
+        from compiler.interpreters.common import SemanticsError
+
+        rec = self.plans.get(fn)
+        if rec is None:
+            rec = self.plans[fn] = mp.read_plan(fn)
+        c = rec.collected
+        step_of = {op: k for k, op in enumerate(c.launches)}
+        block = fn.body.blocks.first
+        env: dict = {}
+        placed: dict = {}
+        for k, a in enumerate(block.args):
+            if arg_locs is not None:
+                placed[a] = arg_locs[k]
+            else:
+                env[a] = args[k]
+        bound: dict = {}  # returned value -> its caller buffers
+        ret = next((op for op in block.ops if isinstance(op, func.ReturnOp)), None)
+        if ret is None:
+            raise CompileError(f"@{fn.sym_name.data} has no func.return")
+        if out_locs is not None:
+            for v, loc in zip(ret.operands, out_locs, strict=True):
+                if loc is not None:
+                    bound.setdefault(v, []).append(loc)
+
+        def value(v):
+            return self.read(placed[v]) if v in placed else env[v]
+
+        for op in block.ops:
+            if mp.is_constant(op):
+                env[op.results[0]] = self.interp.run_op(op, ())[0]
+                continue
+            if op is ret:
+                break
+            k = step_of[op]
+            ins = tuple(value(v) for v in op.operands)
+            try:
+                if mp.is_control(op):
+                    ws = c.workspace_tensor.get(k)
+                    outs = self.control(op, ins, base + rec.offsets[ws] if ws is not None else 0)
+                else:
+                    outs = self.interp.run_op(op, ins)
+            except SemanticsError as e:
+                raise OpError([(e.op, e.message)]) from None
+            for r, (res, val) in enumerate(zip(op.results, outs, strict=True)):
+                t = c.result_tensor.get((k, r))
+                if t is not None:
+                    placed[res] = self.loc(base + rec.offsets[t], res.type)
+                elif res in bound:
+                    placed[res] = bound[res][0]
+                else:
+                    env[res] = np.asarray(val)
+                    continue
+                self.write(placed[res], val)
+        results = [value(v) for v in ret.operands]
+        for v, val in zip(ret.operands, results):
+            for loc in bound.get(v, []):  # arguments, constants, a value returned twice: copies
+                if placed.get(v) != loc:
+                    self.write(loc, val)
+        return results
+
+    def control(self, op: Operation, args, ws: int):
+        """kernel.if / case / while: the host reads the predicate or index and runs functions
+        at the workspace's arena base; a while's loop variables alternate between two sets."""
+        from compiler.interpreters.cann_impl import MAX_WHILE_ITERATIONS, predicate
+        from compiler.interpreters.common import SemanticsError
+
+        lay = mp.control_layout(op)
+        base = ws + lay.base
+        outs = [self.loc(-1, r.type) for r in op.results]  # shapes only
+        if mp.op_name(op) == "kernel.if":
+            f = lay.functions[0] if predicate(args[0]) else lay.functions[1]
+            return self.function(f, args[1:], base)
+        if mp.op_name(op) == "kernel.case":
+            i = int(np.asarray(args[0]).reshape(()))
+            f = lay.functions[i] if 0 <= i < len(lay.functions) else lay.functions[-1]
+            return self.function(f, args[1:], base)
+        cond, body = lay.functions
+        sets = [[(ws + o, d, s) for o, (_, d, s) in zip(offs, outs)] for offs in lay.sets]
+        pred = self.loc(ws + lay.pred, cond.function_type.outputs.data[0])
+        for loc, v in zip(sets[0], args):
+            self.write(loc, v)
+        cur = 0
+        for _ in range(MAX_WHILE_ITERATIONS):
+            self.function(cond, None, base, sets[cur], [pred])
+            if not predicate(self.read(pred)):
+                return [self.read(loc) for loc in sets[cur]]
+            self.function(body, None, base, sets[cur], sets[1 - cur])
+            cur = 1 - cur
+        raise SemanticsError(op, f"{op.name}: more than {MAX_WHILE_ITERATIONS} iterations")
 
 
 def run_offline_model(om: OfflineModel, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -20,6 +20,11 @@ Assumptions (stated in every report):
   3 us per launch (host submit + device dispatch), an assumption.
 * HBM bandwidth: the chip profile's figure and its source (`compiler/chips.py`).
 * Cube peak: cores x 8192 flop/cycle x clock for fp16/bf16, half that for fp32 (16x16x8 fractal).
+* Control flow (kernel.if / case / while): which branch runs and how often a loop turns are known
+  only at run time.  A branch op counts its costliest branch; a while counts one iteration (the
+  cond's kernels twice, the body's once).  Each predicate read is one host switch task (ATC's
+  StreamSwitch / LabelSwitch) charged one launch; a while also copies its loop variables in and
+  out.  The report lists these assumptions when the model has control flow.
 """
 
 from __future__ import annotations
@@ -80,6 +85,8 @@ class PerfReport:
     kernels: list[KernelCost] = field(default_factory=list)
     min_bytes: int = 0
     arena_bytes: int | None = None
+    #: what was assumed about control flow (empty without control flow)
+    control_notes: list[str] = field(default_factory=list)
 
     @property
     def launches(self) -> int:
@@ -130,6 +137,7 @@ class PerfReport:
             "(cores x 8192 flop/cycle x clock for fp16; fp32 half)",
             "vector cycles = k*elements + b per core (measured fp16 fits, fp32 2x k); "
             "kernel time = launch + max(compute, HBM bytes / bandwidth)",
+            *self.control_notes,
         ]
 
     def to_dict(self) -> dict:
@@ -227,6 +235,8 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
         act = _prop(op, "activation")
         if isinstance(act, StringAttr) and act.data not in ("none", ""):
             vec = vector_core_cycles(act.data, t["singleCoreM"] * t["singleCoreN"], 4)
+        if _kind(op) == "Conv2DScaled":
+            vec, note = vec + _scaled_a_cycles(t, eb), SCALED_CONV_NOTE
         compute_cycles = max(cube, vec)
     else:
         unit = "vector"
@@ -239,11 +249,47 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
         _, _, src = vector_fit(fn)
         if src != "measured":
             note = f"{fn} {src}"
+        if _kind(op) == "SqueezeExcite" and "hidden" in t:
+            vec, note = _squeeze_excite_cycles(t, eb), SQUEEZE_EXCITE_NOTE
         compute_cycles = vec  # vector work is not counted in the (cube) FLOPs
     compute_us = compute_cycles / chip.clock_mhz
     memory_us = (hbm_in + hbm_out) / (chip.hbm_tb_per_s * 1e12) * 1e6
     return KernelCost(step, name, node, unit, cores, cube, vec, hbm_in, hbm_out, flops,
                       launch_us, compute_us, memory_us, note)
+
+
+def _kind(op) -> str:
+    k = _prop(op, "kind")
+    return k.data if isinstance(k, StringAttr) else ""
+
+
+#: The squeeze-excite kernels (compiler/lowering/squeeze_excite.py, cube.py's Conv2DScaled).
+SQUEEZE_EXCITE_NOTE = ("SqueezeExcite: Add over x, RowSum per channel block, 2 x (Mul + "
+                       "ReduceSum) over hidden x C, activations costed as Sigmoid")
+SCALED_CONV_NOTE = ("A tiles scaled in UB (Mul) and moved UB->L1, a path and bandwidth not in the "
+                    "reference: assumed like UB->GM")
+
+
+def _squeeze_excite_cycles(t: dict, eb: int) -> float:
+    """One core of the gate kernel: x's chunks added into the accumulator, one RowSum of it
+    per channel block, the two matrix-vector products as Mul + ReduceSum over hidden x C each,
+    the activations (~ Sigmoid)."""
+    per_b, mv = t["batchPerCore"], t["batchPerCore"] * t["hidden"] * t["channels"]
+    blocks = per_b * ceil_div(t["channelBlocks"], t["c1Tile"])
+    c0 = t["elemsPerCore"] // (per_b * t["channelBlocks"] * t["reduceLen"])
+    return (vector_core_cycles("Add", t["elemsPerCore"], eb)
+            + blocks * vector_core_cycles("ReduceSum", t["c1Tile"] * t["chunkLen"] * c0, eb)
+            + 2 * (vector_core_cycles("Mul", mv, eb) + vector_core_cycles("ReduceSum", mv, eb))
+            + vector_core_cycles("Sigmoid", per_b * (t["hidden"] + t["channels"]), eb))
+
+
+def _scaled_a_cycles(t: dict, eb: int) -> float:
+    """Conv2DScaled's extra per core: every A tile (re-read per N block, as cube_core_cycles
+    counts it) multiplied by the scale in UB and moved UB -> L1 (assumed at UB->GM's rate)."""
+    from compiler.chips import BYTES_PER_CYCLE
+
+    a_elems = t["singleCoreM"] * t["Ka"] * ceil_div(t["singleCoreN"], t["baseN"])
+    return vector_core_cycles("Mul", a_elems, eb) + a_elems * eb / BYTES_PER_CYCLE["UB->GM"]
 
 
 def _peak(chip: ChipProfile, fp32: bool) -> float:
@@ -266,7 +312,9 @@ def perf_report(module: ModuleOp, chip_name: str | None = None,
                and _elem_bytes(op.operands[0].type) >= 4 for op in launches)
     rep = PerfReport(chip.name, chip.clock_mhz, chip.hbm_tb_per_s, chip.hbm_source,
                      _peak(chip, fp32), launch_us)
-    rep.kernels = [kernel_cost(op, k, chip, launch_us) for k, op in enumerate(launches)]
+    rep.kernels = _function_costs(launches, chip, launch_us, rep.control_notes)
+    for k, cost in enumerate(rep.kernels):
+        cost.step = k
     min_bytes = sum(_bytes(t) for t in fn.function_type.inputs)
     min_bytes += sum(_bytes(t) for t in fn.function_type.outputs)
     min_bytes += sum(_bytes(op.results[0].type) for op in ops if mp.is_constant(op))
@@ -275,3 +323,52 @@ def perf_report(module: ModuleOp, chip_name: str | None = None,
     if plan is not None and isinstance(plan.data.get("arena"), IntegerAttr):
         rep.arena_bytes = plan.data["arena"].value.data
     return rep
+
+
+# --- control flow: the kernels of the functions a kernel.if / case / while runs ------------------
+
+def _function_costs(launches, chip: ChipProfile, launch_us: float, notes: list[str],
+                    prefix: str = "") -> list[KernelCost]:
+    out: list[KernelCost] = []
+    for op in launches:
+        if not mp.is_control(op):
+            cost = kernel_cost(op, 0, chip, launch_us)
+            cost.node = prefix + cost.node
+            out.append(cost)
+            continue
+        out += _control_costs(op, chip, launch_us, notes, prefix)
+    return out
+
+
+def _control_costs(op, chip: ChipProfile, launch_us: float, notes: list[str],
+                   prefix: str) -> list[KernelCost]:
+    from compiler.diagnostics import node_name
+
+    def body(f):
+        ops = [o for o in f.body.blocks.first.ops if mp.is_kernel(o)]
+        return _function_costs(ops, chip, launch_us, notes, f"{prefix}@{f.sym_name.data}/")
+
+    def switch(what: str, hbm_in: int = 0, hbm_out: int = 0) -> KernelCost:
+        memory_us = (hbm_in + hbm_out) / (chip.hbm_tb_per_s * 1e12) * 1e6
+        return KernelCost(0, op.name.removeprefix("kernel."), prefix + (node_name(op) or ""),
+                          "host", 0, 0, 0, hbm_in, hbm_out, 0, launch_us, 0.0, memory_us, what)
+
+    fns = mp.callees(op)
+    pred = _bytes(op.operands[0].type) if op.operands else 0
+    if op.name == "kernel.while":
+        cond, loop = fns
+        note = (f"{op.name} '{node_name(op)}': one iteration assumed (trip count known at run "
+                "time): cond twice, body once, one switch per predicate read")
+        if note not in notes:
+            notes.append(note)
+        moved = sum(_bytes(v.type) for v in op.operands)
+        return [switch("loop variables copied in", moved), *body(cond),
+                switch("predicate read: 1 iteration assumed"), *body(loop), *body(cond),
+                switch("predicate read: exit, loop variables copied out", 0, moved)]
+    branches = [body(f) for f in fns]
+    worst = max(range(len(fns)), key=lambda i: sum(k.total_us for k in branches[i]))
+    note = (f"{op.name} '{node_name(op)}': the costliest of {len(fns)} branches "
+            f"(@{fns[worst].sym_name.data}) assumed (the predicate is known at run time)")
+    if note not in notes:
+        notes.append(note)
+    return [switch(f"branch @{fns[worst].sym_name.data} assumed", pred), *branches[worst]]

@@ -22,7 +22,6 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, TensorType
 from xdsl.interpreter import Interpreter
-from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
@@ -31,7 +30,8 @@ from compiler.formats import from_storage, to_storage
 from compiler.interpreters.cann_impl import CannFunctions
 from compiler.interpreters.common import SemanticsError
 from compiler.tf_loader import read_graphdef_file, tensorflow as import_tensorflow
-from compiler.interpreters.kernel_impl import KernelBodyFunctions, KernelFunctions
+from compiler.interpreters.kernel_impl import (KernelBodyFunctions, KernelControlFunctions,
+                                                KernelFunctions)
 from compiler.interpreters.tf_impl import TfFunctions
 from dialects.cann import format_of, origin_shape
 from dialects.common import numpy_dtype
@@ -121,9 +121,13 @@ class _Tracker(Interpreter.Listener):
 
 
 def make_interpreter(module: ModuleOp, listeners=()) -> Interpreter:
+    # Importing xdsl.interpreters.func loads every xDSL interpreter (riscv included, ~0.3-1 s):
+    # only executing IR needs it, not a compile that writes a .om.
+    from xdsl.interpreters.func import FuncFunctions
+
     interp = Interpreter(module, listeners=tuple(listeners))
     for fns in (FuncFunctions(), TfFunctions(), CannFunctions(), KernelFunctions(),
-                KernelBodyFunctions()):
+                KernelBodyFunctions(), KernelControlFunctions()):
         interp.register_implementations(fns)
     from compiler.interpreters.fused_impl import FusedFunctions  # the fuse pass's ops
 

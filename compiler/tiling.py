@@ -123,7 +123,7 @@ def tiling_cost(chip: ChipProfile, batch: int, m: int, n: int, k: int, in_bytes:
 
 @lru_cache(maxsize=4096)
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
-                 chip_name: str, batch: int = 1) -> CubeTiling:
+                 chip_name: str, batch: int = 1, ub_a_tiles: int = 0) -> CubeTiling:
     chip = get_chip(chip_name)
     check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
@@ -149,10 +149,15 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                     cands.append((bm_b, bn_b))
         for bm0, bn0 in cands:
             bm, bn = min(bm0, single_m), min(bn0, single_n)
+            if ub_a_tiles and bm * bn * 4 + ub_a_tiles * bm * base_k * in_bytes > chip.ub:
+                continue  # the epilogue tile and the A tiles staged in UB must fit together
             cycles = tiling_cost(chip, batch, m, n, k, in_bytes, b_used, single_m, single_n, bm, bn)
             key = (cycles, used * b_used, -(bm * bn))
             if best is None or key < best[0]:
                 best = (key, single_m, single_n, used, bm, bn, single_b, b_used)
+    if best is None:
+        raise TilingError(f"{kind}: no base block fits {chip.name}'s UB ({chip.ub} bytes) with "
+                          f"{ub_a_tiles} A tiles staged there")
     (cycles, _, _), single_m, single_n, used, base_m, base_n, single_b, b_used = best
     db_c = 2 if base_m * base_n * 4 * 2 <= chip.l0c else 1
     k_blocks = ceil_div(k, base_k)
@@ -190,6 +195,8 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         Buffer("L0B", base_n * base_k * in_bytes * db_b, "B"),
         Buffer("L0C", base_m * base_n * 4 * db_c, "C"),
         Buffer("UB", base_m * base_n * 4, "epilogue"),
+        # A tiles staged in UB (Conv2DScaled: the tile and its scale)
+        *(Buffer("UB", base_m * base_k * in_bytes, f"A{i}") for i in range(ub_a_tiles)),
     )
     for b in buffers:
         cap = chip.capacity(b.space)
@@ -200,9 +207,10 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
 
 
 def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
-                chip: str, batch: int = 1) -> CubeTiling:
-    """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch)."""
-    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch)
+                chip: str, batch: int = 1, ub_a_tiles: int = 0) -> CubeTiling:
+    """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch,
+    ub_a_tiles: A tiles also held in UB next to the epilogue tile)."""
+    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles)
 
 
 @dataclass(frozen=True)
@@ -255,3 +263,34 @@ def cache_stats() -> dict[str, tuple[int, int]]:
     """(hits, misses) of each tiling cache."""
     return {"cube": (_cube_tiling.cache_info().hits, _cube_tiling.cache_info().misses),
             "vector": (_vector_tiling.cache_info().hits, _vector_tiling.cache_info().misses)}
+
+
+def squeeze_excite_tiling(n: int, c1: int, hw: int, c0: int, hidden: int, channels: int,
+                          elem_bytes: int, chip_name: str) -> VectorTiling:
+    """The squeeze-excite gate kernel (compiler/lowering/squeeze_excite.py): one batch per
+    vector core; UB in six equal parts, each holding one of the largest tiles that are live
+    together: x chunk and its accumulator [c1Tile, chunkLen, C0], w1 block and its product
+    [hidden, c1Tile, C0]; later w2 block and its product [cTile, hidden]."""
+    chip = get_chip(chip_name)
+    check_extents("SqueezeExcite", N=n, C1=c1, HW=hw, hidden=hidden)
+    cores = min(n, chip.vector_cores)
+    per_core = ceil_div(n, cores)
+    cores = ceil_div(n, per_core)
+    part = chip.ub // 6 // elem_bytes  # elements per part
+    if hidden * c0 > part:
+        raise TilingError(f"SqueezeExcite: a hidden width of {hidden} does not fit {chip.name}'s UB "
+                          f"({chip.ub} bytes) with one C0 block of channels")
+    c1_tile = min(c1, part // (hidden * c0))
+    chunk = min(hw, max(1, part // (c1_tile * c0)))
+    c_tile = min(align(channels, ALIGN_N), max(ALIGN_N, part // hidden // ALIGN_N * ALIGN_N))
+    fields = {"batch": n, "batchPerCore": per_core, "channels": channels, "hidden": hidden,
+              "channelBlocks": c1,
+              "reduceLen": hw, "c1Tile": c1_tile, "chunkLen": chunk, "cTile": c_tile,
+              "totalElems": n * c1 * hw * c0, "elemsPerCore": per_core * c1 * hw * c0}
+    buffers = (Buffer("UB", c1_tile * chunk * c0 * elem_bytes, "x"),
+               Buffer("UB", c1_tile * chunk * c0 * elem_bytes, "xsum"),
+               Buffer("UB", hidden * c1_tile * c0 * elem_bytes, "w1"),
+               Buffer("UB", hidden * c1_tile * c0 * elem_bytes, "w1x"),
+               Buffer("UB", c_tile * hidden * elem_bytes, "w2"),
+               Buffer("UB", c_tile * hidden * elem_bytes, "w2h"))
+    return VectorTiling(fields, buffers, cores)

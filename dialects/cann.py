@@ -161,16 +161,23 @@ def storage_type(t: TensorType, fmt: Format, origin_format: Format, groups: int 
     return TensorType(t.element_type, sshape, FormatAttr(fmt, origin_format, shape, groups))
 
 
+#: id -> formatted type found consistent (types are immutable; the entry keeps its id taken).
+_CONSISTENT: dict[int, TensorType] = {}
+
+
 def verify_format_shape(op_name: str, what: str, t: TensorType) -> None:
     """A formatted type's storage shape must be the one the format rule gives for its origin."""
     f = format_of(t)
-    if f is None or f.origin_fmt is None:
+    if f is None or f.origin_fmt is None or _CONSISTENT.get(id(t)) is t:
         return
     want = storage_shape(f.fmt, f.origin_fmt, f.origin, numpy_dtype(t.element_type), f.groups.data)
     if tuple(t.get_shape()) != tuple(want):
         raise VerifyException(
             f"{op_name}: {what} stored as {f.fmt.value} from {f.origin_fmt.value} "
             f"{list(f.origin)} must have shape {list(want)}, got {list(t.get_shape())}")
+    if len(_CONSISTENT) > 100_000:
+        _CONSISTENT.clear()
+    _CONSISTENT[id(t)] = t
 
 
 class CannOp(IRDLOperation):
@@ -1214,13 +1221,38 @@ class FusedMatMulOp(CannOp):
         _check_result_shape(n, (*batch, m, nn), _oshape(self.y))
 
 
+#: How FusedAttention / FusedMultiHeadAttention apply their mask to the scores s:
+#:   add      s + mask                                     (Keras' additive Softmax mask)
+#:   select   where(mask != 0, s, mask_value)              (tf.where(mask, s, -large): SelectV2)
+#:   greater  where(mask > mask_threshold, s, mask_value)  (tf.where(mask > t, s, -large))
+MASK_KINDS = ("add", "select", "greater")
+
+
+def _check_mask_kind(op) -> None:
+    """mask_kind / mask_value / mask_threshold of an attention op: consistent with each other
+    and with the mask operand."""
+    n, kind = op.name, op.mask_kind
+    k = "add" if kind is None else check_one_of(n, "mask_kind", kind, MASK_KINDS)
+    if kind is not None and op.mask is None:
+        raise VerifyException(f"{n}: mask_kind needs a mask operand")
+    if (op.mask_value is not None) != (k in ("select", "greater")):
+        raise VerifyException(f"{n}: mask_value is required by mask_kind select and greater "
+                              "and allowed only there")
+    if (op.mask_threshold is not None) != (k == "greater"):
+        raise VerifyException(f"{n}: mask_threshold is required by mask_kind greater and "
+                              "allowed only there")
+    if op.mask is not None and k != "select" and str(op.mask.type.element_type) == "i1":
+        raise VerifyException(f"{n}: a boolean mask needs mask_kind = \"select\"")
+
+
 @irdl_op_definition
 class FusedAttentionOp(CannOp):
     """y = softmax(scale * q @ k^T (adj_k: k is given transposed) + mask) @ v, mask optional
     (added, broadcast).  Batch axes broadcast; one kernel (flash-attention style).
     `layout` (CANN FlashAttentionScore's input_layout): "BNSD" (default; q, k, v, y are
     [.., N, S, D]) or "BSND" (4-D q, k, v, y as [B, S, N, D], Keras' head split; the heads
-    transpose happens inside the kernel).  The mask always applies to the [B, N, Sq, Sk] scores."""
+    transpose happens inside the kernel).  The mask always applies to the [B, N, Sq, Sk] scores,
+    as `mask_kind` says (MASK_KINDS; absent: "add")."""
 
     name = "cann.FusedAttention"
     q = operand_def(TensorType)
@@ -1231,10 +1263,14 @@ class FusedAttentionOp(CannOp):
     scale = prop_def(FloatAttr)
     adj_k = prop_def(IntegerAttr)
     layout = opt_prop_def(StringAttr)
+    mask_kind = opt_prop_def(StringAttr)
+    mask_value = opt_prop_def(FloatAttr)
+    mask_threshold = opt_prop_def(FloatAttr)
     traits = traits_def(Pure())
 
     def verify_op(self) -> None:
         n = self.name
+        _check_mask_kind(self)
         q, k, v = _oshape(self.q), _oshape(self.k), _oshape(self.v)
         if min(len(q), len(k), len(v)) < 2:
             raise VerifyException(f"{n}: q, k, v must have rank at least 2")
@@ -1251,7 +1287,7 @@ class FusedMultiHeadAttentionOp(CannOp):
     MultiHeadAttention without the output projection; ONNX Runtime's Attention):
     qkv = x @ qkv_weight + qkv_bias, split on the last axis into q, k, v ([B, S, N*D] each,
     in that order), viewed as [B, S, N, D] with N = num_heads; then FusedAttention (layout
-    BSND) with `scale` and the optional additive mask.  y is [B, S, N, D]."""
+    BSND) with `scale` and the optional mask (`mask_kind` as FusedAttention's).  y is [B, S, N, D]."""
 
     name = "cann.FusedMultiHeadAttention"
     x = operand_def(TensorType)
@@ -1261,10 +1297,14 @@ class FusedMultiHeadAttentionOp(CannOp):
     y = result_def(TensorType)
     num_heads = prop_def(IntegerAttr)
     scale = prop_def(FloatAttr)
+    mask_kind = opt_prop_def(StringAttr)
+    mask_value = opt_prop_def(FloatAttr)
+    mask_threshold = opt_prop_def(FloatAttr)
     traits = traits_def(Pure())
 
     def verify_op(self) -> None:
         n = self.name
+        _check_mask_kind(self)
         xs, ws, bs, ys = (_oshape(v) for v in (self.x, self.qkv_weight, self.qkv_bias, self.y))
         heads = self.num_heads.value.data
         check_rank(n, "x", xs, (3,))
@@ -1350,6 +1390,91 @@ class FusedElementwiseOp(CannOp):
     y = result_def(TensorType)
     expr = prop_def(StringAttr)
     traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class FusedSqueezeExciteOp(CannOp):
+    """The gate of a squeeze-excite block as one kernel (EfficientNet, MobileNetV3):
+    gate = act2(act1(mean_HW(x) @ w1 + b1) @ w2 + b2), x [N, H, W, C] (NHWC), w1 / w2 the 1x1
+    filters (HWCN) [1, 1, C, Cr] / [1, 1, Cr, C], b1 [Cr], b2 [C]; gate [N, 1, 1, C]."""
+
+    name = "cann.FusedSqueezeExcite"
+    x = operand_def(TensorType)
+    w1 = operand_def(TensorType)
+    b1 = operand_def(TensorType)
+    w2 = operand_def(TensorType)
+    b2 = operand_def(TensorType)
+    y = result_def(TensorType)
+    act1 = prop_def(StringAttr)
+    act2 = prop_def(StringAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs, w1, b1, w2, b2, ys = (_oshape(v) for v in (self.x, self.w1, self.b1, self.w2, self.b2, self.y))
+        check_rank(n, "x", xs, (4,))
+        check_rank(n, "w1", w1, (4,))
+        check_rank(n, "w2", w2, (4,))
+        check_same_element_type(n, self.x.type, self.w1.type, self.b1.type, self.w2.type,
+                                self.b2.type, self.y.type)
+        c, cr = xs[3], w1[3]
+        if tuple(w1[:2]) != (1, 1) or tuple(w2[:2]) != (1, 1):
+            raise VerifyException(f"{n}: w1 and w2 must be 1x1 filters (HWCN)")
+        if not dims_compatible(w1[2], c) or not _shapes_match(w2[2:], (cr, c)):
+            raise VerifyException(f"{n}: w1 must be [1, 1, {c}, Cr] and w2 [1, 1, Cr, {c}], got "
+                                  f"{list(w1)} and {list(w2)}")
+        if not _shapes_match(b1, (cr,)) or not _shapes_match(b2, (c,)):
+            raise VerifyException(f"{n}: b1 must be [{cr}] and b2 [{c}], got {list(b1)} and "
+                                  f"{list(b2)}")
+        check_one_of(n, "act1", self.act1, ACTIVATIONS)
+        check_one_of(n, "act2", self.act2, ACTIVATIONS)
+        _check_result_shape(n, (xs[0], 1, 1, c), ys)
+
+
+@irdl_op_definition
+class FusedConv2DScaledOp(CannOp):
+    """y = post_activation(activation(conv(x * scale, filter) + bias) + residual), the residual
+    optional: a conv whose input is scaled per (batch, input channel) as it is loaded (the
+    squeeze-excite gate multiplied into the projection conv).  scale is [N, 1, 1, C] (NHWC;
+    [N, C, 1, 1] for NCHW); attributes as cann.FusedConv2DAdd's."""
+
+    name = "cann.FusedConv2DScaled"
+    x = operand_def(TensorType)
+    filter = operand_def(TensorType)
+    bias = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    residual = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    strides = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    dilations = prop_def(I64Array)
+    groups = prop_def(IntegerAttr)
+    data_format = prop_def(StringAttr)
+    activation = prop_def(StringAttr)
+    post_activation = prop_def(StringAttr)
+    alpha = opt_prop_def(FloatAttr)
+    traits = traits_def(Pure())
+
+    geometry = ConvLike.geometry
+
+    def verify_op(self) -> None:
+        ConvLike.verify_op(self)
+        n = self.name
+        check_one_of(n, "activation", self.activation, ACTIVATIONS)
+        check_one_of(n, "post_activation", self.post_activation, ACTIVATIONS)
+        xs = _oshape(self.x)
+        want = (xs[0], 1, 1, xs[3]) if self.data_format.data == "NHWC" else (xs[0], xs[1], 1, 1)
+        if not _shapes_match(_oshape(self.scale), want):
+            raise VerifyException(f"{n}: scale must be {list(want)} (per batch and input "
+                                  f"channel), got {list(_oshape(self.scale))}")
+        if self.residual is not None and _oshape(self.residual) != _oshape(self.y):
+            raise VerifyException(f"{n}: residual must have the result's shape")
+        if self.residual is None and self.post_activation.data != "none":
+            raise VerifyException(f"{n}: post_activation needs a residual")
+
+
+#: squeeze-excite: the gate kernel and the conv that takes the gate as an input scale
+SE_FUSED_OPS = (FusedSqueezeExciteOp, FusedConv2DScaledOp)
 
 
 FUSED_OPS = (FusedConv2DAddOp, FusedDepthwiseConv2DOp, FusedMatMulOp, FusedAttentionOp,
@@ -1749,7 +1874,7 @@ __all__ = ["CONTROL_OPS", "EXTRA_LIBRARY_OPS", "CompareCannOp", "ResizeOp",
 
 CANN = Dialect(
     "cann",
-    [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS,
+    [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS, *SE_FUSED_OPS,
      *EXTRA_LIBRARY_OPS, *CONTROL_OPS],
     [FormatAttr],
 )

@@ -296,6 +296,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr  # noqa: E402
 from xdsl.irdl import region_def, var_result_def  # noqa: E402
 from xdsl.traits import IsTerminator, NoTerminator  # noqa: E402,F401
 from xdsl.ir import Region  # noqa: E402
+from xdsl.dialects.builtin import SymbolRefAttr  # noqa: E402
 
 
 @irdl_attr_definition
@@ -506,6 +507,9 @@ class AllocOp(IRDLOperation):
 
 #: src space -> allowed dst spaces (the data paths of the AI core, cann-facts.md sections 3, 6)
 LOAD_PATHS = {"GM": ("L1", "UB"), "L1": ("L0A", "L0B", "UB")}
+# UB -> L1: a vector-processed cube operand (the squeeze-excite scaled conv's A tiles).  An
+# assumption: cann-facts.md lists no UB -> L1 path nor its bandwidth (see compiler/perf_report.py).
+LOAD_PATHS["UB"] = ("L1",)
 LOAD_VIEWS = {
     # GM -> L1 / UB
     "img2col": "x NC1HWC0 as the implicit-GEMM matrix A[M, K] of group g: indices [g, m, k]",
@@ -521,7 +525,7 @@ LOAD_VIEWS = {
     "windows": "the pooling windows of the NC1HWC0 output rows [t, t+tile) (tile, kh*kw, C0): [t]",
     "rows": "rows [t, t+tile) of the tensor viewed as [rows, tile row shape] (zero past the end): [t]",
     "chunk_rows": "the tensor as [rows, length, inner] (NC1HWC0 reduced over H, W: (n, c1), H*W, "
-                  "C0): rows [t, +tile), positions [l, +chunk); `fill` 0/1/2 = 0/-inf/+inf past "
+                  "C0): rows [t, +tile), positions [l, +chunk); `fill` 0/1/2/3 = 0/-inf/+inf/1 past "
                   "the end: [t, l]",
     "pad_rows": "rows [t, +tile) of the zero-padded tensor (pads: before/after per axis) viewed as "
                 "[rows, last axis]: [t]",
@@ -531,6 +535,24 @@ LOAD_VIEWS = {
                       "row-major tensor, gathered by the inverse permutation: [t]",
     "slice_flat": "elements [t, +tile) of the flattened strided slice (per axis start, step, "
                   "count) of a row-major tensor: [t]",
+    "padded_rows": "rows [t, +tile) of the padded row-major tensor viewed as [rows, last axis]; "
+                   "mode 0: `value` outside x, 1: REFLECT, 2: SYMMETRIC (pads per axis): [t]",
+    "resize_rows": "output pixels [t, +tile) of a resize, x viewed as (N, C1, H, W, inner) "
+                   "(NC1HWC0; NHWC: C1 = 1, inner = C): the source pixel of corner 0..3 (y "
+                   "lower/upper x x lower/upper) or of the nearest neighbour (corner -1): [t]",
+    "resize_weights": "the interpolation weights (float32, [tile, 1]) along `axis` 0 (H) or 1 (W) "
+                      "of output pixels [t, +tile): [t]",
+    "img2col_scale": "a per-(n, c) scale (N, C1, 1, 1, C0) broadcast to the img2col tile A[M, K]: "
+                     "element (m, k) = scale[n of row m, channel of column k] (img2col's params): "
+                     "[g, m, k]",
+    "hw_chunks": "an NC1HWC0 tensor as [C1 blocks, H*W positions, C0] of batch n: channels "
+                 "[c, +tile[0]*C0) (c a multiple of C0), positions [l, +tile[1]), zero past the "
+                 "ends: [n, c, l]",
+    "filter_t": "a 1x1 HWCN filter [1, 1, Ci, Co] as its transpose [Co, Ci], rows [r, +R) and "
+                "columns [c, +prod(tile[1:])) filled row-major into the tile (zero past the "
+                "ends): [r, c]",
+    # UB -> L1
+    "copy": "the tile as it is",
     # L1 -> L0A / L0B
     "Zz": "an [m, k] L1 tile as L0A fractals (m1, k1, 16, C0)",
     "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0)",
@@ -660,10 +682,39 @@ class AccumulateOp(IRDLOperation):
     def verify_(self) -> None:
         _need_space(self, "acc", self.acc.type, ("UB",))
         _need_space(self, "value", self.value.type, ("UB",))
-        check_one_of(self.name, "fn", self.fn, ("Add", "Max", "Min"))
+        check_one_of(self.name, "fn", self.fn, ("Add", "Max", "Min", "Mul"))
         if tuple(self.acc.type.get_shape()) != tuple(self.value.type.get_shape()):
             raise VerifyException(f"{self.name}: acc {self.acc.type} and value {self.value.type} "
                                   "must have one shape")
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """`kernel.gather %x[%t], %ids {params = {axis_len = R, num_ids = M, inner = I}}`: an indexed
+    data move (MTE2 GM -> UB, one DataCopy per row at an address read from the index tile in UB;
+    GatherV2D): x viewed as [outer, R, inner], the tile holds rows [t, +tile) of the result viewed
+    as [outer * M, inner], row j = x[(t + j) // M, ids[j], :]; an index outside [0, R) reads
+    zeros."""
+
+    name = "kernel.gather"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$src `[` $indices `]` `,` $ids attr-dict `:` type($src) `,` type($ids) "
+                       "`->` type($result)")
+    src = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    ids = operand_def(MemRefType)
+    params = prop_def(DictionaryAttr)
+    result = result_def(MemRefType)
+
+    def verify_(self) -> None:
+        _need_space(self, "source", self.src.type, ("GM",))
+        _need_space(self, "ids", self.ids.type, ("UB",))
+        _need_space(self, "result", self.result.type, ("UB",))
+        if self.result.type.get_shape()[0] != self.ids.type.get_shape()[0]:
+            raise VerifyException(f"{self.name}: one index per row: ids {self.ids.type}, result "
+                                  f"{self.result.type}")
+
+    param = LoadOp.param
 
 
 @irdl_op_definition
@@ -699,10 +750,96 @@ class ViewOp(IRDLOperation):
             raise VerifyException(f"{self.name}: cannot view {n_x} elements as {n_y}")
 
 
+
+# === Host-side control flow ====================================================================
+#
+#   %y = kernel.if %p, %x {then_branch = @t, else_branch = @e} : (tensor<i1>, tensor<..>) -> tensor<..>
+#   %i, %a = kernel.while %i0, %a0 {cond = @c, body = @b} : (...) -> (...)
+#   %y = kernel.case %k, %x {branches = [@b0, @b1]} : (tensor<i32>, tensor<..>) -> tensor<..>
+#
+# Not a kernel: the host reads the predicate / branch index from GM and launches the kernels of
+# the function it names (a `func.func` of the module, lowered to kernels like @main).  ATC emits
+# stream tasks for this (StreamSwitch / StreamActive / LabelSwitch); cann-facts.md says nothing
+# about them, so this op's form is our design.  Semantics as cann.If / While / Case (a predicate
+# is TensorFlow's: a scalar's truth value, a tensor's non-emptiness; a Case index out of range
+# runs the last branch).  Memory: compiler/memory_plan.py gives each such op one workspace that
+# holds its functions' arenas (and, for a while, two sets of loop-variable buffers).
+
+
+class ControlKernelOp(IRDLOperation):
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+    outputs = var_result_def(TensorType)
+
+    def callees(self) -> list[tuple[str, "SymbolRefAttr"]]:
+        raise NotImplementedError
+
+    def verify_(self) -> None:
+        from dialects.cann import _callee, _check_signature
+
+        ins = [v.type for v in self.inputs]
+        outs = [r.type for r in self.outputs]
+        for what, sym in self.callees():
+            f = _callee(self, sym, what)
+            if what == "cond":
+                _check_signature(self, f, what, ins, None)
+                if len(f.function_type.outputs) != 1:
+                    raise VerifyException(f"{self.name}: cond @{f.sym_name.data} must return one "
+                                          f"predicate, returns {len(f.function_type.outputs)} values")
+            else:
+                _check_signature(self, f, what, ins, ins if what == "body" else outs)
+        if isinstance(self, WhileKernelOp) and ins != outs:
+            raise VerifyException(f"{self.name}: results must have the loop variables' types")
+
+
+@irdl_op_definition
+class IfKernelOp(ControlKernelOp):
+    """results = cond ? then_branch(inputs) : else_branch(inputs), the predicate read from GM."""
+
+    name = "kernel.if"
+    cond = operand_def(TensorType)
+    inputs = var_operand_def(TensorType)
+    then_branch = prop_def(SymbolRefAttr)
+    else_branch = prop_def(SymbolRefAttr)
+
+    def callees(self):
+        return [("then_branch", self.then_branch), ("else_branch", self.else_branch)]
+
+
+@irdl_op_definition
+class CaseKernelOp(ControlKernelOp):
+    """results = branches[branch_index](inputs) (out of range: the last branch)."""
+
+    name = "kernel.case"
+    branch_index = operand_def(TensorType)
+    inputs = var_operand_def(TensorType)
+    branches = prop_def(ArrayAttr[SymbolRefAttr])
+
+    def callees(self):
+        return [(f"branch #{i}", s) for i, s in enumerate(self.branches.data)]
+
+
+@irdl_op_definition
+class WhileKernelOp(ControlKernelOp):
+    """vals = inputs; while cond(vals): vals = body(vals); results = vals."""
+
+    name = "kernel.while"
+    inputs = var_operand_def(TensorType)
+    cond = prop_def(SymbolRefAttr)
+    body = prop_def(SymbolRefAttr)
+
+    def callees(self):
+        return [("cond", self.cond), ("body", self.body)]
+
+
+CONTROL_KERNEL_OPS = (IfKernelOp, CaseKernelOp, WhileKernelOp)
+
 KERNEL = Dialect(
     "kernel",
     [CubeConv2DOp, VectorOp, TransDataOp, CubeKernelOp, VectorKernelOp, CoresOp, ForOp, IndexOp,
-     YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp],
+     YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp,
+     GatherOp,
+     *CONTROL_KERNEL_OPS],
     [TilingAttr, BufferAttr, SpaceAttr])
 
 __all__ = ["KERNEL", "CHIPS", "SOC_ATTR"]

@@ -242,6 +242,45 @@ class LayoutSqueezeExcite(RewritePattern):
         rewriter.erase(red)
 
 
+class LayoutSqueezeExciteGate(RewritePattern):
+    """FusedSqueezeExcite: x NC1HWC0, gate NC1HWC0 (N, C1, 1, 1, C0), as the scaled conv reads
+    it; the 1x1 weights and biases stay ND (the gate kernel reads them as matrices)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cann.FusedSqueezeExciteOp, rewriter: PatternRewriter):
+        if cann.format_of(op.y.type) is not None or any(d < 0 for d in op.x.type.get_shape()):
+            return
+        x5 = to_format(op.x, Format.NC1HWC0, Format.NHWC)
+        new = type(op)(operands=[x5.dst, *op.operands[1:]],
+                       result_types=[cann.storage_type(op.y.type, Format.NC1HWC0, Format.NHWC)],
+                       properties=dict(op.properties))
+        back = trans_data(new.y, Format.NC1HWC0, Format.NHWC, op.y.type)
+        rewriter.replace(op, [with_loc(x5, op), with_loc(new, op), with_loc(back, op)])
+
+
+class LayoutConvScaled(RewritePattern):
+    """FusedConv2DScaled: as LayoutConv, and the scale NC1HWC0 (N, C1, 1, 1, C0): the channel
+    split of x's C1 x C0, so the kernel multiplies A tiles by it column for column."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cann.FusedConv2DScaledOp, rewriter: PatternRewriter):
+        if cann.format_of(op.y.type) is not None:
+            return
+        if any(d < 0 for v in (op.x, op.filter, op.scale) for d in v.type.get_shape()):
+            return
+        fmt = Format(op.data_format.data)
+        x5 = to_format(op.x, Format.NC1HWC0, fmt)
+        wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN)
+        s5 = to_format(op.scale, Format.NC1HWC0, fmt)
+        extra = [to_format(op.residual, Format.NC1HWC0, fmt)] if op.residual is not None else []
+        conv = type(op)(operands=[x5.dst, wfz.dst, op.bias, s5.dst, [e.dst for e in extra]],
+                        result_types=[cann.storage_type(op.y.type, Format.NC1HWC0, fmt)],
+                        properties=dict(op.properties))
+        back = trans_data(conv.y, Format.NC1HWC0, fmt, op.y.type)
+        new_ops = [x5, wfz, s5, *extra, conv, back]
+        rewriter.replace(op, [with_loc(n, op) for n in new_ops])
+
+
 class FoldConstReshape(RewritePattern):
     """Reshape of a constant = the constant with the new shape (weights stay compile-time)."""
 
@@ -255,6 +294,27 @@ class FoldConstReshape(RewritePattern):
         arr = numpy_from_dense(const.value).reshape(op.y.type.get_shape())
         rewriter.replace(op, with_loc(cann.ConstOp(dense_from_numpy(np.ascontiguousarray(arr)),
                                                    op.y.type), const))
+
+
+class LayoutResize(RewritePattern):
+    """ResizeBilinearV2 / ResizeNearestNeighborV2 interpolate each channel over H, W: on a value
+    just converted back from NC1HWC0 (NHWC origin) they run on the NC1HWC0 data (per (n, c1)
+    plane, C0 lanes) and write NC1HWC0 (the padding channels interpolate zeros)."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        if op.name not in ("cann.ResizeBilinearV2", "cann.ResizeNearestNeighborV2"):
+            return
+        y = op.y.type
+        s = _from_stored(op.x)
+        if cann.format_of(y) is not None or s is None or s[1].fmt != Format.NC1HWC0 \
+                or s[1].origin_fmt != Format.NHWC or any(d < 0 for d in y.get_shape()):
+            return
+        rt = cann.storage_type(y, Format.NC1HWC0, Format.NHWC)
+        new = with_loc(type(op).create(operands=[s[0], op.size], result_types=[rt],
+                                       properties=dict(op.properties),
+                                       attributes=dict(op.attributes)), op)
+        back = with_loc(trans_data(new.results[0], Format.NC1HWC0, Format.NHWC, y), op)
+        rewriter.replace(op, [new, back])
 
 
 class LayoutPool(RewritePattern):
@@ -331,6 +391,7 @@ class AssignLayoutsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rewrite(op, [FoldConstReshape(), LayoutConv(), LayoutPool(), LayoutMatMul(), LayoutSpatial(),
-                     LayoutSqueezeExcite(), LayoutElementwise(),
-                     LayoutAnyElementwise(), FoldConstTransData(),
+                     LayoutSqueezeExcite(), LayoutSqueezeExciteGate(), LayoutConvScaled(),
+                     LayoutElementwise(),
+                     LayoutAnyElementwise(), LayoutResize(), FoldConstTransData(),
                      TransdataTransdataFold(), EraseDead()])

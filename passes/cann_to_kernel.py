@@ -3,20 +3,25 @@
     cann-opt --cann-to-kernel='soc-version=Ascend910A' in.mlir
 
 The chip is the pass option, else the module's `cann.soc_version`, else Ascend910B3; the module
-records the chip it was tiled for.  Convolutions become `kernel.cube_conv2d` (implicit GEMM on
-NC1HWC0 x FRACTAL_Z: M = N*Ho*Wo, N = Cout, K = C1*kh*kw*C0), elementwise ops `kernel.vector`,
-TransData `kernel.transdata`.  Layouts must have been assigned (`assign-layouts`) first.
+records the chip it was tiled for.  Layouts must have been assigned (`assign-layouts`) first.
+Every kernel has an explicit body (cores / for / load / mmad / fixpipe / vec / store), executed
+tile by tile on the device layouts by compiler/interpreters/kernel_impl.py:
 
-Vector kernels with explicit bodies also serve SoftmaxV2, LayerNorm and AddLayerNorm (tiles of
-whole rows), ReduceMeanD/SumD/MaxD/MinD (NC1HWC0 over H, W -> NC1HWC0 or FRACTAL_NZ; trailing
-axes of row-major tensors; the reduced axis in UB chunks with a kernel.accumulate), PadD (rows of
-the padded result), TransposeD, ConcatV2D and StridedSliceD (tiles of flattened row-major
-data).  Reshape of a row-major tensor is a `kernel.view` (no kernel).
-FusedMultiHeadAttention becomes QKV GEMM, scores GEMM, softmax and P@V GEMM kernels exchanging
-workspace tensors through GM.  Any op left is a diagnostic naming the op and its TF node.
+- cube (`kernel.cube`): Conv2D / DepthwiseConv2D and their fused forms as implicit GEMM on
+  NC1HWC0 x FRACTAL_Z (M = N*Ho*Wo, N = Cout, K = C1*kh*kw*C0; the squeeze-excite gate scaling
+  the A tiles in UB), MatMulV2 / BatchMatMulV2 on FRACTAL_NZ, with bias / activation / residual
+  epilogues in UB; attention and the gated MLP as GEMM + vector kernels through GM workspaces;
+- vector (`kernel.vec_kernel`): elementwise, comparison and logic ops, Cast, SelectV2, BNInfer,
+  pooling, softmax / LayerNorm rows, reductions over a contiguous block of axes, resize, the
+  squeeze-excite gate;
+- data movement: TransData, PadD / PadV2D / MirrorPad, TransposeD, ConcatV2D, StridedSliceD,
+  SplitD / SplitVD, GatherV2D; Reshape of a row-major tensor is a `kernel.view` (no kernel);
+- control flow: cann.If / Case / While become the host-side kernel.if / case / while naming the
+  same functions, whose bodies are lowered like @main.
 
-The lowerings live in compiler/lowering/ (cube, vector, data_movement, attention, legacy); this
-pass picks the chip and runs them.
+`legacy=true` emits the body-less kernel.cube_conv2d / kernel.vector forms instead.  Any op left
+is a diagnostic naming the op and its TF node; every such op is reported in one run.  The
+lowerings live in compiler/lowering/, one module per kind; this pass picks the chip and runs them.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
     cann-opt --plan-memory k.mlir
     cann-opt --plan-memory='alignment=1024 inplace=false' k.mlir
 
-Runs on kernel-level IR (after cann-to-kernel).  The algorithm, and what the attributes it
-writes mean, are in `compiler/memory_plan.py`.  With `verify=true` (the default) the plan is
+Runs on kernel-level IR (after cann-to-kernel), every function, callees of kernel.if / case /
+while before their callers.  The algorithm, and what the attributes it writes mean, are in
+`compiler/memory_plan.py`.  With `verify=true` (the default) the plan is
 re-checked by the independent overlap checker before it is written; `report=true` prints one
 line per function to stderr: arena bytes, the live-set lower bound and the naive sum.
 """
@@ -15,12 +16,11 @@ import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from compiler.diagnostics import CompileError
-from compiler.memory_plan import ALIGNMENT, PlanError, plan_function
+from compiler.memory_plan import ALIGNMENT, PlanError, plan_function, planned_functions
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,11 @@ class PlanMemoryPass(ModulePass):
     """Print arena / live-set bound / naive sum per function to stderr."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for fn in op.walk():
-            if not isinstance(fn, func.FuncOp) or fn.is_declaration:
-                continue
+        try:  # callees first: a control op's workspace holds its functions' arenas
+            fns = planned_functions(op)
+        except PlanError as e:
+            raise CompileError(f"plan-memory: error: {e}") from None
+        for fn in fns:
             try:
                 plan = plan_function(fn, self.alignment, self.inplace, self.concat, self.verify)
             except PlanError as e:

@@ -606,6 +606,158 @@ def broadcasts_to_scores(mask, s) -> bool:
     return broadcasts_to(mask, s)
 
 
+# --- gated MLP in its single-GEMM form (rules/20_transformer.rules) -----------------------------
+
+def _op(x) -> Operation | None:
+    if isinstance(x, Operation):
+        return x
+    v = value(x)
+    return v.owner if isinstance(v, OpResult) else None
+
+
+@helper
+def splits_halves(sp) -> bool:
+    """A SplitD / SplitVD into two equal halves of the last axis (gate | up)."""
+    op = _op(sp)
+    if op is None or len(op.results) != 2 or not op.operands:
+        return False
+    n = rank(op.operands[0])
+    axis = attr_of(op, "split_dim")
+    if n == 0 or axis is None or axis % n != n - 1:
+        return False
+    c = channels(op.operands[0])
+    if short_name(op) == "SplitVD":
+        sizes = attr_of(op, "size_splits")
+        return sizes is not None and list(sizes) == [c // 2, c // 2] and c % 2 == 0
+    return short_name(op) == "SplitD" and attr_of(op, "num_split") == 2
+
+
+@helper
+def is_result(v, node, i) -> bool:
+    """v is result i of the matched op `node`."""
+    v, op = value(v) if not isinstance(v, Operation) else None, _op(node)
+    return isinstance(v, OpResult) and v.owner is op and v.index == i
+
+
+@helper
+def slices_half(t, i) -> bool:
+    """A StridedSliceD that takes half i (0: first, 1: second) of its input's last axis and
+    everything of the other axes (Keras' h[..., :F] / h[..., F:]), in whatever mask encoding."""
+    op = _op(t)
+    if op is None or short_name(op) != "StridedSliceD" or not op.operands:
+        return False
+    xs = shape(op.operands[0])
+    if not xs or any(d < 0 for d in xs) or xs[-1] % 2:
+        return False
+    from compiler.interpreters.slicing import strided_slice_index
+
+    f = xs[-1] // 2
+    probe = np.broadcast_to(np.arange(xs[-1]), xs)  # a view: each element is its last index
+    try:
+        got = probe[strided_slice_index(op, len(xs))]
+    except (IndexError, ValueError):
+        return False
+    want = np.broadcast_to(np.arange(i * f, (i + 1) * f), (*xs[:-1], f))
+    return got.shape == want.shape and bool(np.array_equal(got, want))
+
+
+@helper
+def half_type(m):
+    """m's tensor type with its last axis halved (the gated GEMM's output before a Reshape)."""
+    t = _tensor_type(m)
+    s = list(t.get_shape())
+    return TensorType(t.element_type, [*s[:-1], s[-1] // 2])
+
+
+@helper
+def gemm_bias(b, m):
+    """The bias operand b, or zeros of m's last axis and element type when there is none."""
+    if b is not None:
+        return value(b)
+    from dialects.common import numpy_dtype
+
+    return np.zeros((channels(m),), numpy_dtype(_tensor_type(m).element_type))
+
+
+@helper
+def retyped(r, x):
+    """r's shape with x's element type (a Reshape of x in place of a Reshape of cast(x))."""
+    return TensorType(_tensor_type(x).element_type, _tensor_type(r).get_shape())
+
+
+# --- attention masks built with SelectV2 (rules/20_transformer.rules) -------------------------------
+
+def _folded(x) -> np.ndarray | None:
+    """x's value when cann ops compute it from constants (any op with numpy semantics: the
+    LogicalAnd / band_part / StridedSlice of Keras' causal mask), else None."""
+    v = value(x)
+    if v is None:
+        return None
+    from passes.fold_constants import constant_value
+
+    a = constant_value(v)
+    if a is None and const_value(v) is not None:
+        a = const_value(v)
+    return None if a is None else np.asarray(a)
+
+
+def _minimal_broadcast(a: np.ndarray) -> np.ndarray:
+    """a with every axis along which it does not change reduced to 1 (same broadcast result)."""
+    for ax in range(a.ndim):
+        if a.shape[ax] > 1 and (a == a.take([0], axis=ax)).all():
+            a = a.take([0], axis=ax)
+    return np.ascontiguousarray(a)
+
+
+def _all_true(x) -> bool:
+    a = _folded(x)
+    return a is not None and a.dtype == np.bool_ and bool(a.all())
+
+
+@helper
+def is_uniform_const(x) -> bool:
+    """A constant whose elements are all one value (a scalar, or tf.fill(shape, value))."""
+    a = const_value(x)
+    return a is not None and a.size > 0 and bool((a == a.reshape(-1)[0]).all())
+
+
+@helper
+def folds(x) -> bool:
+    """x is computed from constants only (no run-time input)."""
+    return _folded(x) is not None
+
+
+@helper
+def keep_mask(cond):
+    """The mask operand for where(cond, scores, fill): a constant condition folded (to its
+    smallest broadcasting shape), a LogicalAnd with an all-true constant (Keras'
+    ones_like & mask) seen through; else the condition itself."""
+    a = _folded(cond)
+    if a is not None:
+        return _minimal_broadcast(a.astype(bool))
+    op = _op(cond)
+    while op is not None and short_name(op) == "LogicalAnd":
+        x1, x2 = op.operands
+        # (x broadcasts to the LogicalAnd's shape, which broadcasts to the scores)
+        if _all_true(x1):
+            cond = x2
+        elif _all_true(x2):
+            cond = x1
+        else:
+            break
+        op = _op(cond)
+    return value(cond)
+
+
+@helper
+def inverted_mask(cond):
+    """The keep mask of where(cond, fill, scores) for a constant condition: not cond."""
+    a = _folded(cond)
+    if a is None:
+        raise ValueError("the condition is not a constant")
+    return _minimal_broadcast(~a.astype(bool))
+
+
 # --- elementwise chains -> one FusedElementwise ----------------------------------------------------
 
 #: cann elementwise ops a chain may contain -> the token of FusedElementwise's postfix expression
@@ -695,3 +847,42 @@ def chain_inputs(y, p):
 @helper
 def chain_expr(y, p) -> str:
     return _chain(value(y).owner, value(p).owner)[1]
+
+
+# --- squeeze-excite (rules/30_squeeze_excite.rules) ---------------------------------------------
+
+@helper
+def reduces_hw(m) -> bool:
+    """A reduction over exactly the spatial axes H, W of an NHWC rank-4 tensor."""
+    axes = attr_of(m, "axes")
+    src = value(m).owner.operands[0] if value(m) is not None else None
+    if axes is None or src is None or rank(src) != 4:
+        return False
+    return sorted(int(a) % 4 for a in axes) == [1, 2]
+
+
+@helper
+def pointwise(c) -> bool:
+    """A 1x1 conv: stride 1, no dilation, no padding."""
+    op = value(c).owner
+    f = shape(op.operands[1])
+    return (len(f) == 4 and f[:2] == (1, 1) and attr_of(op, "pads") == (0, 0, 0, 0)
+            and attr_of(op, "strides") == (1, 1, 1, 1) and attr_of(op, "dilations") == (1, 1, 1, 1))
+
+
+@helper
+def hw_gate(s, x) -> bool:
+    """s is one value per (batch, channel) of the NHWC tensor x: [N, 1, 1, C], broadcast over
+    H and W only."""
+    xs, ss = shape(x), shape(s)
+    return len(xs) == 4 and all(d >= 0 for d in xs) and ss == (xs[0], 1, 1, xs[3])
+
+
+@helper
+def bias_or_zeros(b, n, like):
+    """The bias value, or n zeros of like's element type when there is none."""
+    if b is not None:
+        return value(b)
+    from dialects.common import numpy_dtype
+
+    return np.zeros((n,), numpy_dtype(_tensor_type(like).element_type))

@@ -122,15 +122,38 @@ def _matmul(op, args) -> np.ndarray:
     return from_origin(y, op.y.type, "ND")
 
 
-def attention_core(q, k, v, scale: float, mask=None, adj_k: bool = False, bsnd: bool = False):
-    """softmax(scale * q @ k^T + mask) @ v on accumulator-typed arrays (BSND: [B, S, N, D])."""
+def apply_mask(s, mask, kind: str = "add", value: float | None = None,
+               threshold: float | None = None):
+    """The scores with the attention mask applied as `kind` says (cann.MASK_KINDS)."""
+    if kind == "add":
+        return s + mask
+    keep = mask > threshold if kind == "greater" else mask != 0
+    return np.where(keep, s, np.asarray(value, s.dtype))
+
+
+def mask_of(op, arg):
+    """(mask array, kind, value, threshold) of an attention op, the mask None when absent."""
+    if op.mask is None:
+        return None, "add", None, None
+    m = to_origin(arg, op.mask.type, "ND")
+    kind = op.mask_kind.data if op.mask_kind is not None else "add"
+    value = float(op.mask_value.value.data) if op.mask_value is not None else None
+    thr = float(op.mask_threshold.value.data) if op.mask_threshold is not None else None
+    return (_acc(m) if m.dtype != np.bool_ else m), kind, value, thr
+
+
+def attention_core(q, k, v, scale: float, mask=None, adj_k: bool = False, bsnd: bool = False,
+                   mask_kind: str = "add", mask_value: float | None = None,
+                   mask_threshold: float | None = None):
+    """softmax(mask(scale * q @ k^T)) @ v on accumulator-typed arrays (BSND: [B, S, N, D]);
+    the mask applied by `apply_mask` (default: added)."""
     if bsnd:
         q, k, v = (np.swapaxes(t, 1, 2) for t in (q, k, v))
     if not adj_k:
         k = np.swapaxes(k, -1, -2)
     s = np.matmul(q, k) * scale
     if mask is not None:
-        s = s + mask
+        s = apply_mask(s, mask, mask_kind, mask_value, mask_threshold)
     s = s - s.max(axis=-1, keepdims=True)
     e = np.exp(s)
     p = e / e.sum(axis=-1, keepdims=True)
@@ -142,9 +165,10 @@ def _attention(op, args) -> np.ndarray:
     q = _acc(to_origin(args[0], op.q.type, "ND"))
     k = _acc(to_origin(args[1], op.k.type, "ND"))
     v = _acc(to_origin(args[2], op.v.type, "ND"))
-    mask = _acc(to_origin(args[3], op.mask.type, "ND")) if op.mask is not None else None
+    mask, kind, value, thr = mask_of(op, args[3] if len(args) > 3 else None)
     bsnd = op.layout is not None and op.layout.data == "BSND"
-    y = attention_core(q, k, v, float(op.scale.value.data), mask, _flag(op.adj_k), bsnd)
+    y = attention_core(q, k, v, float(op.scale.value.data), mask, _flag(op.adj_k), bsnd,
+                       kind, value, thr)
     return from_origin(y, op.y.type, "ND")
 
 
@@ -152,12 +176,12 @@ def _multi_head_attention(op, args) -> np.ndarray:
     x = _acc(to_origin(args[0], op.x.type, "ND"))
     w = _acc(to_origin(args[1], op.qkv_weight.type, "ND"))
     b = _acc(to_origin(args[2], op.qkv_bias.type, "ND"))
-    mask = _acc(to_origin(args[3], op.mask.type, "ND")) if op.mask is not None else None
+    mask, kind, value, thr = mask_of(op, args[3] if len(args) > 3 else None)
     bsz, seq = x.shape[0], x.shape[1]
     heads = op.num_heads.value.data
     qkv = np.matmul(x, w) + b
     q, k, v = (t.reshape(bsz, seq, heads, -1) for t in np.split(qkv, 3, axis=-1))
-    y = attention_core(q, k, v, float(op.scale.value.data), mask, False, True)
+    y = attention_core(q, k, v, float(op.scale.value.data), mask, False, True, kind, value, thr)
     return from_origin(y, op.y.type, "ND")
 
 
@@ -178,6 +202,30 @@ def _add_layer_norm(op, args) -> np.ndarray:
     var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
     y = (x - mean) / np.sqrt(var + float(op.epsilon.value.data)) * gamma + beta
     return from_origin(y, op.y.type, "ND")
+
+
+def _squeeze_excite(op, args) -> np.ndarray:
+    """gate = act2(act1(mean_HW(x) @ w1 + b1) @ w2 + b2) as [N, 1, 1, C]."""
+    x = _acc(to_origin(args[0], op.x.type, "NHWC", want="NHWC"))
+    w1, b1, w2, b2 = (_acc(to_origin(a, v.type, "ND")) for a, v in zip(args[1:], op.operands[1:]))
+    pooled = x.mean(axis=(1, 2))
+    h = activate(pooled @ w1[0, 0] + b1, op.act1.data)
+    g = activate(h @ w2[0, 0] + b2, op.act2.data)
+    return from_origin(g[:, None, None, :], op.y.type, "NHWC", have="NHWC")
+
+
+def _scaled_conv(op, args) -> np.ndarray:
+    """conv(x * scale) with FusedConv2DAdd's epilogue (the residual optional)."""
+    fmt = op.data_format.data
+    x = _acc(to_origin(args[0], op.x.type, fmt, want="NHWC"))
+    s = _acc(to_origin(args[3], op.scale.type, fmt, want="NHWC"))
+    w = to_origin(args[1], op.filter.type, "HWCN", want="HWCN")
+    y = numerics.conv2d_nhwc(x * s, w, *op.geometry())
+    y = activate(y + _acc(to_origin(args[2], op.bias.type, "ND")), op.activation.data, _alpha(op))
+    if op.residual is not None:
+        r = to_origin(args[4], op.residual.type, fmt, want="NHWC")
+        y = activate(y + _acc(r), op.post_activation.data, _alpha(op))
+    return from_origin(y, op.y.type, fmt, have="NHWC")
 
 
 _BIN = {"Add": np.add, "Mul": np.multiply, "Sub": np.subtract, "RealDiv": np.divide,
@@ -253,6 +301,14 @@ class FusedFunctions(InterpreterFunctions):
     @impl(cann.FusedGatedMatMulOp)
     def run_fused_gated_matmul(self, interp: Interpreter, op, args: tuple[Any, ...]):
         return _run(op, _gated_matmul, args)
+
+    @impl(cann.FusedSqueezeExciteOp)
+    def run_squeeze_excite(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _squeeze_excite, args)
+
+    @impl(cann.FusedConv2DScaledOp)
+    def run_fused_conv2d_scaled(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return _run(op, _scaled_conv, args)
 
     @impl(cann.AddLayerNormOp)
     def run_add_layer_norm(self, interp: Interpreter, op, args: tuple[Any, ...]):

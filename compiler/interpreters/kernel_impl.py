@@ -479,7 +479,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         rows, length, inner = P("rows"), P("length"), P("inner")
         fill = P("fill", 0)
         if fill:
-            out[...] = np.finfo(dt).min if fill == 1 else np.finfo(dt).max
+            out[...] = _fill_value(dt, fill)
         v = src.reshape(rows, length, inner)[t:t + shape[0], l0:l0 + shape[1]]
         out[:v.shape[0], :v.shape[1]] = v
         return out
@@ -510,6 +510,41 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         v = mat[r0:r0 + shape[0], c0_:c0_ + shape[1]]
         out[:v.shape[0], :v.shape[1]] = v
         return out
+    from compiler.interpreters.kernel_views import LOAD_VIEWS
+
+    if view in LOAD_VIEWS:  # gather / resize / value and mirror padding views
+        return LOAD_VIEWS[view](op, src, idx, out)
+    if view == "img2col_scale":  # scale[n(m), channel(k)] over the img2col tile
+        g, m0, k0_ = idx
+        _, c1_, _, _, c0 = src.shape
+        kh, kw = P("kernel_hw")
+        ho, wo = P("out_hw")
+        cg, ctot = P("cin_group"), P("cin")
+        rows, cols = np.arange(m0, m0 + shape[0]), np.arange(k0_, k0_ + shape[1])
+
+        def s_at(r, c):
+            kc1, rem = np.divmod(c, kh * kw * c0)
+            ch = g * cg + kc1 * c0 + rem % c0
+            chc = np.minimum(ch, c1_ * c0 - 1)
+            vals = src[(r // (ho * wo))[:, None], (chc // c0)[None, :], 0, 0, (chc % c0)[None, :]]
+            return np.where((ch < ctot)[None, :], vals, 0)
+        return _take2(s_at, rows, cols, P("M"), P("K"), out)
+    if view == "hw_chunks":
+        n0, ch0, l0 = idx
+        _, c1_, h_, w_, c0 = src.shape
+        v = src[n0].reshape(c1_, h_ * w_, c0)[ch0 // c0:ch0 // c0 + shape[0], l0:l0 + shape[1]]
+        out[:v.shape[0], :v.shape[1]] = v
+        return out
+    if view == "filter_t":
+        r0, c0_ = idx
+        ci, co = src.shape[-2:]
+        wt = src.reshape(ci, co).T
+        flat = out.reshape(shape[0], -1)
+        v = wt[r0:r0 + shape[0], c0_:c0_ + flat.shape[1]]
+        flat[:v.shape[0], :v.shape[1]] = v
+        return out
+    if view == "copy":
+        return np.array(src, dtype=dt).reshape(shape)
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot load")
 
 
@@ -627,23 +662,28 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
             y = xs[0].sum(axis=1) / np.maximum(xs[1], 1)
         elif fn == "Relu":
             y = np.maximum(xs[0], 0)
-        elif fn in ("RowSum", "RowMax", "RowMin", "RowMean"):  # along axis 1 of the tile
-            red = {"RowSum": np.sum, "RowMax": np.max, "RowMin": np.min, "RowMean": np.mean}[fn]
+        elif fn in ("RowSum", "RowMax", "RowMin", "RowMean", "RowProd"):  # along axis 1 of the tile
+            red = {"RowSum": np.sum, "RowMax": np.max, "RowMin": np.min, "RowMean": np.mean,
+                   "RowProd": np.prod}[fn]
             y = red(xs[0], axis=1, keepdims=len(shape) == xs[0].ndim)
         elif fn in ("Muls", "Adds"):  # with a scalar
             c = acc.type(op.attrs.data["value"].value.data)
             y = xs[0] * c if fn == "Muls" else xs[0] + c
         elif fn == "Fill":  # 0, lowest or highest: a reduction's initial accumulator
             f = op.attrs.data["fill"].value.data
-            y = np.full(shape, {0: 0, 1: np.finfo(dt).min, 2: np.finfo(dt).max}[f], acc)
+            y = np.full(shape, _fill_value(dt, f), acc)
         elif fn == "Expr":  # a FusedElementwise chain (postfix)
             from compiler.interpreters.fused_impl import eval_postfix
 
             y = eval_postfix(op.attrs.data["expr"].data, xs)
         elif fn == "Cast":
             y = args[0].astype(dt)
+        elif fn in _PREDICATES:  # comparisons and logic: on the operands' own type, bool result
+            y = LIBRARY_SEMANTICS[_PREDICATES[fn]](None, *args)
         elif fn == "SelectV2":
             y = np.where(args[0].astype(bool), xs[1], xs[2])
+        elif fn == "ReduceSum":  # over the tile axes `axes`, shaped as the result tile
+            y = xs[0].sum(axis=tuple(ints(op.attrs.data["axes"]))).reshape(shape)
         elif fn == "BiasAdd":
             y = xs[0] + xs[1]
         elif fn.startswith("act:"):  # an epilogue activation (cann.ACTIVATIONS), alpha in attrs
@@ -665,13 +705,24 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
 
 _ELEMENTWISE = {c.name.removeprefix("cann."): c for c in LIBRARY_SEMANTICS
                 if issubclass(c, (_cann.UnaryCannOp, _cann.BinaryCannOp))}
+_PREDICATES = {c.name.removeprefix("cann."): c for c in LIBRARY_SEMANTICS
+               if issubclass(c, (_cann.CompareCannOp, _cann.LogicalNotOp))}
+
+
+def _fill_value(dt: np.dtype, fill: int):
+    """A reduction's initial value: 0, the lowest, the highest value of dt, or 1 (product)."""
+    if fill in (0, 3):
+        return {0: 0, 3: 1}[fill]
+    info = np.finfo(dt) if np.issubdtype(dt, np.floating) else np.iinfo(dt)
+    return info.min if fill == 1 else info.max
 
 
 @register_impls
 class KernelBodyFunctions(InterpreterFunctions):
     def _run_body(self, interp: Interpreter, op: kernel.BodyKernelOp, args):
         y = np.zeros(_shape(op.y.type), result_dtype(op.y.type))
-        interp.run_ssacfg_region(op.body, (*[np.ascontiguousarray(a) for a in args], y), op.name)
+        # order="C", not ascontiguousarray: that makes a scalar (rank-0 tensor) 1-d
+        interp.run_ssacfg_region(op.body, (*[np.asarray(a, order="C") for a in args], y), op.name)
         if op.kind.data in ELEMENTWISE_KINDS:
             _pad_mask(y, op)
         return (y,)
@@ -744,9 +795,15 @@ class KernelBodyFunctions(InterpreterFunctions):
     @impl(kernel.AccumulateOp)
     def run_accumulate(self, interp: Interpreter, op: kernel.AccumulateOp, args):
         acc, v = args
-        fn = {"Add": np.add, "Max": np.maximum, "Min": np.minimum}[op.fn.data]
+        fn = {"Add": np.add, "Max": np.maximum, "Min": np.minimum, "Mul": np.multiply}[op.fn.data]
         fn(acc, v.astype(acc.dtype, copy=False), out=acc)
         return ()
+
+    @impl(kernel.GatherOp)
+    def run_gather(self, interp: Interpreter, op: kernel.GatherOp, args):
+        from compiler.interpreters.kernel_views import gather
+
+        return (gather(op, args[0], args[-1], tuple(int(i) for i in args[1:-1])),)
 
     @impl(kernel.ViewOp)
     def run_view(self, interp: Interpreter, op: kernel.ViewOp, args):
@@ -760,3 +817,29 @@ class KernelBodyFunctions(InterpreterFunctions):
 
 #: kernel kinds whose function may write f(0) != 0 into padding (masked after the body runs)
 ELEMENTWISE_KINDS = frozenset(["Elementwise"])
+
+
+# --- host-side control flow (kernel.if / kernel.case / kernel.while) -------------------------------
+
+@register_impls
+class KernelControlFunctions(InterpreterFunctions):
+    """The host reads the predicate / branch index and runs the named function's kernels
+    (semantics as cann.If / Case / While: compiler/interpreters/cann_impl.py)."""
+
+    @impl(kernel.IfKernelOp)
+    def run_if(self, interp: Interpreter, op: kernel.IfKernelOp, args):
+        from compiler.interpreters.cann_impl import run_if
+
+        return run_if(interp, op, args)
+
+    @impl(kernel.CaseKernelOp)
+    def run_case(self, interp: Interpreter, op: kernel.CaseKernelOp, args):
+        from compiler.interpreters.cann_impl import run_case
+
+        return run_case(interp, op, args)
+
+    @impl(kernel.WhileKernelOp)
+    def run_while(self, interp: Interpreter, op: kernel.WhileKernelOp, args):
+        from compiler.interpreters.cann_impl import run_while
+
+        return run_while(interp, op, args)

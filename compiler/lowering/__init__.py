@@ -3,7 +3,12 @@
 - cube: conv / depthwise / (batch) matmul as implicit GEMM on fractal tiles;
 - vector: elementwise, BNInfer, pooling, row kernels (softmax, LayerNorm), reductions;
 - data_movement: TransData, pad, transpose, concat, strided slice, reshape views;
-- attention: FusedMultiHeadAttention as cube and vector kernels;
+- gather: GatherV2D (an indexed row move per index);
+- resize: ResizeBilinearV2 / ResizeNearestNeighborV2 (NC1HWC0 or NHWC);
+- attention: FusedMultiHeadAttention / FusedAttention (masks) / FusedGatedMatMul as cube and
+  vector kernels;
+- squeeze_excite: the squeeze-excite gate (mean, two small GEMMs) on the vector unit;
+- control_flow: cann.If / Case / While as host-side kernel.if / case / while;
 - legacy: the body-less kernel.cube_conv2d / kernel.vector forms.
 
 Every pattern records what it cannot lower in the shared `failures` list (op, message), so one
@@ -18,17 +23,23 @@ from xdsl.pattern_rewriter import RewritePattern
 
 def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
                       legacy: bool = False) -> list[RewritePattern]:
-    from compiler.lowering import attention, cube, data_movement, vector
+    from compiler.lowering import (attention, control_flow, cube, data_movement, gather, resize,
+                                   squeeze_excite, vector)
     from compiler.lowering import legacy as legacy_forms
 
     if legacy:
         kinds = [legacy_forms.ConvToCube, legacy_forms.ElementwiseToVector]
     else:
+        # Order matters where two patterns see one op (the first to fail records the diagnostic).
         kinds = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
                  vector.ElementwiseToVectorBody, vector.RowsToVectorBody,
                  vector.ReduceToVectorBody, data_movement.PadToVectorBody,
                  data_movement.ReshapeToView, vector.GeneralElementwiseToVectorBody,
                  vector.BNInferToVectorBody, data_movement.TransposeToVectorBody,
                  data_movement.ConcatToVectorBody, data_movement.StridedSliceToVectorBody,
-                 attention.MultiHeadAttentionToKernels]
-    return [k(chip, failures) for k in kinds] + [data_movement.TransDataToKernel(chip, failures)]
+                 attention.MultiHeadAttentionToKernels, attention.AttentionToKernels,
+                 attention.GatedMatMulToKernels, gather.GatherToVectorBody,
+                 resize.ResizeToVectorBody, data_movement.SplitToVectorBody,
+                 data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
+    return [k(chip, failures) for k in kinds] + [data_movement.TransDataToKernel(chip, failures),
+                                                  control_flow.ControlFlowToKernel(chip, failures)]

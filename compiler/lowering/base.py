@@ -135,11 +135,13 @@ class Body:
 
 
 def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_load, store,
-              bias_load=None, epilogue=(), residual=None) -> Region:
+              bias_load=None, epilogue=(), residual=None, a_scale=None) -> Region:
     """The cube body shared by conv, depthwise and (batch) matmul: cores x base-block loops over
     mmad on fractal tiles, fixpipe to UB, the epilogue there, store to GM.
 
-    a_load / b_load / bias_load / store: (view, params) of the GM operands (args 0, 1, 2 / last)."""
+    a_load / b_load / bias_load / store: (view, params) of the GM operands (args 0, 1, 2 / last).
+    a_scale: (arg index, view, params): each A tile goes GM -> UB, is multiplied there by that
+    operand's tile (the squeeze-excite gate) and moves UB -> L1."""
     f = t.fields
     body = Body(types)
     x_a, x_b, y = body.args[0], body.args[1], body.args[-1]
@@ -156,7 +158,14 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                     c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
                     zero = body.index(0)
                     with body.loop(zero, k, bk, k) as ki:
-                        a1 = body.load(x_a, [g, mi, ki], a_load[0], [bm, bk], et, "L1", **a_load[1])
+                        if a_scale is None:
+                            a1 = body.load(x_a, [g, mi, ki], a_load[0], [bm, bk], et, "L1", **a_load[1])
+                        else:
+                            au = body.load(x_a, [g, mi, ki], a_load[0], [bm, bk], et, "UB", **a_load[1])
+                            su = body.load(body.args[a_scale[0]], [g, mi, ki], a_scale[1], [bm, bk],
+                                           et, "UB", **a_scale[2])
+                            au = body.vec("Mul", [au, su], [bm, bk], et)
+                            a1 = body.load(au, [], "copy", [bm, bk], et, "L1")
                         a0 = body.load(a1, [], "Zz", [bm // 16, bk // k0, 16, k0], et, "L0A")
                         b1 = body.load(x_b, [g, ki, ni],
                                        b_load[0], [bk, bn], et, "L1", **b_load[1])

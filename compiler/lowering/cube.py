@@ -22,7 +22,8 @@ from compiler.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
 
-CONV_OPS = (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp, cann.FusedDepthwiseConv2DOp)
+CONV_OPS = (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp, cann.FusedDepthwiseConv2DOp,
+            cann.FusedConv2DScaledOp)
 DEPTHWISE_OPS = (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)
 MATMUL_OPS = ("cann.MatMulV2", "cann.BatchMatMulV2", "cann.FusedMatMul")
 
@@ -34,7 +35,7 @@ def _epilogue(op) -> list:
     attrs = {"alpha": op.properties["alpha"]} if "alpha" in op.properties else {}
     if act is not None and act.data != "none":
         out.append((act.data, attrs))
-    if isinstance(op, cann.FusedConv2DAddOp):
+    if isinstance(op, cann.FusedConv2DAddOp) or getattr(op, "residual", None) is not None:
         out.append(("residual", {}))
         post = op.properties.get("post_activation")
         if post is not None and post.data != "none":
@@ -44,7 +45,10 @@ def _epilogue(op) -> list:
 
 class ConvToCubeBody(ChipPattern):
     """Conv2D / FusedConv2D / DepthwiseConv2D -> kernel.cube: img2col implicit GEMM per
-    (enlarged) group: M = N*Ho*Wo, K = c1*kh*kw*C0, N = n1*16 columns of FRACTAL_Z."""
+    (enlarged) group: M = N*Ho*Wo, K = c1*kh*kw*C0, N = n1*16 columns of FRACTAL_Z.
+    FusedConv2DScaled (kind "Conv2DScaled"): each A tile is loaded GM -> UB, multiplied there by
+    the per-(n, c) scale broadcast to the tile (view img2col_scale of the NC1HWC0 scale) and
+    moved UB -> L1 (an assumed path, see dialects/kernel.py LOAD_PATHS); the rest is Conv2D's."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, CONV_OPS):
@@ -85,8 +89,12 @@ class ConvToCubeBody(ChipPattern):
             ncols = col_off
         m = n_ * ho * wo
         kind = "DepthwiseConv2D" if isinstance(op, DEPTHWISE_OPS) else "Conv2D"
+        scaled = isinstance(op, cann.FusedConv2DScaledOp)
+        if scaled:
+            kind = "Conv2DScaled"
         try:
-            t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch)
+            t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
+                            ub_a_tiles=2 if scaled else 0)
         except TilingError as e:
             self.fail(op, str(e))
             return
@@ -97,9 +105,11 @@ class ConvToCubeBody(ChipPattern):
         epilogue, residual = _epilogue(op), None
         if getattr(op, "residual", None) is not None:
             residual = (list(op.operands).index(op.residual), "nc1hwc0", store_p)
+        a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
         region = gemm_body(
             [*(v.type for v in op.operands), op.y.type], t, batch=batch, m=m, n=ncols, k=kk, et=et,
-            a_load=("img2col", dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)),
+            a_load=("img2col", a_params),
+            a_scale=(3, "img2col_scale", a_params) if scaled else None,
             b_load=("fz", dict(K=kk, N=ncols)),
             bias_load=("channel", dict(offset=col_off, N=ncols)) if has_bias else None,
             epilogue=epilogue, residual=residual, store=("nc1hwc0", store_p))

@@ -1,11 +1,16 @@
-"""Data-movement kernels: TransData, PadD, TransposeD, ConcatV2D, StridedSliceD, and reshape as a
-view (no kernel)."""
+"""Data-movement kernels: TransData, PadD, PadV2D, MirrorPad, TransposeD, ConcatV2D,
+StridedSliceD, SplitD, SplitVD, and reshape as a view (no kernel)."""
 
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    FloatAttr,
     IntegerAttr,
+    StringAttr,
+    f64,
     i64,
 )
 from xdsl.ir import Operation
@@ -18,6 +23,7 @@ from compiler.formats import Format
 from compiler.lowering.base import (
     Body,
     ChipPattern,
+    attr_of,
     dynamic_dims_error,
     kernel_op,
     kernel_props,
@@ -29,7 +35,7 @@ from compiler.lowering.base import (
 from compiler.rewriting import with_loc
 from compiler.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
-from dialects.common import ints, numpy_dtype
+from dialects.common import dense_from_numpy, ints, numpy_dtype
 
 
 class TransDataToKernel(ChipPattern):
@@ -220,10 +226,26 @@ def _slice_axes(op, xs) -> tuple[list[int], list[int], list[int]] | None:
     return start, step, count
 
 
+def slice_kernel(chip: str, x, yt, start, step, count, kind: str, loc_op):
+    """A kernel.vec_kernel: per core, UB tiles of the flattened result, each gathered from the
+    row-major x at start + i * step per axis (`slice_flat`), stored flat."""
+    et = yt.element_type
+    elems = num_elems(yt)
+    t = vector_tiling(kind, elems, 2, numpy_dtype(et).itemsize, chip)
+    f, tile = t.fields, t.fields["tileElems"]
+    body = Body([x.type, yt])
+    with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+        with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+            v = body.load(body.args[0], [ti], "slice_flat", [tile], et, "UB",
+                          start=start, step=step, count=count)
+            body.store(v, body.args[-1], [ti], "flat")
+    return kernel_op(kernel.VectorKernelOp, kind, [x], yt, body.region(), t.block_dim, f,
+                     t.buffers, loc_op)
+
+
 class StridedSliceToVectorBody(ChipPattern):
-    """StridedSliceD of a row-major tensor -> kernel.vec_kernel: per core, UB tiles of the
-    flattened result, each gathered from x at start + i * step per axis (`slice_flat`), stored
-    flat (new / shrunk axes only reshape the row-major result)."""
+    """StridedSliceD of a row-major tensor -> kernel.vec_kernel (`slice_kernel`; new / shrunk
+    axes only reshape the row-major result)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if op.name != "cann.StridedSliceD":
@@ -236,26 +258,85 @@ class StridedSliceToVectorBody(ChipPattern):
         if ax is None or prod(ax[2]) != num_elems(yt):
             self.fail(op, f"{op.name}: the slice does not map onto x {xs} -> {list(yt.get_shape())}")
             return
-        start, step, count = ax
-        et = yt.element_type
-        elems = num_elems(yt)
-        if elems == 0:
+        if num_elems(yt) == 0:
             self.fail(op, f"{op.name}: an empty result has no kernel")
             return
         try:
-            t = vector_tiling("StridedSliceD", elems, 2, numpy_dtype(et).itemsize, self.chip)
+            new = slice_kernel(self.chip, op.x, yt, *ax, "StridedSliceD", op)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        rewriter.replace(op, new)
+
+
+class SplitToVectorBody(ChipPattern):
+    """SplitD / SplitVD of a row-major tensor -> one kernel.vec_kernel per part (`slice_kernel`:
+    the part's slab [offset, +size) of the split axis); an empty part is an empty constant."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in ("cann.SplitD", "cann.SplitVD"):
+            return
+        xt = op.x.type
+        if not all(self.static_row_major(op, xt, r.type, "split") for r in op.results):
+            return
+        xs = list(xt.get_shape())
+        axis = op.split_dim.value.data % len(xs)
+        news, off = [], 0
+        try:
+            for r in op.results:
+                rs = list(r.type.get_shape())
+                if num_elems(r.type) == 0:
+                    news.append(with_loc(cann.ConstOp(dense_from_numpy(
+                        np.zeros(rs, numpy_dtype(r.type.element_type))), r.type), op))
+                else:
+                    start = [off if a == axis else 0 for a in range(len(xs))]
+                    news.append(slice_kernel(self.chip, op.x, r.type, start, [1] * len(xs), rs,
+                                             op.name.removeprefix("cann."), op))
+                off += rs[axis]
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        rewriter.replace(op, news, [n.results[0] for n in news])
+
+
+class ValuePadToVectorBody(ChipPattern):
+    """PadV2D (a constant value) and MirrorPad (REFLECT / SYMMETRIC) of a row-major tensor ->
+    kernel.vec_kernel: per core, UB tiles of rows of the padded result (`padded_rows`: each
+    element read from x at its reflected coordinate, or the value outside x), stored as rows."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in ("cann.PadV2D", "cann.MirrorPad"):
+            return
+        xt, yt = op.x.type, op.y.type
+        if not self.static_row_major(op, xt, yt, "padding"):
+            return
+        ys = list(yt.get_shape())
+        if not ys or num_elems(yt) == 0 or num_elems(xt) == 0:
+            self.fail(op, f"{op.name}: a scalar or empty tensor has no padding kernel")
+            return
+        length, rows = ys[-1], prod(ys[:-1])
+        et = yt.element_type
+        kind = op.name.removeprefix("cann.")
+        try:
+            t = vector_tiling(kind, rows, 2, numpy_dtype(et).itemsize * length, self.chip, length)
         except TilingError as e:
             self.fail(op, str(e))
             return
         f, tile = t.fields, t.fields["tileElems"]
+        if op.name == "cann.PadV2D":
+            params = {"mode": attr_of(0), "value": FloatAttr(float(op.constant_values.value.data), f64)}
+        else:
+            params = {"mode": attr_of(1 if op.mode.data == "REFLECT" else 2)}
+        params.update(pads=attr_of(ints(op.paddings)), shape=attr_of(ys))
         body = Body([xt, yt])
-        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
-            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
-                v = body.load(body.args[0], [ti], "slice_flat", [tile], et, "UB",
-                              start=start, step=step, count=count)
-                body.store(v, body.args[-1], [ti], "flat")
-        new = kernel_op(kernel.VectorKernelOp, "StridedSliceD", [op.x], yt, body.region(),
-                      t.block_dim, f, t.buffers, op)
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o_,):
+            with body.loop(o_, f["elemsPerCore"], tile, rows) as ti:
+                v = body.add(kernel.LoadOp(
+                    operands=[body.args[0], [ti]], result_types=[kernel.memref([tile, length], et, "UB")],
+                    properties={"view": StringAttr("padded_rows"), "params": DictionaryAttr(params)}))
+                body.store(v, body.args[-1], [ti], "rows")
+        new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
+                        t.buffers, op)
         rewriter.replace(op, new)
 
 

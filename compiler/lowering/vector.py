@@ -83,15 +83,19 @@ class ElementwiseToVectorBody(ChipPattern):
 
 
 #: cann op -> the vector function its per-tile body applies (`vec_fn`), operands loaded flat.
+#: Comparisons and logic compare in the operands' own type and write bool (i1) bytes.
 GENERAL_ELEMENTWISE = {"cann.Cast": "Cast", "cann.SelectV2": "SelectV2",
-                       "cann.FusedElementwise": "Expr"}
+                       "cann.FusedElementwise": "Expr",
+                       **{f"cann.{n}": n for n in (
+                           "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
+                           "LogicalAnd", "LogicalOr", "LogicalNot")}}
 
 
 class GeneralElementwiseToVectorBody(ChipPattern):
-    """Cast, SelectV2 and FusedElementwise -> kernel.vec_kernel: per core, UB tiles of the
-    flattened storage data, each operand loaded in its own element type (Cast converts in UB;
-    SelectV2's i1 condition is a byte mask; FusedElementwise evaluates its postfix chain on the
-    tile, `fn = "Expr"`).  An operand must have the result's storage shape and format, or both
+    """Cast, SelectV2, FusedElementwise, comparisons and logic -> kernel.vec_kernel: per core,
+    UB tiles of the flattened storage data, each operand loaded in its own element type (Cast
+    converts in UB; SelectV2's i1 condition is a byte mask; FusedElementwise evaluates its
+    postfix chain on the tile, `fn = "Expr"`; comparisons and logic write i1 bytes).  An operand must have the result's storage shape and format, or both
     must be row-major (numpy broadcasting of the flat data is then exact)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
@@ -352,14 +356,15 @@ class RowsToVectorBody(ChipPattern):
 
 
 REDUCE_FNS = {"cann.ReduceMeanD": "Add", "cann.ReduceSumD": "Add", "cann.ReduceMaxD": "Max",
-              "cann.ReduceMinD": "Min"}
+              "cann.ReduceMinD": "Min", "cann.ReduceProdD": "Mul"}
 
 
 class ReduceToVectorBody(ChipPattern):
-    """ReduceMeanD / SumD / MaxD / MinD -> kernel.vec_kernel over rows x L x inner:
+    """ReduceMeanD / SumD / MaxD / MinD / ProdD -> kernel.vec_kernel over rows x L x inner:
       x NC1HWC0, axes H, W: rows (n, c1), L = H*W, inner C0; result NC1HWC0 (keep_dims,
           (N, C1, 1, 1, C0)) or FRACTAL_NZ of [N, C] (row (n, c1) -> NZ[c1, n // 16, n % 16, :]);
-      x row-major, axes the trailing axes: rows = the leading extent, L = the reduced extent.
+      x row-major, axes one contiguous block: rows = the extent before it, L = the reduced
+          extent, inner = the extent after it.
     Per core, tiles of rows; the reduced axis in UB chunks, each reduced and accumulated."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
@@ -389,11 +394,12 @@ class ReduceToVectorBody(ChipPattern):
                 store_view, store_p = "nz_rows", {"c1": c1}
         elif row_major(xt) and row_major(yt):
             rank = len(xs)
-            if not axes or axes != list(range(axes[0], rank)):
+            if not axes or axes != list(range(axes[0], axes[-1] + 1)):
                 self.fail(op, f"{op.name}: a reduction over axes {axes} of a rank-{rank} tensor has "
-                              "no kernel lowering (only trailing axes)")
+                              "no kernel lowering (only one contiguous block of axes)")
                 return
-            rows, length, inner = prod(xs[:axes[0]]), prod(xs[axes[0]:]), 1
+            rows, length = prod(xs[:axes[0]]), prod(xs[axes[0]:axes[-1] + 1])
+            inner = prod(xs[axes[-1] + 1:])
         else:
             self.fail(op, f"{op.name}: x stored as {stored_as(xt)} has no reduction kernel")
             return
@@ -410,8 +416,8 @@ class ReduceToVectorBody(ChipPattern):
         f, tile = t.fields, t.fields["tileElems"]
         f = {**f, "reduceLen": length, "chunkLen": chunk}
         acc_fn = REDUCE_FNS[op.name]
-        fill = {"Add": 0, "Max": 1, "Min": 2}[acc_fn]
-        red = {"Add": "RowSum", "Max": "RowMax", "Min": "RowMin"}[acc_fn]
+        fill = {"Add": 0, "Max": 1, "Min": 2, "Mul": 3}[acc_fn]
+        red = {"Add": "RowSum", "Max": "RowMax", "Min": "RowMin", "Mul": "RowProd"}[acc_fn]
         body = Body([xt, yt])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:

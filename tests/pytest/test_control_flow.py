@@ -250,3 +250,285 @@ def test_every_table_row_has_a_lit_case():
     text = "".join(p.read_text() for p in root.rglob("*.mlir"))
     missing = [t for t in TABLE if not re.search(r'["\s]tf\.' + t + r'["\s(]', text)]
     assert not missing, f"table rows without a lit case: {missing}"
+
+
+# --- issue 6/7: control flow at the kernel level, in the memory plan, the .om and cann-compile ------
+#
+# The predicates here come from a bool input or a Cast to bool (a countdown), so the graphs need
+# only kernels that exist for every op (comparisons have their own kernel lowering tests).
+
+from compiler import memory_plan as mp  # noqa: E402
+from compiler.offline_model import build_offline_model, load_offline_model, run_offline_model  # noqa: E402,E501
+from compiler.offline_model import run_planned  # noqa: E402
+
+KERNEL_PASSES = ("tf-to-cann", "fuse", "assign-layouts", "cann-to-kernel")
+W = RNG.standard_normal((3, 3)).astype(np.float32)
+
+
+def _branchy(x, p):  # a matmul (FRACTAL_NZ layouts, cube kernel) in one branch
+    return tf().cond(p, lambda: tf().nn.relu(tf().matmul(x, tf().constant(W))) * 2.0,
+                     lambda: x - 1.0)
+
+
+def _countdown(x, n):  # loop-carried state: the counter and the tensor, n iterations
+    def body(n, a):
+        return n - 1, tf().nn.sigmoid(a) * 1.5 + tf().cast(n, tf().float32)
+    return tf().while_loop(lambda n, a: tf().cast(n, tf().bool), body, [n, x])[1]
+
+
+def _switch(x, i):
+    return tf().switch_case(i, [lambda: x + 1.0, lambda: x * x, lambda: tf().tanh(x)])
+
+
+GRAPHS = {
+    "if": (_branchy, [spec([2, 3]), spec([], "bool")],
+           [{"p": np.bool_(True)}, {"p": np.bool_(False)}]),
+    "while": (_countdown, [spec([2, 3]), spec([], "int32")],
+              [{"n": np.int32(0)}, {"n": np.int32(1)}, {"n": np.int32(4)}]),
+    "case": (_switch, [spec([2, 3]), spec([], "int32")],
+             [{"i": np.int32(0)}, {"i": np.int32(1)}, {"i": np.int32(2)}, {"i": np.int32(7)}]),
+}
+_KERNEL_LEVEL: dict = {}
+
+
+def kernel_level(kind):
+    """(kernel-level module, printed and parsed back; concrete function; input feeds)."""
+    if kind not in _KERNEL_LEVEL:
+        fn, specs, feeds = GRAPHS[kind]
+        gd, cf = graph_of(fn, *specs)
+        module, text = legalize(gd, KERNEL_PASSES)
+        _KERNEL_LEVEL[kind] = (module, text, cf, feeds)
+    return _KERNEL_LEVEL[kind]
+
+
+def _feeds(extra):
+    return {"x": RNG.standard_normal((2, 3)).astype(np.float32), **extra}
+
+
+def _want(cf, inputs):
+    return cf(*[tf().constant(v) for v in inputs.values()]).numpy()
+
+
+@pytest.mark.parametrize("kind", list(GRAPHS))
+def test_kernel_level_control_flow_matches_tensorflow(kind):
+    module, text, cf, feeds = kernel_level(kind)
+    assert f"kernel.{kind} " in text
+    left = [o.name for o in module.walk() if o.dialect_name() in ("tf", "cann")
+            and o.name != "cann.Const"]
+    assert not left, left  # every function is lowered to kernels
+    for extra in feeds:
+        inputs = _feeds(extra)
+        (ours,) = run_module(module, inputs).values()
+        np.testing.assert_allclose(ours, _want(cf, inputs), atol=1e-5, rtol=1e-5)
+
+
+def test_layouts_are_assigned_in_branches():
+    _, text, _, _ = kernel_level("if")
+    branch = text[text.index("func.func private"):]
+    assert "FRACTAL_NZ" in branch and 'kind = "MatMul' in branch and "kernel.cube" in branch
+
+
+def _planned(kind):
+    module, _, cf, feeds = kernel_level(kind)
+    module = module.clone()
+    mp.plan_module(module)
+    assert mp.check_module(module) == []
+    return module, cf, feeds
+
+
+@pytest.mark.parametrize("kind", list(GRAPHS))
+def test_planned_arena_run_and_om_match_tensorflow(kind, tmp_path):
+    module, cf, feeds = _planned(kind)
+    path = str(tmp_path / f"{kind}.om")
+    with open(path, "wb") as f:
+        f.write(build_offline_model(module, kind))
+    om = load_offline_model(path)
+    assert {t["function"] for t in om.tiling} > {"main"}  # the functions' kernels are listed
+    assert om.header.op_count == len(om.tiling)
+    for extra in feeds:
+        inputs = _feeds(extra)
+        want = _want(cf, inputs)
+        (ours,) = run_planned(module, inputs).values()
+        np.testing.assert_allclose(ours, want, atol=1e-5, rtol=1e-5)
+        (ours,) = run_offline_model(om, inputs).values()
+        np.testing.assert_allclose(ours, want, atol=1e-5, rtol=1e-5)
+
+
+def test_while_workspace_holds_two_sets_and_the_body_arena():
+    module, _, _ = _planned("while")
+    (loop,) = [o for o in module.walk() if o.name == "kernel.while"]
+    lay = mp.control_layout(loop)
+    sizes = [mp.align(mp.tensor_bytes(v.type)) for v in loop.operands]
+    body_arena = max(mp.read_plan_info(f)["arena"] for f in lay.functions)
+    assert body_arena > 0
+    assert lay.size == 2 * sum(sizes) + 512 + body_arena
+    offs, _ = loop.attributes[mp.WORKSPACE_ATTR].get_values()
+    assert (offs, lay.size) == tuple(loop.attributes[mp.WORKSPACE_ATTR].get_values())
+
+
+def test_single_buffered_loop_variables_would_be_clobbered(monkeypatch):
+    """The arena run is faithful: with one set of loop-variable buffers the body's first kernel
+    (n - 1) overwrites n before a later kernel (cast(n)) reads it, and the result is wrong."""
+    module, cf, _ = _planned("while")
+    inputs = _feeds({"n": np.int32(3)})
+    real = mp.control_layout
+
+    def one_set(op, *a):
+        lay = real(op, *a)
+        if lay.sets:
+            lay.sets = [lay.sets[0], lay.sets[0]]
+        return lay
+
+    monkeypatch.setattr(mp, "control_layout", one_set)
+    (ours,) = run_planned(module, inputs).values()
+    assert not np.allclose(ours, _want(cf, inputs), atol=1e-3)
+
+
+def test_checker_covers_the_functions_plans():
+    module, _, _ = _planned("while")
+    body = next(f for f in module.walk() if getattr(f, "sym_name", None) is not None
+                and f.sym_name.data.startswith("while_body"))
+    launches = [o for o in body.body.blocks.first.ops if mp.is_kernel(o)]
+    planned = [o for o in launches if any(v >= 0 for v in o.attributes[mp.OFFSETS_ATTR].get_values())]
+    assert len(planned) >= 2
+    off = planned[0].attributes[mp.OFFSETS_ATTR]
+    for o in planned[1:]:  # everything at one offset: tensors live together overlap
+        o.attributes[mp.OFFSETS_ATTR] = off
+    problems = mp.check_module(module)
+    assert problems and problems[0].startswith(f"@{body.sym_name.data}: ") and "overlaps" in problems[0]
+
+
+def test_checker_catches_a_stale_workspace():
+    module, _, _ = _planned("if")
+    branch = next(f for f in module.walk() if getattr(f, "sym_name", None) is not None
+                  and f.sym_name.data.startswith("cond_true"))
+    info = dict(branch.attributes[mp.PLAN_ATTR].data)
+    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i64
+
+    info["arena"] = IntegerAttr(info["arena"].value.data + 4096, i64)
+    branch.attributes[mp.PLAN_ATTR] = DictionaryAttr(info)
+    problems = mp.check_module(module)
+    assert any("@main: " in p and "mem.workspace" in p for p in problems), problems
+
+
+def test_perf_report_states_its_control_flow_assumptions():
+    from compiler.perf_report import perf_report
+
+    module, _, _ = _planned("while")
+    rep = perf_report(module)
+    text = rep.to_text()
+    assert "one iteration assumed" in text
+    body = [k for k in rep.kernels if k.node.startswith("@while_body")]
+    cond = [k for k in rep.kernels if k.node.startswith("@while_cond")]
+    assert body and len(cond) == 2 * len({k.node for k in cond})  # cond twice, body once
+    assert [k.unit for k in rep.kernels].count("host") == 3  # copy in, two predicate reads
+    module, _, _ = _planned("if")
+    rep = perf_report(module)
+    assert "the costliest of 2 branches (@cond_true" in rep.to_text()
+    assert any(k.unit == "cube" for k in rep.kernels)  # the matmul branch is the costlier
+
+
+def test_dynamic_control_flow_is_a_diagnostic_at_the_op():
+    text = """
+func.func @main(%p: tensor<i1>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %y = cann.If %p, %x {then_branch = @t, else_branch = @t} : (tensor<i1>, tensor<?xf32>) -> tensor<?xf32> loc("dyn/If")
+  func.return %y : tensor<?xf32>
+}
+func.func private @t(%a: tensor<?xf32>) -> tensor<?xf32> {
+  func.return %a : tensor<?xf32>
+}
+"""
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "dyn.mlir")
+    with pytest.raises(OpError) as e:
+        run_passes(ctx, module, ("cann-to-kernel",))
+    (op, msg), = e.value.items
+    assert op.name == "cann.If" and "dynamic dimension in tensor<?xf32>" in msg
+
+
+# --- cann-compile end to end: TF2 functional and TF1 Switch/Merge/Enter/Exit ---------------------
+
+def _cond_then_loop(x, p, n):
+    y = tf().cond(p, lambda: tf().nn.relu(x) * 2.0, lambda: x - 1.0)
+    return _countdown(y, n)
+
+
+def _v1_cond_then_loop():
+    from tensorflow.python.ops import control_flow_util
+
+    t = tf()
+    g = t.Graph()
+    saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
+    control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
+    try:
+        with g.as_default():
+            x = t.compat.v1.placeholder(t.float32, [2, 3], name="x")
+            p = t.compat.v1.placeholder(t.bool, [], name="p")
+            n = t.compat.v1.placeholder(t.int32, [], name="n")
+            y = t.compat.v1.cond(p, lambda: t.nn.relu(x) * 2.0, lambda: x - 1.0)
+            out = t.compat.v1.while_loop(
+                lambda k, a: t.cast(k, t.bool),
+                lambda k, a: (k - 1, t.nn.sigmoid(a) * 1.5 + t.cast(k, t.float32)), [n, y])[1]
+            t.identity(out, name="out")
+    finally:
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+    gd = g.as_graph_def()
+    assert {"Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond"} <= {nd.op for nd in gd.node}
+    return gd
+
+
+@pytest.mark.parametrize("style", ["tf2", "tf1"])
+def test_cann_compile_end_to_end(style, tmp_path):
+    import subprocess
+    import sys
+
+    if style == "tf2":
+        gd, _ = graph_of(_cond_then_loop, spec([2, 3]), spec([], "bool"), spec([], "int32"))
+    else:
+        gd = _v1_cond_then_loop()
+    pb = tmp_path / "g.pbtxt"
+    pb.write_text(str(gd))
+    root = __import__("pathlib").Path(__file__).resolve().parents[2]
+
+    def run(tool, *args):
+        return subprocess.run([sys.executable, "-m", f"tools.{tool}", *map(str, args)],
+                              capture_output=True, text=True, cwd=root, timeout=600)
+
+    r = run("cann_compile", f"--model={pb}", "--framework=3", "-o", tmp_path / "g", "--report")
+    assert r.returncode == 0, r.stderr
+    assert "one iteration assumed" in r.stdout and "costliest of 2 branches" in r.stdout
+    for p, n in ((True, 3), (False, 0)):
+        np.save(tmp_path / "x.npy", RNG.standard_normal((2, 3)).astype(np.float32))
+        np.save(tmp_path / "p.npy", np.bool_(p))
+        np.save(tmp_path / "n.npy", np.int32(n))
+        r = run("cann_run", tmp_path / "g.om", "--compare-with", pb,
+                *[f"--input={k}={tmp_path / k}.npy" for k in ("x", "p", "n")])
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.rstrip().endswith("OK"), r.stdout
+
+
+@pytest.mark.parametrize("op, message", [
+    ('%y = kernel.if %p, %x {then_branch = @t, else_branch = @nope} : (tensor<i1>, tensor<2xf32>) -> tensor<2xf32>',
+     "else_branch @nope is not a func.func of the module"),
+    ('%y = kernel.case %p, %x {branches = [@t, @c]} : (tensor<i1>, tensor<2xf32>) -> tensor<2xf32>',
+     "branch #1 @c returns (tensor<i1>), the op has (tensor<2xf32>)"),
+    ('%y = kernel.while %x {cond = @c, body = @c} : (tensor<2xf32>) -> tensor<2xf32>',
+     "body @c returns (tensor<i1>), the op has (tensor<2xf32>)"),
+    ('%y = kernel.if %p, %x {then_branch = @t, else_branch = @t} : (tensor<i1>, tensor<2xf32>) -> tensor<2xf32>',
+     ""),
+])
+def test_kernel_control_verifiers_and_round_trip(op, message):
+    rt = op.rsplit("-> ", 1)[1]
+    text = (f"builtin.module {{\n  func.func @main(%x: tensor<2xf32>, %p: tensor<i1>) -> {rt} {{\n"
+            f"    {op}\n    func.return %y : {rt}\n  }}\n{BODY}}}")
+    from compiler.diagnostics import CompileError
+
+    if message:
+        with pytest.raises(CompileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            parse_module(make_context(), text, "v.mlir")
+        return
+    module, _ = parse_module(make_context(), text, "v.mlir")
+    printed = module_to_text(module)
+    assert module_to_text(parse_module(make_context(), printed, "p.mlir")[0]) == printed
+    (y,) = run_module(module, {"arg0": np.ones(2, np.float32), "arg1": np.bool_(True)}).values()
+    assert np.array_equal(y, np.ones(2, np.float32))  # @t returns its input

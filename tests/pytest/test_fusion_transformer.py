@@ -176,6 +176,158 @@ def test_keras_encoder_layer(tmp_path, activation, gelu):
     assert module_to_text(module, False, False).count("cann.AddLayerNorm") == 2
 
 
+# --- the gated MLP's single-GEMM form and select attention masks, fused and at the kernel level ----
+
+def _keras_gated_mlp(form, silu):
+    """Dense(2F) -> split gate | up (keras.ops.split or h[..., :F] / h[..., F:]) ->
+    silu(gate) * up -> Dense down projection, on a 3-D input (Tensordot)."""
+    from compiler.tf_loader import tensorflow
+
+    keras = tensorflow().keras
+    keras.utils.set_random_seed(3)
+    x = keras.Input((5, 8), batch_size=1, name="x")
+    h = keras.layers.Dense(24)(x)
+    g, u = keras.ops.split(h, 2, axis=-1) if form == "split" else (h[..., :12], h[..., 12:])
+    a = keras.activations.silu(g) if silu == "keras" else g * keras.ops.sigmoid(g)
+    return keras.Model(x, keras.layers.Dense(8)(a * u))
+
+
+def _gated_split_2d(tf, sizes=None):
+    """x @ W (2-D, no Reshape) -> tf.split (SplitD, or SplitV with `sizes`) -> x*sigmoid(x) * up."""
+    x = tf.compat.v1.placeholder(tf.float32, [6, 8], name="x")
+    h = tf.nn.bias_add(tf.matmul(x, _c(tf, 8, 20)), _c(tf, 20))
+    g, u = tf.split(h, sizes or 2, axis=-1)
+    tf.identity(g * tf.sigmoid(g) * u, name="out")
+
+
+def _keras_attention(mask):
+    """Keras 3 MultiHeadAttention (self-attention) with a causal mask, an attention_mask
+    (float or bool) or both."""
+    from compiler.tf_loader import tensorflow
+
+    keras = tensorflow().keras
+    keras.utils.set_random_seed(4)
+    x = keras.Input((6, 16), batch_size=1, name="x")
+    ins = [x]
+    kw = {"use_causal_mask": True} if mask in ("causal", "both") else {}
+    if mask in ("float", "bool", "both"):
+        m = keras.Input((6, 6), batch_size=1, name="m", dtype="bool" if mask == "bool" else "float32")
+        ins.append(m)
+        kw["attention_mask"] = m
+    y = keras.layers.MultiHeadAttention(2, 8)(x, x, **kw)
+    return keras.Model(ins, y)
+
+
+def _where_attention(tf, kind):
+    """Hand-written attention on [B, N, S, D] with a tf.where mask: `greater` on a run-time float
+    mask (mask > 0), `causal` from band_part(ones) > 0, `swapped` as where(band == 0, -1e9, s)."""
+    q, k, v = (tf.compat.v1.placeholder(tf.float32, [1, 2, 5, 4], name=nm) for nm in "qkv")
+    s = tf.matmul(q, k, transpose_b=True) * 0.5
+    band = tf.linalg.band_part(tf.ones([5, 5]), -1, 0)
+    if kind == "greater":
+        m = tf.compat.v1.placeholder(tf.float32, [1, 1, 5, 5], name="m")
+        s = tf.where(m > 0, s, -1e9)
+    elif kind == "causal":
+        s = tf.where(band > 0, s, -1e9)
+    else:
+        s = tf.where(tf.equal(band, 0), tf.fill([1, 2, 5, 5], -1e9), s)
+    tf.identity(tf.matmul(tf.nn.softmax(s, axis=-1), v), name="out")
+
+
+def _mask_inputs(module, seed=5):
+    """random inputs, masks (inputs named m) 0/1 with the diagonal kept."""
+    from compiler.runner import random_inputs
+
+    inputs = random_inputs(module, seed=seed)
+    if "m" in inputs:
+        m = inputs["m"]
+        keep = np.random.default_rng(seed).random(m.shape) > 0.4
+        keep |= np.eye(m.shape[-1], dtype=bool)
+        inputs["m"] = keep.astype(m.dtype)
+    return inputs
+
+
+def _check_levels(path, want_ops, kernel_level=True, atol=1e-4):
+    """fused level (the wanted ops present, no Split / SelectV2 left) and kernel level against
+    TensorFlow, max abs error <= atol; the fused text round-trips and fusing again changes nothing."""
+    from compiler.importers.graphdef import import_graphdef_file
+    from compiler.runner import run_graphdef, run_module
+
+    ctx = make_context()
+    levels = [("tf-to-cann", "fuse")]
+    if kernel_level:
+        levels.append(("assign-layouts", "cann-to-kernel"))
+    module = import_graphdef_file(path)
+    errs = []
+    for passes in levels:
+        run_passes(ctx, module, passes)
+        text = module_to_text(module, False, False)
+        if passes[-1] == "fuse":
+            for op in want_ops:
+                assert op in text, f"{op} missing:\n{text}"
+            for gone in ("cann.SplitD", "cann.SplitVD", "cann.StridedSliceD", "cann.SelectV2",
+                         "cann.SoftmaxV2", "cann.Sigmoid"):
+                assert gone not in text, f"{gone} left:\n{text}"
+            module2, _ = parse_module(ctx, text, "<fused>")
+            run_passes(ctx, module2, ("fuse",))
+            assert module_to_text(module2, False, False) == text
+        module, _ = parse_module(ctx, text, "<level>")
+        inputs = _mask_inputs(module)
+        ours = run_module(module, inputs)
+        ref = run_graphdef(path, inputs, list(ours))
+        for k in ref:
+            err = float(np.abs(ours[k].astype(np.float64) - ref[k]).max())
+            errs.append(err)
+            assert err <= atol, f"{passes}: {k}: max abs error {err}"
+    return errs
+
+
+GATED_KERAS = {"split_keras_silu": ("split", "keras"), "split_x_sigmoid": ("split", "manual"),
+               "slice_keras_silu": ("slice", "keras"), "slice_x_sigmoid": ("slice", "manual")}
+
+
+@pytest.mark.parametrize("case", sorted(GATED_KERAS))
+def test_gated_mlp_single_gemm_keras(tmp_path, case):
+    from compiler.model_zoo import freeze
+
+    path = _write(tmp_path / f"{case}.pb", freeze(_keras_gated_mlp(*GATED_KERAS[case])))
+    _check_levels(path, ["cann.FusedGatedMatMul", 'activation = "Swish"'])
+
+
+@pytest.mark.parametrize("sizes", [None, [10, 10]])
+def test_gated_mlp_single_gemm_split(tmp_path, sizes):
+    path = _build(tmp_path / "g.pb", lambda tf: _gated_split_2d(tf, sizes))
+    _check_levels(path, ["cann.FusedGatedMatMul"])
+
+
+def test_gated_mlp_swish_on_the_up_half_is_not_fused(tmp_path):
+    """silu on the second half: not FusedGatedMatMul's act(gate) * up; stays unfused, exact."""
+    def body(tf):
+        x = tf.compat.v1.placeholder(tf.float32, [6, 8], name="x")
+        g, u = tf.split(tf.matmul(x, _c(tf, 8, 20)), 2, axis=-1)
+        tf.identity(u * tf.sigmoid(u) * g, name="out")
+
+    module = _fuse_and_check(_build(tmp_path / "g.pb", body), 99)
+    assert "FusedGatedMatMul" not in module_to_text(module, False, False)
+
+
+@pytest.mark.parametrize("mask", ["causal", "float", "bool"])
+def test_keras_attention_select_masks(tmp_path, mask):
+    """Keras 3's MultiHeadAttention with use_causal_mask / attention_mask: one
+    FusedMultiHeadAttention with a select mask, at the fused and the kernel level."""
+    from compiler.model_zoo import freeze
+
+    path = _write(tmp_path / f"mha_{mask}.pb", freeze(_keras_attention(mask)))
+    _check_levels(path, ["cann.FusedMultiHeadAttention", 'mask_kind = "select"'])
+
+
+@pytest.mark.parametrize("kind, mask_kind", [("greater", "greater"), ("causal", "select"),
+                                             ("swapped", "select")])
+def test_where_masked_attention(tmp_path, kind, mask_kind):
+    path = _build(tmp_path / f"where_{kind}.pb", lambda tf: _where_attention(tf, kind))
+    _check_levels(path, ["cann.FusedAttention", f'mask_kind = "{mask_kind}"'])
+
+
 # --- whole models (-m modelzoo) -------------------------------------------------------------------
 
 ZOO_TARGETS = {"BertEncoder2": 16, "ResNet50": 60, "MobileNetV2": 60, "EfficientNetB0": 120}

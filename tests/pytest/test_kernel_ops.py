@@ -402,3 +402,270 @@ def test_strided_slice_kernel(spec):
     text, y = compile_and_run(body, {"x": x}, want.shape)
     assert 'kind = "StridedSliceD"' in text and 'view = "slice_flat"' in text
     assert y.shape == want.shape and np.abs(y - want).max() <= 1e-4
+
+
+# --- issue #6: gather, comparisons and logic, resize, split, value / mirror padding, reductions -
+
+MLIR_DT = {np.float32: "f32", np.float16: "f16", np.int32: "i32", np.int64: "i64", np.bool_: "i1",
+           np.int8: "i8"}
+
+
+def tt(shape, dtype=np.float32) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}{'x' if len(shape) else ''}{MLIR_DT[np.dtype(dtype).type]}>"
+
+
+def run_kernels(args: dict, results: list, body: str):
+    """Like kernel_harness.compile_and_run, for any element types and several results:
+    results = [(shape, dtype)]; returns (kernel IR text, [outputs])."""
+    sig = ", ".join(f"%{k}: {tt(v.shape, v.dtype)}" for k, v in args.items())
+    outs = ", ".join(tt(*r) for r in results)
+    text = (f'builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{\n'
+            f"func.func @main({sig}) -> ({outs}) {{\n{body}\n}}\n}}")
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
+    from compiler.ir_io import module_to_text
+    out = module_to_text(module)
+    module, _ = parse_module(ctx, out, "k.mlir")
+    assert module_to_text(module) == out
+    assert not [o for o in module.walk() if o.dialect_name() == "cann" and o.name != "cann.Const"]
+    res = run_module(module, {f"arg{i}": v for i, v in enumerate(args.values())})
+    return out, list(res.values())
+
+
+def block_dims(text: str) -> list[int]:
+    import re
+    return [int(b) for b in re.findall(r"block_dim = (\d+)", text)]
+
+
+@pytest.mark.parametrize("xs,ids,axis,dt", [
+    ((50, 33), (7,), 0, np.float32), ((4, 300, 5), (3, 2), 1, np.float32),
+    ((2, 9), (), 1, np.int32), ((3000, 40), (900,), 0, np.float32),   # 900 rows over cores
+    ((6, 5, 3), (4,), 2, np.float16)])
+def test_gather_kernel(xs, ids, axis, dt):
+    x = (RNG.standard_normal(xs) * 10).astype(dt)
+    i = RNG.integers(0, xs[axis], ids).astype(np.int32)
+    want = tf().gather(x, i, axis=axis).numpy()
+    body = f"""
+  %y = cann.GatherV2D %x, %i {{axis = {axis} : i64}} : ({tt(xs, dt)}, {tt(ids, np.int32)}) -> {tt(want.shape, dt)}
+  func.return %y : {tt(want.shape, dt)}"""
+    text, (y,) = run_kernels({"x": x, "i": i}, [(want.shape, dt)], body)
+    assert 'kind = "GatherV2D"' in text and "kernel.gather" in text
+    if xs[0] == 3000:
+        assert block_dims(text)[0] > 1
+    assert np.array_equal(y, want)
+
+
+@pytest.mark.parametrize("name,tfn", [("Greater", "greater"), ("GreaterEqual", "greater_equal"),
+                                      ("Less", "less"), ("LessEqual", "less_equal"),
+                                      ("Equal", "equal"), ("NotEqual", "not_equal")])
+@pytest.mark.parametrize("dt", [np.float32, np.float16, np.int32])
+def test_compare_kernels(name, tfn, dt):
+    """Broadcast [3, 1037] against [1037] (multi-core, a tail tile), ties included."""
+    a = np.round(RNG.standard_normal((3, 1037)) * 2).astype(dt)
+    b = np.round(RNG.standard_normal((1037,)) * 2).astype(dt)
+    body = f"""
+  %y = cann.{name} %a, %b : ({tt(a.shape, dt)}, {tt(b.shape, dt)}) -> {tt(a.shape, bool)}
+  func.return %y : {tt(a.shape, bool)}"""
+    text, (y,) = run_kernels({"a": a, "b": b}, [(a.shape, bool)], body)
+    assert f'fn = "{name}"' in text and block_dims(text)[0] > 1
+    want = getattr(tf().math, tfn)(a, b).numpy()
+    assert y.dtype == np.bool_ and np.array_equal(y, want)
+
+
+def test_logic_kernels():
+    a = RNG.random((7, 333)) < 0.5
+    b = RNG.random((333,)) < 0.5
+    bt = tt(b.shape, bool)
+    body = f"""
+  %n = cann.LogicalNot %a : ({tt(a.shape, bool)}) -> {tt(a.shape, bool)}
+  %o = cann.LogicalOr %n, %b : ({tt(a.shape, bool)}, {bt}) -> {tt(a.shape, bool)}
+  %y = cann.LogicalAnd %o, %a : ({tt(a.shape, bool)}, {tt(a.shape, bool)}) -> {tt(a.shape, bool)}
+  func.return %y : {tt(a.shape, bool)}"""
+    text, (y,) = run_kernels({"a": a, "b": b}, [(a.shape, bool)], body)
+    assert all(f'fn = "Logical{n}"' in text for n in ("Not", "Or", "And"))
+    T = tf()
+    assert np.array_equal(y, T.logical_and(T.logical_or(T.logical_not(a), b), a).numpy())
+
+
+@pytest.mark.parametrize("bilinear", [True, False])
+@pytest.mark.parametrize("mode", ["legacy", "align_corners", "half_pixel"])
+@pytest.mark.parametrize("conv", [False, True])
+def test_resize_kernel(bilinear, mode, conv):
+    """NHWC row-major, or NC1HWC0 after a conv (C = 19: one full and one padded C0 block); up-
+    and down-sampling in one op (H 6 -> 13, W 9 -> 4)."""
+    ac, hp = mode == "align_corners", mode == "half_pixel"
+    xs = (2, 6, 9, 3)
+    x = RNG.standard_normal(xs).astype(np.float32)
+    name = "ResizeBilinearV2" if bilinear else "ResizeNearestNeighborV2"
+    if conv:
+        pre, cs, ref = conv_prefix(xs, 19)
+        src, inp = "%c", ref(x)
+    else:
+        pre, cs, src, inp = "", xs, "%x", x
+    ys = (cs[0], 13, 4, cs[3])
+    body = f"""{pre}
+  %s = cann.Const dense<[13, 4]> : tensor<2xi32>
+  %y = cann.{name} {src}, %s {{align_corners = {int(ac)} : i64, half_pixel_centers = {int(hp)} : i64}} : ({ty(cs)}, tensor<2xi32>) -> {ty(ys)}
+  func.return %y : {ty(ys)}"""
+    text, (y,) = run_kernels({"x": x}, [(ys, np.float32)], body)
+    assert f'kind = "{name}"' in text and 'view = "resize_rows"' in text
+    if conv:  # the resize runs on the conv's NC1HWC0 output: only the model's TransData stay
+        assert text.count("kernel.transdata") == 2
+    raw = tf().raw_ops.ResizeBilinear if bilinear else tf().raw_ops.ResizeNearestNeighbor
+    want = raw(images=inp, size=[13, 4], align_corners=ac, half_pixel_centers=hp).numpy()
+    assert np.abs(y - want).max() <= 1e-5
+
+
+def test_resize_kernel_multicore_f16():
+    """Nearest on f16 (TF keeps the type) and bilinear f16 -> f32, many cores."""
+    x = RNG.standard_normal((1, 20, 24, 37)).astype(np.float16)
+    ys = (1, 41, 47, 37)
+    body = f"""
+  %s = cann.Const dense<[41, 47]> : tensor<2xi32>
+  %n = cann.ResizeNearestNeighborV2 %x, %s {{align_corners = 0 : i64, half_pixel_centers = 1 : i64}} : ({tt(x.shape, np.float16)}, tensor<2xi32>) -> {tt(ys, np.float16)}
+  %b = cann.ResizeBilinearV2 %x, %s {{align_corners = 0 : i64, half_pixel_centers = 1 : i64}} : ({tt(x.shape, np.float16)}, tensor<2xi32>) -> {tt(ys)}
+  func.return %n, %b : {tt(ys, np.float16)}, {tt(ys)}"""
+    text, (n, b) = run_kernels({"x": x}, [(ys, np.float16), (ys, np.float32)], body)
+    assert min(block_dims(text)) > 1
+    raw = tf().raw_ops
+    assert np.array_equal(n, raw.ResizeNearestNeighbor(images=x, size=[41, 47],
+                                                       half_pixel_centers=True).numpy())
+    want = raw.ResizeBilinear(images=x, size=[41, 47], half_pixel_centers=True).numpy()
+    assert b.dtype == np.float32 and np.abs(b - want).max() <= 1e-5
+
+
+@pytest.mark.parametrize("sizes,axis", [(None, 1), ([2, 0, 5, 2], -1), ([300, 700], 0)])
+def test_split_kernels(sizes, axis):
+    xs = (1000, 9) if sizes == [300, 700] else (4, 9, 5) if sizes is None else (3, 2, 9)
+    x = RNG.standard_normal(xs).astype(np.float32)
+    want = [p.numpy() for p in tf().split(x, 3 if sizes is None else sizes, axis=axis)]
+    outs = ", ".join(ty(w.shape) for w in want)
+    if sizes is None:
+        op = f"cann.SplitD %x {{split_dim = {axis} : i64, num_split = 3 : i64}}"
+    else:
+        op = (f"cann.SplitVD %x {{size_splits = array<i64: {', '.join(map(str, sizes))}>, "
+              f"split_dim = {axis} : i64, num_split = {len(sizes)} : i64}}")
+    rs = ", ".join(f"%y#{i}" for i in range(len(want)))
+    body = f"""
+  %y:{len(want)} = {op} : ({ty(xs)}) -> ({outs})
+  func.return {rs} : {outs}"""
+    text, ys = run_kernels({"x": x}, [(w.shape, np.float32) for w in want], body)
+    kind = "SplitD" if sizes is None else "SplitVD"
+    assert text.count(f'kind = "{kind}"') == sum(1 for w in want if w.size)
+    if sizes == [300, 700]:
+        assert max(block_dims(text)) > 1
+    for y, w in zip(ys, want):
+        assert y.shape == w.shape and np.array_equal(y, w)
+
+
+@pytest.mark.parametrize("mode", ["CONSTANT", "REFLECT", "SYMMETRIC"])
+@pytest.mark.parametrize("xs,pads,dt", [((3, 37, 5), [[1, 2], [0, 3], [2, 2]], np.float32),
+                                        ((200, 130), [[3, 1], [4, 4]], np.float32),
+                                        ((5, 6), [[2, 0], [1, 3]], np.int32)])
+def test_value_and_mirror_pad_kernels(mode, xs, pads, dt):
+    x = (RNG.standard_normal(xs) * 10).astype(dt)
+    if mode == "CONSTANT":
+        want = tf().pad(x, pads, constant_values=dt(-7)).numpy()
+        op = f"cann.PadV2D %x {{paddings = array<i64: {', '.join(str(v) for p in pads for v in p)}>, constant_values = -7.0 : f32}}"
+    else:
+        want = tf().raw_ops.MirrorPad(input=x, paddings=pads, mode=mode).numpy()
+        op = f'cann.MirrorPad %x {{paddings = array<i64: {", ".join(str(v) for p in pads for v in p)}>, mode = "{mode}"}}'
+    body = f"""
+  %y = {op} : ({tt(xs, dt)}) -> {tt(want.shape, dt)}
+  func.return %y : {tt(want.shape, dt)}"""
+    text, (y,) = run_kernels({"x": x}, [(want.shape, dt)], body)
+    assert 'view = "padded_rows"' in text
+    if xs == (200, 130):
+        assert block_dims(text)[0] > 1
+    assert np.array_equal(y, want)
+
+
+@pytest.mark.parametrize("op,xs,axes,keep,dt", [
+    ("ReduceProdD", (5, 37), [1], False, np.float32),
+    ("ReduceSumD", (3, 50, 7), [1], True, np.float32),        # a middle axis: inner = 7
+    ("ReduceMeanD", (2, 3, 40, 9), [1, 2], False, np.float32),
+    ("ReduceMaxD", (6, 700), [0], False, np.int32),           # int: lowest is iinfo's
+    ("ReduceMinD", (4, 3000), [1], False, np.int32)])
+def test_reduce_more_kernels(op, xs, axes, keep, dt):
+    x = (RNG.uniform(0.8, 1.25, xs) if op == "ReduceProdD" else RNG.standard_normal(xs) * 100).astype(dt)
+    fn = {"ReduceProdD": "reduce_prod", "ReduceSumD": "reduce_sum", "ReduceMeanD": "reduce_mean",
+          "ReduceMaxD": "reduce_max", "ReduceMinD": "reduce_min"}[op]
+    want = getattr(tf().math, fn)(x, axis=axes, keepdims=keep).numpy()
+    body = f"""
+  %y = cann.{op} %x {{axes = array<i64: {', '.join(map(str, axes))}>, keep_dims = {str(keep).lower()}}} : ({tt(xs, dt)}) -> {tt(want.shape, dt)}
+  func.return %y : {tt(want.shape, dt)}"""
+    text, (y,) = run_kernels({"x": x}, [(want.shape, dt)], body)
+    assert f'kind = "{op}"' in text
+    np.testing.assert_allclose(y, want, rtol=2e-6, atol=1e-5)
+
+
+def test_reduce_non_contiguous_axes_is_a_diagnostic():
+    body = f"""
+  %y = cann.ReduceSumD %x {{axes = array<i64: 0, 2>, keep_dims = false}} : ({ty((3, 4, 5))}) -> {ty((4,))} loc("rs")
+  func.return %y : {ty((4,))}"""
+    with pytest.raises(OpError) as e:
+        run_kernels({"x": np.zeros((3, 4, 5), np.float32)}, [((4,), np.float32)], body)
+    assert "one contiguous block of axes" in str(e.value)
+
+
+def test_tf_graph_with_the_new_ops_runs_at_kernel_level():
+    """A TensorFlow graph (import -> tf-to-cann -> fuse -> assign-layouts -> cann-to-kernel):
+    gather, resize of a conv output (NC1HWC0, C = 19), split, mirror and value padding,
+    comparisons, logic, select and a product, executed tile by tile against TensorFlow."""
+    from compiler.importers.graphdef import import_graphdef
+    from compiler.ir_io import module_to_text
+
+    T = tf()
+    w = RNG.normal(0, 0.5, (3, 3, 5, 19)).astype(np.float32)  # a Const node of the graph
+
+    def fn(x, ids):
+        c = T.nn.relu(T.nn.conv2d(x, w, 1, "SAME"))
+        r = T.image.resize(c, [11, 13])                          # bilinear, half-pixel
+        n = T.image.resize(c, [4, 3], method="nearest")
+        g = T.gather(x, ids, axis=2)
+        a, b = T.split(x, [2, 4], axis=1)
+        p = T.pad(a, [[0, 0], [1, 1], [2, 0], [0, 0]], mode="REFLECT")
+        q = T.pad(b, [[0, 0], [0, 1], [0, 0], [1, 0]], constant_values=2.5)
+        k = T.where(T.logical_and(x > 0.5, T.logical_not(x >= 1.5)), x, -x)
+        return r, n, g, p, q, k, T.reduce_prod(x, axis=2)
+
+    specs = [T.TensorSpec((2, 6, 7, 5), T.float32), T.TensorSpec((4,), T.int32)]
+    cf = T.function(fn, input_signature=specs).get_concrete_function()
+    module = import_graphdef(cf.graph.as_graph_def(), "g.pb", warn=lambda line: None)
+    ctx = make_context()
+    run_passes(ctx, module, ["tf-to-cann", "fuse", "assign-layouts", "cann-to-kernel"])
+    text = module_to_text(module)
+    for kind in ("ResizeBilinearV2", "ResizeNearestNeighborV2", "GatherV2D", "SplitVD",
+                 "MirrorPad", "PadV2D", "ReduceProdD"):
+        assert f'kind = "{kind}"' in text, kind
+    module, _ = parse_module(ctx, text, "g.kernel.mlir")
+    x = RNG.standard_normal((2, 6, 7, 5)).astype(np.float32)
+    ids = np.array([6, 0, 3, 3], np.int32)
+    ours = list(run_module(module, {"x": x, "ids": ids}).values())
+    want = cf(T.constant(x), T.constant(ids))
+    assert len(ours) == len(want)
+    for a, b in zip(ours, want):
+        np.testing.assert_allclose(a, b.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_new_op_diagnostics_name_the_node():
+    """What the new lowerings cannot serve is one line per op with its TF node: a dynamic shape,
+    and a bilinear resize whose pixel (C lanes x 9 UB buffers, double-buffered) exceeds UB."""
+    text = """builtin.module attributes {cann.soc_version = "Ascend910B3"} {
+func.func @main(%x: tensor<?x5xf32>, %i: tensor<3xi32>, %r: tensor<1x2x2x20000xf32>) -> (tensor<?x5xf32>, tensor<1x3x3x20000xf32>) {
+  %g = cann.GatherV2D %x, %i {axis = 1 : i64} : (tensor<?x5xf32>, tensor<3xi32>) -> tensor<?x3xf32> loc("emb/Gather")
+  %s = cann.Const dense<[3, 3]> : tensor<2xi32>
+  %y = cann.ResizeBilinearV2 %r, %s {align_corners = 0 : i64, half_pixel_centers = 0 : i64} : (tensor<1x2x2x20000xf32>, tensor<2xi32>) -> tensor<1x3x3x20000xf32> loc("up/Resize")
+  func.return %x, %y : tensor<?x5xf32>, tensor<1x3x3x20000xf32>
+}
+}"""
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    with pytest.raises(OpError) as e:
+        run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
+    from compiler.diagnostics import node_name
+
+    got = {node_name(op): m for op, m in e.value.items}
+    assert set(got) == {"emb/Gather", "up/Resize"}
+    assert "dynamic dimension" in got["emb/Gather"] and "do not fit" in got["up/Resize"]

@@ -678,3 +678,174 @@ func.func @gated_mlp_swish_beta_2(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   %y = cann.Mul %u, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return %y : tensor<2x3xf32>
 }
+
+// The single-GEMM gated MLP: x @ W [K, 2F] -> SplitD in halves -> silu(gate) * up: the GEMM's
+// weight is FusedGatedMatMul's as it is (no bias: zeros).
+// CHECK-LABEL: func.func @gated_mlp_split
+// CHECK:         %[[B:.*]] = cann.Const dense<0.000000e+00> : tensor<6xf32>
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedGatedMatMul %x, %w, %[[B]] {activation = "Swish"}
+// CHECK-NEXT:    func.return %[[Y]]
+func.func @gated_mlp_split(%x: tensor<2x4xf32>, %w: tensor<4x6xf32>) -> tensor<2x3xf32> {
+  %h = cann.MatMulV2 %x, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<2x4xf32>, tensor<4x6xf32>) -> tensor<2x6xf32>
+  %g, %u = cann.SplitD %h {split_dim = -1 : i64, num_split = 2 : i64} : (tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  %s = cann.Sigmoid %g : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %a = cann.Mul %g, %s : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %y = cann.Mul %u, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %y : tensor<2x3xf32>
+}
+
+// SplitVD with equal sizes, silu as x * sigmoid(1 * x), through Tensordot's Reshape: the
+// Reshape moves after the fused op.
+// CHECK-LABEL: func.func @gated_mlp_splitv_reshape_beta
+// CHECK:         %[[F:.*]] = cann.FusedGatedMatMul %x, %w, %b {activation = "Swish"} : (tensor<2x4xf32>, tensor<4x6xf32>, tensor<6xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[Y:.*]] = cann.Reshape %[[F]] {shape = array<i64: 1, 2, 3>}
+// CHECK-NEXT:    func.return %[[Y]]
+func.func @gated_mlp_splitv_reshape_beta(%x: tensor<2x4xf32>, %w: tensor<4x6xf32>, %b: tensor<6xf32>) -> tensor<1x2x3xf32> {
+  %one = cann.Const dense<1.000000e+00> : tensor<f32>
+  %h = cann.FusedMatMul %x, %w, %b {transpose_x1 = false, transpose_x2 = false, activation = "none"} : (tensor<2x4xf32>, tensor<4x6xf32>, tensor<6xf32>) -> tensor<2x6xf32>
+  %r = cann.Reshape %h {shape = array<i64: 1, 2, 6>} : (tensor<2x6xf32>) -> tensor<1x2x6xf32>
+  %g, %u = cann.SplitVD %r {size_splits = array<i64: 3, 3>, split_dim = 2 : i64, num_split = 2 : i64} : (tensor<1x2x6xf32>) -> (tensor<1x2x3xf32>, tensor<1x2x3xf32>)
+  %k = cann.Mul %one, %g : (tensor<f32>, tensor<1x2x3xf32>) -> tensor<1x2x3xf32>
+  %s = cann.Sigmoid %k : (tensor<1x2x3xf32>) -> tensor<1x2x3xf32>
+  %a = cann.Mul %g, %s : (tensor<1x2x3xf32>, tensor<1x2x3xf32>) -> tensor<1x2x3xf32>
+  %y = cann.Mul %a, %u : (tensor<1x2x3xf32>, tensor<1x2x3xf32>) -> tensor<1x2x3xf32>
+  func.return %y : tensor<1x2x3xf32>
+}
+
+// Split along the rows, not the last axis (splits_halves fails): no fusion.
+// CHECK-LABEL: func.func @gated_mlp_split_wrong_axis
+// CHECK-NOT:     FusedGatedMatMul
+// CHECK:         cann.SplitD
+func.func @gated_mlp_split_wrong_axis(%x: tensor<2x4xf32>, %w: tensor<4x6xf32>) -> tensor<1x6xf32> {
+  %h = cann.MatMulV2 %x, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<2x4xf32>, tensor<4x6xf32>) -> tensor<2x6xf32>
+  %g, %u = cann.SplitD %h {split_dim = 0 : i64, num_split = 2 : i64} : (tensor<2x6xf32>) -> (tensor<1x6xf32>, tensor<1x6xf32>)
+  %s = cann.Sigmoid %g : (tensor<1x6xf32>) -> tensor<1x6xf32>
+  %a = cann.Mul %g, %s : (tensor<1x6xf32>, tensor<1x6xf32>) -> tensor<1x6xf32>
+  %y = cann.Mul %a, %u : (tensor<1x6xf32>, tensor<1x6xf32>) -> tensor<1x6xf32>
+  func.return %y : tensor<1x6xf32>
+}
+
+// The swish is on the up half (the second result), not the gate (is_result(u, sp, 1) fails).
+// CHECK-LABEL: func.func @gated_mlp_swish_on_up
+// CHECK-NOT:     FusedGatedMatMul
+// CHECK:         cann.Sigmoid
+func.func @gated_mlp_swish_on_up(%x: tensor<2x4xf32>, %w: tensor<4x6xf32>) -> tensor<2x3xf32> {
+  %h = cann.MatMulV2 %x, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<2x4xf32>, tensor<4x6xf32>) -> tensor<2x6xf32>
+  %g, %u = cann.SplitD %h {split_dim = 1 : i64, num_split = 2 : i64} : (tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  %s = cann.Sigmoid %u : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %a = cann.Mul %u, %s : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %y = cann.Mul %a, %g : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %y : tensor<2x3xf32>
+}
+
+// The halves as StridedSlice (Keras' h[..., :F] and h[..., F:]).
+// CHECK-LABEL: func.func @gated_mlp_slices
+// CHECK:         cann.FusedGatedMatMul %x, %w, %{{.*}} {activation = "Swish"}
+// CHECK-NOT:     cann.StridedSliceD
+// CHECK:         func.return
+func.func @gated_mlp_slices(%x: tensor<2x4xf32>, %w: tensor<4x6xf32>) -> tensor<2x3xf32> {
+  %h = cann.MatMulV2 %x, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<2x4xf32>, tensor<4x6xf32>) -> tensor<2x6xf32>
+  %g = cann.StridedSliceD %h {begin = array<i64: 0, 0>, end = array<i64: 0, 3>, strides = array<i64: 1, 1>, begin_mask = 2 : i64, end_mask = 0 : i64, ellipsis_mask = 1 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 0 : i64} : (tensor<2x6xf32>) -> tensor<2x3xf32>
+  %u = cann.StridedSliceD %h {begin = array<i64: 0, 3>, end = array<i64: 0, 0>, strides = array<i64: 1, 1>, begin_mask = 0 : i64, end_mask = 2 : i64, ellipsis_mask = 1 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 0 : i64} : (tensor<2x6xf32>) -> tensor<2x3xf32>
+  %s = cann.Sigmoid %g : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %a = cann.Mul %g, %s : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %y = cann.Mul %a, %u : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %y : tensor<2x3xf32>
+}
+
+// The "up" slice overlaps the gate ([..., 2:5], not the second half: slices_half fails).
+// CHECK-LABEL: func.func @gated_mlp_slices_not_halves
+// CHECK-NOT:     FusedGatedMatMul
+// CHECK:         cann.StridedSliceD
+func.func @gated_mlp_slices_not_halves(%x: tensor<2x4xf32>, %w: tensor<4x6xf32>) -> tensor<2x3xf32> {
+  %h = cann.MatMulV2 %x, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<2x4xf32>, tensor<4x6xf32>) -> tensor<2x6xf32>
+  %g = cann.StridedSliceD %h {begin = array<i64: 0, 0>, end = array<i64: 0, 3>, strides = array<i64: 1, 1>, begin_mask = 2 : i64, end_mask = 0 : i64, ellipsis_mask = 1 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 0 : i64} : (tensor<2x6xf32>) -> tensor<2x3xf32>
+  %u = cann.StridedSliceD %h {begin = array<i64: 0, 2>, end = array<i64: 0, 5>, strides = array<i64: 1, 1>, begin_mask = 0 : i64, end_mask = 0 : i64, ellipsis_mask = 1 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 0 : i64} : (tensor<2x6xf32>) -> tensor<2x3xf32>
+  %s = cann.Sigmoid %g : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %a = cann.Mul %g, %s : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %y = cann.Mul %a, %u : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %y : tensor<2x3xf32>
+}
+
+// A select mask: where(mask, scores, -1e9) -> FusedAttention with mask_kind "select".
+// CHECK-LABEL: func.func @attention_bnsd_select_mask
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedAttention %q, %k, %v, %mask {scale = 5.000000e-01 : f32, adj_k = false, mask_kind = "select", mask_value = -1.000000e+09 : f32}
+// CHECK-NEXT:    func.return %[[Y]]
+func.func @attention_bnsd_select_mask(%q: tensor<1x2x2x2xf32>, %k: tensor<1x2x2x2xf32>, %v: tensor<1x2x2x2xf32>, %mask: tensor<1x1x2x2xi1>) -> tensor<1x2x2x2xf32> {
+  %c = cann.Const dense<5.000000e-01> : tensor<f32>
+  %fill = cann.Const dense<-1.000000e+09> : tensor<f32>
+  %s = cann.BatchMatMulV2 %q, %k {adj_x1 = false, adj_x2 = true} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %m = cann.Mul %s, %c : (tensor<1x2x2x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %sm = cann.SelectV2 %mask, %m, %fill : (tensor<1x1x2x2xi1>, tensor<1x2x2x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %p = cann.SoftmaxV2 %sm {axes = array<i64: -1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %y = cann.BatchMatMulV2 %p, %v {adj_x1 = false, adj_x2 = false} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// The select's branches swapped, where(mask, -1e9, scores), with a run-time mask (the keep mask
+// would be its negation; only a constant one is inverted, folds(cond) fails): no fusion.
+// CHECK-LABEL: func.func @attention_bnsd_select_swapped
+// CHECK-NOT:     FusedAttention
+// CHECK:         cann.SelectV2
+func.func @attention_bnsd_select_swapped(%q: tensor<1x2x2x2xf32>, %k: tensor<1x2x2x2xf32>, %v: tensor<1x2x2x2xf32>, %mask: tensor<1x1x2x2xi1>) -> tensor<1x2x2x2xf32> {
+  %c = cann.Const dense<5.000000e-01> : tensor<f32>
+  %fill = cann.Const dense<-1.000000e+09> : tensor<f32>
+  %s = cann.BatchMatMulV2 %q, %k {adj_x1 = false, adj_x2 = true} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %m = cann.Mul %s, %c : (tensor<1x2x2x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %sm = cann.SelectV2 %mask, %fill, %m : (tensor<1x1x2x2xi1>, tensor<f32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %p = cann.SoftmaxV2 %sm {axes = array<i64: -1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %y = cann.BatchMatMulV2 %p, %v {adj_x1 = false, adj_x2 = false} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// Swapped branches with a constant condition (band_part(..) == 0): the keep mask is folded
+// and negated at compile time.
+// CHECK-LABEL: func.func @attention_bnsd_select_swapped_const
+// CHECK:         %[[M:.*]] = cann.Const dense<{{\[\[}}true, false], [true, true]]> : tensor<2x2xi1>
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedAttention %q, %k, %v, %[[M]] {{.*}}mask_kind = "select"
+// CHECK-NEXT:    func.return %[[Y]]
+func.func @attention_bnsd_select_swapped_const(%q: tensor<1x2x2x2xf32>, %k: tensor<1x2x2x2xf32>, %v: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %c = cann.Const dense<5.000000e-01> : tensor<f32>
+  %fill = cann.Const dense<-1.000000e+09> : tensor<f32>
+  %band = cann.Const dense<[[1.0, 0.0], [1.0, 1.0]]> : tensor<2x2xf32>
+  %zero = cann.Const dense<0.0> : tensor<f32>
+  %cond = cann.Equal %band, %zero : (tensor<2x2xf32>, tensor<f32>) -> tensor<2x2xi1>
+  %s = cann.BatchMatMulV2 %q, %k {adj_x1 = false, adj_x2 = true} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %m = cann.Mul %s, %c : (tensor<1x2x2x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %sm = cann.SelectV2 %cond, %fill, %m : (tensor<2x2xi1>, tensor<f32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %p = cann.SoftmaxV2 %sm {axes = array<i64: -1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %y = cann.BatchMatMulV2 %p, %v {adj_x1 = false, adj_x2 = false} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// where(mask > 0, scores, -1e9) on a run-time float mask: the comparison goes into the kernel.
+// CHECK-LABEL: func.func @attention_bnsd_greater_mask
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedAttention %q, %k, %v, %mask {scale = 5.000000e-01 : f32, adj_k = false, mask_kind = "greater", mask_value = -1.000000e+09 : f32, mask_threshold = 0.000000e+00 : f32}
+// CHECK-NEXT:    func.return %[[Y]]
+func.func @attention_bnsd_greater_mask(%q: tensor<1x2x2x2xf32>, %k: tensor<1x2x2x2xf32>, %v: tensor<1x2x2x2xf32>, %mask: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %c = cann.Const dense<5.000000e-01> : tensor<f32>
+  %fill = cann.Const dense<-1.000000e+09> : tensor<f32>
+  %zero = cann.Const dense<0.0> : tensor<f32>
+  %cond = cann.Greater %mask, %zero : (tensor<1x1x2x2xf32>, tensor<f32>) -> tensor<1x1x2x2xi1>
+  %s = cann.BatchMatMulV2 %q, %k {adj_x1 = false, adj_x2 = true} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %m = cann.Mul %s, %c : (tensor<1x2x2x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %sm = cann.SelectV2 %cond, %m, %fill : (tensor<1x1x2x2xi1>, tensor<1x2x2x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %p = cann.SoftmaxV2 %sm {axes = array<i64: -1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %y = cann.BatchMatMulV2 %p, %v {adj_x1 = false, adj_x2 = false} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// The fill is not one value (is_uniform_const fails): no fusion.
+// CHECK-LABEL: func.func @attention_bnsd_select_fill_not_uniform
+// CHECK-NOT:     FusedAttention
+// CHECK:         cann.SelectV2
+func.func @attention_bnsd_select_fill_not_uniform(%q: tensor<1x2x2x2xf32>, %k: tensor<1x2x2x2xf32>, %v: tensor<1x2x2x2xf32>, %mask: tensor<1x1x2x2xi1>) -> tensor<1x2x2x2xf32> {
+  %c = cann.Const dense<5.000000e-01> : tensor<f32>
+  %fill = cann.Const dense<[-1.0e+09, 0.0]> : tensor<2xf32>
+  %s = cann.BatchMatMulV2 %q, %k {adj_x1 = false, adj_x2 = true} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %m = cann.Mul %s, %c : (tensor<1x2x2x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %sm = cann.SelectV2 %mask, %m, %fill : (tensor<1x1x2x2xi1>, tensor<1x2x2x2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %p = cann.SoftmaxV2 %sm {axes = array<i64: -1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %y = cann.BatchMatMulV2 %p, %v {adj_x1 = false, adj_x2 = false} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}

@@ -1,0 +1,138 @@
+"""Semantics of the data-movement views of the gather, resize and value/mirror padding kernels
+(compiler/lowering/gather.py, resize.py, data_movement.py), used by kernel_impl's load and by
+`kernel.gather`.  Each fills a UB tile from a GM buffer in its storage layout; rows past the
+tensor's end stay zero (the tile's tail), as every other view."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from compiler.interpreters.common import SemanticsError
+
+
+def resize_source(out_size: int, in_size: int, align_corners: bool, half_pixel: bool,
+                  nearest: bool):
+    """TensorFlow's source coordinates (image_resizer_state.h, float32 as its kernels compute):
+    bilinear -> (lower, upper, lerp weight); nearest -> index."""
+    if align_corners and out_size > 1:
+        scale = np.float32(in_size - 1) / np.float32(out_size - 1)
+    else:
+        scale = np.float32(in_size) / np.float32(out_size)
+    i = np.arange(out_size, dtype=np.float32)
+    if nearest:
+        src = (i + np.float32(0.5)) * scale if half_pixel else i * scale
+        idx = np.floor(src + np.float32(0.5)) if align_corners else np.floor(src)  # roundf
+        idx = np.minimum(idx.astype(np.int64), in_size - 1)
+        return np.maximum(idx, 0)
+    src = (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel else i * scale
+    floor = np.floor(src)
+    lower = np.maximum(floor, 0).astype(np.int64)
+    upper = np.minimum(np.ceil(src), in_size - 1).astype(np.int64)
+    return lower, upper, (src - floor).astype(np.float32)
+
+
+def _resize_pixels(op, src: np.ndarray, t: int, tile: int):
+    """(x as (N, C1, H, W, inner), output pixel coordinates n, c1, oh, ow of rows [t, +tile))."""
+    oh_, ow_ = op.param("out_hw")
+    if src.ndim == 4:  # NHWC row-major: one "C1" block of C lanes
+        src = src[:, None]
+    n_, c1_ = src.shape[:2]
+    rows = np.arange(t, min(t + tile, n_ * c1_ * oh_ * ow_))
+    nc, rem = np.divmod(rows, oh_ * ow_)
+    nn, cc = np.divmod(nc, c1_)
+    oh, ow = np.divmod(rem, ow_)
+    return src, nn, cc, oh, ow
+
+
+def _resize_rows(op, src, idx, out):
+    (t,) = idx
+    x, nn, cc, oh, ow = _resize_pixels(op, src, t, out.shape[0])
+    h, w = x.shape[2:4]
+    oh_, ow_ = op.param("out_hw")
+    ac, hp, corner = bool(op.param("align_corners")), bool(op.param("half_pixel_centers")), \
+        op.param("corner")
+    if corner < 0:
+        hi = resize_source(oh_, h, ac, hp, True)[oh]
+        wi = resize_source(ow_, w, ac, hp, True)[ow]
+    else:
+        hi = resize_source(oh_, h, ac, hp, False)[corner // 2][oh]
+        wi = resize_source(ow_, w, ac, hp, False)[corner % 2][ow]
+    out[:nn.size] = x[nn, cc, hi, wi]
+    return out
+
+
+def _resize_weights(op, src, idx, out):
+    (t,) = idx
+    x, nn, _, oh, ow = _resize_pixels(op, src, t, out.shape[0])
+    oh_, ow_ = op.param("out_hw")
+    ac, hp = bool(op.param("align_corners")), bool(op.param("half_pixel_centers"))
+    if op.param("axis") == 0:
+        lerp = resize_source(oh_, x.shape[2], ac, hp, False)[2][oh]
+    else:
+        lerp = resize_source(ow_, x.shape[3], ac, hp, False)[2][ow]
+    out[:nn.size, 0] = lerp
+    return out
+
+
+def _reflect(c: np.ndarray, d: int, mode: int) -> np.ndarray:
+    """Source coordinate of padded coordinate c (already shifted by the before-pad) on an axis of
+    length d: REFLECT (1) does not repeat the edge, SYMMETRIC (2) does."""
+    if mode == 1:
+        c = np.where(c < 0, -c, c)
+        return np.where(c >= d, 2 * (d - 1) - c, c)
+    c = np.where(c < 0, -c - 1, c)
+    return np.where(c >= d, 2 * d - 1 - c, c)
+
+
+def _padded_rows(op, src, idx, out):
+    (t,) = idx
+    pads, mode = op.param("pads"), op.param("mode")
+    dst_shape = tuple(op.param("shape"))
+    lead = dst_shape[:-1]
+    r = np.arange(t, min(t + out.shape[0], int(np.prod(lead))))
+    coords = list(np.unravel_index(r, lead)) if lead else []
+    cols = np.arange(dst_shape[-1]) - pads[-2]
+    ok = np.ones((r.size, dst_shape[-1]), bool)
+    src_idx = []
+    for ax, c in enumerate([*coords, cols]):
+        s_ = c - pads[2 * ax] if ax < len(coords) else c
+        d = src.shape[ax]
+        if mode:
+            s_ = _reflect(s_, d, mode)
+        elif ax < len(coords):
+            ok &= ((s_ >= 0) & (s_ < d))[:, None]
+        else:
+            ok &= ((s_ >= 0) & (s_ < d))[None, :]
+        src_idx.append(np.clip(s_, 0, d - 1))
+    grid = tuple(i[:, None] for i in src_idx[:-1]) + (src_idx[-1][None, :],)
+    vals = src[grid] if src.ndim else np.broadcast_to(src, ok.shape)
+    if mode == 0:
+        fill = op.params.data["value"].value.data
+        vals = np.where(ok, vals, np.asarray(fill).astype(out.dtype))
+    out[:r.size] = vals
+    return out
+
+
+#: view name -> fn(load op, GM source, indices, zero tile) -> filled tile
+LOAD_VIEWS = {"resize_rows": _resize_rows, "resize_weights": _resize_weights,
+              "padded_rows": _padded_rows}
+
+
+def gather(op, src: np.ndarray, ids: np.ndarray, idx: tuple[int, ...]) -> np.ndarray:
+    """kernel.gather: rows [t, +tile) of take(x, ids) viewed as [outer * M, inner]."""
+    from dialects.common import numpy_dtype
+
+    (t,) = idx
+    rt = op.result.type
+    out = np.zeros(tuple(rt.get_shape()), numpy_dtype(rt.element_type))
+    axis_len, m, inner = op.param("axis_len"), op.param("num_ids"), op.param("inner")
+    if src.size % (axis_len * inner):
+        raise SemanticsError(op, f"{op.name}: x of {src.size} elements is not [outer, "
+                                 f"{axis_len}, {inner}]")
+    x = src.reshape(-1, axis_len, inner)
+    rows = np.arange(t, min(t + out.shape[0], x.shape[0] * m))
+    i = ids.reshape(-1)[:rows.size].astype(np.int64)
+    ok = (i >= 0) & (i < axis_len)
+    vals = x[rows // m, np.clip(i, 0, axis_len - 1)]
+    out.reshape(out.shape[0], -1)[:rows.size] = np.where(ok[:, None], vals, 0)
+    return out
