@@ -7,8 +7,10 @@ time vs Grappler's time on the same GraphDef.  Ratios are printed; nothing is as
 Latency: ours is `compiler.perf_report` on our kernel-level module when the model reaches the
 kernel level; until then (other passes still landing) both sides are costed op by op with the
 same estimator (`estimate_ops`): a conv / matmul costs its cube tiling's cycles
-(`compiler.tiling.cube_tiling`, the tiling our compiler would choose), every other compute op
-its measured vector fit, every launched op the launch overhead, and each op
+(`compiler.tiling.cube_tiling`, the tiling our compiler would choose) beside its fused epilogue
+(Grappler's `fused_ops`) on the vector unit, every other compute op the vector instructions its
+kernel runs (`compiler.cost_model.op_vector_cycles`: a softmax is RowMax, Sub, Exp, RowSum,
+RealDiv, as our kernel body), every launched op the launch overhead, and each op
 max(compute, HBM bytes / bandwidth) - exactly the per-kernel model of compiler/perf_report.py.
 Grappler's graph: TensorFlow's meta-optimizer (default rewriters, incl. remapper fusions such
 as _FusedConv2D) on the frozen GraphDef, shapes from TensorFlow's shape inference.
@@ -30,7 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from compiler.chips import get_chip  # noqa: E402
-from compiler.cost_model import vector_core_cycles  # noqa: E402
+from compiler.cost_model import op_vector_cycles  # noqa: E402
 from compiler.perf_report import LAUNCH_OVERHEAD_US  # noqa: E402
 
 #: Ops that move no data on the device (views, bookkeeping) and are not launched.
@@ -48,8 +50,10 @@ def _n(shape) -> int:
     return n
 
 
-def op_cost(kind: str, in_shapes, out_shapes, elem_bytes: int, chip) -> float | None:
-    """Microseconds of one op (None: not launched)."""
+def op_cost(kind: str, in_shapes, out_shapes, elem_bytes: int, chip,
+            epilogue: tuple[str, ...] = ()) -> float | None:
+    """Microseconds of one op (None: not launched).  A cube op's fused `epilogue` ops (e.g.
+    BiasAdd, Relu) run on the vector unit beside the cube, as in our kernels' bodies."""
     from compiler.tiling import TilingError, cube_tiling
 
     base = kind.split(".")[-1]
@@ -74,9 +78,12 @@ def op_cost(kind: str, in_shapes, out_shapes, elem_bytes: int, chip) -> float | 
                                          16, chip.name).est_cycles
         except TilingError:
             compute_cycles = 0.0
+        per_core = -(-_n(out) // chip.cube_cores)
+        compute_cycles = max(compute_cycles, sum(
+            op_vector_cycles(fn, per_core, elem_bytes) for fn in epilogue))
     else:
         per_core = -(-_n(out) // chip.vector_cores) if out else 0
-        compute_cycles = vector_core_cycles(base, per_core, elem_bytes)
+        compute_cycles = op_vector_cycles(base, per_core, elem_bytes)
     return LAUNCH_OVERHEAD_US + max(compute_cycles / chip.clock_mhz, mem_us)
 
 
@@ -95,7 +102,14 @@ def estimate_tf_graph(graph_def, chip) -> tuple[float, int]:
             ins, outs = [], []
         ins = [[d or 1 for d in s] for s in ins if s is not None]
         outs = [[d or 1 for d in s] for s in outs if s is not None]
-        c = op_cost(op.type, ins, outs, 4, chip)
+        try:  # Grappler's remapper fusions (_FusedConv2D, _FusedMatMul): their epilogue
+            fused = tuple(f.decode() if isinstance(f, bytes) else f
+                          for f in op.get_attr("fused_ops"))
+        except (ValueError, TypeError):
+            fused = ()
+        fused = tuple(x for f in fused
+                      for x in {"BiasAdd": ("Add",), "FusedBatchNorm": ("Mul", "Add")}.get(f, (f,)))
+        c = op_cost(op.type, ins, outs, 4, chip, fused)
         if c is not None:
             total += c
             launches += 1

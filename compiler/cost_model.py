@@ -44,10 +44,16 @@ VECTOR_FIT_ALIASES: dict[str, str] = {
     **{fn: "Add" for fn in ("Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
                             "LogicalAnd", "LogicalOr", "LogicalNot")},
     "RowProd": "ReduceSum", "ReduceProdD": "ReduceSum", "ReduceSumD": "ReduceSum",
+    # a scan (compiler/lowering/scan.py): a running sum per element, like a sum reduction
+    "Cumsum": "ReduceSum",
     # data movement (gather, split, value / mirror padding, nearest resize): like TransData
     **{k: "Cast" for k in ("GatherV2D", "SplitD", "SplitVD", "PadV2D", "MirrorPad",
                            "ResizeNearestNeighborV2")},
     "ResizeBilinearV2": "Mul",  # per element 3 x (Sub, Mul, Add): each costed by its own fit
+    # kernel-body vector instructions (dialects/kernel.py kernel.vec; compiler/kernel_cost_walk.py)
+    **{k: "ReduceSum" for k in ("RowSum", "RowMax", "RowMin", "RowMean", "PoolMax", "PoolAvg")},
+    "Muls": "Mul", "Adds": "Add", "Fill": "Add", "SelectV2": "Add", "GeluErf": "Erf",
+    "Neg": "Mul", "Abs": "Relu", "Log": "Exp", "Reciprocal": "Div", "Erfc": "Erf",
 }
 DEFAULT_VECTOR_FIT = "Add"
 
@@ -67,3 +73,18 @@ def vector_core_cycles(fn: str, elems_per_core: int, elem_bytes: int) -> float:
     if elem_bytes >= 4:
         k *= 2
     return k * elems_per_core + b
+
+
+#: Ops whose kernel runs several vector instructions over its elements (the bodies
+#: compiler/lowering emits), for an op-level estimate without a kernel body
+#: (benchmarks/compile_vs_grappler.py); any other op runs one instruction, its own fit.
+OP_VECTOR_STEPS: dict[str, tuple[str, ...]] = {
+    **{k: ("RowMax", "Sub", "Exp", "RowSum", "RealDiv") for k in ("Softmax", "SoftmaxV2")},
+    "Swish": ("Sigmoid", "Mul"),
+}
+
+
+def op_vector_cycles(op: str, elems_per_core: int, elem_bytes: int) -> float:
+    """One core's vector cycles of op `op` (its OP_VECTOR_STEPS, else its own fit)."""
+    return sum(vector_core_cycles(fn, elems_per_core, elem_bytes)
+               for fn in OP_VECTOR_STEPS.get(op, (op,)))

@@ -3,12 +3,21 @@
 Per kernel launch (every top-level op of the `kernel` dialect in @main, in order):
   cube cycles    `compiler.cost_model.cube_core_cycles` for one core's block (singleCoreM x
                  singleCoreN x K from the tiling): the slowest of cube MACs, GM->L1, L1->L0, UB->GM
-  vector cycles  the measured fits of cann-facts.md section 6, cycles = k * elements + b per
-                 core, fp32 2x k (`compiler.cost_model.vector_core_cycles`); ops without a fit
-                 are costed like a named measured op, and the report says so
+  vector cycles  a kernel with a body (kernel.cube / kernel.vec_kernel): the walk of that body
+                 (`compiler.kernel_cost_walk`): on the busiest core, every kernel.vec /
+                 kernel.accumulate costs the measured fit of its fn (cann-facts.md section 6,
+                 cycles = k * elements + b, fp32 2x k; `compiler.cost_model.vector_core_cycles`)
+                 on its tile, times the turns of the kernel.for loops around it.  A cube kernel's
+                 vector work (bias, activation, residual epilogue; a scaled conv's A tiles) runs
+                 beside the cube: compute = max(cube, vector).  A vector kernel's stores run
+                 beside its vector work: compute = max(vector, UB->GM bytes / 64) per core (GM ->
+                 UB has no per-core rate in the reference: HBM bytes only).  Bodyless kernels (kernel.vector,
+                 kernel.transdata, kernel.cube_conv2d) are costed from their tiling.  Fns without
+                 a measured fit are costed like a named measured op, and the report says so
   HBM bytes      every operand read once, every result written once (weights included)
   time           launch + max(compute, HBM bytes / bandwidth): the kernel's pipes overlap
-A concat whose inputs were written in place by their producers (`mem.elided`) costs nothing.
+A concat whose inputs were written in place by their producers (`mem.elided`) costs nothing, and
+so does a `kernel.view` (the same bytes with another shape: no kernel).
 
 Per model: kernel count, HBM bytes, FLOPs, the estimated latency (launches run back to back on
 one stream), what bounds it (host = launch overhead, memory, compute: the largest share of the
@@ -36,9 +45,11 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
 
 from compiler import memory_plan as mp
-from compiler.chips import DEFAULT_CHIP, ChipProfile, get_chip
+from compiler.chips import BYTES_PER_CYCLE, DEFAULT_CHIP, ChipProfile, get_chip
 from compiler.cost_model import cube_core_cycles, vector_core_cycles, vector_fit
 from compiler.formats import ceil_div
+from compiler.kernel_cost_walk import walk_body
+from dialects.kernel import BodyKernelOp, TransDataOp, ViewOp
 
 #: Assumption (not a number in the reference, which says "microseconds"): per kernel launch.
 LAUNCH_OVERHEAD_US = 3.0
@@ -60,6 +71,8 @@ class KernelCost:
     compute_us: float
     memory_us: float
     note: str = ""
+    #: vector fns costed with an alias fit -> "assumed like X"
+    aliases: dict[str, str] = field(default_factory=dict)
 
     @property
     def total_us(self) -> float:
@@ -128,7 +141,18 @@ class PerfReport:
     def roofline_us(self) -> float:
         return max(self.roofline_compute_us, self.roofline_memory_us)
 
+    def aliases(self) -> dict[str, str]:
+        """Vector fns of the model costed without a measured fit -> "assumed like X"."""
+        out: dict[str, str] = {}
+        for k in self.kernels:
+            out.update(k.aliases)
+        return dict(sorted(out.items()))
+
     def assumptions(self) -> list[str]:
+        al = self.aliases()
+        alias_note = (["vector fns without a measured fit (compiler/cost_model.py "
+                       "VECTOR_FIT_ALIASES, an assumption): "
+                       + ", ".join(f"{fn} {src}" for fn, src in al.items())] if al else [])
         return [
             f"HBM bandwidth {self.hbm_tb_per_s} TB/s ({self.hbm_source})",
             f"launch overhead {self.launch_us} us per kernel (assumption: the reference gives "
@@ -137,6 +161,11 @@ class PerfReport:
             "(cores x 8192 flop/cycle x clock for fp16; fp32 half)",
             "vector cycles = k*elements + b per core (measured fp16 fits, fp32 2x k); "
             "kernel time = launch + max(compute, HBM bytes / bandwidth)",
+            "kernel bodies walked on the busiest core: each vector op x the turns of its loops; "
+            "vector kernels: compute = max(vector, UB->GM bytes / 64 per core; GM->UB loads "
+            "only as HBM bytes: no per-core rate in the reference); cube kernels: compute = "
+            "max(cube, epilogue vector)",
+            *alias_note,
             *self.control_notes,
         ]
 
@@ -222,40 +251,67 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
     if mp.ELIDED_ATTR in op.attributes:
         return KernelCost(step, name, node, "elided", 0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0,
                           "inputs written in place")
+    if isinstance(op, ViewOp):  # the same GM bytes with another shape: no launch, no data move
+        return KernelCost(step, name, node, "elided", 0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0,
+                          "a view: no kernel")
     unit = getattr(type(op), "UNIT", None) or ("cube" if "baseK" in t else "vector")
     in_t = op.operands[0].type if op.operands else (op.results[0].type if op.results else None)
     eb = _elem_bytes(in_t) if in_t is not None else 4
+    walk = walk_body(op) if isinstance(op, BodyKernelOp) else None
     cube = vec = 0.0
     flops = 0
     note = ""
+    aliases: dict[str, str] = {}
+    if walk is not None:
+        note = f"{_kind(op)}: {walk.summary()}" if walk.counts else _kind(op)
+        aliases = dict(walk.aliases)
     if unit == "cube" and {"singleCoreM", "singleCoreN", "Ka", "baseM", "baseN"} <= set(t):
         cube = cube_core_cycles(chip, t["singleCoreM"], t["singleCoreN"], t["Ka"], t["baseM"],
                                 t["baseN"], eb)
         flops = 2 * t.get("M", 0) * t.get("N", 0) * t["Ka"]
-        act = _prop(op, "activation")
-        if isinstance(act, StringAttr) and act.data not in ("none", ""):
-            vec = vector_core_cycles(act.data, t["singleCoreM"] * t["singleCoreN"], 4)
-        if _kind(op) == "Conv2DScaled":
-            vec, note = vec + _scaled_a_cycles(t, eb), SCALED_CONV_NOTE
+        if walk is not None:
+            # the epilogue (bias, activation, residual) and a scaled conv's A tiles, in UB
+            vec = walk.vector_cycles + walk.ub_to_l1_cycles
+            if walk.ub_to_l1_bytes:
+                note += "; " + SCALED_CONV_NOTE
+        else:  # kernel.cube_conv2d: bias add and activation on the output block
+            act = _prop(op, "activation")
+            fns = ["Add"] if len(op.operands) > 2 else []
+            if isinstance(act, StringAttr) and act.data not in ("none", ""):
+                fns.append(act.data)
+            for fn in fns:
+                vec += vector_core_cycles(fn, t["singleCoreM"] * t["singleCoreN"], 4)
+                aliases.update(_alias(fn))
         compute_cycles = max(cube, vec)
     else:
         unit = "vector"
-        fn = _prop(op, "fn")
-        fn = fn.data if isinstance(fn, StringAttr) else (
-            "TransData" if "transdata" in op.name else name)
-        elems = t.get("totalElems") or (_elems(op.results[0].type) if op.results else 0)
-        per_core = t.get("elemsPerCore") or ceil_div(elems, max(cores, 1))
-        vec = vector_core_cycles(fn, per_core, eb)
-        _, _, src = vector_fit(fn)
-        if src != "measured":
-            note = f"{fn} {src}"
-        if _kind(op) == "SqueezeExcite" and "hidden" in t:
-            vec, note = _squeeze_excite_cycles(t, eb), SQUEEZE_EXCITE_NOTE
-        compute_cycles = vec  # vector work is not counted in the (cube) FLOPs
+        if walk is not None:
+            vec = walk.vector_cycles
+            compute_cycles = max(vec, walk.mte3_cycles)
+            if compute_cycles > vec:
+                note += "; data moves bound"
+        else:
+            fn = _prop(op, "fn")
+            fn = fn.data if isinstance(fn, StringAttr) else (
+                "TransData" if "transdata" in op.name else name)
+            elems = t.get("totalElems") or (_elems(op.results[0].type) if op.results else 0)
+            per_core = t.get("elemsPerCore") or ceil_div(elems, max(cores, 1))
+            vec = vector_core_cycles(fn, per_core, eb)
+            aliases.update(_alias(fn))
+            note = f"{fn} {aliases[fn]}" if fn in aliases else ""
+            compute_cycles = vec
+            if isinstance(op, TransDataOp):  # a data move: per core, out at UB->GM's rate
+                compute_cycles = max(vec, hbm_out / max(cores, 1) / BYTES_PER_CYCLE["UB->GM"])
+        # vector work is not counted in the (cube) FLOPs
     compute_us = compute_cycles / chip.clock_mhz
     memory_us = (hbm_in + hbm_out) / (chip.hbm_tb_per_s * 1e12) * 1e6
     return KernelCost(step, name, node, unit, cores, cube, vec, hbm_in, hbm_out, flops,
-                      launch_us, compute_us, memory_us, note)
+                      launch_us, compute_us, memory_us, note, aliases)
+
+
+def _alias(fn: str) -> dict[str, str]:
+    _, _, src = vector_fit(fn)
+    return {} if src == "measured" else {fn: src}
 
 
 def _kind(op) -> str:
@@ -263,33 +319,8 @@ def _kind(op) -> str:
     return k.data if isinstance(k, StringAttr) else ""
 
 
-#: The squeeze-excite kernels (compiler/lowering/squeeze_excite.py, cube.py's Conv2DScaled).
-SQUEEZE_EXCITE_NOTE = ("SqueezeExcite: Add over x, RowSum per channel block, 2 x (Mul + "
-                       "ReduceSum) over hidden x C, activations costed as Sigmoid")
 SCALED_CONV_NOTE = ("A tiles scaled in UB (Mul) and moved UB->L1, a path and bandwidth not in the "
                     "reference: assumed like UB->GM")
-
-
-def _squeeze_excite_cycles(t: dict, eb: int) -> float:
-    """One core of the gate kernel: x's chunks added into the accumulator, one RowSum of it
-    per channel block, the two matrix-vector products as Mul + ReduceSum over hidden x C each,
-    the activations (~ Sigmoid)."""
-    per_b, mv = t["batchPerCore"], t["batchPerCore"] * t["hidden"] * t["channels"]
-    blocks = per_b * ceil_div(t["channelBlocks"], t["c1Tile"])
-    c0 = t["elemsPerCore"] // (per_b * t["channelBlocks"] * t["reduceLen"])
-    return (vector_core_cycles("Add", t["elemsPerCore"], eb)
-            + blocks * vector_core_cycles("ReduceSum", t["c1Tile"] * t["chunkLen"] * c0, eb)
-            + 2 * (vector_core_cycles("Mul", mv, eb) + vector_core_cycles("ReduceSum", mv, eb))
-            + vector_core_cycles("Sigmoid", per_b * (t["hidden"] + t["channels"]), eb))
-
-
-def _scaled_a_cycles(t: dict, eb: int) -> float:
-    """Conv2DScaled's extra per core: every A tile (re-read per N block, as cube_core_cycles
-    counts it) multiplied by the scale in UB and moved UB -> L1 (assumed at UB->GM's rate)."""
-    from compiler.chips import BYTES_PER_CYCLE
-
-    a_elems = t["singleCoreM"] * t["Ka"] * ceil_div(t["singleCoreN"], t["baseN"])
-    return vector_core_cycles("Mul", a_elems, eb) + a_elems * eb / BYTES_PER_CYCLE["UB->GM"]
 
 
 def _peak(chip: ChipProfile, fp32: bool) -> float:
