@@ -82,6 +82,8 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "LogicalOr": ("i1",), "LogicalNot": ("i1",),
     "ResizeBilinearV2": F, "ResizeNearestNeighborV2": ("f16", "f32", "bf16", "i8", "ui8", "i32", "i64"),
     "SplitD": ANY, "SplitVD": ANY, "PadV2D": ARITH, "MirrorPad": ANY,
+    # not in cann-facts.md: the types our scan kernel (compiler/lowering/scan.py) computes
+    "Cumsum": FI,
 }
 DTYPE_NAMES = {"f16": "float16", "f32": "float32", "bf16": "bfloat16", "f64": "float64",
                "i1": "bool", "i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32",
@@ -610,6 +612,23 @@ def _axis(node: TfNode, i: int, rank: int) -> int:
     return v[0] % rank
 
 
+def _cumsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Cumsum(x, axis; exclusive, reverse) -> Cumsum with the constant axis as an attribute; of a
+    constant x (Keras 3's causal mask: cumsum(ones) on both axes) it is folded to a constant
+    with the cann semantics, as GE's constant folding would (no kernel launch)."""
+    from compiler.interpreters.cann_impl import cumsum
+    from passes.fold_constants import constant_value
+
+    x = node.operand(0)
+    axis = _axis(node, 1, len(x.type.get_shape()))
+    value = constant_value(x)
+    if value is not None:
+        return _folded(node, b, cumsum(np.asarray(value), axis, node.flag("exclusive"),
+                                       node.flag("reverse")))
+    return [b.create(cann.CumsumOp, [x], node.result_type(), axis=IntegerAttr(axis, i64),
+                     exclusive=flag("exclusive")(node), reverse=flag("reverse")(node))]
+
+
 def _split(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """Split(axis, value) -> SplitD(split_dim, num_split)."""
     x = node.operand(1)
@@ -837,6 +856,9 @@ RULES: list[Rule] = [
     Rule("Max", "ReduceMaxD", _reduce(cann.ReduceMaxDOp)),
     Rule("Min", "ReduceMinD", _reduce(cann.ReduceMinDOp)),
     Rule("Prod", "ReduceProdD", _reduce(cann.ReduceProdDOp)),
+    # scans: the constant axis becomes an attribute.  The op is CANN's Cumsum(x, axis;
+    # exclusive, reverse) as the CANN op library names it; cann-facts.md's table does not list it.
+    Rule("Cumsum", "Cumsum", _cumsum),
     # data movement: constant inputs become attributes
     Rule("Transpose", "TransposeD", one_to_one(cann.TransposeDOp, (0,), {
         "perm": const_ints(1, "perm")})),

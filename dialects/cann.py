@@ -1862,10 +1862,34 @@ class MirrorPadOp(CannOp):
                                       f"{d - 1 + limit} in {mode} mode, got {p[2 * i]}, {p[2 * i + 1]}")
 
 
+@irdl_op_definition
+class CumsumOp(CannOp):
+    """CANN's Cumsum(x, axis; exclusive, reverse) with a constant axis (an attribute): the running
+    sum of x along `axis`; `exclusive` leaves the element itself out (the first sum is 0),
+    `reverse` sums from the end.  TensorFlow's Cumsum."""
+
+    name = "cann.Cumsum"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    exclusive = prop_def(IntegerAttr)
+    reverse = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs = _oshape(self.x)
+        if not xs:
+            raise VerifyException(f"{n}: x must have rank >= 1")
+        _norm_axes(n, [self.axis.value.data], len(xs))
+        check_same_element_type(n, self.x.type, self.y.type)
+        _check_result_shape(n, xs, _oshape(self.y))
+
+
 EXTRA_LIBRARY_OPS = (
     GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, EqualOp, NotEqualOp, LogicalAndOp,
     LogicalOrOp, LogicalNotOp, ResizeBilinearV2Op, ResizeNearestNeighborV2Op, SplitDOp, SplitVDOp,
-    PadV2DOp, MirrorPadOp,
+    PadV2DOp, MirrorPadOp, CumsumOp,
 )
 
 __all__ = ["CONTROL_OPS", "EXTRA_LIBRARY_OPS", "CompareCannOp", "ResizeOp",

@@ -548,9 +548,17 @@ LOAD_VIEWS = {
     "hw_chunks": "an NC1HWC0 tensor as [C1 blocks, H*W positions, C0] of batch n: channels "
                  "[c, +tile[0]*C0) (c a multiple of C0), positions [l, +tile[1]), zero past the "
                  "ends: [n, c, l]",
+    "nz_origin_rows": "rows [t, +tile[0]) of a FRACTAL_NZ (..., K1, M1, 16, C0) tensor's padded "
+                      "row space (B * M1 * 16 rows, batch-major) as rows of its origin [.., M, K]: "
+                      "NZ[b, :, m1, m0, :] across all K1 column blocks, columns past K (`cols`) "
+                      "dropped, rows past M (`rows`) zero; 16 rows from a multiple of 16 are one "
+                      "m1 block (a row kernel's tile): [t]",
     "filter_t": "a 1x1 HWCN filter [1, 1, Ci, Co] as its transpose [Co, Ci], rows [r, +R) and "
                 "columns [c, +prod(tile[1:])) filled row-major into the tile (zero past the "
                 "ends): [r, c]",
+    "scan_rows": "the tensor as [rows, length, inner] (a scan along `length`): rows [t, +tile), "
+                 "positions [l, +chunk) counted from the last one when `reverse` = 1; zero past "
+                 "the ends: [t, l]",
     # UB -> L1
     "copy": "the tile as it is",
     # L1 -> L0A / L0B
@@ -559,7 +567,11 @@ LOAD_VIEWS = {
 }
 #: concat_flat: a flat tile of input i (elements [t, +tile)) into its columns of the result
 #: viewed as [outer, row]: element p -> (p // inner) * row + offset + p % inner.
-STORE_VIEWS = ("nc1hwc0", "nz", "nd", "flat", "rows", "nz_rows", "heads", "concat_flat")
+#: nz_origin_rows: the inverse of the load view of that name; each row is written across all K1
+#: column blocks (rows past M and columns past K as zeros).
+STORE_VIEWS = ("nc1hwc0", "nz", "nd", "flat", "rows", "nz_rows", "heads", "concat_flat",
+               "nz_origin_rows")
+STORE_VIEWS += ("scan_rows",)  # scan_rows: as the load view, clipped at the ends
 
 
 @irdl_op_definition
@@ -722,7 +734,9 @@ class ViewOp(IRDLOperation):
     """`kernel.view %x : (tensor<1x128x4x64xf32>) -> tensor<1x128x256xf32>`: the same GM bytes
     with another shape (Reshape, Squeeze, ExpandDims).  Not a kernel: no launch, no data move.
     Only plain (ND, row-major) tensors can be viewed: a storage format's padding breaks the
-    row-major correspondence."""
+    row-major correspondence.  The exception: FRACTAL_NZ to FRACTAL_NZ with the same (K1, M1,
+    16, C0) and origin (M, K), only the batch dims regrouped (e.g. [1, M, K] <-> [M, K]): the
+    batches are the outermost axes of NZ, so the bytes are the same."""
 
     name = "kernel.view"
     assembly_format = "$x attr-dict `:` functional-type($x, $y)"
@@ -731,11 +745,18 @@ class ViewOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
+        from compiler.formats import Format
         from dialects.cann import format_of
 
         xt, yt = self.x.type, self.y.type
+        fx, fy = format_of(xt), format_of(yt)
+        nz_view = (fx is not None and fy is not None and fx.fmt == fy.fmt == Format.FRACTAL_NZ
+                   and tuple(xt.get_shape())[-4:] == tuple(yt.get_shape())[-4:]
+                   and tuple(fx.origin)[-2:] == tuple(fy.origin)[-2:])
         for what, t in (("operand", xt), ("result", yt)):
             f = format_of(t)
+            if nz_view:
+                break  # only the batch dims of FRACTAL_NZ change: the same bytes
             if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
                 raise VerifyException(f"{self.name}: the {what} is stored as {f.fmt.value}; only "
                                       "row-major tensors can be viewed")

@@ -373,6 +373,25 @@ LIBRARY_SEMANTICS.update({
 })
 
 
+def cumsum(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
+    """TensorFlow's Cumsum: the running sum along `axis`, summed in order (float16 in float32;
+    integers in their own type, wrapping as TensorFlow's do); `exclusive`: the sum before each
+    element (the first is 0); `reverse`: from the last element."""
+    axis %= x.ndim
+    a = _acc(x) if np.issubdtype(x.dtype, np.floating) else x
+    if reverse:
+        a = np.flip(a, axis)
+    if exclusive:
+        zero = np.zeros_like(np.take(a, [0], axis=axis))
+        a = np.concatenate([zero, np.delete(a, -1, axis=axis)], axis=axis)
+    y = np.cumsum(a, axis=axis, dtype=a.dtype)
+    return np.flip(y, axis) if reverse else y
+
+
+LIBRARY_SEMANTICS[cann.CumsumOp] = lambda op, x: cumsum(
+    x, op.axis.value.data, _b(op.exclusive), _b(op.reverse))
+
+
 def _split(op, x: np.ndarray) -> tuple[np.ndarray, ...]:
     """SplitD / SplitVD on origin-layout (plain) tensors."""
     axis = op.split_dim.value.data % x.ndim

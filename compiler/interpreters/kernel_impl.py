@@ -510,6 +510,8 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         v = mat[r0:r0 + shape[0], c0_:c0_ + shape[1]]
         out[:v.shape[0], :v.shape[1]] = v
         return out
+    if view == "scan_rows":
+        return _scan_rows(op, src, idx, out)
     from compiler.interpreters.kernel_views import LOAD_VIEWS
 
     if view in LOAD_VIEWS:  # gather / resize / value and mirror padding views
@@ -623,7 +625,36 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         if nr > 0 and nc > 0:
             mat[r0:r0 + nr, c0_:c0_ + nc] = v[:nr, :nc].astype(dst.dtype)
         return
+    from compiler.interpreters.kernel_views import STORE_VIEWS
+
+    if view in STORE_VIEWS:  # row kernels on FRACTAL_NZ
+        STORE_VIEWS[view](op, v, dst, idx)
+        return
+    if view == "scan_rows":
+        _scan_rows(op, dst, idx, v)
+        return
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot store")
+
+
+def _scan_rows(op, gm: np.ndarray, idx: tuple[int, ...], tile: np.ndarray) -> np.ndarray:
+    """The `scan_rows` view: gm as [rows, length, inner]; tile [tile, chunk, inner] holds rows
+    [t, +tile) at positions [l, +chunk), counted from the last position when `reverse` = 1.  A
+    load (tile is the zero-filled result) copies GM into the tile, a store (tile is the value)
+    the tile into GM; both clipped at the ends."""
+    t, l0 = idx
+    rows, length, inner = op.param("rows"), op.param("length"), op.param("inner")
+    view = gm.reshape(rows, length, inner)
+    nr, nl = min(tile.shape[0], rows - t), min(tile.shape[1], length - l0)
+    if nr <= 0 or nl <= 0:
+        return tile
+    pos = np.arange(l0, l0 + nl)
+    if op.param("reverse", 0):
+        pos = length - 1 - pos
+    if isinstance(op, kernel.LoadOp):
+        tile[:nr, :nl] = view[t:t + nr][:, pos]
+    else:
+        view[t:t + nr, pos] = tile[:nr, :nl].astype(gm.dtype)
+    return tile
 
 
 def _pad_mask(dst: np.ndarray, op: kernel.BodyKernelOp) -> None:
@@ -684,6 +715,12 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
             y = np.where(args[0].astype(bool), xs[1], xs[2])
         elif fn == "ReduceSum":  # over the tile axes `axes`, shaped as the result tile
             y = xs[0].sum(axis=tuple(ints(op.attrs.data["axes"]))).reshape(shape)
+        elif fn == "Cumsum":  # along axis 1 of the tile, in order, from the carry xs[1]
+            # y[:, j] = carry + x[:, 0] + ... + x[:, j] (exclusive: up to x[:, j-1])
+            scan = np.cumsum(np.concatenate([xs[1][:, None], xs[0]], axis=1), axis=1,
+                             dtype=acc)
+            ex = op.attrs.data.get("exclusive")
+            y = scan[:, :-1] if ex is not None and ex.value.data else scan[:, 1:]
         elif fn == "BiasAdd":
             y = xs[0] + xs[1]
         elif fn.startswith("act:"):  # an epilogue activation (cann.ACTIVATIONS), alpha in attrs

@@ -136,3 +136,50 @@ def gather(op, src: np.ndarray, ids: np.ndarray, idx: tuple[int, ...]) -> np.nda
     vals = x[rows // m, np.clip(i, 0, axis_len - 1)]
     out.reshape(out.shape[0], -1)[:rows.size] = np.where(ok[:, None], vals, 0)
     return out
+
+
+def _nz_tile_rows(op, shape, idx, tile_rows):
+    """Rows [t, +tile_rows) of a FRACTAL_NZ (..., K1, M1, 16, C0) tensor's padded row space
+    (B * M1 * 16 rows, batch-major): (batch index, m1, m0, valid-row mask) of each row."""
+    (t,) = idx
+    k1, m1, m0, _ = shape[-4:]
+    n = int(np.prod(shape[:-4], dtype=np.int64)) * m1 * m0
+    r = np.arange(t, min(t + tile_rows, n))
+    b, rem = np.divmod(r, m1 * m0)
+    m, r0 = np.divmod(rem, m0)
+    return b, m, r0, rem < op.param("rows")
+
+
+def _nz_origin_rows(op, src, idx, out):
+    """Rows of a FRACTAL_NZ (..., K1, M1, 16, C0) tensor as [tile, K] row-major rows of its
+    origin (..., M, K): row r of the padded row space = batch r // (M1*16), origin row
+    r % (M1*16) = m1*16 + m0, i.e. NZ[b, :, m1, m0, :] (all K1 column blocks side by side); the
+    columns past K (`cols`) are dropped and the rows past M (`rows`) are zero."""
+    k1, m1, m0, c0 = src.shape[-4:]
+    x = src.reshape(-1, k1, m1, m0, c0)
+    b, m, r0, ok = _nz_tile_rows(op, src.shape, idx, out.shape[0])
+    k = op.param("cols")
+    rows = x[b, :, m, r0].reshape(b.size, k1 * c0)[:, :k]
+    out[:b.size] = np.where(ok[:, None], rows, 0)
+    return out
+
+
+LOAD_VIEWS["nz_origin_rows"] = _nz_origin_rows
+
+
+def _store_nz_origin_rows(op, v, dst, idx):
+    """The inverse of the `nz_origin_rows` load: each row is written across all K1 column
+    blocks, the columns past K and the rows past M as zeros, so the padding of the result is
+    zero whatever the buffer held before (an arena reuses memory)."""
+    k1, m1, m0, c0 = dst.shape[-4:]
+    y = dst.reshape(-1, k1, m1, m0, c0)
+    b, m, r0, ok = _nz_tile_rows(op, dst.shape, idx, v.shape[0])
+    k = op.param("cols")
+    full = np.zeros((b.size, k1 * c0), dst.dtype)
+    full[:, :k] = v[:b.size]
+    full[~ok] = 0
+    y[b, :, m, r0] = full.reshape(b.size, k1, c0)
+
+
+#: view name -> fn(store op, UB tile, GM destination (written in place), indices)
+STORE_VIEWS = {"nz_origin_rows": _store_nz_origin_rows}

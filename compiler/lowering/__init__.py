@@ -7,6 +7,7 @@
 - resize: ResizeBilinearV2 / ResizeNearestNeighborV2 (NC1HWC0 or NHWC);
 - attention: FusedMultiHeadAttention / FusedAttention (masks) / FusedGatedMatMul as cube and
   vector kernels;
+- scan: Cumsum as a chunked scan along its axis;
 - squeeze_excite: the squeeze-excite gate (mean, two small GEMMs) on the vector unit;
 - control_flow: cann.If / Case / While as host-side kernel.if / case / while;
 - legacy: the body-less kernel.cube_conv2d / kernel.vector forms.
@@ -41,5 +42,6 @@ def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
                  attention.GatedMatMulToKernels, gather.GatherToVectorBody,
                  resize.ResizeToVectorBody, data_movement.SplitToVectorBody,
                  data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
+        kinds.append(__import__("compiler.lowering.scan", fromlist=["scan"]).CumsumToVectorBody)
     return [k(chip, failures) for k in kinds] + [data_movement.TransDataToKernel(chip, failures),
                                                   control_flow.ControlFlowToKernel(chip, failures)]

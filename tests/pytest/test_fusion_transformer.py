@@ -321,6 +321,32 @@ def test_keras_attention_select_masks(tmp_path, mask):
     _check_levels(path, ["cann.FusedMultiHeadAttention", 'mask_kind = "select"'])
 
 
+def test_keras_attention_mask_and_causal_mask(tmp_path):
+    """Keras 3's MultiHeadAttention with both attention_mask and use_causal_mask=True: Keras
+    builds the causal mask with two Cumsums of ones; the table folds them (constant input), the
+    mask preparation left is Cast(mask) & (row >= col) in front of one FusedMultiHeadAttention,
+    and the kernel level matches TensorFlow."""
+    from compiler.fusion.engine import count_kernels
+    from compiler.importers.graphdef import import_graphdef_file
+    from compiler.model_zoo import freeze
+
+    path = _write(tmp_path / "mha_both.pb", freeze(_keras_attention("both")))
+    tf_text = module_to_text(import_graphdef_file(path), False, False)
+    assert tf_text.count("tf.Cumsum") == 2
+    errs = _check_levels(path, ["cann.FusedMultiHeadAttention", 'mask_kind = "select"'])
+    assert max(errs) <= 1e-4
+    ctx = make_context()
+    module = import_graphdef_file(path)
+    run_passes(ctx, module, ("tf-to-cann", "fuse"))
+    text = module_to_text(module, False, False)
+    assert "cann.Cumsum" not in text
+    mask_ops = [op.name for op in module.walk() if op.name in (
+        "cann.Cast", "cann.GreaterEqual", "cann.LogicalAnd")]
+    assert sorted(mask_ops) == ["cann.Cast", "cann.GreaterEqual", "cann.LogicalAnd"], text
+    # the mask's 3 kernels + the attention + the output projection
+    assert count_kernels(module) == 5, text
+
+
 @pytest.mark.parametrize("kind, mask_kind", [("greater", "greater"), ("causal", "select"),
                                              ("swapped", "select")])
 def test_where_masked_attention(tmp_path, kind, mask_kind):

@@ -110,6 +110,8 @@ SAMPLES: dict[str, tuple] = {
     "SplitVD": ([((4, 9), F)], [((4, 2), F), ((4, 0), F), ((4, 7), F)],
                 f'"cann.SplitVD"(%a0) <{{size_splits = {_a(2, 0, 7)}, split_dim = -1 : i64, '
                 'num_split = 3 : i64}>'),
+    "Cumsum": ([((3, 5, 7), F)], [((3, 5, 7), F)],
+               '"cann.Cumsum"(%a0) <{axis = 1 : i64, exclusive = false, reverse = true}>'),
 }
 
 

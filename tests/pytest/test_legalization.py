@@ -111,7 +111,7 @@ def test_host_fallback_runs_on_tensorflow(capfd):
     text = """
 func.func @main(%x: tensor<2x3xf32>, %ax: tensor<i32>) -> tensor<2x3xf32> {
   %0 = "tf.Relu"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  %1 = "tf.Cumsum"(%0, %ax) {exclusive = false, reverse = true} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+  %1 = "tf.Cumprod"(%0, %ax) {exclusive = false, reverse = true} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
   func.return %1 : tensor<2x3xf32>
 }"""
     from passes.tf_to_cann import TfToCannPass
@@ -123,7 +123,7 @@ func.func @main(%x: tensor<2x3xf32>, %ax: tensor<i32>) -> tensor<2x3xf32> {
     assert 'cann.HostCall' in module_to_text(module)
     x = RNG.standard_normal((2, 3)).astype(np.float32)
     ours = run_module(module, {"arg0": x, "arg1": np.array(1, np.int32)})["out0"]
-    ref = np.flip(np.cumsum(np.flip(np.maximum(x, 0), 1), 1), 1)
+    ref = np.flip(np.cumprod(np.flip(np.maximum(x, 0), 1), 1), 1)
     np.testing.assert_allclose(ours, ref, rtol=1e-6)
 
 
