@@ -6,9 +6,14 @@ Patterns, applied to a fixed point:
   LayoutElementwise       a format-agnostic op (Relu, BiasAdd) on a value just converted back
                           from NC1HWC0 runs on the NC1HWC0 data instead (TransData sinks past it)
   FoldConstTransData      TransData of a constant = the constant converted at compile time
+  LayoutRowsNZ            SoftmaxV2 / LayerNorm / AddLayerNorm over the last axis of a value
+                          converted back from FRACTAL_NZ run on the NZ data (a block of 16 rows
+                          across all K1 blocks is 16 whole rows); AddLayerNorm's residual joins NZ
+  LayoutReshapeNZ         a Reshape that only regroups the batch dims of an NZ value is an NZ view
+  FoldReshapeChain        Reshape(Reshape(x)) = Reshape(x) (= x when it is x's shape)
   TransdataTransdataFold  TransData(A->B) of TransData(B->A) = the original value (the CANN pass
                           of that name)
-  EraseDead               unused TransData and constants left behind
+  EraseDead               unused TransData, constants and reshapes left behind
 What remains is a TransData at the function's inputs and outputs only.
 """
 
@@ -358,6 +363,125 @@ class LayoutMatMul(RewritePattern):
         rewriter.replace(op, [x1, x2, new, back])
 
 
+#: Row kernels (compiler/lowering/vector.py RowsToVectorBody): statistics along the last axis.
+ROW_KERNELS = ("cann.SoftmaxV2", "cann.LayerNorm", "cann.AddLayerNorm")
+
+
+def _nz_stored(v: SSAValue):
+    """The FRACTAL_NZ value (of an ND origin) that v was converted back from, else None."""
+    s = _from_stored(v)
+    if s is not None and s[1].fmt == Format.FRACTAL_NZ and s[1].origin_fmt == Format.ND:
+        return s[0]
+    return None
+
+
+def _rows_over_last_axis(op) -> bool:
+    """SoftmaxV2 over exactly the last axis, LayerNorm / AddLayerNorm normalizing (and scaling)
+    from the last axis only; rank >= 2 (NZ needs M and K)."""
+    from dialects.common import ints
+
+    rank = len(op.results[0].type.get_shape())
+    if rank < 2:
+        return False
+    if op.name == "cann.SoftmaxV2":
+        return sorted(a % rank for a in ints(op.axes)) == [rank - 1]
+    return (op.begin_norm_axis.value.data % rank == rank - 1
+            and op.begin_params_axis.value.data % rank == rank - 1)
+
+
+class LayoutRowsNZ(RewritePattern):
+    """SoftmaxV2 / LayerNorm / AddLayerNorm over the last axis on a value converted back from
+    FRACTAL_NZ run on the NZ data: one m1 block of NZ across all K1 column blocks holds 16 whole
+    rows of the origin [.., M, K] (cann-facts.md section 3), so the row kernel loads and stores
+    whole blocks (compiler/lowering/vector.py RowsToVectorBody) and the statistics never mix
+    rows; the padding columns are dropped on load and written as zeros on store.
+    AddLayerNorm's other input (the residual) is used in NZ when it was converted back from NZ
+    too, else it gets a TransData ND -> NZ: the count of TransData does not grow, and the result
+    stays NZ for the next matmul (in BERT the residual is the previous AddLayerNorm, NZ itself,
+    or the model input: one TransData at the edge).  gamma / beta stay ND (one [K] row).
+    Not when the statistics run over another axis (a row of NZ is not contiguous there), nor
+    with broadcasting inputs."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        if op.name not in ROW_KERNELS:
+            return
+        y = op.results[0].type
+        if cann.format_of(y) is not None or any(d < 0 for d in y.get_shape()) \
+                or not _rows_over_last_axis(op):
+            return
+        n_x = 2 if op.name == "cann.AddLayerNorm" else 1
+        xs = op.operands[:n_x]
+        stored = [_nz_stored(v) for v in xs]
+        if all(s is None for s in stored):
+            return
+        if any(tuple(v.type.get_shape()) != tuple(y.get_shape()) or cann.format_of(v.type)
+               for v in xs) or any(cann.format_of(v.type) for v in op.operands[n_x:]):
+            return
+        new_ops, operands = [], []
+        for v, s in zip(xs, stored):
+            if s is None:
+                td = with_loc(to_format(v, Format.FRACTAL_NZ, Format.ND), op)
+                new_ops.append(td)
+                s = td.dst
+            operands.append(s)
+        rt = cann.storage_type(y, Format.FRACTAL_NZ, Format.ND)
+        new = with_loc(type(op).create(operands=[*operands, *op.operands[n_x:]], result_types=[rt],
+                                       properties=dict(op.properties),
+                                       attributes=dict(op.attributes)), op)
+        back = with_loc(trans_data(new.results[0], Format.FRACTAL_NZ, Format.ND, y), op)
+        rewriter.replace(op, [*new_ops, new, back])
+
+
+class LayoutReshapeNZ(RewritePattern):
+    """A Reshape that keeps the last two dims [M, K] and only regroups the batch dims (adds or
+    removes leading 1-dims, [1, M, K] <-> [M, K]; merges or splits batches) of a value converted
+    back from FRACTAL_NZ is a view of the NZ data: the batch dims are NZ's outermost axes, so
+    (.., K1, M1, 16, C0) keeps its bytes (kernel.view, compiler/lowering/data_movement.py).
+    A reshape that changes M or K is not (the padding moves) and keeps its TransData.  Reshapes
+    of a reduction's NZ result are left to LayoutSqueezeExcite."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        if op.name != "cann.Reshape" or cann.format_of(op.y.type) is not None:
+            return
+        src = _nz_stored(op.x)
+        if src is None or src.owner is None or src.owner.name.startswith("cann.Reduce"):
+            return
+        ys = tuple(op.y.type.get_shape())
+        if len(ys) < 2 or any(d < 0 for d in ys) or ys[-2:] != cann.origin_shape(src.type)[-2:]:
+            return
+        rt = cann.storage_type(op.y.type, Format.FRACTAL_NZ, Format.ND)
+        new = with_loc(cann.ReshapeOp.create(operands=[src], result_types=[rt],
+                                             properties=dict(op.properties),
+                                             attributes=dict(op.attributes)), op)
+        back = with_loc(trans_data(new.y, Format.FRACTAL_NZ, Format.ND, op.y.type), op)
+        rewriter.replace(op, [new, back])
+
+
+class FoldReshapeChain(RewritePattern):
+    """Reshape(Reshape(x)) = Reshape(x) on row-major values (a reshape keeps the row-major
+    element order), and = x when that is x's own shape (Tensordot's [M, N] -> [1, M, N] ->
+    [M, N] between two matmuls): the TransData pair around the chain then cancels.  The same
+    for chains of FRACTAL_NZ batch views (LayoutReshapeNZ), which compose to one."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        if op.name != "cann.Reshape":
+            return
+        inner = op.x.owner
+        if not isinstance(inner, cann.ReshapeOp):
+            return
+        fmts = [cann.format_of(t) for t in (inner.x.type, op.x.type, op.y.type)]
+        if any(f is not None for f in fmts) and not (
+                all(f is not None and f.fmt == Format.FRACTAL_NZ for f in fmts)
+                and len({f.origin[-2:] for f in fmts}) == 1):
+            return
+        if inner.x.type == op.y.type:
+            rewriter.replace(op, [], [inner.x])
+            return
+        rewriter.replace(op, with_loc(cann.ReshapeOp.create(
+            operands=[inner.x], result_types=[op.y.type], properties=dict(op.properties),
+            attributes=dict(op.attributes)), op))
+
+
 class FoldConstTransData(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cann.TransDataOp, rewriter: PatternRewriter):
@@ -381,7 +505,7 @@ class TransdataTransdataFold(RewritePattern):
 
 class EraseDead(RewritePattern):
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if isinstance(op, (cann.TransDataOp, cann.ConstOp)) and not op.results[0].uses:
+        if isinstance(op, (cann.TransDataOp, cann.ConstOp, cann.ReshapeOp)) and not op.results[0].uses:
             rewriter.erase(op)
 
 
@@ -393,5 +517,6 @@ class AssignLayoutsPass(ModulePass):
         rewrite(op, [FoldConstReshape(), LayoutConv(), LayoutPool(), LayoutMatMul(), LayoutSpatial(),
                      LayoutSqueezeExcite(), LayoutSqueezeExciteGate(), LayoutConvScaled(),
                      LayoutElementwise(),
-                     LayoutAnyElementwise(), LayoutResize(), FoldConstTransData(),
+                     LayoutAnyElementwise(), LayoutResize(), LayoutRowsNZ(), LayoutReshapeNZ(),
+                     FoldReshapeChain(), FoldConstTransData(),
                      TransdataTransdataFold(), EraseDead()])

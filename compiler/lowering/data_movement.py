@@ -340,8 +340,19 @@ class ValuePadToVectorBody(ChipPattern):
         rewriter.replace(op, new)
 
 
+def nz_batch_view(xt, yt) -> bool:
+    """Both FRACTAL_NZ with the same (K1, M1, 16, C0) and origin (M, K): only the batch dims
+    are regrouped (e.g. [1, M, K] <-> [M, K]), the same bytes (passes/assign_layouts.py
+    LayoutReshapeNZ makes these)."""
+    fx, fy = cann.format_of(xt), cann.format_of(yt)
+    return (fx is not None and fy is not None and fx.fmt == fy.fmt == Format.FRACTAL_NZ
+            and tuple(xt.get_shape())[-4:] == tuple(yt.get_shape())[-4:]
+            and fx.origin[-2:] == fy.origin[-2:])
+
+
 class ReshapeToView(ChipPattern):
-    """Reshape (Squeeze, ExpandDims) of a row-major tensor -> kernel.view: no kernel."""
+    """Reshape (Squeeze, ExpandDims) of a row-major tensor -> kernel.view: no kernel.  Also a
+    reshape of FRACTAL_NZ that only regroups the batch dims (nz_batch_view)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if op.name != "cann.Reshape":
@@ -350,7 +361,8 @@ class ReshapeToView(ChipPattern):
         if msg:
             self.fail(op, msg)
             return
-        if not (row_major(op.x.type) and row_major(op.y.type)):
+        if not (row_major(op.x.type) and row_major(op.y.type)) \
+                and not nz_batch_view(op.x.type, op.y.type):
             self.fail(op, f"{op.name}: a reshape of a tensor stored as {stored_as(op.x.type)} is "
                           "not a view (padding breaks row-major order) and has no kernel lowering")
             return

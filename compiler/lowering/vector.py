@@ -260,6 +260,19 @@ def softmax_rows(body: Body, x, tile: int, length: int, et):
     return body.vec("RealDiv", [e, sm], [tile, length], et)
 
 
+def layer_norm_rows(body: Body, x, g, b, eps: float, tile: int, length: int, et):
+    """LayerNorm along the rows of a [tile, length] UB tile: mean, variance, rsqrt, gamma, beta."""
+    mean = body.vec("RowMean", [x], [tile, 1], et)
+    d = body.vec("Sub", [x, mean], [tile, length], et)
+    sq = body.vec("Mul", [d, d], [tile, length], et)
+    var = body.vec("RowMean", [sq], [tile, 1], et)
+    ve = body.vec("Adds", [var], [tile, 1], et, {"value": FloatAttr(eps, f32)})
+    rs = body.vec("Rsqrt", [ve], [tile, 1], et)
+    nrm = body.vec("Mul", [d, rs], [tile, length], et)
+    sc = body.vec("Mul", [nrm, g], [tile, length], et)
+    return body.vec("Add", [sc, b], [tile, length], et)
+
+
 def softmax_kernel(chip: str, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV2"):
     """A vector kernel: softmax over the last axis of a row-major tensor, tiles of whole rows."""
     shape = list(y_type.get_shape())
@@ -276,10 +289,28 @@ def softmax_kernel(chip: str, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV
                    t.buffers, loc_op)
 
 
+def nz_rows(t) -> bool:
+    """A FRACTAL_NZ tensor of an ND origin [.., M, K] (a row kernel's NZ operand)."""
+    f = cann.format_of(t)
+    return f is not None and f.fmt == Format.FRACTAL_NZ and f.origin_fmt == Format.ND
+
+
 class RowsToVectorBody(ChipPattern):
-    """SoftmaxV2 / LayerNorm / AddLayerNorm over the last axis of a row-major tensor ->
-    kernel.vec_kernel: per core, UB tiles of whole rows; the row statistics (max and sum;
-    mean and variance) by vector reductions along the row, gamma and beta loaded once per core."""
+    """SoftmaxV2 / LayerNorm / AddLayerNorm over the last axis -> kernel.vec_kernel: per core,
+    UB tiles of whole rows; the row statistics (max and sum; mean and variance) by vector
+    reductions along the row, gamma and beta loaded once per core.
+
+    Row-major tensors: tiles of rows (`rows` view).  FRACTAL_NZ tensors (x, x2 and y all NZ of
+    one shape, as passes/assign_layouts.py LayoutRowsNZ makes them): one m1 block across all
+    K1 column blocks holds exactly 16 whole rows of the origin [.., M, K]
+    (NZ[.., k1, m1, m0, k0] = ND[.., m1*16+m0, k1*C0+k0]), so the rows are those of the padded
+    row space (B * M1 * 16, batch-major) and a tile is loaded as [tile, K] rows
+    (`nz_origin_rows`: the columns past K are dropped, so the statistics see exactly K values
+    per row; the rows past M are zero and are stored as zeros, like the padding columns).  The
+    body is the row-major one.  On the device a tile of 16*j rows from a multiple of 16 is j
+    whole m1 blocks: per batch K1 bursts of j*16*C0 contiguous elements.  Rows rather than whole
+    blocks are the unit so that a small M still spreads over all vector cores (BERT's M = 128
+    is 8 blocks but 128 rows: 32 cores of 4 rows, K1 bursts of 4*C0 elements each)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if op.name not in ("cann.SoftmaxV2", "cann.LayerNorm", "cann.AddLayerNorm"):
@@ -289,12 +320,24 @@ class RowsToVectorBody(ChipPattern):
         if msg:
             self.fail(op, msg)
             return
-        bad = [v for v in (*op.operands, y) if not row_major(v.type)]
-        if bad:
-            self.fail(op, f"{op.name}: runs on row-major tensors, but a value is stored as "
-                          f"{stored_as(bad[0].type)}")
-            return
-        shape = list(y.type.get_shape())
+        n_x = 2 if op.name == "cann.AddLayerNorm" else 1
+        xs = op.operands[:n_x]
+        on_nz = nz_rows(y.type)
+        if on_nz:
+            bad = [v for v in xs if v.type != y.type] + \
+                  [v for v in op.operands[n_x:] if not row_major(v.type)]
+            if bad:
+                self.fail(op, f"{op.name}: on FRACTAL_NZ, x must be stored like y and gamma/beta "
+                              f"row-major, but a value is stored as {stored_as(bad[0].type)} "
+                              f"{list(bad[0].type.get_shape())}")
+                return
+        else:
+            bad = [v for v in (*op.operands, y) if not row_major(v.type)]
+            if bad:
+                self.fail(op, f"{op.name}: runs on row-major or FRACTAL_NZ tensors, but a value is "
+                              f"stored as {stored_as(bad[0].type)}")
+                return
+        shape = list(cann.origin_shape(y.type))
         rank = len(shape)
         if op.name == "cann.SoftmaxV2":
             axes = sorted(a % rank for a in ints(op.axes))
@@ -302,54 +345,61 @@ class RowsToVectorBody(ChipPattern):
                 self.fail(op, f"{op.name}: softmax over axes {axes} of a rank-{rank} tensor has no "
                               "kernel lowering (only the last axis)")
                 return
-            try:
-                new = softmax_kernel(self.chip, op.operands[0], y.type, op)
-            except TilingError as e:
-                self.fail(op, str(e))
+            if not on_nz:
+                try:
+                    new = softmax_kernel(self.chip, op.operands[0], y.type, op)
+                except TilingError as e:
+                    self.fail(op, str(e))
+                    return
+                rewriter.replace(op, new)
                 return
-            rewriter.replace(op, new)
-            return
-        bna = op.begin_norm_axis.value.data % rank
-        bpa = op.begin_params_axis.value.data % rank
-        if bna != rank - 1 or bpa != rank - 1:
-            self.fail(op, f"{op.name}: normalization from axis {bna} (params from {bpa}) of a "
-                          f"rank-{rank} tensor has no kernel lowering (only the last axis)")
-            return
-        n_x = 2 if op.name == "cann.AddLayerNorm" else 1
-        if any(tuple(v.type.get_shape()) != tuple(shape) for v in op.operands[:n_x]):
-            self.fail(op, f"{op.name}: broadcasting inputs have no kernel lowering")
-            return
-        length, rows = shape[-1], prod(shape[:-1])
+        else:
+            bna = op.begin_norm_axis.value.data % rank
+            bpa = op.begin_params_axis.value.data % rank
+            if bna != rank - 1 or bpa != rank - 1:
+                self.fail(op, f"{op.name}: normalization from axis {bna} (params from {bpa}) of a "
+                              f"rank-{rank} tensor has no kernel lowering (only the last axis)")
+                return
+            if any(tuple(cann.origin_shape(v.type)) != tuple(shape) for v in xs):
+                self.fail(op, f"{op.name}: broadcasting inputs have no kernel lowering")
+                return
+        length = shape[-1]
         et = y.type.element_type
+        eb = numpy_dtype(et).itemsize
+        n_buf = 2 if op.name == "cann.SoftmaxV2" else n_x + 2
+        if on_nz:  # the padded row space: B * M1 * 16 rows
+            *batch, _, m1, m0, _ = y.type.get_shape()
+            units = prod(batch) * m1 * m0
+            view, vp = "nz_origin_rows", {"rows": shape[-2], "cols": length}
+        else:
+            units = prod(shape[:-1])
+            view, vp = "rows", {}
         try:
-            t = vector_tiling(op.name.removeprefix("cann."), rows, n_x + 2,
-                              numpy_dtype(et).itemsize * length, self.chip, length)
+            t = vector_tiling(op.name.removeprefix("cann."), units, n_buf, eb * length, self.chip,
+                              length)
         except TilingError as e:
             self.fail(op, str(e))
             return
-        f, tile = t.fields, t.fields["tileElems"]
-        eps = op.epsilon
+        f, rows = t.fields, t.fields["tileElems"]  # rows of one UB tile
+        tile = rows
         body = Body([*(v.type for v in op.operands), y.type])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
-            zero = body.index(0)
-            g = body.load(body.args[n_x], [zero], "flat", [length], et, "UB", shape=[length])
-            b = body.load(body.args[n_x + 1], [zero], "flat", [length], et, "UB", shape=[length])
-            with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
-                x = body.load(body.args[0], [ti], "rows", [tile, length], et, "UB")
-                if n_x == 2:
-                    x2 = body.load(body.args[1], [ti], "rows", [tile, length], et, "UB")
-                    x = body.vec("Add", [x, x2], [tile, length], et)
-                mean = body.vec("RowMean", [x], [tile, 1], et)
-                d = body.vec("Sub", [x, mean], [tile, length], et)
-                sq = body.vec("Mul", [d, d], [tile, length], et)
-                var = body.vec("RowMean", [sq], [tile, 1], et)
-                ve = body.vec("Adds", [var], [tile, 1], et,
-                              {"value": FloatAttr(float(eps.value.data), f32)})
-                rs = body.vec("Rsqrt", [ve], [tile, 1], et)
-                nrm = body.vec("Mul", [d, rs], [tile, length], et)
-                sc = body.vec("Mul", [nrm, g], [tile, length], et)
-                r = body.vec("Add", [sc, b], [tile, length], et)
-                body.store(r, body.args[-1], [ti], "rows")
+            if op.name != "cann.SoftmaxV2":
+                zero = body.index(0)
+                g = body.load(body.args[n_x], [zero], "flat", [length], et, "UB", shape=[length])
+                b = body.load(body.args[n_x + 1], [zero], "flat", [length], et, "UB",
+                              shape=[length])
+            with body.loop(o, f["elemsPerCore"], tile, units) as ti:
+                x = body.load(body.args[0], [ti], view, [rows, length], et, "UB", **vp)
+                if op.name == "cann.SoftmaxV2":
+                    r = softmax_rows(body, x, rows, length, et)
+                else:
+                    if n_x == 2:
+                        x2 = body.load(body.args[1], [ti], view, [rows, length], et, "UB", **vp)
+                        x = body.vec("Add", [x, x2], [rows, length], et)
+                    r = layer_norm_rows(body, x, g, b, float(op.epsilon.value.data), rows,
+                                        length, et)
+                body.store(r, body.args[-1], [ti], view, **vp)
         new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), op.operands, y.type,
                       body.region(), t.block_dim, f, t.buffers, op)
         rewriter.replace(op, new)
