@@ -50,6 +50,7 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass
+from io import StringIO
 
 import numpy as np
 from xdsl.dialects import func
@@ -63,6 +64,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Operation
+from xdsl.printer import Printer
 
 from compiler.diagnostics import CompileError
 from compiler import memory_plan as mp
@@ -128,15 +130,82 @@ def _op_json(op: Operation, step: int, function: str = "main") -> dict:
     return out
 
 
-def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
-    """The .om bytes of a kernel-level module (planned here if it was not yet)."""
-    from compiler.ir_io import module_to_text
+class _DirectPrinter(Printer):
+    """xDSL's Printer with a shortcut for text without a newline (nearly every call): the same
+    characters and the same line/column bookkeeping, without the generic path's overhead."""
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if "\n" in text:
+            self.print_content(text, indent=indent)
+        else:
+            self._current_column += len(text)
+            self._write(text)
+
+
+def _model_text(module: ModuleOp) -> bytes:
+    """module_to_text(module, debuginfo=True), encoded."""
+    out: list[str] = []
+    printer = _DirectPrinter(stream=StringIO(), print_generic_format=False, print_debuginfo=True)
+    printer._write = out.append  # type: ignore[method-assign]
+    printer.print_op(module)
+    out.append("\n")
+    return "".join(out).encode()
+
+
+def _weights_as_arguments(fn: func.FuncOp):
+    """Turn @main's constants into trailing arguments, in place; returns (consts, undo) where
+    undo() puts the module back exactly as it was (same ops, same use order, same types)."""
+    block = fn.body.blocks.first
+    consts = [(k, op) for k, op in enumerate(block.ops) if mp.is_constant(op)]
+    old_type = fn.function_type
+    had_attr = WEIGHT_ARGS_ATTR in fn.attributes
+    old_attr = fn.attributes.get(WEIGHT_ARGS_ATTR)
+    n_args = len(block.args)
+    done: list[tuple[Operation, Operation | None, object, object]] = []
+
+    def undo() -> None:
+        for op, nxt, arg, hint in reversed(done):
+            if nxt is None:
+                block.add_op(op)
+            else:
+                block.insert_op_before(op, nxt)
+            arg.replace_all_uses_with(op.results[0])
+            op.results[0].name_hint = hint
+        while len(block.args) > n_args:
+            block.erase_arg(block.args[-1])
+        fn.function_type = old_type
+        if had_attr:
+            fn.attributes[WEIGHT_ARGS_ATTR] = old_attr
+        else:
+            fn.attributes.pop(WEIGHT_ARGS_ATTR, None)
+
+    try:
+        for _, op in consts:
+            res = op.results[0]
+            arg = block.insert_arg(res.type, len(block.args))
+            hint = res.name_hint
+            nxt = op.next_op
+            res.replace_all_uses_with(arg)
+            op.detach()
+            done.append((op, nxt, arg, hint))
+    except BaseException:
+        undo()
+        raise
+    fn.function_type = func.FunctionType.from_lists(
+        [a.type for a in block.args], list(fn.function_type.outputs))
+    fn.attributes[WEIGHT_ARGS_ATTR] = IntegerAttr(len(consts), i64)
+    return consts, undo
+
+
+def _offline_model_chunks(module: ModuleOp, name: str) -> tuple[list, list]:
+    """(header fields but the digest, payload chunks) of the .om of a kernel-level module."""
     from compiler.runner import input_specs, io_names
     from dialects.common import numpy_dtype
 
-    module = module.clone()
     fn = _main(module)
     if not all(mp.has_plan(f) for f in mp.planned_functions(module)):
+        module = module.clone()  # planning writes to the module: never to the caller's
+        fn = _main(module)
         mp.plan_module(module)
     problems = mp.check_module(module)
     if problems:
@@ -150,53 +219,52 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
         outputs.append({"name": n, "shape": list(framework_shape(t)),
                         "dtype": str(numpy_dtype(t.element_type))})
 
-    # Constants -> trailing arguments bound to raw weight bytes.
-    block = fn.body.blocks.first
-    # The weights are never printed: each constant becomes an argument and its bytes go to
-    # the WEIGHTS section as they are (chunks joined once, below).
-    weights: list[bytes] = []
-    wlen = 0
-    index = []
-    consts = [(k, op) for k, op in enumerate(block.ops) if mp.is_constant(op)]
+    # Constants -> trailing arguments bound to raw weight bytes.  The weights are never printed
+    # nor copied: their bytes go to the WEIGHTS section as they are.  The module is changed in
+    # place (no clone) and put back exactly once printed.
     from compiler.diagnostics import node_name
 
-    for position, op in consts:
+    for op in fn.body.blocks.first.ops:
+        if not mp.is_constant(op):
+            continue
         value = op.properties.get("value", op.attributes.get("value"))
         if not isinstance(value, DenseIntOrFPElementsAttr):
             raise OmError(f"internal error: constant {op.name} has no dense value")
-        rtype = op.results[0].type
-        raw = value.data.data
-        dtype = numpy_dtype(value.type.element_type)
-        off = _align(wlen, WEIGHT_ALIGN)
-        if off > wlen:
-            weights.append(bytes(off - wlen))
-        weights.append(raw)
-        wlen = off + len(raw)
-        index.append({"name": node_name(op), "offset": off, "bytes": len(raw), "dtype": str(dtype),
-                      "shape": list(value.type.get_shape()), "op": op.name,
-                      "position": position})
-        arg = block.insert_arg(rtype, len(block.args))
-        op.results[0].replace_all_uses_with(arg)
-        op.detach()
-        op.erase()
-    fn.function_type = func.FunctionType.from_lists(
-        [a.type for a in block.args], list(fn.function_type.outputs))
-    fn.attributes[WEIGHT_ARGS_ATTR] = IntegerAttr(len(consts), i64)
+    weights: list = []
+    wlen = 0
+    index = []
+    consts, undo = _weights_as_arguments(fn)
+    try:
+        for position, op in consts:
+            value = op.properties.get("value", op.attributes.get("value"))
+            raw = value.data.data
+            dtype = numpy_dtype(value.type.element_type)
+            off = _align(wlen, WEIGHT_ALIGN)
+            if off > wlen:
+                weights.append(bytes(off - wlen))
+            weights.append(raw)
+            wlen = off + len(raw)
+            index.append({"name": node_name(op), "offset": off, "bytes": len(raw),
+                          "dtype": str(dtype), "shape": list(value.type.get_shape()),
+                          "op": op.name, "position": position})
 
-    launches = _launches(module)
-    plan = mp.read_plan(fn)
-    soc = module.attributes.get("cann.soc_version")
-    soc = soc.data if isinstance(soc, StringAttr) else ""
-    text = module_to_text(module, debuginfo=True).encode()
-    plan_json = {
-        "alignment": plan.alignment, "arena": plan.arena, "live_bound": plan.live_bound,
-        "naive": plan.naive, "info": plan.info,
-        "tensors": [{"name": r.name, "kind": r.kind, "offset": o, "bytes": r.size,
-                     "live": [r.start, r.end]}
-                    for r, o in zip(plan.collected.reqs, plan.offsets)],
-        "functions": {f.sym_name.data: _plan_json(mp.read_plan(f))
-                      for f in mp.planned_functions(module) if f is not fn},
-    }
+        launches = _launches(module)
+        plan = mp.read_plan(fn)
+        soc = module.attributes.get("cann.soc_version")
+        soc = soc.data if isinstance(soc, StringAttr) else ""
+        text = _model_text(module)
+        plan_json = {
+            "alignment": plan.alignment, "arena": plan.arena, "live_bound": plan.live_bound,
+            "naive": plan.naive, "info": plan.info,
+            "tensors": [{"name": r.name, "kind": r.kind, "offset": o, "bytes": r.size,
+                         "live": [r.start, r.end]}
+                        for r, o in zip(plan.collected.reqs, plan.offsets)],
+            "functions": {f.sym_name.data: _plan_json(mp.read_plan(f))
+                          for f in mp.planned_functions(module) if f is not fn},
+        }
+        tiling = json.dumps([_op_json(op, k, f) for k, (f, op) in enumerate(launches)]).encode()
+    finally:
+        undo()
     manifest = {"name": name, "soc_version": soc, "inputs": inputs, "outputs": outputs,
                 "weights": len(consts), "launches": len(launches), "producer": PRODUCER,
                 "format_version": FORMAT_VERSION}
@@ -204,14 +272,14 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
         (MODEL_DEF, [text]),
         (WEIGHTS, weights),
         (WEIGHT_INDEX, [json.dumps(index).encode()]),
-        (TILING, [json.dumps([_op_json(op, k, f) for k, (f, op) in enumerate(launches)]).encode()]),
+        (TILING, [tiling]),
         (MEMORY_PLAN, [json.dumps(plan_json).encode()]),
         (MANIFEST, [json.dumps(manifest).encode()]),
     ]
     table_end = HEADER_SIZE + _SECTION.size * len(sections)
     offset = _align(table_end, SECTION_ALIGN)
     table = bytearray()
-    body: list[bytes] = []  # chunks: the ~100 MB of weights are copied once, by the join
+    body: list = []  # chunks: the weights are never joined into one buffer
     for kind, chunks in sections:
         n = sum(len(c) for c in chunks)
         table += _SECTION.pack(kind, 0, offset, n)
@@ -220,17 +288,31 @@ def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
         body.append(bytes(pad))
         offset += n + pad
     payload = [bytes(table), bytes(_align(table_end, SECTION_ALIGN) - table_end), *body]
-    digest = hashlib.sha256()
-    for c in payload:
-        digest.update(c)
     length = sum(len(c) for c in payload)
-    head = _HEAD.pack(MAGIC, HEADER_SIZE, FORMAT_VERSION, len(sections), length,
-                      digest.digest(), _pad(name.encode(), 32), len(launches),
-                      _pad(soc.encode(), 20), plan.arena, wlen)
+    fields = [MAGIC, HEADER_SIZE, FORMAT_VERSION, len(sections), length, None,
+              _pad(name.encode(), 32), len(launches), _pad(soc.encode(), 20), plan.arena, wlen]
+    return fields, payload
+
+
+def _header(fields: list, digest: bytes) -> bytes:
+    head = _HEAD.pack(*fields[:5], digest, *fields[6:])
     head = head.ljust(252, b"\0")
     head += struct.pack("<I", zlib.crc32(head))
     assert len(head) == HEADER_SIZE
-    return b"".join([head, *payload])
+    return head
+
+
+def _sha256(chunks: list) -> bytes:
+    digest = hashlib.sha256()
+    for c in chunks:
+        digest.update(c)
+    return digest.digest()
+
+
+def build_offline_model(module: ModuleOp, name: str = "model") -> bytes:
+    """The .om bytes of a kernel-level module (planned here if it was not yet)."""
+    fields, payload = _offline_model_chunks(module, name)
+    return b"".join([_header(fields, _sha256(payload)), *payload])
 
 
 def _plan_json(plan: mp.RecordedPlan) -> dict:
@@ -240,14 +322,48 @@ def _plan_json(plan: mp.RecordedPlan) -> dict:
 
 
 def write_offline_model(module: ModuleOp, path: str, name: str | None = None) -> int:
-    """Write atomically; returns the file size."""
+    """Write atomically (no half-written file on error); returns the file size.  The payload is
+    written chunk by chunk while another thread hashes it (both release the GIL), then the
+    header with the checksum goes in front."""
     import os
+    import tempfile
+    import threading
 
-    from compiler.ir_io import write_atomically
+    fields, payload = _offline_model_chunks(
+        module, name or os.path.splitext(os.path.basename(path))[0])
+    size = HEADER_SIZE + fields[4]
+    if path is None or path == "-":
+        from compiler.ir_io import write_atomically
 
-    data = build_offline_model(module, name or os.path.splitext(os.path.basename(path))[0])
-    write_atomically(path, lambda: data)
-    return len(data)
+        write_atomically(path, lambda: b"".join([_header(fields, _sha256(payload)), *payload]))
+        return size
+    digest: list = []
+    hasher = threading.Thread(target=lambda: digest.append(_sha256(payload)), daemon=True)
+    hasher.start()
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
+    except OSError as e:
+        hasher.join()
+        raise CompileError(f"{path}: error: cannot write: {e.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.seek(HEADER_SIZE)
+            for c in payload:
+                f.write(c)
+            hasher.join()
+            f.seek(0)
+            f.write(_header(fields, digest[0]))
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600: give the file the usual mode
+        os.replace(tmp, path)
+    except BaseException:
+        hasher.join()
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return size
 
 
 # --- reading --------------------------------------------------------------------------------
