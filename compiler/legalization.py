@@ -95,9 +95,20 @@ def dtype_name(element_type: Attribute | str) -> str:
     return DTYPE_NAMES.get(s, s)
 
 
+_TYPE_STR: dict[Attribute, str] = {}
+
+
+def _type_str(element_type: Attribute) -> str:
+    # str() of an attribute runs the printer: cached per (immutable, hashable) element type
+    s = _TYPE_STR.get(element_type)
+    if s is None:
+        s = _TYPE_STR[element_type] = str(element_type)
+    return s
+
+
 def check_dtype(cann_name: str, element_type: Attribute) -> None:
     allowed = CANN_DTYPES.get(cann_name)
-    if allowed is None or str(element_type) in allowed:
+    if allowed is None or _type_str(element_type) in allowed:
         return
     raise LegalizationError(f"{cann_name} supports {', '.join(dtype_name(a) for a in allowed)}; "
                             f"got {dtype_name(element_type)}")
@@ -107,8 +118,13 @@ def check_dtype(cann_name: str, element_type: Attribute) -> None:
 
 def tf_op_type(op: Operation) -> str | None:
     """`MatMul` for a `tf.MatMul` op (typed, generic or unregistered); None for other dialects."""
-    name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-    return name[3:] if name.startswith("tf.") else None
+    name = op.name
+    if name.startswith("tf."):  # a typed tf op (UnregisteredOp.name is builtin.unregistered)
+        return name[3:]
+    if name == "builtin.unregistered" and isinstance(op, UnregisteredOp):
+        name = op.op_name.data
+        return name[3:] if name.startswith("tf.") else None
+    return None
 
 
 def tf_attributes(op: Operation) -> dict[str, Attribute]:
@@ -248,11 +264,17 @@ class Builder:
 
     def create(self, cls: type[Operation], operands: Sequence[SSAValue | Sequence[SSAValue]],
                result_type: Attribute, **props: Attribute) -> SSAValue:
-        return self.add(cls(operands=list(operands), result_types=[result_type],
+        operands = list(operands)
+        if (len(operands) == _plain_arity(cls) and all(isinstance(v, SSAValue) for v in operands)
+                and all(v is not None for v in props.values())):
+            # what the IRDL builder would do, without its generic argument handling
+            return self.add(cls.create(operands=operands, result_types=[result_type],
+                                       properties=props)).results[0]
+        return self.add(cls(operands=operands, result_types=[result_type],
                             properties=props)).results[0]
 
     def const(self, array: np.ndarray) -> SSAValue:
-        return self.add(cann.ConstOp(dense_from_numpy(np.asarray(array)))).results[0]
+        return self.add(_const_op(dense_from_numpy(np.asarray(array)))).results[0]
 
     def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
         shape = [int(d) for d in shape]
@@ -271,6 +293,38 @@ class Builder:
                            perm=int_array(perm))
 
 
+_PLAIN_ARITY: dict[type, int | None] = {}
+
+
+def _plain_arity(cls: type[Operation]) -> int | None:
+    """The operand count of an op class whose IRDL builder only passes its arguments through
+    (the default __init__, single operands, one single result, no segments, regions or
+    successors): `cls.create` then builds the very same op.  None for any other class."""
+    try:
+        return _PLAIN_ARITY[cls]
+    except KeyError:
+        pass
+    from xdsl.irdl import IRDLOperation
+    from xdsl.irdl.operations import AttrSizedSegments, OperandDef, ResultDef, SameVariadicSize
+
+    n = None
+    if cls.__init__ is IRDLOperation.__init__:
+        d = cls.get_irdl_definition()
+        if (not any(isinstance(o, (AttrSizedSegments, SameVariadicSize)) for o in d.options)
+                and not d.regions and not d.successors and len(d.results) == 1
+                and type(d.results[0][1]) is ResultDef
+                and all(type(od) is OperandDef for _, od in d.operands)):
+            n = len(d.operands)
+    _PLAIN_ARITY[cls] = n
+    return n
+
+
+def _const_op(value: DenseIntOrFPElementsAttr) -> Operation:
+    """`cann.ConstOp(value)` (no operands, one property, result type = the value's type),
+    without the IRDL builder's generic argument handling."""
+    return cann.ConstOp.create(properties={"value": value}, result_types=[value.type])
+
+
 # --- attribute converters (node -> CANN attribute) -----------------------------------------------
 
 Converter = Callable[[TfNode], Attribute]
@@ -281,9 +335,12 @@ def copy(name: str, default: Attribute | None = None) -> Converter:
     return lambda n: n.attr(name, default) if default is not None else n.attr(name)
 
 
+_BOOLS = {False: IntegerAttr(0, 1), True: IntegerAttr(1, 1)}  # immutable: built once
+
+
 def flag(name: str, default: bool = False) -> Converter:
     """A TF bool -> a CANN bool (transpose_a -> transpose_x1, adj_x -> adj_x1)."""
-    return lambda n: IntegerAttr(int(n.flag(name, default)), 1)
+    return lambda n: _BOOLS[n.flag(name, default)]
 
 
 def f32_attr(name: str, default: float) -> Converter:
@@ -377,7 +434,7 @@ def _const(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     value = node.attr("value")
     if not isinstance(value, DenseIntOrFPElementsAttr):
         raise LegalizationError(f"value {value} is not a dense numeric constant")
-    return [b.add(cann.ConstOp(value)).results[0]]
+    return [b.add(_const_op(value)).results[0]]
 
 
 def _reshape(node: TfNode, b: Builder) -> Sequence[SSAValue]:

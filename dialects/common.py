@@ -26,8 +26,19 @@ from xdsl.utils.exceptions import VerifyException
 I64Array = DenseArrayBase.constr(i64)
 
 
+_INT_ARRAY_CACHE: dict[tuple[int, ...], DenseArrayBase] = {}
+
+
 def int_array(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, list(values))
+    # attributes are immutable: one per distinct list of plain ints (strides, pads, shapes...)
+    key = tuple(values)
+    got = _INT_ARRAY_CACHE.get(key)
+    if got is not None and all(type(v) is int for v in key):
+        return got
+    got = DenseArrayBase.from_list(i64, list(key))
+    if len(_INT_ARRAY_CACHE) < 65536 and all(type(v) is int for v in key):
+        _INT_ARRAY_CACHE[key] = got
+    return got
 
 
 def ints(attr: DenseArrayBase) -> tuple[int, ...]:
@@ -128,12 +139,19 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     from xdsl.dialects.builtin import BytesAttr
 
     array = np.asarray(array, order="C")  # (ascontiguousarray would make a scalar 1-d)
+    key = (array.dtype, array.shape)
+    typ = _DENSE_TYPES.get(key)  # types are immutable: built once per (dtype, shape)
+    if typ is None:
+        elt = IntegerType(1) if array.dtype == np.bool_ else element_type_of(array.dtype)
+        typ = TensorType(elt, array.shape)
+        if len(_DENSE_TYPES) < 65536:
+            _DENSE_TYPES[key] = typ
     if array.dtype == np.bool_:
         array = array.astype(np.int8)  # i1 is stored one byte per element
-        typ = TensorType(IntegerType(1), array.shape)
-    else:
-        typ = TensorType(element_type_of(array.dtype), array.shape)
     return DenseIntOrFPElementsAttr(typ, BytesAttr(array.tobytes()))
+
+
+_DENSE_TYPES: dict[tuple[np.dtype, tuple[int, ...]], TensorType] = {}
 
 
 def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

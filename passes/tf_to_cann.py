@@ -127,11 +127,14 @@ class TfToCannPass(ModulePass):
         failures: list[tuple[Operation, str]] = []
         hosted: list[tuple[Operation, str]] = []
         counts = inline_calls(op, failures)
-        counts.update(t for o in op.walk() if (t := tf_op_type(o)) is not None
-                      and t not in INLINE_ROWS)
+        if self.report:  # the counts are only printed by the report
+            counts.update(t for o in op.walk() if (t := tf_op_type(o)) is not None
+                          and t not in INLINE_ROWS)
         rewrite(op, [_Collecting(failures, self.allow_host_fallback, hosted)], recursive=False)
+        failed = {id(f) for f, _ in failures}
         for left in op.walk():
-            if tf_op_type(left) is not None and all(f is not left for f, _ in failures):
+            if tf_op_type(left) is not None and id(left) not in failed:
+                failed.add(id(left))
                 failures.append((left, f"{left.name} has no CANN lowering"))
         if self.report:
             print_report(counts, hosted, failures)

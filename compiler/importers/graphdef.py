@@ -120,9 +120,12 @@ def _tensor_type(tf: Any, tf_tensor: Any) -> Attribute:
     """The IR type of a tf.Tensor from shape inference (unranked if the rank is unknown)."""
     from dialects.tf import element_type_of_dtype
 
-    shape = tf_tensor.shape
-    dims = None if shape.rank is None else tuple(
-        DYNAMIC_INDEX if d is None else int(d) for d in shape.as_list())
+    try:  # (dims, unknown rank) straight from the C API: `.shape` wraps it in a TensorShape
+        raw, unknown_rank = tf_tensor._shape
+    except AttributeError:
+        shape = tf_tensor.shape
+        raw, unknown_rank = (None, True) if shape.rank is None else (shape.as_list(), False)
+    dims = None if unknown_rank else tuple(DYNAMIC_INDEX if d is None else int(d) for d in raw)
     key = (tf_tensor.dtype.base_dtype.name, dims)
     typ = _TYPES.get(key)
     if typ is None:
@@ -209,17 +212,27 @@ def _func(tf: Any, f: Any) -> Attribute:
     return FuncAttr(sym, DictionaryAttr({k: convert_attr(tf, v) for k, v in sorted(f.attr.items())}))
 
 
+#: attributes are immutable: one instance per value (building them verifies, which is not free)
+_I64_ATTRS: dict[int, Attribute] = {}
+_TRUE, _FALSE = IntegerAttr(1, 1), IntegerAttr(0, 1)
+
+
 def convert_attr(tf: Any, value: Any) -> Attribute:
     """AttrValue -> IR attribute, losslessly (see dialects/tf.py for the forms)."""
     from dialects.tf import AttrValueAttr, element_type_of_dtype
 
     kind = value.WhichOneof("value")
     if kind == "i":
-        return IntegerAttr(value.i, i64)
+        a = _I64_ATTRS.get(value.i)
+        if a is None:
+            a = IntegerAttr(value.i, i64)
+            if len(_I64_ATTRS) < 65536:
+                _I64_ATTRS[value.i] = a
+        return a
     if kind == "f":
         return FloatAttr(value.f, f32)
     if kind == "b":
-        return IntegerAttr(int(value.b), 1)
+        return _TRUE if value.b else _FALSE
     if kind == "s":
         return _string(value.s)
     if kind == "type":
@@ -442,7 +455,8 @@ def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Seq
     if node.op == "Const":
         value = convert_tensor(tf, node.attr["value"].tensor,
                                weights.pop(node.name, None) if weights else None)
-        op = ConstOp(value, result_types[0])
+        # ConstOp(value, result_types[0]), without the IRDL builder's generic argument handling
+        op = ConstOp.create(properties={"value": value}, result_types=[result_types[0]])
         for k, v in node.attr.items():
             if k not in ("value", "dtype"):
                 op.attributes[k] = convert_attr(tf, v)
