@@ -98,7 +98,7 @@ def main() -> int:
     args = ap.parse_args()
     print(f"{'model':<22} {'planned at':<26} {'arena B':>12} {'live bound B':>12} "
           f"{'naive sum B':>13} {'/bound':>7} {'/naive':>7}  target(<=1.05x bound, <=0.5x naive)")
-    from compiler.ir_io import load_module, parse_module
+    from compiler.ir_io import load_module
 
     for fused in (True, False):
         module, _ = load_module(os.path.join(ROOT, "examples", "conv_block.tf.mlir"))

@@ -48,7 +48,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from compiler.conv_geometry import same_pads
 from compiler.diagnostics import node_name
 from dialects import cann
-from dialects.common import dense_from_numpy, int_array, numpy_from_dense
+from dialects.common import dense_from_numpy, int_array
 
 
 class LegalizationError(Exception):

@@ -41,7 +41,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
 
 from compiler import memory_plan as mp

@@ -295,7 +295,6 @@ class TransDataOp(KernelOp):
 from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr  # noqa: E402
 from xdsl.irdl import region_def, var_result_def  # noqa: E402
 from xdsl.traits import IsTerminator, NoTerminator  # noqa: E402,F401
-from xdsl.ir import Region  # noqa: E402
 from xdsl.dialects.builtin import SymbolRefAttr  # noqa: E402
 
 

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, NameLoc, StringAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, NameLoc
 from xdsl.dialects.func import FuncOp, ReturnOp
 
 from compiler.diagnostics import CompileError
