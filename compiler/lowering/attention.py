@@ -20,12 +20,9 @@ from xdsl.pattern_rewriter import (
 from compiler.lowering.base import (
     Body,
     ChipPattern,
-    dynamic_dims_error,
     kernel_op,
     num_elems,
     prod,
-    row_major,
-    stored_as,
 )
 from compiler.lowering.cube import gemm_kernel
 from compiler.lowering.vector import softmax_kernel
@@ -47,16 +44,9 @@ class MultiHeadAttentionToKernels(ChipPattern):
         if op.name != "cann.FusedMultiHeadAttention":
             return
         vals = [op.x, op.qkv_weight, op.qkv_bias, op.y]
-        msg = dynamic_dims_error(op, *(v.type for v in vals))
-        if msg:
-            self.fail(op, msg)
-            return
         if op.mask is not None:
             vals.append(op.mask)
-        bad = [v for v in vals if not row_major(v.type)]
-        if bad:
-            self.fail(op, f"{op.name}: runs on row-major tensors, but a value is stored as "
-                          f"{stored_as(bad[0].type)}")
+        if not self.static_row_major_values(op, vals):
             return
         bsz, seq, hid = op.x.type.get_shape()
         heads = op.num_heads.value.data
@@ -154,14 +144,7 @@ class AttentionToKernels(ChipPattern):
         if op.name != "cann.FusedAttention":
             return
         vals = [op.q, op.k, op.v, op.y, *([op.mask] if op.mask is not None else [])]
-        msg = dynamic_dims_error(op, *(v.type for v in vals))
-        if msg:
-            self.fail(op, msg)
-            return
-        bad = [v for v in vals if not row_major(v.type)]
-        if bad:
-            self.fail(op, f"{op.name}: runs on row-major tensors, but a value is stored as "
-                          f"{stored_as(bad[0].type)}")
+        if not self.static_row_major_values(op, vals):
             return
         bsnd = op.layout is not None and op.layout.data == "BSND"
         adj_k = bool(op.adj_k.value.data)
@@ -225,14 +208,7 @@ class GatedMatMulToKernels(ChipPattern):
         if op.name != "cann.FusedGatedMatMul":
             return
         vals = [op.x, op.weight, op.bias, op.y]
-        msg = dynamic_dims_error(op, *(v.type for v in vals))
-        if msg:
-            self.fail(op, msg)
-            return
-        bad = [v for v in vals if not row_major(v.type)]
-        if bad:
-            self.fail(op, f"{op.name}: runs on row-major tensors, but a value is stored as "
-                          f"{stored_as(bad[0].type)}")
+        if not self.static_row_major_values(op, vals):
             return
         xs = list(op.x.type.get_shape())
         kk, n2 = op.weight.type.get_shape()

@@ -56,6 +56,20 @@ class ChipPattern(RewritePattern):
             return False
         return True
 
+    def static_row_major_values(self, op: Operation, values) -> bool:
+        """Static shapes and row-major storage for every value (a multi-operand kernel such as
+        attention), else a diagnostic at the op."""
+        msg = dynamic_dims_error(op, *(v.type for v in values))
+        if msg:
+            self.fail(op, msg)
+            return False
+        bad = [v for v in values if not row_major(v.type)]
+        if bad:
+            self.fail(op, f"{op.name}: runs on row-major tensors, but a value is stored as "
+                          f"{stored_as(bad[0].type)}")
+            return False
+        return True
+
 
 def attr_of(v):
     if isinstance(v, bool):
