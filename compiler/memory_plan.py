@@ -69,6 +69,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 
 from compiler.formats import ceil_div
+from dialects.op_kinds import is_pointwise
 
 ALIGNMENT = 512
 
@@ -673,7 +674,7 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
             claimed.update(idxs)
     if inplace:
         for k, op in enumerate(launches):
-            if not (is_elementwise(op) or (any_op and _graph_level_fn(op) in ELEMENTWISE_FNS)) \
+            if not (is_elementwise(op) or (any_op and is_pointwise(op))) \
                     or len(op.results) != 1 or (k, 0) not in c.result_tensor:
                 continue
             out_idx = c.result_tensor[(k, 0)]

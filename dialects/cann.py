@@ -40,6 +40,9 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure, SymbolTable
+
+from dialects.op_kinds import (Broadcast, Constant, Cube, Elementwise, Injective, Opaque,
+                               Reduction, View)
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.formats import FORMAT_NAMES, Format, storage_shape
@@ -208,7 +211,7 @@ class ConstOp(IRDLOperation):
     name = "cann.Const"
     value = prop_def(DenseIntOrFPElementsAttr)
     output = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Constant())
 
     def __init__(self, value: DenseIntOrFPElementsAttr, result_type: TensorType | None = None):
         super().__init__(properties={"value": value},
@@ -282,7 +285,7 @@ class ConvLike(CannOp):
     dilations = prop_def(I64Array)
     groups = prop_def(IntegerAttr)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     geometry = conv_geometry
 
@@ -341,7 +344,7 @@ class BiasAddOp(CannOp):
     bias = operand_def(TensorType)
     y = result_def(TensorType)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Broadcast())
 
     def verify_op(self) -> None:
         n = self.name
@@ -363,7 +366,7 @@ class ReluOp(CannOp):
     name = "cann.Relu"
     x = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
         if self.x.type != self.y.type:
@@ -380,7 +383,7 @@ class TransDataOp(CannOp):
     src_format = prop_def(StringAttr)
     dst_format = prop_def(StringAttr)
     groups = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         n = self.name
@@ -466,7 +469,7 @@ class UnaryCannOp(CannOp):
 
     x = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
         if self.x.type != self.y.type:
@@ -577,7 +580,7 @@ class BinaryCannOp(CannOp):
     x1 = operand_def(TensorType)
     x2 = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Broadcast())
 
     def verify_op(self) -> None:
         n = self.name
@@ -635,7 +638,7 @@ class SelectV2Op(CannOp):
     then_value = operand_def(TensorType)
     else_value = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Broadcast())
 
     def verify_op(self) -> None:
         n = self.name
@@ -661,7 +664,7 @@ class BNInferOp(CannOp):
     y = result_def(TensorType)
     epsilon = prop_def(FloatAttr)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Broadcast())
 
     def verify_op(self) -> None:
         n = self.name
@@ -692,7 +695,7 @@ class LayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Reduction())
 
     def verify_op(self) -> None:
         n = self.name
@@ -728,7 +731,7 @@ class MatMulV2Op(CannOp):
     y = result_def(TensorType)
     transpose_x1 = prop_def(IntegerAttr)
     transpose_x2 = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:
         n = self.name
@@ -755,7 +758,7 @@ class BatchMatMulV2Op(CannOp):
     y = result_def(TensorType)
     adj_x1 = prop_def(IntegerAttr)
     adj_x2 = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:
         n = self.name
@@ -785,7 +788,7 @@ class DepthwiseConv2DOp(CannOp):
     pads = prop_def(I64Array)
     dilations = prop_def(I64Array)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     geometry = conv_geometry
 
@@ -815,7 +818,7 @@ class SoftmaxV2Op(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axes = prop_def(I64Array)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Reduction())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -836,7 +839,7 @@ class PoolOp(CannOp):
     strides = prop_def(I64Array)
     padding = prop_def(StringAttr)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Opaque())
 
     def window(self):
         """((kh, kw), (sh, sw)) whatever the data_format."""
@@ -893,7 +896,7 @@ class ReduceDOp(CannOp):
     y = result_def(TensorType)
     axes = prop_def(I64Array)
     keep_dims = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Reduction())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -940,7 +943,7 @@ class TransposeDOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     perm = prop_def(I64Array)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -961,7 +964,7 @@ class PadDOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     paddings = prop_def(I64Array)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -985,7 +988,7 @@ class ConcatV2DOp(CannOp):
     y = result_def(TensorType)
     concat_dim = prop_def(IntegerAttr)
     N = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1016,7 +1019,7 @@ class CastOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     dst_type = prop_def(Attribute)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1037,7 +1040,7 @@ class GatherV2DOp(CannOp):
     indices = operand_def(TensorType)
     y = result_def(TensorType)
     axis = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1064,7 +1067,7 @@ class StridedSliceDOp(CannOp):
     ellipsis_mask = prop_def(IntegerAttr)
     new_axis_mask = prop_def(IntegerAttr)
     shrink_axis_mask = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -1097,7 +1100,7 @@ class ReshapeOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     shape = prop_def(I64Array)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), View())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -1121,6 +1124,7 @@ class HostCallOp(CannOp):
     `op_type` is the TF op type, `tf_attrs` its TensorFlow attributes (under TF's names)."""
 
     name = "cann.HostCall"
+    traits = traits_def(Opaque())
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
     op_type = prop_def(StringAttr)
@@ -1152,7 +1156,7 @@ class FusedConv2DAddOp(CannOp):
     activation = prop_def(StringAttr)
     post_activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     geometry = ConvLike.geometry
 
@@ -1179,7 +1183,7 @@ class FusedDepthwiseConv2DOp(CannOp):
     data_format = prop_def(StringAttr)
     activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     geometry = DepthwiseConv2DOp.geometry
 
@@ -1203,7 +1207,7 @@ class FusedMatMulOp(CannOp):
     transpose_x2 = prop_def(IntegerAttr)
     activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1266,7 +1270,7 @@ class FusedAttentionOp(CannOp):
     mask_kind = opt_prop_def(StringAttr)
     mask_value = opt_prop_def(FloatAttr)
     mask_threshold = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1300,7 +1304,7 @@ class FusedMultiHeadAttentionOp(CannOp):
     mask_kind = opt_prop_def(StringAttr)
     mask_value = opt_prop_def(FloatAttr)
     mask_threshold = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1333,7 +1337,7 @@ class FusedGatedMatMulOp(CannOp):
     bias = operand_def(TensorType)
     y = result_def(TensorType)
     activation = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1362,7 +1366,7 @@ class AddLayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Reduction())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1389,7 +1393,7 @@ class FusedElementwiseOp(CannOp):
     inputs = var_operand_def(TensorType)
     y = result_def(TensorType)
     expr = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Broadcast())
 
 
 @irdl_op_definition
@@ -1407,7 +1411,7 @@ class FusedSqueezeExciteOp(CannOp):
     y = result_def(TensorType)
     act1 = prop_def(StringAttr)
     act2 = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Opaque())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1453,7 +1457,7 @@ class FusedConv2DScaledOp(CannOp):
     activation = prop_def(StringAttr)
     post_activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Cube())
 
     geometry = ConvLike.geometry
 
@@ -1558,6 +1562,7 @@ class IfOp(CannOp):
     """results = cond ? then_branch(inputs) : else_branch(inputs)."""
 
     name = "cann.If"
+    traits = traits_def(Opaque())
     cond = operand_def(TensorType)
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
@@ -1576,6 +1581,7 @@ class CaseOp(CannOp):
     """results = branches[branch_index](inputs) (out of range: the last branch)."""
 
     name = "cann.Case"
+    traits = traits_def(Opaque())
     branch_index = operand_def(TensorType)
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
@@ -1599,6 +1605,7 @@ class WhileOp(CannOp):
     """vals = inputs; while cond(vals): vals = body(vals); results = vals."""
 
     name = "cann.While"
+    traits = traits_def(Opaque())
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
     cond = prop_def(SymbolRefAttr)
@@ -1631,7 +1638,7 @@ class CompareCannOp(CannOp):
     x1 = operand_def(TensorType)
     x2 = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Broadcast())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1694,7 +1701,7 @@ class LogicalNotOp(CannOp):
     name = "cann.LogicalNot"
     x = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
         if str(self.x.type.element_type) != "i1" or self.x.type != self.y.type:
@@ -1713,7 +1720,7 @@ class ResizeOp(CannOp):
     y = result_def(TensorType)
     align_corners = prop_def(IntegerAttr)
     half_pixel_centers = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Opaque())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1754,7 +1761,7 @@ class SplitDOp(CannOp):
     y = var_result_def(TensorType)
     split_dim = prop_def(IntegerAttr)
     num_split = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1782,7 +1789,7 @@ class SplitVDOp(CannOp):
     size_splits = prop_def(I64Array)
     split_dim = prop_def(IntegerAttr)
     num_split = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1831,7 +1838,7 @@ class PadV2DOp(CannOp):
     y = result_def(TensorType)
     paddings = prop_def(I64Array)
     constant_values = prop_def(FloatAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         _check_pad(self, ints(self.paddings))
@@ -1846,7 +1853,7 @@ class MirrorPadOp(CannOp):
     y = result_def(TensorType)
     paddings = prop_def(I64Array)
     mode = prop_def(StringAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1874,7 +1881,7 @@ class CumsumOp(CannOp):
     axis = prop_def(IntegerAttr)
     exclusive = prop_def(IntegerAttr)
     reverse = prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Opaque())
 
     def verify_op(self) -> None:
         n = self.name

@@ -20,28 +20,52 @@ An op moved to another precision gets a Cast on each float operand and a Cast ba
 result; Cast pairs that cancel (f16 -> f32 -> f16) are not emitted between two float16 ops, so
 a float16 region has casts only at its borders.  Function arguments and results keep their types.
 Constants are cast by a Cast op too (fold-constants turns Cast(Const) into a float16 Const).
+
+Per-op options (ATC's --keep_dtype, --customize_dtypes and --output_type; the pipeline builder
+fills them from the cfg files):
+
+* `keep=a,OpType::SoftmaxV2`: these ops (by TF node name, or by CANN op type) keep their dtype
+  whatever the mode says;
+* `customize=a=float16,OpType::Relu=float32`: these ops compute in that dtype (a name wins
+  over a type; customize wins over keep);
+* `outputs=*=float16` or `outputs=logits:1=float16`: @main's outputs (all, or the one named
+  as in `tf.entry_function`) are cast to that dtype.
+
+A named op that no longer exists as an op of its own is a warning: fused into another op
+(its location is part of a fused location: the setting does not apply, as in ATC) or removed
+(folded or dead).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float16Type, Float32Type, ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    FunctionType,
+    FusedLoc,
+    IntegerType,
+    ModuleOp,
+    NameLoc,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
 from compiler.diagnostics import CompileError
 from compiler.rewriting import with_loc
 from dialects import cann
+from dialects.op_kinds import is_cube
 
 MODES = ("force_fp16", "allow_fp32_to_fp16", "allow_mix_precision", "must_keep_origin_dtype",
          "force_fp32")
 
-CUBE_OPS = ("cann.Conv2D", "cann.FusedConv2D", "cann.DepthwiseConv2D", "cann.MatMulV2",
-            "cann.BatchMatMulV2", "cann.FusedDepthwiseConv2D", "cann.FusedMatMulV2",
-            "cann.FusedBatchMatMulV2")
 #: Precision-sensitive ops kept in float32 under allow_mix_precision.
 BLACK_LIST = ("cann.BNInfer", "cann.LayerNorm", "cann.SoftmaxV2", "cann.ReduceMeanD",
               "cann.ReduceSumD", "cann.ReduceProdD", "cann.Rsqrt", "cann.Sqrt", "cann.Exp",
@@ -49,6 +73,19 @@ BLACK_LIST = ("cann.BNInfer", "cann.LayerNorm", "cann.SoftmaxV2", "cann.ReduceMe
               "cann.SquaredDifference", "cann.Reciprocal")
 #: Never retyped: they define or convert types themselves.
 _SKIP = ("cann.Const", "cann.Cast", "cann.HostCall", "cann.TransData")
+
+
+#: dtype names of the cfg files / --output_type (ATC's spelling and the IR's) -> element type.
+DTYPES: dict[str, Attribute] = {
+    "float16": Float16Type(), "fp16": Float16Type(), "f16": Float16Type(),
+    "float32": Float32Type(), "float": Float32Type(), "fp32": Float32Type(), "f32": Float32Type(),
+    "int8": IntegerType(8), "i8": IntegerType(8), "int32": IntegerType(32), "i32": IntegerType(32),
+    "uint8": IntegerType(8, Signedness.UNSIGNED), "ui8": IntegerType(8, Signedness.UNSIGNED),
+}
+FLOAT_DTYPES = ("f16", "f32")
+OP_TYPE = "OpType::"
+
+log = logging.getLogger("cann")
 
 
 def _elt(v: SSAValue) -> str:
@@ -73,25 +110,99 @@ class SetPrecisionPass(ModulePass):
 
     mode: str = "must_keep_origin_dtype"
 
+    keep: tuple[str, ...] = ()
+    """Op names / `OpType::T` entries that keep their dtype (ATC's --keep_dtype)."""
+
+    customize: tuple[str, ...] = ()
+    """`name=dtype` / `OpType::T=dtype`: the op computes in dtype (ATC's --customize_dtypes)."""
+
+    outputs: tuple[str, ...] = ()
+    """`*=dtype` / `output:index=dtype`: @main's outputs cast to dtype (ATC's --output_type)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.mode not in MODES:
             raise CompileError(f"set-precision: unknown precision mode '{self.mode}'; "
                                f"known: {', '.join(MODES)}")
-        if self.mode == "must_keep_origin_dtype":
-            return
-        if self.mode == "force_fp32":
-            src, dst, src_t, dst_t = "f16", "f32", Float16Type(), Float32Type()
-        else:
-            src, dst, src_t, dst_t = "f32", "f16", Float32Type(), Float16Type()
-        changed = 0
+        keep_names, keep_types = _split_entries(self.keep)
+        custom = [_entry_dtype(e, "customize") for e in self.customize]
+        custom_names = {k: t for k, t in custom if not k.startswith(OP_TYPE)}
+        custom_types = {k[len(OP_TYPE):]: t for k, t in custom if k.startswith(OP_TYPE)}
+        _warn_missing(op, "keep_dtype", keep_names)
+        _warn_missing(op, "customize_dtypes", custom_names)
+
+        def setting(o: Operation) -> str | None:
+            """'keep', a float element type name, or None (the mode decides)."""
+            name, kind = _own_name(o), o.name.removeprefix("cann.")
+            if name in custom_names:
+                return custom_names[name]
+            if kind in custom_types:
+                return custom_types[kind]
+            if name in keep_names or kind in keep_types:
+                return "keep"
+            return None
+
+        # customized ops first: under mixed precision their neighbours follow them
         for o in list(op.walk()):
-            if self._wanted(o, src, dst):
-                self._convert(o, src, dst, src_t, dst_t)
-                changed += 1
+            want = setting(o) if custom else None
+            if want in FLOAT_DTYPES and self._retypable(o):
+                src = _float_elt(o)
+                if src in FLOAT_DTYPES and src != want:
+                    self._convert(o, src, want, _type(src), _type(want))
+        if self.mode != "must_keep_origin_dtype":
+            if self.mode == "force_fp32":
+                src, dst, src_t, dst_t = "f16", "f32", Float16Type(), Float32Type()
+            else:
+                src, dst, src_t, dst_t = "f32", "f16", Float32Type(), Float16Type()
+            for o in list(op.walk()):
+                if (not (keep_names or keep_types or custom) or setting(o) is None) and \
+                        self._wanted(o, src, dst):
+                    self._convert(o, src, dst, src_t, dst_t)
+        if self.outputs:
+            self._cast_outputs(op)
         # Casts nothing reads any more (a float16 op took the value before a cast back).
         for o in reversed(list(op.walk())):
             if isinstance(o, cann.CastOp) and not o.y.uses:
                 o.parent_block().erase_op(o)
+
+    def _retypable(self, o: Operation) -> bool:
+        return o.dialect_name() == "cann" and o.name not in _SKIP and o.has_trait(Pure)
+
+    def _cast_outputs(self, module: ModuleOp) -> None:
+        fn = next((f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "main"),
+                  None)
+        if fn is None:
+            raise CompileError("set-precision: outputs= needs a @main function")
+        ret = fn.body.blocks[-1].last_op
+        names = _output_names(fn, len(ret.operands))
+        wanted: dict[int, Attribute] = {}
+        for entry in self.outputs:
+            key, dtype = _entry_dtype(entry, "outputs", floats_only=False)
+            hits = range(len(names)) if key == "*" else [i for i, n in enumerate(names)
+                                                         if n == key or n == key.removesuffix(":0")]
+            if not hits:
+                raise CompileError(f"set-precision: outputs: '{key}' is no output of the model; "
+                                   f"they are: {', '.join(names)}")
+            for i in hits:
+                wanted[i] = DTYPES[dtype]
+        block = ret.parent_block()
+        operands = list(ret.operands)
+        for i, elt in wanted.items():
+            v = operands[i]
+            if not isinstance(v.type, TensorType) or v.type.element_type == elt:
+                continue
+            inner = v.owner.x if isinstance(v.owner, cann.CastOp) and \
+                v.owner.x.type.element_type == elt else None
+            if inner is None:
+                cast = cann.CastOp(operands=[v], result_types=[_retype(v.type, elt)],
+                                   properties={"dst_type": elt})
+                if isinstance(v.owner, Operation):
+                    with_loc(cast, v.owner)
+                block.insert_op_before(cast, ret)
+                inner = cast.y
+            operands[i] = inner
+        ret.operands = operands
+        fn.function_type = FunctionType.from_lists(fn.function_type.inputs.data,
+                                                   [v.type for v in operands])
 
     def _wanted(self, o: Operation, src: str, dst: str) -> bool:
         if o.dialect_name() != "cann" or o.name in _SKIP or not o.has_trait(Pure):
@@ -107,9 +218,9 @@ class SetPrecisionPass(ModulePass):
         if self.mode in ("force_fp16", "force_fp32"):
             return True
         if self.mode == "allow_fp32_to_fp16":
-            return o.name in CUBE_OPS
+            return is_cube(o)
         # allow_mix_precision
-        if o.name in CUBE_OPS:
+        if is_cube(o):  # the op-kind trait: runs on the cube unit
             return True
         if o.name in BLACK_LIST:
             return False
@@ -143,3 +254,68 @@ class SetPrecisionPass(ModulePass):
             block.insert_op_after(back, new)
             r.replace_all_uses_with(back.y)
         block.erase_op(o)
+
+
+def _type(elt: str):
+    return Float16Type() if elt == "f16" else Float32Type()
+
+
+def _float_elt(o: Operation) -> str | None:
+    """The one float element type of an op's float operands and results, if they agree."""
+    kinds = {_elt(v) for v in (*o.operands, *o.results) if _elt(v) in ("f16", "f32", "bf16")}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _split_entries(entries) -> tuple[set[str], set[str]]:
+    names = {e for e in entries if not e.startswith(OP_TYPE)}
+    types = {e[len(OP_TYPE):] for e in entries if e.startswith(OP_TYPE)}
+    return names, types
+
+
+def _entry_dtype(entry: str, option: str, floats_only: bool = True) -> tuple[str, str]:
+    key, eq, dtype = entry.rpartition("=")
+    elt = DTYPES.get(dtype.lower())
+    if not eq or not key or elt is None or floats_only and str(elt) not in FLOAT_DTYPES:
+        known = "float16, float32" if floats_only else ", ".join(DTYPES)
+        raise CompileError(f"set-precision: {option}: '{entry}' is not NAME=DTYPE with DTYPE one "
+                           f"of {known}")
+    return key, str(elt)
+
+
+def _own_name(o: Operation) -> str | None:
+    loc = o.location
+    return loc.desc.data if isinstance(loc, NameLoc) else None
+
+
+def _warn_missing(module: ModuleOp, option: str, names) -> None:
+    """A warning for every named op that is no op of its own any more."""
+    if not names:
+        return
+    own: set[str] = set()
+    fused: dict[str, Operation] = {}
+    for o in module.walk():
+        loc = o.location
+        if isinstance(loc, NameLoc):
+            own.add(loc.desc.data)
+        elif isinstance(loc, FusedLoc):
+            for part in loc.locations.data:
+                if isinstance(part, NameLoc):
+                    fused.setdefault(part.desc.data, o)
+    from compiler.diagnostics import node_name
+
+    for name in sorted(names):
+        if name in own:
+            continue
+        if name in fused:
+            o = fused[name]
+            log.warning(f"--{option}: '{name}' was fused into {o.name} '{node_name(o)}': its "
+                        "setting does not apply")
+        else:
+            log.warning(f"--{option}: '{name}' was removed by the compile (folded or dead): its "
+                        "setting does not apply")
+
+
+def _output_names(fn: func.FuncOp, n: int) -> list[str]:
+    from compiler.runner import io_names
+
+    return io_names(fn)[1][:n]

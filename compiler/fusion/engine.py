@@ -38,16 +38,11 @@ from compiler.diagnostics import node_name
 from compiler.fusion.helpers import full_name, short_name
 from compiler.fusion.language import Expr, Rule, Stmt
 from compiler.rewriting import with_loc
-
-#: cann ops that launch no device kernel: constants and reshape-like views.
-NON_KERNEL = {"cann.Const", "cann.Reshape", "cann.Squeeze", "cann.ExpandDims", "cann.Identity",
-              "cann.IdentityN", "cann.StopGradient", "cann.Snapshot", "cann.Shape",
-              "cann.PreventGradient", "cann.NoOp"}
-
+from dialects.op_kinds import launches_kernel
 
 def is_kernel(op: Operation) -> bool:
-    n = full_name(op)
-    return n.startswith("cann.") and n not in NON_KERNEL
+    """A cann op that launches a device kernel: not a view, not a constant (its kind trait)."""
+    return launches_kernel(op)
 
 
 def count_kernels(root: Operation) -> int:

@@ -25,6 +25,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, OpResult, Operation, SSAValue
 
+from dialects.op_kinds import View, kind_of
+
 HELPERS: dict[str, Callable[..., Any]] = {}
 
 
@@ -92,9 +94,7 @@ def _tensor_type(x) -> TensorType | None:
     return t if isinstance(t, TensorType) else None
 
 
-#: ops through which a constant is still a constant (views), and elementwise ops folded on consts
-_VIEW_OPS = {"cann.Reshape", "cann.Squeeze", "cann.ExpandDims", "cann.Identity", "cann.IdentityN",
-             "cann.StopGradient", "cann.Snapshot"}
+#: elementwise ops folded on constants (a constant seen through a View-kind op stays a constant)
 _UNARY = {"cann.Rsqrt": lambda a: 1.0 / np.sqrt(a), "cann.Sqrt": np.sqrt, "cann.Neg": np.negative,
           "cann.Reciprocal": lambda a: 1.0 / a, "cann.Square": np.square, "cann.Exp": np.exp}
 _BINARY = {"cann.Add": np.add, "cann.AddV2": np.add, "cann.Mul": np.multiply, "cann.Sub": np.subtract,
@@ -127,7 +127,7 @@ def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
             from dialects.common import numpy_from_dense
 
             return np.asarray(numpy_from_dense(attr)).reshape(shape)
-        if name in _VIEW_OPS and op.operands:
+        if kind_of(op) is View and op.operands:
             idx = v.index if name == "cann.IdentityN" else 0
             a = const_value(op.operands[idx], _depth + 1)
             return None if a is None else a.reshape(shape)

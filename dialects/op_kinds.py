@@ -1,0 +1,122 @@
+"""Op kinds as xDSL traits: what an op does to its data, for fusion, layouts, memory planning,
+precision and the cost model (instead of tables of op names).
+
+Every `cann` op carries exactly one kind (tests/pytest/test_fusion_op_kinds.py checks it):
+
+  Elementwise  y[i] = f(x[i]): every tensor operand and the result have one shape (Relu, Exp, Cast)
+  Broadcast    pointwise with broadcasting operands (Add / Mul with a per-channel vector,
+               BiasAdd, BNInfer, SelectV2, comparisons): y[i] = f(a[bcast(i)], b[bcast(i)])
+  Injective    data movement: each output element is one input element (Transpose, Concat,
+               Slice, Pad, TransData, Resize, Gather)
+  Reduction    reduces over axes (ReduceSum, Softmax / LayerNorm rows)
+  Cube         runs on the cube unit (conv, matmul and the fused ops built around them)
+  View         no kernel: the same bytes under another type (Reshape)
+  Constant     no kernel: compile-time data (Const)
+  Opaque       anything else (pooling windows, scans, control flow, host calls, fused kernels
+               of their own shape)
+
+The first two are "pointwise" (`is_pointwise`): the automatic fusion pass groups them.  TVM's
+op patterns (kElemWise, kBroadcast, kInjective, kCommReduce, kOutEWiseFusable, kOpaque) are the
+model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.ir import Operation
+from xdsl.traits import OpTrait
+
+
+@dataclass(frozen=True)
+class OpKind(OpTrait):
+    """Base of the kind traits; `kind` is the name the reports print."""
+
+    kind: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class Elementwise(OpKind):
+    kind: ClassVar[str] = "elementwise"
+
+
+@dataclass(frozen=True)
+class Broadcast(OpKind):
+    kind: ClassVar[str] = "broadcast"
+
+
+@dataclass(frozen=True)
+class Injective(OpKind):
+    kind: ClassVar[str] = "injective"
+
+
+@dataclass(frozen=True)
+class Reduction(OpKind):
+    kind: ClassVar[str] = "reduction"
+
+
+@dataclass(frozen=True)
+class Cube(OpKind):
+    kind: ClassVar[str] = "cube"
+
+
+@dataclass(frozen=True)
+class View(OpKind):
+    kind: ClassVar[str] = "view"
+
+
+@dataclass(frozen=True)
+class Constant(OpKind):
+    kind: ClassVar[str] = "constant"
+
+
+@dataclass(frozen=True)
+class Opaque(OpKind):
+    kind: ClassVar[str] = "opaque"
+
+
+KINDS: tuple[type[OpKind], ...] = (Elementwise, Broadcast, Injective, Reduction, Cube, View,
+                                   Constant, Opaque)
+
+#: Unregistered cann ops (hand-written IR, TF's names) whose kind is known: views of their
+#: operand, and ops that compute nothing at run time (a static shape, a no-op).
+_UNREGISTERED_VIEWS = frozenset({"Squeeze", "ExpandDims", "Identity", "IdentityN", "StopGradient",
+                                 "Snapshot", "PreventGradient"})
+_UNREGISTERED_CONSTANT = frozenset({"Shape", "NoOp"})
+
+
+def kind_of(op: Operation) -> type[OpKind] | None:
+    """The op's kind trait class, or None (an op of another dialect)."""
+    n = getattr(op, "op_name", None)  # builtin.unregistered (has_trait says True to any trait)
+    if n is None:
+        for k in KINDS:
+            if op.has_trait(k):
+                return k
+        return None
+    if n is not None and hasattr(n, "data") and n.data.startswith("cann."):
+        short = n.data.removeprefix("cann.")
+        if short in _UNREGISTERED_VIEWS:
+            return View
+        return Constant if short in _UNREGISTERED_CONSTANT else Opaque
+    return None
+
+
+def kind_name(op: Operation) -> str:
+    k = kind_of(op)
+    return k.kind if k is not None else ""
+
+
+def is_pointwise(op: Operation) -> bool:
+    """Elementwise or Broadcast: y at index i depends only on the operands at (broadcast) i."""
+    return kind_of(op) in (Elementwise, Broadcast)
+
+
+def is_cube(op: Operation) -> bool:
+    return kind_of(op) is Cube
+
+
+def launches_kernel(op: Operation) -> bool:
+    """A cann op that runs as a device kernel (not a view, not a constant)."""
+    k = kind_of(op)
+    return k is not None and k not in (View, Constant)
