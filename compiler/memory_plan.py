@@ -72,6 +72,10 @@ from compiler.formats import ceil_div
 from dialects.op_kinds import is_pointwise
 
 ALIGNMENT = 512
+#: Where a concat input may start inside the concat's buffer: its producer stores whole 32-byte
+#: UB blocks (cann-facts.md section 6, "UB access granularity 32 B"), so a slab starting
+#: elsewhere would share a block with its neighbour; such an input is copied by the concat.
+SLAB_ALIGN = 32
 
 OFFSETS_ATTR = "mem.offsets"
 WORKSPACE_ATTR = "mem.workspace"
@@ -272,6 +276,31 @@ def plan_tensors(reqs: list[TensorReq], alignment: int = ALIGNMENT) -> Plan:
                 concat_inplace=sum(1 for r in reqs if r.alias_kind == "concat"))
 
 
+def _containers(reqs: list[TensorReq], offsets: list[int],
+                allowed: dict[tuple[int, int], tuple[str, int]]) -> list[set[int]]:
+    """For each tensor, every tensor it is a slab of, directly or through a chain of concats
+    (a dense block: a layer's output is a slab of its concat, which is a slab of the next
+    concat, ...), counting only relations the offsets actually honour."""
+    parent: dict[int, list[int]] = {}
+    for (a, b), (kind, d) in allowed.items():
+        if kind != "concat":
+            continue
+        slab, whole, off = (a, b, d) if d >= 0 else (b, a, -d)
+        if offsets[slab] == offsets[whole] + off and reqs[slab].size + off <= reqs[whole].size:
+            parent.setdefault(slab, []).append(whole)
+    out: list[set[int]] = []
+    for i in range(len(reqs)):
+        seen: set[int] = set()
+        todo = list(parent.get(i, ()))
+        while todo:
+            j = todo.pop()
+            if j not in seen:
+                seen.add(j)
+                todo.extend(parent.get(j, ()))
+        out.append(seen)
+    return out
+
+
 def check_plan(reqs: list[TensorReq], offsets: list[int], arena: int,
                alignment: int = ALIGNMENT,
                allowed: dict[tuple[int, int], tuple[str, int]] | None = None) -> list[str]:
@@ -279,9 +308,11 @@ def check_plan(reqs: list[TensorReq], offsets: list[int], arena: int,
 
     Two tensors whose lifetimes overlap must not share a byte, unless `allowed[(i, j)]`
     (i < j) says j may sit on i: ("inplace", 0) if at exactly i's offset, ("concat", d) if i is
-    a slab of j at byte d (or the reverse).  By default the tensors' own alias requests are
-    the allowed overlaps.  Every tensor must lie within the arena; every alias root must be
-    aligned."""
+    a slab of j at byte d (or the reverse), or one is a slab of the other through a chain of
+    such concat relations.  By default the tensors' own alias requests are the allowed
+    overlaps.  Every tensor must lie within the arena.  A tensor that is a slab of another
+    (where the offsets say so) must start on a SLAB_ALIGN boundary, every other one on
+    `alignment`."""
     problems: list[str] = []
     if allowed is None:
         allowed = {}
@@ -291,11 +322,23 @@ def check_plan(reqs: list[TensorReq], offsets: list[int], arena: int,
                 allowed[(min(i, j), max(i, j))] = (r.alias_kind or "inplace", d if i > j else -d)
     if len(offsets) != len(reqs):
         return [f"{len(offsets)} offsets for {len(reqs)} tensors"]
+    inside = _containers(reqs, offsets, allowed)
+    # a tensor written in place over a slab (or under it) sits where the slab does
+    slab_like = {i for i in range(len(reqs)) if inside[i]}
+    grew = True
+    while grew:
+        grew = False
+        for (a, b), (kind, _) in allowed.items():
+            if kind == "inplace" and offsets[a] == offsets[b] and (a in slab_like) != (b in slab_like):
+                slab_like.update((a, b))
+                grew = True
     for i, (r, o) in enumerate(zip(reqs, offsets)):
         if o < 0 or o + r.size > arena:
             problems.append(f"'{r.name}' at [{o}, {o + r.size}) lies outside the arena of {arena} B")
-        if r.alias is None and o % alignment:
-            problems.append(f"'{r.name}' at offset {o} is not {alignment}-byte aligned")
+        need = SLAB_ALIGN if i in slab_like else alignment
+        if o % need:
+            what = "a concat slab" if i in slab_like else "a buffer"
+            problems.append(f"'{r.name}' at offset {o} is not {need}-byte aligned ({what})")
     order = sorted(range(len(reqs)), key=lambda k: offsets[k])
     for a_pos, i in enumerate(order):
         lo_i, hi_i = offsets[i], offsets[i] + reqs[i].size
@@ -307,19 +350,12 @@ def check_plan(reqs: list[TensorReq], offsets: list[int], arena: int,
             ri, rj = reqs[i], reqs[j]
             if ri.end < rj.start or rj.end < ri.start:
                 continue
+            if j in inside[i] or i in inside[j]:
+                continue
             key = (min(i, j), max(i, j))
             rule = allowed.get(key)
-            if rule is not None:
-                kind, d = rule
-                a, b = key
-                if kind == "inplace" and offsets[a] == offsets[b]:
-                    continue
-                # concat: d > 0 means a is a slab of b at d; d < 0, b a slab of a at -d
-                if kind == "concat" and ((d >= 0 and offsets[a] == offsets[b] + d
-                                          and reqs[a].size + d <= reqs[b].size)
-                                         or (d < 0 and offsets[b] == offsets[a] - d
-                                             and reqs[b].size - d <= reqs[a].size)):
-                    continue
+            if rule is not None and rule[0] == "inplace" and offsets[i] == offsets[j]:
+                continue
             problems.append(
                 f"'{ri.name}' [{lo_i}, {hi_i}) live in steps {ri.start}..{ri.end} overlaps "
                 f"'{rj.name}' [{offsets[j]}, {offsets[j] + rj.size}) live in steps "
@@ -415,6 +451,34 @@ def _concat_axis(op: Operation) -> int | None:
         if v is not None:
             return v
     return None
+
+
+def concat_slab_offsets(op: Operation) -> list[int] | None:
+    """Byte offset of each input of a concat kernel within its result, when every input is one
+    contiguous slab of it, else None.
+
+    The rule, on the stored (device) shapes, which is what a kernel's types are: along axis a,
+    input i is contiguous in the result exactly when every dimension before a is 1; it then
+    starts at (sum of the earlier inputs' bytes).  The concat's `concat_dim` is an axis of the
+    stored shape: on NC1HWC0, a concat over C is one over C1 (storage axis 1), which
+    assign-layouts only chooses when every channel offset is a multiple of C0 (so that each
+    input's C1 blocks are whole blocks of the result, cann-facts.md section 3); otherwise the
+    channels of one C1 block come from two inputs and no input is a slab.  Whether a slab may
+    really be written in place (32-byte start, an arena tensor, ...) is decided by `collect`."""
+    axis = _concat_axis(op)
+    if axis is None or len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
+        return None
+    shape = op.results[0].type.get_shape()
+    axis = axis + len(shape) if axis < 0 else axis
+    if not 0 <= axis < len(shape) or any(d != 1 for d in shape[:axis]):
+        return None
+    offs, off = [], 0
+    for v in op.operands:
+        if not isinstance(v.type, TensorType) or list(v.type.get_shape())[:axis] != list(shape[:axis]):
+            return None
+        offs.append(off)
+        off += tensor_bytes(v.type)
+    return offs if off == tensor_bytes(op.results[0].type) else None
 
 
 # --- host-side control flow -------------------------------------------------------------------
@@ -643,35 +707,28 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
             c.workspace_tensor[k] = idx
     c.outputs = len(returned)
 
-    claimed: set[int] = set()  # tensors already part of a concat (fixed slab offsets)
+    claimed: set[int] = set()  # tensors already a slab of an earlier concat
     if concat:
         for k, op in enumerate(launches):
             if not (is_concat(op) or (any_op and _graph_level_fn(op) in CONCAT_FNS)) \
                     or len(op.results) != 1 or (k, 0) not in c.result_tensor:
                 continue
+            slabs = concat_slab_offsets(op)
+            if slabs is None:
+                continue
             out_idx = c.result_tensor[(k, 0)]
-            axis = _concat_axis(op)
-            shape = op.results[0].type.get_shape()
-            if axis is None:
-                continue
-            axis = axis + len(shape) if axis < 0 else axis
-            if not 0 <= axis < len(shape) or any(d != 1 for d in shape[:axis]):
-                continue
-            ins = list(op.operands)
-            if len(set(ins)) != len(ins) or any(v not in value_tensor for v in ins):
-                continue
-            idxs = [value_tensor[v] for v in ins]
-            if any(len(list(v.uses)) != 1 or i in claimed for v, i in zip(ins, idxs)):
-                continue
-            if sum(c.reqs[i].size for i in idxs) != c.reqs[out_idx].size:
-                continue
-            slabs, off = [], 0
-            for i in idxs:
-                slabs.append((i, off))
-                c.allowed[(min(i, out_idx), max(i, out_idx))] = ("concat", off)
-                off += c.reqs[i].size
-            c.concat_slabs[k] = slabs
-            claimed.update(idxs)
+            chosen, seen = [], set()
+            for v, off in zip(op.operands, slabs):
+                i = value_tensor.get(v)
+                if i is None or v in seen or i in claimed or off % SLAB_ALIGN:
+                    seen.add(v)
+                    continue  # the concat kernel copies this input
+                seen.add(v)
+                chosen.append((i, off))
+                c.allowed[(min(i, out_idx), max(i, out_idx))] = ("concat", off if i < out_idx else -off)
+            if chosen:
+                c.concat_slabs[k] = chosen
+                claimed.update(i for i, _ in chosen)
     if inplace:
         for k, op in enumerate(launches):
             if not (is_elementwise(op) or (any_op and is_pointwise(op))) \
@@ -686,25 +743,86 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
     return c
 
 
+class _Groups:
+    """Tensors sharing one buffer (union-find with offsets): the planner's alias requests.
+    A group is one root tensor (alias None) and members at a byte offset within it."""
+
+    def __init__(self, c: Collected):
+        self.c = c
+        self.root = list(range(len(c.reqs)))
+        self.rel = [0] * len(c.reqs)
+        self.members = {i: [i] for i in range(len(c.reqs))}
+        self.allowed_of: dict[int, list[tuple[int, int]]] = {}
+        for key in c.allowed:
+            for t in key:
+                self.allowed_of.setdefault(t, []).append(key)
+
+    def merge(self, a: int, b: int, d: int, kind: str) -> bool:
+        """Put tensor a at byte d of tensor b (d = 0 and kind "inplace": the same bytes) if
+        they are in different groups and the merged group still checks; True if done."""
+        ra, rb = self.root[a], self.root[b]
+        if ra == rb:
+            return False
+        # a at rel[b] + d within rb's buffer: ra's root sits at rel[b] + d - rel[a]
+        shift = self.rel[b] + d - self.rel[a]
+        top, sub, shift = (rb, ra, shift) if shift >= 0 else (ra, rb, -shift)
+        moved = self.members.pop(sub)
+        for t in moved:
+            self.root[t] = top
+            self.rel[t] += shift
+        self.members[top].extend(moved)
+        if self._sound(top):
+            self.c.reqs[sub].alias, self.c.reqs[sub].alias_kind = (top, shift), kind
+            return True
+        for t in moved:  # undo
+            self.root[t] = sub
+            self.rel[t] -= shift
+        del self.members[top][-len(moved):]
+        self.members[sub] = moved
+        return False
+
+    def _sound(self, g: int) -> bool:
+        """The group's members checked against each other (offsets relative to its root) by
+        the same rules as the final plan."""
+        members = sorted(self.members[g])  # keeps each pair's order (the sign of d)
+        pos = {t: n for n, t in enumerate(members)}
+        reqs = [self.c.reqs[t] for t in members]
+        offsets = [self.rel[t] for t in members]
+        allowed = {}
+        for t in members:
+            for key in self.allowed_of.get(t, ()):
+                if key[0] in pos and key[1] in pos:
+                    allowed[(pos[key[0]], pos[key[1]])] = self.c.allowed[key]
+        arena = max(o + r.size for o, r in zip(offsets, reqs))
+        return not check_plan(reqs, offsets, arena, SLAB_ALIGN, allowed)
+
+
 def choose_aliases(c: Collected, inplace: bool = True, concat: bool = True) -> None:
-    """Turn the legal overlaps into alias requests (a tensor aliases at most one other)."""
+    """Turn the legal overlaps into alias requests, as groups of tensors sharing one buffer.
+
+    Concats first, in program order: each input slab joins its concat's buffer, so a concat of
+    a concat (a dense block) nests and the whole chain resolves to one buffer.  Then in-place
+    writes: an elementwise result joins the buffer of the operand that dies with it (or that
+    operand joins the result's buffer, when the result is already a concat slab: conv -> relu
+    -> concat writes all three in one slab).  Every merge is kept only if the merged group
+    still passes the overlap checker (e.g. an in-place write over a slab whose concat is still
+    live is refused)."""
     for r in c.reqs:
         r.alias, r.alias_kind = None, ""
+    groups = _Groups(c)
     if concat:
-        for k, slabs in c.concat_slabs.items():
+        for k in sorted(c.concat_slabs):
             out_idx = c.result_tensor[(k, 0)]
-            for i, off in slabs:
-                c.reqs[i].alias, c.reqs[i].alias_kind = (out_idx, off), "concat"
+            for i, off in c.concat_slabs[k]:
+                if groups.root[i] == i:
+                    groups.merge(i, out_idx, off, "concat")
     if inplace:
         taken: set[int] = set()
-        for (i, j), (kind, _) in sorted(c.allowed.items(), key=lambda kv: kv[0][1]):
-            if kind != "inplace" or c.reqs[j].alias is not None or i in taken:
+        for (i, j), (kind, _) in sorted(c.allowed.items(), key=lambda kv: -kv[0][1]):
+            if kind != "inplace" or i in taken:
                 continue
-            # j sits on i: j's root becomes i's root (i is defined earlier)
-            if _reaches(c.reqs, i, j):
-                continue
-            c.reqs[j].alias, c.reqs[j].alias_kind = (i, 0), "inplace"
-            taken.add(i)
+            if groups.merge(j, i, 0, "inplace"):
+                taken.add(i)
 
 
 def _reaches(reqs: list[TensorReq], start: int, target: int) -> bool:
@@ -715,6 +833,28 @@ def _reaches(reqs: list[TensorReq], start: int, target: int) -> bool:
         if j == target:
             return True
     return False
+
+
+def in_place_inputs(c: Collected, offsets: list[int], k: int) -> list[bool]:
+    """For concat launch k: which inputs sit in their slab of its result under `offsets` (an
+    empty list when k is no concat with slabs).  A concat all of whose inputs do moves no data
+    (`mem.elided`)."""
+    if k not in c.concat_slabs:
+        return []
+    op = c.launches[k]
+    out = offsets[c.result_tensor[(k, 0)]]
+    placed = {i: off for i, off in c.concat_slabs[k]}
+    value_of = {}
+    for (step, r), t in c.result_tensor.items():
+        value_of[c.launches[step].results[r]] = t
+    slabs = concat_slab_offsets(op) or []
+    flags, seen = [], set()
+    for v, off in zip(op.operands, slabs):
+        t = value_of.get(v)
+        flags.append(t is not None and v not in seen and placed.get(t) == off
+                     and offsets[t] == out + off)
+        seen.add(v)
+    return flags
 
 
 def _i64s(values) -> DenseArrayBase:
@@ -740,7 +880,8 @@ def plan_function(fn: func.FuncOp, alignment: int = ALIGNMENT, inplace: bool = T
             op.attributes[WORKSPACE_ATTR] = _i64s([plan.offsets[t], c.reqs[t].size])
         else:
             op.attributes.pop(WORKSPACE_ATTR, None)
-        if k in c.concat_slabs and concat:
+        flags = in_place_inputs(c, plan.offsets, k) if concat else []
+        if flags and all(flags):
             op.attributes[ELIDED_ATTR] = UnitAttr()
         else:
             op.attributes.pop(ELIDED_ATTR, None)
@@ -816,4 +957,10 @@ def check_function(fn: func.FuncOp) -> list[str]:
         p = read_plan(fn)
     except PlanError as e:
         return [str(e)]
-    return check_plan(p.collected.reqs, p.offsets, p.arena, p.alignment, p.collected.allowed)
+    problems = check_plan(p.collected.reqs, p.offsets, p.arena, p.alignment, p.collected.allowed)
+    for k, op in enumerate(p.collected.launches):
+        if ELIDED_ATTR in op.attributes and not (
+                is_concat(op) and all(in_place_inputs(p.collected, p.offsets, k) or [False])):
+            problems.append(f"{_describe(op, k)} is marked '{ELIDED_ATTR}' but not every input "
+                            "sits in its slab of the result")
+    return problems

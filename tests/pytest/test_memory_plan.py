@@ -195,3 +195,84 @@ builtin.module {
 """
     with pytest.raises(mp.PlanError, match="cann.Relu is not a kernel launch"):
         mp.plan_function(main_func(_load(text)))
+
+
+# --- zero-copy concat ------------------------------------------------------------------------
+
+def _cann(body: str, arg: str, out: str):
+    """A cann-level function through cann-to-kernel (the concat kernels the compiler emits)."""
+    from passes.cann_to_kernel import CannToKernelPass
+
+    text = f"""
+builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{
+  func.func @main(%arg0: {arg}) -> {out} {{
+{body}
+  }}
+}}
+"""
+    module = _load(text)
+    CannToKernelPass().apply(make_context(), module)
+    return module
+
+
+def _launch(fn, name):
+    from compiler.diagnostics import node_name
+
+    return next(op for op in fn.body.blocks.first.ops if mp.is_kernel(op) and node_name(op) == name)
+
+
+def _offset(fn, name):
+    return int(_launch(fn, name).attributes[mp.OFFSETS_ATTR].get_values()[0])
+
+
+def test_slab_off_the_32_byte_grid_is_copied_by_the_concat():
+    # [1,3] f32 = 12 B: the second input would start at byte 12, inside the first one's last
+    # 32-byte UB block, so only the first input is written in place; the concat still runs
+    module = _cann("""
+    %a = cann.Relu %arg0 : (tensor<1x3xf32>) -> tensor<1x3xf32> loc("a")
+    %b = cann.Sigmoid %arg0 : (tensor<1x3xf32>) -> tensor<1x3xf32> loc("b")
+    %c = cann.ConcatV2D %a, %b {concat_dim = 1 : i64, N = 2 : i64} : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<1x6xf32> loc("c")
+    %y = cann.Neg %c : (tensor<1x6xf32>) -> tensor<1x6xf32> loc("y")
+    func.return %y : tensor<1x6xf32>""", "tensor<1x3xf32>", "tensor<1x6xf32>")
+    fn = main_func(module)
+    plan = mp.plan_function(fn)
+    assert plan.concat_inplace == 1
+    assert _offset(fn, "a") == _offset(fn, "c") and _offset(fn, "b") % 512 == 0
+    assert mp.ELIDED_ATTR not in _launch(fn, "c").attributes
+    assert mp.check_function(fn) == []
+
+
+def test_no_in_place_write_over_a_slab_while_its_concat_lives():
+    # %a is a slab of %c; Tanh(%a) is the last use of %a, but writing it over %a would change
+    # %c, which Add still reads afterwards: the planner must refuse that in-place write
+    module = _cann("""
+    %a = cann.Relu %arg0 : (tensor<1x64xf32>) -> tensor<1x64xf32> loc("a")
+    %b = cann.Sigmoid %arg0 : (tensor<1x64xf32>) -> tensor<1x64xf32> loc("b")
+    %c = cann.ConcatV2D %a, %b {concat_dim = 1 : i64, N = 2 : i64} : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x128xf32> loc("c")
+    %t = cann.Tanh %a : (tensor<1x64xf32>) -> tensor<1x64xf32> loc("t")
+    %d = cann.ConcatV2D %t, %t {concat_dim = 1 : i64, N = 2 : i64} : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x128xf32> loc("d")
+    %y = cann.Add %c, %d : (tensor<1x128xf32>, tensor<1x128xf32>) -> tensor<1x128xf32> loc("y")
+    func.return %y : tensor<1x128xf32>""", "tensor<1x64xf32>", "tensor<1x128xf32>")
+    fn = main_func(module)
+    mp.plan_function(fn)
+    assert _offset(fn, "a") == _offset(fn, "c")
+    t, a = _offset(fn, "t"), _offset(fn, "a")
+    assert t + 256 <= a or a + 512 <= t  # Tanh's result lies outside %c's buffer
+    assert mp.check_function(fn) == []
+
+
+def test_checker_rejects_an_elided_concat_whose_input_is_elsewhere():
+    module = _cann("""
+    %a = cann.Relu %arg0 : (tensor<1x64xf32>) -> tensor<1x64xf32> loc("a")
+    %b = cann.Sigmoid %arg0 : (tensor<1x64xf32>) -> tensor<1x64xf32> loc("b")
+    %c = cann.ConcatV2D %a, %b {concat_dim = 1 : i64, N = 2 : i64} : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x128xf32> loc("c")
+    %y = cann.Neg %c : (tensor<1x128xf32>) -> tensor<1x128xf32> loc("y")
+    func.return %y : tensor<1x128xf32>""", "tensor<1x64xf32>", "tensor<1x128xf32>")
+    fn = main_func(module)
+    mp.plan_function(fn)
+    c = _launch(fn, "c")
+    assert mp.ELIDED_ATTR in c.attributes and mp.check_function(fn) == []
+    b = _launch(fn, "b")
+    b.attributes[mp.OFFSETS_ATTR] = mp._i64s([_offset(fn, "c") + 1024])
+    problems = mp.check_function(fn)
+    assert any("mem.elided" in p for p in problems)
