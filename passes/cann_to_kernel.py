@@ -67,4 +67,7 @@ class CannToKernelPass(ModulePass):
                     and all(f is not left for f, _ in failures):
                 failures.append((left, f"{left.name} has no kernel lowering"))
         if failures:
+            from compiler.lowering.control_flow import drop_consequences
+
+            drop_consequences(failures)
             raise OpError(failures)
