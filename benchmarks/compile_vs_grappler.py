@@ -135,20 +135,50 @@ def estimate_module(module, chip) -> tuple[float, int]:
 
 
 def grappler(graph_def, outputs):
-    import tensorflow as tf
-    from tensorflow.core.protobuf import config_pb2
-    from tensorflow.python.grappler import tf_optimizer
+    """Grappler's optimized graph and its time (benchmarks/fusion_vs_grappler.py's, nodes on CPU)."""
+    from fusion_vs_grappler import grappler_optimize  # (this folder: sys.path[0] of a script)
 
-    g = tf.Graph()
-    with g.as_default():
-        tf.compat.v1.import_graph_def(graph_def, name="")
-        mg = tf.compat.v1.train.export_meta_graph(graph=g)
-    fetch = mg.collection_def["train_op"]
-    fetch.node_list.value.extend(outputs)
-    cfg = config_pb2.ConfigProto()
-    t0 = time.perf_counter()
-    out = tf_optimizer.OptimizeGraph(cfg, mg)
-    return out, time.perf_counter() - t0
+    return grappler_optimize(graph_def, outputs)
+
+
+class TimedCompile:
+    """`cann-compile`'s work end to end in this process (import, every pass, the .om written),
+    the cyclic GC paused as cann-compile pauses it.  After run() - also when it raised - `steps`
+    / `cpu` hold each finished step's wall / CPU seconds, `wall` / `cpu_total` the totals."""
+
+    def __init__(self) -> None:
+        self.steps: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+        self.wall = self.cpu_total = 0.0
+
+    def run(self, path: str, soc: str, om_path: str | None = None):
+        """The planned kernel-level module; the .om goes to om_path (else a temporary file)."""
+        import tempfile
+        from compiler.offline_model import write_offline_model
+        from tools.cann_compile import compile_model, cycle_collection_paused, parse_args
+
+        last_cpu = [time.process_time()]
+
+        def log(step: str, dt: float) -> None:
+            self.steps[step] = dt
+            now = time.process_time()
+            self.cpu[step], last_cpu[0] = now - last_cpu[0], now
+
+        # cann-compile's own argument parser: the options reach the pipeline builder as they do
+        # from the command line
+        ns = parse_args([f"--model={path}", "--framework=3", f"--soc_version={soc}"])
+        t0, c0 = time.perf_counter(), time.process_time()
+        last_cpu[0] = c0
+        try:
+            with cycle_collection_paused(), tempfile.TemporaryDirectory() as tmp:
+                module, _, _ = compile_model(ns, log)
+                # end to end, as cann-compile does it: the .om file written too
+                t1 = time.perf_counter()
+                write_offline_model(module, om_path or os.path.join(tmp, "model.om"))
+                log("write .om", time.perf_counter() - t1)
+            return module
+        finally:
+            self.wall, self.cpu_total = time.perf_counter() - t0, time.process_time() - c0
 
 
 def main() -> int:
@@ -167,43 +197,18 @@ def main() -> int:
     gd = read_graphdef_file(path)
 
     # ours: the cann-compile pipeline, timed end to end (import included, like Grappler's input)
-    from types import SimpleNamespace
-
-    from tools.cann_compile import compile_model, cycle_collection_paused
-
-    steps: dict[str, float] = {}
-    cpu: dict[str, float] = {}
-    last_cpu = [time.process_time()]
-
-    def log(step: str, dt: float) -> None:
-        steps[step] = dt
-        now = time.process_time()
-        cpu[step], last_cpu[0] = now - last_cpu[0], now
-
-    ns = SimpleNamespace(model=path, framework="3", soc_version=args.soc, input_shape=None,
-                         input_format=None, out_nodes=None, precision_mode=None,
-                         fusion_switch_file=None, dump_graph=None)
-    import tempfile
-
-    t0, c0 = time.perf_counter(), time.process_time()
-    last_cpu[0] = c0
+    timed = TimedCompile()
+    steps, cpu = timed.steps, timed.cpu
     level = "kernel"
     try:
-        with cycle_collection_paused(), tempfile.TemporaryDirectory() as tmp:
-            module, _, _ = compile_model(ns, log)
-            # end to end, as cann-compile does it: the .om file written too
-            from compiler.offline_model import write_offline_model
-
-            t1 = time.perf_counter()
-            write_offline_model(module, os.path.join(tmp, "model.om"))
-            log("write .om", time.perf_counter() - t1)
-        ours_time, ours_cpu = time.perf_counter() - t0, time.process_time() - c0
+        module = timed.run(path, args.soc)
+        ours_time, ours_cpu = timed.wall, timed.cpu_total
         from compiler.perf_report import perf_report
 
         rep = perf_report(module, args.soc)
         ours_us, ours_launches = rep.latency_us, rep.launches
     except Exception as e:  # noqa: BLE001 - the kernel level is not reached yet: proxy
-        ours_time, ours_cpu = time.perf_counter() - t0, time.process_time() - c0
+        ours_time, ours_cpu = timed.wall, timed.cpu_total
         msg = (str(e).strip().splitlines() or [type(e).__name__])[0]
         from compiler.importers.graphdef import import_graphdef_file
         from compiler.ir_io import make_context

@@ -27,7 +27,10 @@ TF_NON_KERNEL = {"Const", "Identity", "IdentityN", "Placeholder", "NoOp", "Resha
                  "ExpandDims", "StopGradient", "Snapshot", "Shape", "PreventGradient"}
 
 
-def grappler_kernels(graph_def, outputs: list[str]) -> tuple[int, float, dict[str, int]]:
+def grappler_optimize(graph_def, outputs: list[str]):
+    """(Grappler's optimized GraphDef, seconds): TensorFlow's meta-optimizer, default config, on
+    a copy of graph_def with every node placed on /device:CPU:0 (without a device string Grappler
+    fuses nothing), `outputs` fetched."""
     import tensorflow as tf
     from tensorflow.core.protobuf import config_pb2, meta_graph_pb2
     from tensorflow.python.grappler import tf_optimizer
@@ -47,39 +50,48 @@ def grappler_kernels(graph_def, outputs: list[str]) -> tuple[int, float, dict[st
     config = config_pb2.ConfigProto()
     t0 = time.perf_counter()
     out = tf_optimizer.OptimizeGraph(config, meta)
-    dt = time.perf_counter() - t0
+    return out, time.perf_counter() - t0
+
+
+def tf_kernel_count(graph_def) -> tuple[int, dict[str, int]]:
+    """(kernels, op histogram) of a TensorFlow graph: nodes other than TF_NON_KERNEL."""
     ops: dict[str, int] = {}
-    for n in out.node:
+    for n in graph_def.node:
         ops[n.op] = ops.get(n.op, 0) + 1
-    return sum(c for op, c in ops.items() if op not in TF_NON_KERNEL), dt, ops
+    return sum(c for op, c in ops.items() if op not in TF_NON_KERNEL), ops
+
+
+def grappler_kernels(graph_def, outputs: list[str]) -> tuple[int, float, dict[str, int]]:
+    out, dt = grappler_optimize(graph_def, outputs)
+    kernels, ops = tf_kernel_count(out)
+    return kernels, dt, ops
 
 
 def our_kernels(path: str, report_path: str | None):
+    """cann-compile's pipeline (compiler/pipelines.py) up to the fused level; "unfused" counts
+    the kernels that enter fuse, the time is fuse's."""
     from compiler.fusion.engine import count_kernels
     from compiler.importers.graphdef import import_graphdef_file
     from compiler.ir_io import make_context
-    from compiler.pipelines import run_passes
-    from passes import fuse
+    from compiler.pipelines import PipelineOptions, build_pipeline, run_pipeline
 
     ctx = make_context()
     module = import_graphdef_file(path)
-    if isinstance(module, str):
-        from compiler.ir_io import parse_module
+    seen: dict[str, float] = {}
 
-        module, _ = parse_module(ctx, module, path)
-    run_passes(ctx, module, ("tf-to-cann",))
-    before = count_kernels(module)
-    t0 = time.perf_counter()
-    fuse.CLI_DEFAULTS.clear()
-    if report_path:
-        fuse.CLI_DEFAULTS["report"] = report_path
-    run_passes(ctx, module, ("fuse",))
-    dt = time.perf_counter() - t0
+    def around_fuse(p, when: str) -> None:
+        if p.name == "fuse" and when == "before":
+            seen["before"], seen["t0"] = count_kernels(module), time.perf_counter()
+        elif p.name == "fuse":
+            seen["dt"] = time.perf_counter() - seen["t0"]
+
+    passes = build_pipeline(PipelineOptions(level="fused", fusion_report=report_path or ""))
+    run_pipeline(ctx, module, passes, callback=around_fuse)
     ops: dict[str, int] = {}
     for op in module.walk():
         if op.name.startswith("cann."):
             ops[op.name] = ops.get(op.name, 0) + 1
-    return module, before, count_kernels(module), dt, ops
+    return module, int(seen["before"]), count_kernels(module), seen["dt"], ops
 
 
 def output_names(graph_def) -> list[str]:
