@@ -286,6 +286,8 @@ class _Functionalizer:
                 errs, did = self.conditionals(p, outer, ms, state)
                 failed.update(dict.fromkeys(errs))
                 progress |= did
+                if did:  # the states are stale now (an outer conditional holds the new If)
+                    break
             if not progress:
                 break
         if failed:
@@ -580,9 +582,11 @@ class _Functionalizer:
         errors: list[str] = []
         did = False
         mset = set(merges)
+        dangling = []
         for members in groups.values():
             ms = [n for n in self.order if n in members and n in mset]
             if not ms:
+                dangling.append(set(members))
                 continue
             sws = [n for n in self.order if n in members and n in switches]
             body = [n for n in self.order if n in members and n in branch]
@@ -591,7 +595,23 @@ class _Functionalizer:
             err, ok = self.conditional(p, ms, sws, body, branch, state)
             errors += err
             did |= ok
+        if did:
+            for group in dangling:
+                self.drop_unread(group)
         return errors, did
+
+    def drop_unread(self, group: set[str]) -> None:
+        """A Switch on the predicate and its branch Identities that nothing reads (tf.cond's
+        `switch_t` / `switch_f` when no branch op hangs a control edge on them): pure, gone with
+        the conditional (left in place they would look like a conditional of their own)."""
+        if any(self.stateful(self.nodes[n]) for n in group):
+            return
+        for n in self.order:
+            if n not in group and any(_split(r)[0] in group for r in self.nodes[n].input):
+                return
+        self.order = [n for n in self.order if n not in group]
+        for n in group:
+            del self.nodes[n]
 
     def conditional(self, p, ms, sws, body, branch, state) -> tuple[list[str], bool]:
         names, fn_names = set(self.all_names), set(self.fn_names)
