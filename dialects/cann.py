@@ -43,6 +43,7 @@ from xdsl.traits import Pure, SymbolTable
 
 from dialects.op_kinds import (Broadcast, Constant, Cube, Elementwise, Injective, Opaque,
                                Reduction, View)
+from dialects.layouts import RunsOn
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.formats import FORMAT_NAMES, Format, storage_shape
@@ -285,7 +286,7 @@ class ConvLike(CannOp):
     dilations = prop_def(I64Array)
     groups = prop_def(IntegerAttr)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = conv_geometry
 
@@ -344,7 +345,7 @@ class BiasAddOp(CannOp):
     bias = operand_def(TensorType)
     y = result_def(TensorType)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure(), Broadcast())
+    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("bias",)))
 
     def verify_op(self) -> None:
         n = self.name
@@ -638,7 +639,7 @@ class SelectV2Op(CannOp):
     then_value = operand_def(TensorType)
     else_value = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure(), Broadcast())
+    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", fractal_nz="same"))
 
     def verify_op(self) -> None:
         n = self.name
@@ -664,7 +665,7 @@ class BNInferOp(CannOp):
     y = result_def(TensorType)
     epsilon = prop_def(FloatAttr)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure(), Broadcast())
+    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("scale", "offset", "mean", "variance")))
 
     def verify_op(self) -> None:
         n = self.name
@@ -695,7 +696,7 @@ class LayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction())
+    traits = traits_def(Pure(), Reduction(), RunsOn(fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:
         n = self.name
@@ -731,7 +732,7 @@ class MatMulV2Op(CannOp):
     y = result_def(TensorType)
     transpose_x1 = prop_def(IntegerAttr)
     transpose_x2 = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
 
     def verify_op(self) -> None:
         n = self.name
@@ -758,7 +759,7 @@ class BatchMatMulV2Op(CannOp):
     y = result_def(TensorType)
     adj_x1 = prop_def(IntegerAttr)
     adj_x2 = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(fractal_nz="matmul", nd=False))
 
     def verify_op(self) -> None:
         n = self.name
@@ -788,7 +789,7 @@ class DepthwiseConv2DOp(CannOp):
     pads = prop_def(I64Array)
     dilations = prop_def(I64Array)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = conv_geometry
 
@@ -818,7 +819,7 @@ class SoftmaxV2Op(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axes = prop_def(I64Array)
-    traits = traits_def(Pure(), Reduction())
+    traits = traits_def(Pure(), Reduction(), RunsOn(fractal_nz="rows"))
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -839,7 +840,7 @@ class PoolOp(CannOp):
     strides = prop_def(I64Array)
     padding = prop_def(StringAttr)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure(), Opaque())
+    traits = traits_def(Pure(), Opaque(), RunsOn(nc1hwc0="spatial", nd=False))
 
     def window(self):
         """((kh, kw), (sh, sw)) whatever the data_format."""
@@ -896,7 +897,7 @@ class ReduceDOp(CannOp):
     y = result_def(TensorType)
     axes = prop_def(I64Array)
     keep_dims = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Reduction())
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="reduce-hw"))
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -964,7 +965,7 @@ class PadDOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     paddings = prop_def(I64Array)
-    traits = traits_def(Pure(), Injective())
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="pad-hw"))
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -988,7 +989,7 @@ class ConcatV2DOp(CannOp):
     y = result_def(TensorType)
     concat_dim = prop_def(IntegerAttr)
     N = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective())
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="concat"))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1100,7 +1101,7 @@ class ReshapeOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     shape = prop_def(I64Array)
-    traits = traits_def(Pure(), View())
+    traits = traits_def(Pure(), View(), RunsOn(fractal_nz="batch-view"))
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -1156,7 +1157,7 @@ class FusedConv2DAddOp(CannOp):
     activation = prop_def(StringAttr)
     post_activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = ConvLike.geometry
 
@@ -1183,7 +1184,7 @@ class FusedDepthwiseConv2DOp(CannOp):
     data_format = prop_def(StringAttr)
     activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = DepthwiseConv2DOp.geometry
 
@@ -1207,7 +1208,7 @@ class FusedMatMulOp(CannOp):
     transpose_x2 = prop_def(IntegerAttr)
     activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1366,7 +1367,7 @@ class AddLayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction())
+    traits = traits_def(Pure(), Reduction(), RunsOn(fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1411,7 +1412,7 @@ class FusedSqueezeExciteOp(CannOp):
     y = result_def(TensorType)
     act1 = prop_def(StringAttr)
     act2 = prop_def(StringAttr)
-    traits = traits_def(Pure(), Opaque())
+    traits = traits_def(Pure(), Opaque(), RunsOn(nc1hwc0="conv", nd=False, params=("w1", "b1", "w2", "b2")))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1457,7 +1458,7 @@ class FusedConv2DScaledOp(CannOp):
     activation = prop_def(StringAttr)
     post_activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = ConvLike.geometry
 
@@ -1638,7 +1639,7 @@ class CompareCannOp(CannOp):
     x1 = operand_def(TensorType)
     x2 = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure(), Broadcast())
+    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", fractal_nz="same"))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1720,7 +1721,7 @@ class ResizeOp(CannOp):
     y = result_def(TensorType)
     align_corners = prop_def(IntegerAttr)
     half_pixel_centers = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Opaque())
+    traits = traits_def(Pure(), Opaque(), RunsOn(nc1hwc0="spatial", params=("size",)))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1761,7 +1762,7 @@ class SplitDOp(CannOp):
     y = var_result_def(TensorType)
     split_dim = prop_def(IntegerAttr)
     num_split = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective())
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="split"))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1789,7 +1790,7 @@ class SplitVDOp(CannOp):
     size_splits = prop_def(I64Array)
     split_dim = prop_def(IntegerAttr)
     num_split = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective())
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="split"))
 
     def verify_op(self) -> None:
         n = self.name

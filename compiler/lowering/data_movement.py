@@ -143,6 +143,26 @@ class TransposeToVectorBody(ChipPattern):
         rewriter.replace(op, new)
 
 
+def nc1hwc0_block_axis(axis: int, whole, pieces) -> int | None:
+    """The stored axis of an origin concat / split axis when `whole` and every piece are
+    NC1HWC0 of one origin layout and the pieces are whole blocks of `whole`: N, H, W map to
+    their own stored axes; C to C1 (axis 1) when every piece but the last has a multiple of C0
+    channels (assign-layouts' rule, compiler/layout_assignment.py `_blocks`).  Then the op is a
+    concat / split of the stored arrays along that axis.  None otherwise."""
+    fmts = [cann.format_of(t) for t in (whole, *pieces)]
+    if any(f is None or f.fmt != Format.NC1HWC0 for f in fmts) or \
+            len({f.origin_fmt for f in fmts}) != 1 or any(d < 0 for d in whole.get_shape()):
+        return None
+    o = fmts[0].origin_fmt
+    a = axis % 4
+    stored = ({0: 0, 1: 2, 2: 3, 3: 1} if o == Format.NHWC else {0: 0, 1: 1, 2: 2, 3: 3})[a]
+    if stored == 1:
+        c0 = whole.get_shape()[4]
+        if any(f.origin[a] % c0 for f in fmts[1:-1]):
+            return None
+    return stored
+
+
 class ConcatToVectorBody(ChipPattern):
     """ConcatV2D of row-major tensors -> kernel.vec_kernel: for each input, per core, UB tiles of
     its flattened data stored into its columns of the result viewed as [outer, row] (`concat_flat`:
@@ -157,14 +177,15 @@ class ConcatToVectorBody(ChipPattern):
         if msg:
             self.fail(op, msg)
             return
+        stored_axis = nc1hwc0_block_axis(op.concat_dim.value.data, yt, [v.type for v in ins])
         bad = [v for v in ins if not row_major(v.type)]
-        if bad or not row_major(yt):
+        if stored_axis is None and (bad or not row_major(yt)):
             self.fail(op, f"{op.name}: an input stored as "
                           f"{stored_as(bad[0].type if bad else yt)} has no concat kernel "
-                          "(needs row-major data)")
+                          "(needs row-major data, or NC1HWC0 joined at whole C0 blocks)")
             return
         ys = list(yt.get_shape())
-        axis = op.concat_dim.value.data % len(ys)
+        axis = op.concat_dim.value.data % len(ys) if stored_axis is None else stored_axis
         row = prod(ys[axis:])
         et = yt.element_type
         eb = numpy_dtype(et).itemsize
@@ -277,10 +298,12 @@ class SplitToVectorBody(ChipPattern):
         if op.name not in ("cann.SplitD", "cann.SplitVD"):
             return
         xt = op.x.type
-        if not all(self.static_row_major(op, xt, r.type, "split") for r in op.results):
+        stored_axis = nc1hwc0_block_axis(op.split_dim.value.data, xt, [r.type for r in op.results])
+        if stored_axis is None and not all(self.static_row_major(op, xt, r.type, "split")
+                                           for r in op.results):
             return
         xs = list(xt.get_shape())
-        axis = op.split_dim.value.data % len(xs)
+        axis = op.split_dim.value.data % len(xs) if stored_axis is None else stored_axis
         news, off = [], 0
         try:
             for r in op.results:

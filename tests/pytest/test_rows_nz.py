@@ -58,11 +58,17 @@ def test_row_kernel_on_nz(kind, batch, m, kin, k):
         want = _layer_norm(a @ w, g, bt, 1e-5)
         n_td = 3  # a and w in (function inputs, not constants), y out
     elif kind == "AddLayerNorm":
-        args.update(arg2=g, arg3=bt, arg4=r)
-        lines.append(f"%1 = cann.AddLayerNorm %arg4, %0, %arg2, %arg3 {ln} : ({ty(ys)}, {ty(ys)}, "
+        # the residual is a second matmul's NZ result (as in BERT, where it is the previous
+        # AddLayerNorm): both inputs arrive in NZ, so the global layout choice runs the row
+        # kernel on NZ.  (With a graph input as the residual, ND is cheaper: one TransData
+        # after the matmul instead of one for the residual and one for y.)
+        eye = np.ascontiguousarray(np.broadcast_to(np.eye(k, dtype=np.float32), (*batch, k, k)))
+        args.update(arg2=g, arg3=bt, arg4=r, arg5=eye)
+        lines.append(f"%r = cann.{mm} %arg4, %arg5 {flags} : ({ty(ys)}, {ty(eye.shape)}) -> {ty(ys)}")
+        lines.append(f"%1 = cann.AddLayerNorm %r, %0, %arg2, %arg3 {ln} : ({ty(ys)}, {ty(ys)}, "
                      f"{ty(g.shape)}, {ty(bt.shape)}) -> {ty(ys)}")
         want = _layer_norm(r + a @ w, g, bt, 1e-5)
-        n_td = 4  # a, w and the residual in, y out
+        n_td = 5  # a, w, the residual and the identity in, y out
     else:
         lines.append(f"%1 = cann.SoftmaxV2 %0 {{axes = array<i64: -1>}} : ({ty(ys)}) -> {ty(ys)}")
         want = _softmax(a @ w)
