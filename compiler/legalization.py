@@ -76,7 +76,7 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "MaxPool": F, "AvgPool": F,
     "ReduceMeanD": F, "ReduceSumD": FI, "ReduceMaxD": FI, "ReduceMinD": FI, "ReduceProdD": FI,
     "TransposeD": ANY, "PadD": ANY, "ConcatV2D": ANY, "Cast": ANY, "GatherV2D": ANY,
-    "StridedSliceD": ANY, "Reshape": ANY, "Const": ANY,
+    "StridedSliceD": ANY, "Reshape": ANY, "Const": ANY, "BroadcastToD": ANY,
     "Greater": ARITH, "GreaterEqual": ARITH, "Less": ARITH, "LessEqual": ARITH,
     "Equal": ARITH + ("i1",), "NotEqual": ARITH + ("i1",), "LogicalAnd": ("i1",),
     "LogicalOr": ("i1",), "LogicalNot": ("i1",),
@@ -717,6 +717,274 @@ def _split_v(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return list(op.results)
 
 
+# --- broadcasting, tiling, slicing, space/batch moves, transposed and grouped convs --------------
+
+def _static_shape(node: TfNode, i: int, what: str) -> list[int]:
+    shape = [int(d) for d in node.operand_type(i).get_shape()]
+    if any(d < 0 for d in shape):
+        raise LegalizationError(f"{what} needs a static shape; got "
+                                f"{'x'.join('?' if d < 0 else str(d) for d in shape)}")
+    return shape
+
+
+def _const_or(node: TfNode, b: Builder, fn: Callable[[np.ndarray], np.ndarray]
+              ) -> Sequence[SSAValue] | None:
+    """Input 0 computed by `fn` at compile time when it is a constant (GE's constant folding),
+    else None."""
+    from passes.fold_constants import constant_value
+
+    value = constant_value(node.operand(0))
+    return None if value is None else _folded(node, b, fn(np.asarray(value)))
+
+
+def broadcast_to(b: Builder, x: SSAValue, shape: Sequence[int]) -> SSAValue:
+    shape = [int(d) for d in shape]
+    if list(x.type.get_shape()) == shape:
+        return x
+    return b.create(cann.BroadcastToDOp, [x], TensorType(x.type.element_type, shape),
+                    shape=int_array(shape))
+
+
+def _broadcast_to(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """BroadcastTo(x, shape) -> BroadcastToD(x; shape) once shape is constant (ConstToAttr); of a
+    constant x it is a constant."""
+    shape = node.const_ints(1, "shape")
+    xs = _static_shape(node, 0, "x")
+    if len(xs) > len(shape) or any(d not in (1, s) for d, s in zip(reversed(xs), reversed(shape))):
+        raise LegalizationError(f"x {xs} does not broadcast to {shape}")
+    return (_const_or(node, b, lambda v: np.broadcast_to(v, shape))
+            or [broadcast_to(b, node.operand(0), shape)])
+
+
+def _tile(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Tile(x, multiples) = Reshape(BroadcastToD(Reshape(x, [.., 1, d_i, ..]), [.., m_i, d_i, ..]),
+    [.., m_i * d_i, ..]): each tiled axis gets a new outer axis of size 1 that is broadcast to its
+    multiple (UpSampling2D's nearest repeat).  Of a constant x it is a constant."""
+    xs = _static_shape(node, 0, "x")
+    mult = node.const_ints(1, "multiples")
+    if len(mult) != len(xs) or any(m < 0 for m in mult):
+        raise LegalizationError(f"multiples {mult} must be {len(xs)} values >= 0")
+    folded = _const_or(node, b, lambda v: np.tile(v, mult))
+    if folded is not None:
+        return folded
+    x = node.operand(0)
+    if all(m == 1 for m in mult):
+        return [x]
+    split, wide = [], []
+    for d, m in zip(xs, mult):
+        if m == 1 or d == 1:
+            split.append(d)
+            wide.append(d * m)
+        else:
+            split += [1, d]
+            wide += [m, d]
+    y = broadcast_to(b, b.reshape(x, split), wide)
+    return [b.reshape(y, [d * m for d, m in zip(xs, mult)])]
+
+
+def strided_slice(b: Builder, x: SSAValue, begin, end, strides, shape, begin_mask: int = 0,
+                  end_mask: int = 0) -> SSAValue:
+    zero = IntegerAttr(0, i64)
+    return b.create(cann.StridedSliceDOp, [x], TensorType(x.type.element_type, list(shape)),
+                    begin=int_array(list(begin)), end=int_array(list(end)),
+                    strides=int_array(list(strides)), begin_mask=IntegerAttr(begin_mask, i64),
+                    end_mask=IntegerAttr(end_mask, i64), ellipsis_mask=zero, new_axis_mask=zero,
+                    shrink_axis_mask=zero)
+
+
+def _slice(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Slice(x, begin, size) -> StridedSliceD(begin, begin + size, strides 1); size -1 runs to
+    the end of the axis."""
+    xs = _static_shape(node, 0, "x")
+    begin, size = node.const_ints(1, "begin"), node.const_ints(2, "size")
+    if len(begin) != len(xs) or len(size) != len(xs):
+        raise LegalizationError(f"begin and size must have {len(xs)} values")
+    end = [d if n == -1 else o + n for o, n, d in zip(begin, size, xs)]
+    if any(not 0 <= o <= e <= d for o, e, d in zip(begin, end, xs)):
+        raise LegalizationError(f"begin {begin} / size {size} are out of range for {xs}")
+    if begin == [0] * len(xs) and end == xs:
+        return [node.operand(0)]
+    return [strided_slice(b, node.operand(0), begin, end, [1] * len(xs),
+                          [e - o for o, e in zip(begin, end)])]
+
+
+def _block_args(node: TfNode, xs: list[int], what: str) -> tuple[list[int], list[list[int]]]:
+    block = node.const_ints(1, "block_shape")
+    pairs = np.asarray(node.const(2, what)).reshape(-1, 2).tolist()
+    m = len(block)
+    if len(pairs) != m or len(xs) < m + 1 or any(v < 1 for v in block):
+        raise LegalizationError(f"block_shape {block} and {what} {pairs} do not fit x {xs}")
+    return block, [[int(a), int(c)] for a, c in pairs]
+
+
+def _space_to_batch(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """SpaceToBatchND(x, block, paddings) = PadD, Reshape [N, s1/b1, b1, .., sM/bM, bM, rest],
+    TransposeD (block axes first), Reshape [b1*..*bM*N, s1/b1, .., rest] (TensorFlow's
+    definition; how Keras runs a dilated Conv1D)."""
+    xs = _static_shape(node, 0, "x")
+    block, pads = _block_args(node, xs, "paddings")
+    m = len(block)
+    x = node.operand(0)
+    if any(p != [0, 0] for p in pads):
+        padded = [d + p[0] + p[1] for d, p in zip(xs[1:m + 1], pads)]
+        x = b.create(cann.PadDOp, [x], TensorType(x.type.element_type,
+                                                  [xs[0], *padded, *xs[m + 1:]]),
+                     paddings=int_array([0, 0, *(v for p in pads for v in p),
+                                         *([0, 0] * (len(xs) - m - 1))]))
+    else:
+        padded = xs[1:m + 1]
+    if any(d % k for d, k in zip(padded, block)):
+        raise LegalizationError(f"padded spatial dims {padded} are not multiples of {block}")
+    split = [xs[0]] + [v for d, k in zip(padded, block) for v in (d // k, k)] + xs[m + 1:]
+    rest = list(range(2 * m + 1, len(split)))
+    perm = [2 * i + 2 for i in range(m)] + [0] + [2 * i + 1 for i in range(m)] + rest
+    y = b.transpose(b.reshape(x, split), perm)
+    return [b.reshape(y, [xs[0] * int(np.prod(block))] + [d // k for d, k in zip(padded, block)]
+                      + xs[m + 1:])]
+
+
+def _batch_to_space(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """BatchToSpaceND(x, block, crops) = Reshape [b1, .., bM, N, d1, .., rest], TransposeD
+    (each block axis after its spatial axis), Reshape [N, d1*b1, .., rest], StridedSliceD
+    (the crops) (TensorFlow's definition)."""
+    xs = _static_shape(node, 0, "x")
+    block, crops = _block_args(node, xs, "crops")
+    m = len(block)
+    nb = int(np.prod(block))
+    if xs[0] % nb:
+        raise LegalizationError(f"batch {xs[0]} is not a multiple of {nb}")
+    n = xs[0] // nb
+    split = block + [n] + xs[1:]
+    perm = [m] + [v for i in range(m) for v in (m + 1 + i, i)] + list(range(2 * m + 1, len(split)))
+    full = [n] + [d * k for d, k in zip(xs[1:m + 1], block)] + xs[m + 1:]
+    y = b.reshape(b.transpose(b.reshape(node.operand(0), split), perm), full)
+    if all(c == [0, 0] for c in crops):
+        return [y]
+    begin = [0] + [c[0] for c in crops] + [0] * (len(xs) - m - 1)
+    end = [full[0]] + [d - c[1] for d, c in zip(full[1:m + 1], crops)] + full[m + 1:]
+    if any(e < o for o, e in zip(begin, end)):
+        raise LegalizationError(f"crops {crops} exceed the spatial dims {full[1:m + 1]}")
+    return [strided_slice(b, y, begin, end, [1] * len(full),
+                          [e - o for o, e in zip(begin, end)])]
+
+
+def _conv(b: Builder, x: SSAValue, w: SSAValue, out_type, strides, pads, dilations,
+          fmt: StringAttr) -> SSAValue:
+    return b.create(cann.Conv2DOp, [x, w, []], out_type, strides=int_array(list(strides)),
+                    pads=int_array(list(pads)), dilations=int_array(list(dilations)),
+                    groups=IntegerAttr(1, i64), data_format=fmt)
+
+
+def _with_groups(props: dict) -> dict:
+    """Conv2D's properties in its printed order, groups = 1."""
+    return {"strides": props["strides"], "pads": props["pads"],
+            "dilations": props["dilations"], "groups": IntegerAttr(1, i64),
+            "data_format": props["data_format"]}
+
+
+def _conv2d(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Conv2D -> Conv2D.  A grouped conv (x has G times the filter's input channels, Keras
+    Conv2D(groups=G)) is a DepthwiseConv2D when G is the channel count (ConvNeXt's 7x7 depthwise
+    conv: the filter [kh, kw, 1, C*m] reshaped to [kh, kw, C, m], same channel order), else
+    SplitD of x into G groups, one Conv2D per group on its slice of the filter, ConcatV2D."""
+    fmt = node.str("data_format", "NHWC")
+    c_axis = 3 if fmt == "NHWC" else 1
+    xs, ws = node.operand_type(0).get_shape(), _static_shape(node, 1, "the filter")
+    cin, wcin, cout = xs[c_axis], ws[2], ws[3]
+    props = dict(strides=ints_attr("strides", [1, 1, 1, 1])(node), pads=conv_pads(node),
+                 dilations=ints_attr("dilations", [1, 1, 1, 1])(node),
+                 data_format=StringAttr(fmt))
+    x, w = node.operand(0), node.operand(1)
+    if cin < 0 or cin == wcin:
+        return [b.create(cann.Conv2DOp, [x, w, []], node.result_type(),
+                         **_with_groups(props))]
+    if cin % wcin or cout % (cin // wcin):
+        raise LegalizationError(f"x has {cin} channels, the filter {wcin}: not a grouped conv")
+    groups = cin // wcin
+    if wcin == 1:
+        wd = b.reshape(w, [ws[0], ws[1], cin, cout // cin])
+        return [b.create(cann.DepthwiseConv2DOp, [x, wd, []], node.result_type(), **props)]
+    rt = list(node.static_result_shape())
+    xs = list(xs)
+    xs[c_axis] = wcin
+    split = b.add(cann.SplitDOp(operands=[x], result_types=[[TensorType(
+        x.type.element_type, xs)] * groups], properties={
+            "split_dim": IntegerAttr(c_axis, i64), "num_split": IntegerAttr(groups, i64)}))
+    per = cout // groups
+    ys = []
+    for g in range(groups):
+        wg = strided_slice(b, w, [0, 0, 0, g * per], [ws[0], ws[1], wcin, (g + 1) * per],
+                           [1, 1, 1, 1], [ws[0], ws[1], wcin, per])
+        rt_g = list(rt)
+        rt_g[c_axis] = per
+        ys.append(b.create(cann.Conv2DOp, [split.results[g], wg, []],
+                           TensorType(x.type.element_type, rt_g), **_with_groups(props)))
+    return [b.create(cann.ConcatV2DOp, [ys], node.result_type(),
+                     concat_dim=IntegerAttr(c_axis, i64), N=IntegerAttr(groups, i64))]
+
+
+def _conv_backprop_input(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Conv2DBackpropInput(input_sizes, filter, out_backprop) (Keras Conv2DTranspose), NHWC.
+
+    CANN's op for it is Conv2DTransposeD(x, filter, bias?; input_size, strides, pads, dilations,
+    groups, data_format, output_padding) (REG_OP(Conv2DTransposeD) in graphengine's
+    third_party/fwkacllib/inc/ops/nn_calculation_ops.h), pads being those of the forward conv.
+    It is computed here as what it is, a stride-1 Conv2D over x with zeros inserted: x is
+    Reshaped to [N, H, 1, W, 1, C], PadD'ed to [N, H, s, W, s, C] and Reshaped to [N, H*s, W*s, C]
+    (the last s - 1 zeros of each axis count against the bottom / right pad); the filter is
+    flipped in H and W and its in/out channels swapped (StridedSliceD stride -1, TransposeD: both
+    fold on a constant filter); the conv's pads are d*(k-1) - pad_begin and d*(k-1) - pad_end + r,
+    r the rows the forward conv's stride left unread (negative pads crop x by StridedSliceD)."""
+    if node.str("data_format", "NHWC") != "NHWC":
+        raise LegalizationError("only data_format NHWC is supported")
+    sizes = node.const_ints(0, "input_sizes")
+    ws = _static_shape(node, 1, "the filter")
+    dys = _static_shape(node, 2, "out_backprop")
+    if len(sizes) != 4 or ws[2] != sizes[3] or ws[3] != dys[3]:
+        raise LegalizationError(f"filter {ws} does not fit input_sizes {sizes} and "
+                                f"out_backprop {dys} (grouped transposed convs are not supported)")
+    s = node.ints("strides", [1, 1, 1, 1])
+    d = node.ints("dilations", [1, 1, 1, 1])
+    padding = node.str("padding")
+    fwd = []  # forward pads (begin, end) per spatial axis
+    for ax, k in ((1, ws[0]), (2, ws[1])):
+        if padding == "SAME":
+            fwd.append(same_pads(sizes[ax], k, s[ax], d[ax]))
+        elif padding == "VALID":
+            fwd.append((0, 0))
+        elif padding == "EXPLICIT":
+            e = node.ints("explicit_paddings")
+            fwd.append((e[2 * ax], e[2 * ax + 1]))
+        else:
+            raise LegalizationError(f"unknown padding '{padding}'")
+    et = node.operand_type(2).element_type
+    x = node.operand(2)
+    if s[1] > 1 or s[2] > 1:
+        n, h, w, c = dys
+        x = b.reshape(x, [n, h, 1, w, 1, c])
+        x = b.create(cann.PadDOp, [x], TensorType(et, [n, h, s[1], w, s[2], c]),
+                     paddings=int_array([0, 0, 0, 0, 0, s[1] - 1, 0, 0, 0, s[2] - 1, 0, 0]))
+        x = b.reshape(x, [n, h * s[1], w * s[2], c])
+    xz = list(x.type.get_shape())
+    pads, crop_lo, crop_hi = [], [0, 0, 0, 0], list(xz)
+    for i, (ax, k) in enumerate(((1, ws[0]), (2, ws[1]))):
+        full = d[ax] * (k - 1)
+        rest = sizes[ax] - ((dys[ax] - 1) * s[ax] + full + 1 - fwd[i][0] - fwd[i][1])
+        if not 0 <= rest < s[ax]:
+            raise LegalizationError(f"input_sizes {sizes} do not fit out_backprop {dys} with "
+                                    f"strides {s} and padding {padding}")
+        lo, hi = full - fwd[i][0], full - fwd[i][1] + rest - (s[ax] - 1)
+        crop_lo[ax], crop_hi[ax] = max(0, -lo), xz[ax] - max(0, -hi)
+        pads += [max(0, lo), max(0, hi)]
+    if crop_lo != [0, 0, 0, 0] or crop_hi != xz:
+        x = strided_slice(b, x, crop_lo, crop_hi, [1, 1, 1, 1],
+                          [e - o for o, e in zip(crop_lo, crop_hi)])
+    w = strided_slice(b, node.operand(1), [0] * 4, [0] * 4, [-1, -1, 1, 1], ws, 15, 15)
+    w = b.transpose(w, [0, 1, 3, 2])
+    rt = TensorType(et, sizes)
+    return [_conv(b, x, w, rt, [1, 1, 1, 1], pads, [1, d[1], d[2], 1], StringAttr("NHWC"))]
+
+
 # --- functional control flow and calls (functions referenced by symbol) -------------------------
 
 def func_symbol(node: TfNode, name: str, value: Attribute | None = None) -> Any:
@@ -836,10 +1104,11 @@ RULES: list[Rule] = [
     Rule("Const", "Const", _const, dtype_operand=None),
     Rule("Shape", "Const", _shape, dtype_operand=None, note="static shapes only"),
     # convolution family
-    Rule("Conv2D", "Conv2D", one_to_one(cann.Conv2DOp, (0, 1), {
-        "strides": ints_attr("strides", [1, 1, 1, 1]), "pads": conv_pads,
-        "dilations": ints_attr("dilations", [1, 1, 1, 1]), "groups": int_value(1),
-        "data_format": copy("data_format", StringAttr("NHWC"))}, optional=(2,))),
+    Rule("Conv2D", "Conv2D", _conv2d,
+         note="grouped: DepthwiseConv2D (groups = channels) or SplitD + Conv2D per group + ConcatV2D"),
+    Rule("Conv2DBackpropInput", "Conv2D", _conv_backprop_input, dtype_operand=2,
+         note="CANN Conv2DTransposeD (graphengine nn_calculation_ops.h) computed as Reshape + "
+              "PadD (zeros inserted) + Conv2D with the flipped, transposed filter"),
     Rule("DepthwiseConv2dNative", "DepthwiseConv2D",
          one_to_one(cann.DepthwiseConv2DOp, (0, 1), _conv_props(), optional=(2,))),
     Rule("BiasAdd", "BiasAdd", one_to_one(cann.BiasAddOp, (0, 1), {
@@ -938,6 +1207,14 @@ RULES: list[Rule] = [
     Rule("ConcatV2", "ConcatV2D", _concat),
     Rule("Pack", "ConcatV2D", _pack, note="decomposed: Reshape each value + ConcatV2D"),
     Rule("Cast", "Cast", _cast),
+    Rule("BroadcastTo", "BroadcastToD", _broadcast_to,
+         note="graphengine pad_ops.h REG_OP(BroadcastToD): shape as an attribute"),
+    Rule("Tile", "BroadcastToD", _tile, note="decomposed: Reshape + BroadcastToD + Reshape"),
+    Rule("Slice", "StridedSliceD", _slice),
+    Rule("SpaceToBatchND", "TransposeD", _space_to_batch,
+         note="decomposed: PadD + Reshape + TransposeD + Reshape"),
+    Rule("BatchToSpaceND", "TransposeD", _batch_to_space,
+         note="decomposed: Reshape + TransposeD + Reshape + StridedSliceD"),
     Rule("GatherV2", "GatherV2D", one_to_one(cann.GatherV2DOp, (0, 1), {
         "axis": const_int(2, "axis")})),
     Rule("StridedSlice", "StridedSliceD", _strided_slice),

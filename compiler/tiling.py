@@ -227,13 +227,17 @@ VECTOR_BLOCK = 128  # elements per vector instruction (fp16)
 
 @lru_cache(maxsize=4096)
 def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_name: str,
-                   unit_elems: int = 1) -> VectorTiling:
+                   unit_elems: int = 1, blocks: int = 0) -> VectorTiling:
     chip = get_chip(chip_name)
     check_extents(kind, elements=elems)
-    cores = max(1, min(chip.vector_cores, elems,
-                       ceil_div(elems * unit_elems, MIN_ELEMS_PER_CORE)))
-    per_core = ceil_div(elems, cores)
-    cores = ceil_div(elems, per_core)
+    if blocks:  # a phase of a kernel launched on `blocks` cores: the last ones may have no work
+        cores = blocks
+        per_core = ceil_div(elems, cores)
+    else:
+        cores = max(1, min(chip.vector_cores, elems,
+                           ceil_div(elems * unit_elems, MIN_ELEMS_PER_CORE)))
+        per_core = ceil_div(elems, cores)
+        cores = ceil_div(elems, per_core)
     # n_buffers UB tiles, double-buffered, 32-byte granular.
     cap = chip.ub // (n_buffers * 2) // elem_bytes
     if cap <= 0:
@@ -252,6 +256,14 @@ def vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: 
     """Tiles of `elems` units (elements, or rows of `unit_elems` elements each: a unit is never
     split), cached by all arguments and the chip.  Cores: one per MIN_ELEMS_PER_CORE elements."""
     return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip, unit_elems)
+
+
+def vector_tiling_on(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str,
+                     blocks: int) -> VectorTiling:
+    """The tiles of `elems` elements split over exactly `blocks` cores (block_dim = blocks): one
+    phase of a kernel whose phases share one launch, e.g. ConcatV2D's one copy per input.  Every
+    phase's kernel.cores grid must be the kernel's block_dim; blocks past the data get none."""
+    return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip, 1, blocks)
 
 
 def cache_clear() -> None:

@@ -1894,10 +1894,38 @@ class CumsumOp(CannOp):
         _check_result_shape(n, xs, _oshape(self.y))
 
 
+@irdl_op_definition
+class BroadcastToDOp(CannOp):
+    """CANN's BroadcastToD(x; shape): x broadcast to `shape` by numpy's (TensorFlow's) rule,
+    trailing dimensions first, each equal or 1 in x (REG_OP(BroadcastToD) in graphengine's
+    third_party/fwkacllib/inc/ops/pad_ops.h: input x, required ListInt attr shape).  Kind
+    Broadcast: y[i] = x[bcast(i)], pointwise with a broadcast operand."""
+
+    name = "cann.BroadcastToD"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    shape = prop_def(I64Array)
+    traits = traits_def(Pure(), Broadcast(), RunsOn())
+
+    def verify_op(self) -> None:
+        from dialects.common import ints
+
+        n = self.name
+        xs, shape = _oshape(self.x), list(ints(self.shape))
+        if len(xs) > len(shape) or any(d < 0 for d in shape):
+            raise VerifyException(f"{n}: shape {shape} must be static and of rank >= x's "
+                                  f"({_fmt_shape(xs)})")
+        for d, s in zip(reversed(xs), reversed(shape)):
+            if d >= 0 and d != 1 and d != s:
+                raise VerifyException(f"{n}: x {_fmt_shape(xs)} does not broadcast to {shape}")
+        check_same_element_type(n, self.x.type, self.y.type)
+        _check_result_shape(n, shape, _oshape(self.y))
+
+
 EXTRA_LIBRARY_OPS = (
     GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, EqualOp, NotEqualOp, LogicalAndOp,
     LogicalOrOp, LogicalNotOp, ResizeBilinearV2Op, ResizeNearestNeighborV2Op, SplitDOp, SplitVDOp,
-    PadV2DOp, MirrorPadOp, CumsumOp,
+    PadV2DOp, MirrorPadOp, CumsumOp, BroadcastToDOp,
 )
 
 __all__ = ["CONTROL_OPS", "EXTRA_LIBRARY_OPS", "CompareCannOp", "ResizeOp",

@@ -462,9 +462,12 @@ def _verify_conv2d(self) -> None:
     check_same_element_type(n, x, w, y)
     if fmt in DATA_FORMATS_2D:
         cin = x.get_shape()[3 if fmt == "NHWC" else 1]
-        if not dims_compatible(cin, w.get_shape()[2]):
+        wc = w.get_shape()[2]
+        # a grouped conv (Keras Conv2D(groups=G)) has G times the filter's input channels
+        if not (dims_compatible(cin, wc) or (cin > 0 and wc > 0 and cin % wc == 0)):
             raise VerifyException(
-                f"{n}: input has {cin} channels but the filter (HWCN) expects {w.get_shape()[2]}")
+                f"{n}: input has {cin} channels but the filter (HWCN) expects {wc} "
+                "(or a multiple of it, for a grouped conv)")
 
 
 def _verify_bias_add(self) -> None:

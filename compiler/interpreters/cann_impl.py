@@ -285,6 +285,7 @@ LIBRARY_SEMANTICS = {
     cann.GatherV2DOp: lambda op, x, i: np.take(x, i, axis=op.axis.value.data),
     cann.StridedSliceDOp: _strided_slice,
     cann.ReshapeOp: lambda op, x: x.reshape(ints(op.shape)),
+    cann.BroadcastToDOp: lambda op, x: np.broadcast_to(x, ints(op.shape)).copy(),
 }
 
 

@@ -1,5 +1,5 @@
 """Data-movement kernels: TransData, PadD, PadV2D, MirrorPad, TransposeD, ConcatV2D,
-StridedSliceD, SplitD, SplitVD, and reshape as a view (no kernel)."""
+BroadcastToD, StridedSliceD, SplitD, SplitVD, and reshape as a view (no kernel)."""
 
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from compiler.lowering.base import (
     stored_as,
 )
 from compiler.rewriting import with_loc
-from compiler.tiling import TilingError, vector_tiling
+from compiler.tiling import TilingError, vector_tiling, vector_tiling_on
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy, ints, numpy_dtype
 
@@ -189,10 +189,14 @@ class ConcatToVectorBody(ChipPattern):
         row = prod(ys[axis:])
         et = yt.element_type
         eb = numpy_dtype(et).itemsize
-        tilings = []
         try:
-            for v in ins:
-                tilings.append(vector_tiling("ConcatV2D", max(1, num_elems(v.type)), 2, eb, self.chip))
+            # one launch for all inputs: its block_dim is what the largest input would use, and
+            # every input's copy is split over exactly those blocks (each kernel.cores grid of
+            # the body is the block_dim; a small input leaves the last blocks without work)
+            blocks = max(vector_tiling("ConcatV2D", max(1, num_elems(v.type)), 2, eb,
+                                       self.chip).block_dim for v in ins)
+            tilings = [vector_tiling_on("ConcatV2D", max(1, num_elems(v.type)), 2, eb, self.chip,
+                                        blocks) for v in ins]
         except TilingError as e:
             self.fail(op, str(e))
             return
@@ -212,9 +216,41 @@ class ConcatToVectorBody(ChipPattern):
         big = max(tilings, key=lambda t: t.fields["totalElems"])
         f = {**big.fields, "numInputs": len(ins), "rowElems": row}
         new = kernel_op(kernel.VectorKernelOp, "ConcatV2D", ins, yt, body.region(),
-                      max(t.block_dim for t in tilings), f, big.buffers, op)
+                      blocks, f, big.buffers, op)
         new.attributes["concat_dim"] = IntegerAttr(axis, i64)
         rewriter.replace(op, new)
+
+
+class BroadcastToVectorBody(ChipPattern):
+    """BroadcastToD of a row-major tensor -> kernel.vec_kernel: per core, UB tiles of the
+    flattened result, each read from x broadcast to the result's shape (the `flat` view's
+    numpy broadcasting: a repeated, strided DMA from GM), stored flat."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.BroadcastToD":
+            return
+        xt, yt = op.x.type, op.y.type
+        if not self.static_row_major(op, xt, yt, "broadcast"):
+            return
+        et = yt.element_type
+        elems = num_elems(yt)
+        if elems == 0:
+            self.fail(op, f"{op.name}: an empty result has no kernel")
+            return
+        try:
+            t = vector_tiling("BroadcastToD", elems, 2, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                v = body.load(body.args[0], [ti], "flat", [tile], et, "UB",
+                              shape=list(yt.get_shape()))
+                body.store(v, body.args[-1], [ti], "flat")
+        rewriter.replace(op, kernel_op(kernel.VectorKernelOp, "BroadcastToD", [op.x], yt,
+                                       body.region(), t.block_dim, f, t.buffers, op))
 
 
 def _slice_axes(op, xs) -> tuple[list[int], list[int], list[int]] | None:

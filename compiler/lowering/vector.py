@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     StringAttr,
+    TensorType,
     f32,
     i64,
 )
@@ -32,7 +33,7 @@ from compiler.lowering.base import (
 from compiler.lowering.cube import flag
 from compiler.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
-from dialects.common import ints, numpy_dtype
+from dialects.common import int_array, ints, numpy_dtype
 
 
 class ElementwiseToVectorBody(ChipPattern):
@@ -405,6 +406,19 @@ class RowsToVectorBody(ChipPattern):
         rewriter.replace(op, new)
 
 
+def lower_new_ops(chip: str, failures, ops, rewriter: PatternRewriter) -> None:
+    """Lower cann ops a pattern has just built in place of its op (cann-to-kernel's walk does
+    not revisit them): each by the first lowering pattern that takes it."""
+    from compiler.lowering import lowering_patterns
+
+    patterns = lowering_patterns(chip, failures)
+    for o in ops:
+        for p in patterns:
+            if o.parent is None:  # replaced by a kernel
+                break
+            p.match_and_rewrite(o, rewriter)
+
+
 REDUCE_FNS = {"cann.ReduceMeanD": "Add", "cann.ReduceSumD": "Add", "cann.ReduceMaxD": "Max",
               "cann.ReduceMinD": "Min", "cann.ReduceProdD": "Mul"}
 
@@ -413,8 +427,9 @@ class ReduceToVectorBody(ChipPattern):
     """ReduceMeanD / SumD / MaxD / MinD / ProdD -> kernel.vec_kernel over rows x L x inner:
       x NC1HWC0, axes H, W: rows (n, c1), L = H*W, inner C0; result NC1HWC0 (keep_dims,
           (N, C1, 1, 1, C0)) or FRACTAL_NZ of [N, C] (row (n, c1) -> NZ[c1, n // 16, n % 16, :]);
-      x row-major, axes one contiguous block: rows = the extent before it, L = the reduced
-          extent, inner = the extent after it.
+      x row-major, axes one contiguous block (size-1 axes between them do not count): rows =
+          the extent before it, L = the reduced extent, inner = the extent after it; axes in
+          several blocks are first moved to the end by a TransposeD (its own kernel).
     Per core, tiles of rows; the reduced axis in UB chunks, each reduced and accumulated."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
@@ -444,9 +459,29 @@ class ReduceToVectorBody(ChipPattern):
                 store_view, store_p = "nz_rows", {"c1": c1}
         elif row_major(xt) and row_major(yt):
             rank = len(xs)
-            if not axes or axes != list(range(axes[0], axes[-1] + 1)):
-                self.fail(op, f"{op.name}: a reduction over axes {axes} of a rank-{rank} tensor has "
-                              "no kernel lowering (only one contiguous block of axes)")
+            if not axes:
+                self.fail(op, f"{op.name}: a reduction over no axes has no kernel lowering")
+                return
+            if any(xs[a] != 1 for a in range(axes[0], axes[-1] + 1) if a not in axes):
+                # axes in several blocks: TransposeD the reduced axes to the end, reduce that one
+                # block, Reshape (a view) to the result; the new ops are lowered in turn
+                from compiler.rewriting import with_loc
+
+                keep = [a for a in range(rank) if a not in axes]
+                tr = cann.TransposeDOp(operands=[op.x], result_types=[TensorType(
+                    xt.element_type, [xs[a] for a in keep + axes])],
+                    properties={"perm": int_array(keep + axes)})
+                red = type(op)(operands=[tr.y], result_types=[TensorType(
+                    yt.element_type, [xs[a] for a in keep])],
+                    properties={"axes": int_array(list(range(len(keep), rank))),
+                                "keep_dims": IntegerAttr(0, 1)})
+                view = cann.ReshapeOp(operands=[red.y], result_types=[yt],
+                                      properties={"shape": int_array(list(yt.get_shape()))})
+                new = [with_loc(o, op) for o in (tr, red, view)]
+                if red.y.type == yt:  # the result needs no reshape
+                    new.pop()
+                rewriter.replace(op, new, [new[-1].results[0]])
+                lower_new_ops(self.chip, self.failures, new, rewriter)
                 return
             rows, length = prod(xs[:axes[0]]), prod(xs[axes[0]:axes[-1] + 1])
             inner = prod(xs[axes[-1] + 1:])
