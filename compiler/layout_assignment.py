@@ -302,11 +302,10 @@ def _blocks(op: Operation, axis: int, sizes: list[int]) -> str | None:
 
 
 def rule_concat(op: Operation, fmt: str) -> str | None:
-    msg = _device_shape(op, fmt)
-    if msg:
-        return msg
-    axis = _int(op, "concat_dim") % 4
-    return _blocks(op, axis, [_shape(v)[axis] for v in op.operands])
+    """Concat over any axis of NC1HWC0 values: over N, H, W and over C at whole C0 blocks it
+    is a concat of the stored arrays; over C at other channel offsets the kernel moves those
+    inputs lane by lane (compiler/lowering/data_movement.py `concat_c0`)."""
+    return _device_shape(op, fmt)
 
 
 def rule_split(op: Operation, fmt: str) -> str | None:

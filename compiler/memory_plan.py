@@ -453,32 +453,59 @@ def _concat_axis(op: Operation) -> int | None:
     return None
 
 
-def concat_slab_offsets(op: Operation) -> list[int] | None:
-    """Byte offset of each input of a concat kernel within its result, when every input is one
-    contiguous slab of it, else None.
+def concat_slab_offsets(op: Operation) -> list[tuple[int, bool] | None] | None:
+    """For each input of a concat kernel, (byte offset within the result, whether it must die
+    at the concat) when the input is one contiguous slab of the result, else None (the concat
+    copies it); None for all when the op is no such concat.
 
     The rule, on the stored (device) shapes, which is what a kernel's types are: along axis a,
-    input i is contiguous in the result exactly when every dimension before a is 1; it then
+    an input is contiguous in the result exactly when every dimension before a is 1; it then
     starts at (sum of the earlier inputs' bytes).  The concat's `concat_dim` is an axis of the
-    stored shape: on NC1HWC0, a concat over C is one over C1 (storage axis 1), which
-    assign-layouts only chooses when every channel offset is a multiple of C0 (so that each
-    input's C1 blocks are whole blocks of the result, cann-facts.md section 3); otherwise the
-    channels of one C1 block come from two inputs and no input is a slab.  Whether a slab may
-    really be written in place (32-byte start, an arena tensor, ...) is decided by `collect`."""
+    stored shape.  On NC1HWC0 a concat over C is one over C1 (axis 1), and an input is a slab
+    only if its channel offset is a multiple of C0: then its C1 blocks are whole blocks of the
+    result (cann-facts.md section 3); at any other offset its channels share C0 blocks with the
+    previous input and the kernel stores it lane by lane (`concat_c0`).  A slab whose channels
+    end inside a block (C mod C0 != 0) and that is not the last input shares its last block
+    with the next input, which the concat writes over its padding lanes: it may sit there only
+    if nothing reads it after the concat.  Whether a slab is really written in place (32-byte
+    start, an arena tensor, ...) is decided by `collect`."""
     axis = _concat_axis(op)
     if axis is None or len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
         return None
-    shape = op.results[0].type.get_shape()
+    yt = op.results[0].type
+    shape = yt.get_shape()
     axis = axis + len(shape) if axis < 0 else axis
     if not 0 <= axis < len(shape) or any(d != 1 for d in shape[:axis]):
         return None
+    if any(not isinstance(v.type, TensorType) or list(v.type.get_shape())[:axis] != list(shape[:axis])
+           for v in op.operands):
+        return None
+    fy = _nc1hwc0(yt)
+    if fy is not None and axis == 1:
+        c_axis = 3 if fy.origin_fmt.value == "NHWC" else 1
+        c0 = shape[4]
+        block = tensor_bytes(yt) // shape[1]
+        out, ch = [], 0
+        for k, v in enumerate(op.operands):
+            fv = _nc1hwc0(v.type)
+            if fv is None:
+                return None
+            c = fv.origin[c_axis]
+            last = k == len(op.operands) - 1
+            out.append((ch // c0 * block, not last and c % c0 != 0) if ch % c0 == 0 else None)
+            ch += c
+        return out if ch <= shape[1] * c0 else None
     offs, off = [], 0
     for v in op.operands:
-        if not isinstance(v.type, TensorType) or list(v.type.get_shape())[:axis] != list(shape[:axis]):
-            return None
-        offs.append(off)
+        offs.append((off, False))
         off += tensor_bytes(v.type)
-    return offs if off == tensor_bytes(op.results[0].type) else None
+    return offs if off == tensor_bytes(yt) else None
+
+
+def _nc1hwc0(t):
+    f = getattr(t, "encoding", None)
+    fmt = getattr(f, "format", None)
+    return f if fmt is not None and getattr(fmt, "data", "") == "NC1HWC0" and f.origin_format.data else None
 
 
 # --- host-side control flow -------------------------------------------------------------------
@@ -718,12 +745,14 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
                 continue
             out_idx = c.result_tensor[(k, 0)]
             chosen, seen = [], set()
-            for v, off in zip(op.operands, slabs):
+            for v, slab in zip(op.operands, slabs):
                 i = value_tensor.get(v)
-                if i is None or v in seen or i in claimed or off % SLAB_ALIGN:
+                if slab is None or i is None or v in seen or i in claimed or slab[0] % SLAB_ALIGN \
+                        or (slab[1] and c.reqs[i].end != k):
                     seen.add(v)
                     continue  # the concat kernel copies this input
                 seen.add(v)
+                off = slab[0]
                 chosen.append((i, off))
                 c.allowed[(min(i, out_idx), max(i, out_idx))] = ("concat", off if i < out_idx else -off)
             if chosen:
@@ -849,10 +878,10 @@ def in_place_inputs(c: Collected, offsets: list[int], k: int) -> list[bool]:
         value_of[c.launches[step].results[r]] = t
     slabs = concat_slab_offsets(op) or []
     flags, seen = [], set()
-    for v, off in zip(op.operands, slabs):
+    for v, slab in zip(op.operands, slabs):
         t = value_of.get(v)
-        flags.append(t is not None and v not in seen and placed.get(t) == off
-                     and offsets[t] == out + off)
+        flags.append(slab is not None and t is not None and v not in seen
+                     and placed.get(t) == slab[0] and offsets[t] == out + slab[0])
         seen.add(v)
     return flags
 

@@ -571,6 +571,9 @@ LOAD_VIEWS = {
 STORE_VIEWS = ("nc1hwc0", "nz", "nd", "flat", "rows", "nz_rows", "heads", "concat_flat",
                "nz_origin_rows")
 STORE_VIEWS += ("scan_rows",)  # scan_rows: as the load view, clipped at the ends
+#: concat_c0: a flat tile of an NC1HWC0 input into a concat over C at a channel offset off the C0
+#: grid, lane by lane (compiler/interpreters/kernel_views.py)
+STORE_VIEWS += ("concat_c0",)
 
 
 @irdl_op_definition

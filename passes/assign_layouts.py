@@ -18,6 +18,7 @@ then carry the choice out, applied to a fixed point:
   FoldReshapeChain        Reshape(Reshape(x)) = Reshape(x) (= x when it is x's shape)
   TransdataTransdataFold  TransData(A->B) of TransData(B->A) = the original value (the CANN pass
                           of that name)
+  MergeTransData          two TransData of one value into one format are one
   EraseDead               unused TransData, constants and reshapes left behind
 What remains is a TransData wherever the assignment found no cheaper arrangement: at the
 graph's inputs and outputs, and next to an op that has no kernel for its neighbours' format.
@@ -350,6 +351,21 @@ class TransdataTransdataFold(RewritePattern):
             rewriter.replace(op, [], [inner.src])
 
 
+class MergeTransData(RewritePattern):
+    """Two TransData of one value into one format are one (a graph input read by several convs
+    is converted once): the later is replaced by the earlier."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cann.TransDataOp, rewriter: PatternRewriter):
+        for use in op.src.uses:
+            other = use.operation
+            if other is not op and isinstance(other, cann.TransDataOp) \
+                    and other.parent_block() is op.parent_block() and other.is_before_in_block(op) \
+                    and other.dst.type == op.dst.type and other.properties == op.properties:
+                rewriter.replace(op, [], [other.dst])
+                return
+
+
 class EraseDead(RewritePattern):
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if isinstance(op, (cann.TransDataOp, cann.ConstOp, cann.ReshapeOp)) and not op.results[0].uses:
@@ -370,7 +386,7 @@ class AssignLayoutsPass(ModulePass):
         choices = choose(op)
         rewrite(op, [LayoutConv(), LayoutPool(), LayoutMatMul(), LayoutSqueezeExciteGate(),
                      LayoutConvScaled(), LayoutChosen(choices), FoldReshapeChain(),
-                     FoldConstTransData(), TransdataTransdataFold(), EraseDead()])
+                     FoldConstTransData(), TransdataTransdataFold(), MergeTransData(), EraseDead()])
         if self.report:
             text = "\n".join(report_lines(op)) + "\n"
             if self.report == "-":

@@ -183,3 +183,29 @@ def _store_nz_origin_rows(op, v, dst, idx):
 
 #: view name -> fn(store op, UB tile, GM destination (written in place), indices)
 STORE_VIEWS = {"nz_origin_rows": _store_nz_origin_rows}
+
+
+def _store_concat_c0(op, v, dst, idx):
+    """concat_c0: a flat tile (elements [t, +tile)) of input i, stored NC1HWC0 (N, C1_i, HW, C0),
+    into a concat over C whose channel offset is off the C0 grid: channel c of the input goes
+    to channel offset + c of dst (N, C1, H, W, C0); padding lanes are skipped, but the last
+    input writes its own (zero) padding lanes over the result's padding."""
+    (t,) = idx
+    off, ch, c1, hw, last = (int(op.param(k)) for k in ("offset", "channels", "c1", "hw", "last"))
+    c0 = dst.shape[-1]
+    total = dst.shape[0] * c1 * hw * c0
+    n = min(v.shape[0], total - t)
+    if n <= 0:
+        return
+    p = np.arange(t, t + n)
+    rest, lane = np.divmod(p, c0)
+    rest, s = np.divmod(rest, hw)
+    nn, b = np.divmod(rest, c1)
+    c = b * c0 + lane
+    out_c = off + c
+    keep = (c < ch) | (bool(last) & (out_c < dst.shape[1] * c0))
+    flat = dst.reshape(dst.shape[0], dst.shape[1], hw, c0)
+    flat[nn[keep], out_c[keep] // c0, s[keep], out_c[keep] % c0] = v[:n][keep].astype(dst.dtype)
+
+
+STORE_VIEWS["concat_c0"] = _store_concat_c0

@@ -163,6 +163,29 @@ def nc1hwc0_block_axis(axis: int, whole, pieces) -> int | None:
     return stored
 
 
+_C = {"NHWC": 3, "NCHW": 1}
+
+
+def nc1hwc0_channel_offsets(axis: int, whole, pieces) -> list | None:
+    """A concat over C of NC1HWC0 values whose channel offsets are not all multiples of C0:
+    [channel offset of each piece..., origin layout name], else None.  The concat kernel then
+    stores each input lane by lane (`concat_c0`: channel c of input i goes to lane
+    (offset_i + c) % C0 of block (offset_i + c) // C0), and the last input's padding lanes
+    write the result's padding (zeros)."""
+    fmts = [cann.format_of(t) for t in (whole, *pieces)]
+    if any(f is None or f.fmt != Format.NC1HWC0 for f in fmts) or \
+            len({f.origin_fmt for f in fmts}) != 1 or any(d < 0 for d in whole.get_shape()):
+        return None
+    o = fmts[0].origin_fmt.value
+    if axis % 4 != _C[o]:
+        return None
+    offs, off = [], 0
+    for f in fmts[1:]:
+        offs.append(off)
+        off += f.origin[_C[o]]
+    return [*offs, o]
+
+
 class ConcatToVectorBody(ChipPattern):
     """ConcatV2D of row-major tensors -> kernel.vec_kernel: for each input, per core, UB tiles of
     its flattened data stored into its columns of the result viewed as [outer, row] (`concat_flat`:
@@ -178,6 +201,10 @@ class ConcatToVectorBody(ChipPattern):
             self.fail(op, msg)
             return
         stored_axis = nc1hwc0_block_axis(op.concat_dim.value.data, yt, [v.type for v in ins])
+        lanes = None if stored_axis is not None else \
+            nc1hwc0_channel_offsets(op.concat_dim.value.data, yt, [v.type for v in ins])
+        if lanes is not None:
+            stored_axis = 1
         bad = [v for v in ins if not row_major(v.type)]
         if stored_axis is None and (bad or not row_major(yt)):
             self.fail(op, f"{op.name}: an input stored as "
@@ -210,8 +237,13 @@ class ConcatToVectorBody(ChipPattern):
                 with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
                     with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
                         x = body.load(body.args[i], [ti], "flat", [tile], et, "UB", shape=vs)
-                        body.store(x, body.args[-1], [ti], "concat_flat", inner=inner, row=row,
-                                   offset=off)
+                        if lanes is not None:  # channels off the C0 grid: lane by lane
+                            body.store(x, body.args[-1], [ti], "concat_c0", offset=lanes[i],
+                                       channels=cann.origin_shape(v.type)[_C[lanes[-1]]],
+                                       c1=vs[1], hw=vs[2] * vs[3], last=int(i == len(ins) - 1))
+                        else:
+                            body.store(x, body.args[-1], [ti], "concat_flat", inner=inner,
+                                       row=row, offset=off)
             off += inner
         big = max(tilings, key=lambda t: t.fields["totalElems"])
         f = {**big.fields, "numInputs": len(ins), "rowElems": row}

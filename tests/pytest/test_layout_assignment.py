@@ -1,0 +1,108 @@
+"""The global layout assignment (compiler/layout_assignment.py, passes/assign-layouts): ops
+between convs follow them onto NC1HWC0, concats over C at channel offsets on and off the C0
+grid included, executed tile by tile (and on the planned arena) against numpy; an op with no
+NC1HWC0 kernel keeps its TransData and the report names it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compiler import memory_plan as mp
+from compiler.ir_io import make_context, module_to_text, parse_module
+from compiler.layout_assignment import report_lines
+from compiler.pipelines import run_passes
+from kernel_harness import compile_and_run, dense, ty
+
+CONV = ('{strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, '
+        'dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"}')
+
+
+def _concat_block(channels, hw=4, cin=8, cout=16, seed=0):
+    """x -> one 1x1 conv per piece -> Relu -> ConcatV2 over C -> 1x1 conv: text and reference."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((1, hw, hw, cin)).astype(np.float32)
+    lines, pieces, names = [], [], []
+    for k, c in enumerate(channels):
+        w = rng.normal(0, 0.5, (1, 1, cin, c)).astype(np.float32)
+        lines.append(f"%w{k} = cann.Const {dense(w)} : {ty(w.shape)}")
+        lines.append(f"%c{k} = cann.Conv2D %arg0, %w{k} {CONV} : ({ty(x.shape)}, {ty(w.shape)}) "
+                     f"-> {ty((1, hw, hw, c))}")
+        lines.append(f"%r{k} = cann.Relu %c{k} : ({ty((1, hw, hw, c))}) -> {ty((1, hw, hw, c))}")
+        pieces.append(np.maximum(np.einsum("nhwc,cd->nhwd", x, w[0, 0]), 0))
+        names.append(f"%r{k}")
+    total = sum(channels)
+    cat = (1, hw, hw, total)
+    in_types = ", ".join(ty((1, hw, hw, c)) for c in channels)
+    lines.append(f"%cat = cann.ConcatV2D {', '.join(names)} {{concat_dim = 3 : i64, N = {len(channels)} : i64}} "
+                 f": ({in_types}) -> {ty(cat)}")
+    w = rng.normal(0, 0.5, (1, 1, total, cout)).astype(np.float32)
+    lines.append(f"%wo = cann.Const {dense(w)} : {ty(w.shape)}")
+    lines.append(f"%y = cann.Conv2D %cat, %wo {CONV} : ({ty(cat)}, {ty(w.shape)}) -> {ty((1, hw, hw, cout))}")
+    lines.append(f"func.return %y : {ty((1, hw, hw, cout))}")
+    want = np.einsum("nhwc,cd->nhwd", np.concatenate(pieces, axis=-1), w[0, 0])
+    return "\n".join(lines), {"arg0": x}, (1, hw, hw, cout), want
+
+
+@pytest.mark.parametrize("channels", [(16, 32), (24, 12, 20), (5, 16, 3)])
+def test_concat_between_convs_runs_on_nc1hwc0(channels):
+    body, args, ys, want = _concat_block(channels)
+    text, y = compile_and_run(body, args, ys)
+    assert text.count("kernel.transdata") == 2, text  # the graph's input and output only
+    aligned = all(c % 16 == 0 for c in channels[:-1])
+    assert ('view = "concat_c0"' in text) != aligned
+    np.testing.assert_allclose(y, want, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("channels", [(16, 32), (24, 12, 20)])
+def test_concat_on_nc1hwc0_runs_on_the_planned_arena(channels):
+    """Inputs at whole C0 blocks are written in place; the others are copied lane by lane over
+    the padding of the previous one; run on one arena at the planned offsets."""
+    from compiler.offline_model import run_planned
+    from compiler.runner import main_func
+
+    body, args, ys, want = _concat_block(channels, seed=1)
+    sig = ", ".join(f"%{k}: {ty(v.shape)}" for k, v in args.items())
+    text = (f'builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{\n'
+            f"func.func @main({sig}) -> {ty(ys)} {{\n{body}\n}}\n}}")
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    run_passes(ctx, module, ["assign-layouts", "cann-to-kernel", "plan-memory"])
+    module, _ = parse_module(ctx, module_to_text(module), "k.mlir")
+    fn = main_func(module)
+    assert mp.check_function(fn) == []
+    concat = next(op for op in fn.body.blocks.first.ops if mp.is_concat(op))
+    c = mp.read_plan(fn)
+    flags = mp.in_place_inputs(c.collected, c.offsets, c.collected.launches.index(concat))
+    # a piece at a channel offset on the C0 grid sits in its blocks of the result
+    assert flags == [(sum(channels[:k]) % 16 == 0) for k in range(len(channels))]
+    assert (mp.ELIDED_ATTR in concat.attributes) == all(flags)
+    y = next(iter(run_planned(module, args).values()))
+    np.testing.assert_allclose(y, want, atol=1e-5, rtol=1e-5)
+
+
+def test_op_without_an_nc1hwc0_kernel_keeps_its_transdata_and_the_report_names_it():
+    # conv -> TransposeD (ND only) -> conv: the TransData pair around the transpose stays
+    rng = np.random.default_rng(2)
+    w1 = rng.normal(0, 0.5, (1, 1, 8, 16)).astype(np.float32)
+    w2 = rng.normal(0, 0.5, (1, 1, 16, 4)).astype(np.float32)
+    text = f"""
+builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{
+func.func @main(%arg0: {ty((1, 4, 4, 8))}) -> {ty((1, 4, 4, 4))} {{
+  %w1 = cann.Const {dense(w1)} : {ty(w1.shape)}
+  %w2 = cann.Const {dense(w2)} : {ty(w2.shape)}
+  %a = cann.Conv2D %arg0, %w1 {CONV} : ({ty((1, 4, 4, 8))}, {ty(w1.shape)}) -> {ty((1, 4, 4, 16))} loc("conv_a")
+  %t = cann.TransposeD %a {{perm = array<i64: 0, 2, 1, 3>}} : ({ty((1, 4, 4, 16))}) -> {ty((1, 4, 4, 16))} loc("swap_hw")
+  %y = cann.Conv2D %t, %w2 {CONV} : ({ty((1, 4, 4, 16))}, {ty(w2.shape)}) -> {ty((1, 4, 4, 4))} loc("conv_b")
+  func.return %y : {ty((1, 4, 4, 4))}
+}}
+}}"""
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    run_passes(ctx, module, ["assign-layouts"])
+    lines = report_lines(module)
+    assert lines[0].startswith("layout report: 4 TransData")
+    assert sum("cann.TransposeD 'swap_hw': cann.TransposeD has no NC1HWC0 kernel" in ln
+               for ln in lines) == 2
+    assert sum(ln.endswith("graph input") for ln in lines) == 1
+    assert sum(ln.endswith("graph output") for ln in lines) == 1
