@@ -20,9 +20,18 @@ Reuse.
 * In place: an elementwise kernel (`fn` in ELEMENTWISE_FNS, or an op named in ELEMENTWISE_OPS)
   whose operand has exactly the result's type, lives in the arena and dies at this kernel,
   writes its result over that operand (tile by tile each element is read before it is written).
-* Concat: when every dimension before the concat axis is 1, the inputs are consecutive slabs of
-  the output; each producer then writes its result directly into its slab and the concat kernel
-  moves no data (`mem.elided`).  Inputs must be arena tensors used only by that concat.
+* Concat (zero-copy): an input is written by its producer straight into its slab of the
+  concat's buffer when, on the stored shapes, every dimension before the concat axis is 1 (the
+  slab is contiguous; on NC1HWC0 a concat over C is one over C1, and an input is a slab only at
+  a channel offset that is a multiple of C0, `concat_slab_offsets`), the slab starts on a
+  32-byte UB block (SLAB_ALIGN) and the input is an arena tensor not already a slab of another
+  concat.  The input may be read elsewhere too (its bytes live as long as the concat's buffer);
+  a concat's result may itself be a slab of a later concat (a dense block: the whole chain is one
+  buffer).  Other inputs are copied by the concat kernel; a concat none of whose inputs is
+  copied moves no data (`mem.elided`, no launch in the perf report).
+* Groups: tensors sharing one buffer (concat slabs, in-place results) form a group at fixed
+  offsets (`choose_aliases`); every merge is re-checked by the overlap checker and refused if
+  the group would be unsound (an in-place write over a slab whose concat still lives).
 * Workspace: a kernel's GM buffers (`#kernel.buffer<GM, ...>` and/or an integer `workspace`
   property) form one workspace tensor of that step, planned like any other tensor, so
   workspaces of different kernels share memory.
@@ -47,7 +56,7 @@ the better of a few orderings is kept.  The lower bound is the largest sum, over
 Recorded in the IR (round-trips through the textual form):
   on each launch   `mem.offsets = array<i64: o0, ...>`  one per result, -1 = model output
                    `mem.workspace = array<i64: offset, bytes>`  when it has a workspace
-                   `mem.elided`  (unit) for a concat whose inputs were written in place
+                   `mem.elided`  (unit) for a concat all of whose inputs were written in place
   on the function  `mem.plan = {alignment = 512, arena = N, live_bound = N, naive = N,
                                 tensors = N, inplace = N, concat_inplace = N}`
 """
