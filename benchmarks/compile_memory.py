@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from compiler import memory_plan as mp  # noqa: E402
 from compiler.diagnostics import CompileError, OpError  # noqa: E402
 from compiler.ir_io import make_context  # noqa: E402
-from compiler.pipelines import LEVELS  # noqa: E402
+from compiler.pipelines import PipelineOptions, build_pipeline  # noqa: E402
 from compiler.runner import main_func  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,21 +30,20 @@ MODELS = ["ResNet50", "MobileNetV2", "EfficientNetB0", "BertEncoder2"]
 
 
 def plan_at_deepest_level(module, passes):
-    """Run passes one by one; plan at the kernel level, else at the deepest level reached."""
-    from passes import ALL_PASSES
-
+    """Run passes (the pipeline builder's, configured) one by one; plan at the kernel level,
+    else at the deepest level reached."""
     ctx = make_context()
-    level, note = "tf", ""
-    for name in passes:
+    level, last, note = "tf", None, ""
+    for p in passes:
         try:
-            ALL_PASSES[name]()().apply(ctx, module)
+            p.apply(ctx, module)
         except (CompileError, OpError, Exception) as e:  # noqa: BLE001 - report and go on
             msg = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            note = f"{name} failed: {msg[:90]}"
+            note = f"{p.name} failed: {msg[:90]}"
             break
-        level = name
+        level, last = p.name, p
     fn = main_func(module)
-    if level == passes[-1]:
+    if last is passes[-1]:
         c = mp.collect(fn)
         lvl = "kernel"
     else:
@@ -102,7 +101,8 @@ def main() -> int:
 
     for fused in (True, False):
         module, _ = load_module(os.path.join(ROOT, "examples", "conv_block.tf.mlir"))
-        passes = LEVELS["kernel"] if fused else tuple(p for p in LEVELS["kernel"] if p != "fuse")
+        kernel = build_pipeline(PipelineOptions(level="kernel"))
+        passes = kernel if fused else tuple(p for p in kernel if p.name != "fuse")
         plan, lvl, note = plan_at_deepest_level(module, passes)
         row(f"conv_block{'' if fused else ' (unfused)'}", plan, lvl, note)
     from xdsl.parser import Parser
@@ -125,7 +125,7 @@ def main() -> int:
         except CompileError as e:
             print(f"{name:<22} import failed: {e.messages[0][:120]}")
             continue
-        plan, lvl, note = plan_at_deepest_level(module, LEVELS["kernel"])
+        plan, lvl, note = plan_at_deepest_level(module, build_pipeline(PipelineOptions(level="kernel")))
         row(name, plan, lvl, note, time.perf_counter() - t0)
     return 0
 

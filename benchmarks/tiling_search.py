@@ -109,19 +109,19 @@ MODELS = {"ResNet50": resnet50, "MobileNetV2": mobilenetv2, "EfficientNetB0": ef
 
 def model_gemms(names, cache_dir):
     """{model: () -> [(kind, M, N, K, batch)]} read from the frozen GraphDefs: each model is
-    compiled to the kernel level (compiler.pipelines LEVELS["kernel"]) and every cube kernel's
+    compiled to the kernel level (compiler.pipelines.build_pipeline) and every cube kernel's
     GEMM is taken from its tiling (M, N, Ka, batchNum): exactly the problems the solver served,
     including the GEMMs an attention is decomposed into."""
     from compiler.importers.graphdef import import_graphdef_file
     from compiler.ir_io import make_context
     from compiler.model_zoo import frozen_graphdef
-    from compiler.pipelines import LEVELS, run_passes
+    from compiler.pipelines import PipelineOptions, build_pipeline, run_pipeline
     from dialects import kernel
 
     out = {}
     for name in names:
         module = import_graphdef_file(frozen_graphdef(name, cache_dir))
-        run_passes(make_context(), module, LEVELS["kernel"])
+        run_pipeline(make_context(), module, build_pipeline(PipelineOptions(level="kernel")))
         shapes = []
         for op in module.walk():
             if isinstance(op, kernel.CubeKernelOp):

@@ -190,6 +190,12 @@ def run_graphdef(path: str, inputs: dict[str, np.ndarray], output_names: list[st
     """Run a frozen GraphDef (.pb binary or .pbtxt text) in TensorFlow (tf.compat.v1 Session)."""
     tf = import_tensorflow()
     gd = read_graphdef_file(path)
+    for node in gd.node:  # a model compiled with --input_shape: run TF at the fed shapes too
+        if node.op == "Placeholder" and node.name in inputs and "shape" in node.attr:
+            shape = node.attr["shape"].shape
+            shape.Clear()
+            for d in np.shape(inputs[node.name]):
+                shape.dim.add().size = int(d)
     graph = tf.Graph()
     with graph.as_default():
         try:

@@ -11,6 +11,9 @@ priority (higher first); see compiler/fusion/language.py for the language.
     cann-opt --fuse='disable=TbeConv2DReluFusion' input.mlir
     cann-opt --fuse='rules=my.rules switch-file=switch.cfg report=report.json' input.mlir
     cann-opt --fuse --fusion-switch-file=switch.cfg --fusion-report=- input.mlir
+
+cann-opt's --fusion-switch-file / --fusion-report and cann-compile's --fusion_switch_file reach
+the pass as its `switch_file` / `report` options (compiler/pipelines.py sets them).
 """
 
 from __future__ import annotations
@@ -22,9 +25,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from compiler.diagnostics import CompileError
-
-#: Set by cann-opt's --fusion-switch-file / --fusion-report (used when the pass options are empty).
-CLI_DEFAULTS: dict[str, str] = {}
 
 #: The last run's report (for tests and the benchmark).
 LAST_REPORT: dict | None = None
@@ -81,9 +81,8 @@ class FusePass(ModulePass):
         if unknown:
             raise CompileError(
                 f"fuse: error: unknown fusion rule(s) {', '.join(unknown)}; known: {', '.join(known)}")
-        switch = self.switch_file or CLI_DEFAULTS.get("switch_file", "")
-        if switch:
-            off |= disabled_by_switch_file(switch, all_rules)
+        if self.switch_file:
+            off |= disabled_by_switch_file(self.switch_file, all_rules)
         active = [r for r in all_rules if r.name not in off]
 
         stats = Stats()
@@ -95,6 +94,5 @@ class FusePass(ModulePass):
         dead_code(op)
         after = count_kernels(op)
         LAST_REPORT = build_report(all_rules, off, stats, before, after)
-        report = self.report or CLI_DEFAULTS.get("report", "")
-        if report:
-            write_report(report, LAST_REPORT)
+        if self.report:
+            write_report(self.report, LAST_REPORT)

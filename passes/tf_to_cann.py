@@ -127,10 +127,15 @@ class TfToCannPass(ModulePass):
         failures: list[tuple[Operation, str]] = []
         hosted: list[tuple[Operation, str]] = []
         counts = inline_calls(op, failures)
+        from compiler.tensor_list_types import resolve_tensor_lists
+
+        resolve_tensor_lists(op)  # TensorList handles -> the buffers they stand for
         if self.report:  # the counts are only printed by the report
             counts.update(t for o in op.walk() if (t := tf_op_type(o)) is not None
                           and t not in INLINE_ROWS)
         rewrite(op, [_Collecting(failures, self.allow_host_fallback, hosted)], recursive=False)
+        # an op that failed before its constant inputs were legalized may have succeeded since
+        failures[:] = [(f, why) for f, why in failures if f.parent is not None]
         failed = {id(f) for f, _ in failures}
         for left in op.walk():
             if tf_op_type(left) is not None and id(left) not in failed:
@@ -228,17 +233,25 @@ class LegalizationReportPass(ModulePass):
     allow_host_fallback: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        copy = op.clone()
-        failures: list[tuple[Operation, str]] = []
-        hosted: list[tuple[Operation, str]] = []
-        counts = inline_calls(copy, failures)
-        counts.update(t for o in copy.walk() if (t := tf_op_type(o)) is not None
-                      and t not in INLINE_ROWS)
-        rewrite(copy, [_Collecting(failures, self.allow_host_fallback, hosted)], recursive=False)
-        for left in copy.walk():
-            if tf_op_type(left) is not None and all(f is not left for f, _ in failures):
-                failures.append((left, f"{left.name} has no CANN lowering"))
-        print_report(counts, hosted, failures)
+        print_report(*analyze_legalization(op, self.allow_host_fallback))
+
+
+def analyze_legalization(module: ModuleOp, allow_host_fallback: bool = False
+                         ) -> tuple[Counter, list[tuple[Operation, str]], list[tuple[Operation, str]]]:
+    """Legalize a copy of `module`: (count per TF op type, host fallbacks, failures), every
+    failure with the op (of the copy, located as the original) and why.  `module` is unchanged
+    (the report pass and cann-compile's --mode=3 pre-check)."""
+    copy = module.clone()
+    failures: list[tuple[Operation, str]] = []
+    hosted: list[tuple[Operation, str]] = []
+    counts = inline_calls(copy, failures)
+    counts.update(t for o in copy.walk() if (t := tf_op_type(o)) is not None
+                  and t not in INLINE_ROWS)
+    rewrite(copy, [_Collecting(failures, allow_host_fallback, hosted)], recursive=False)
+    for left in copy.walk():
+        if tf_op_type(left) is not None and all(f is not left for f, _ in failures):
+            failures.append((left, f"{left.name} has no CANN lowering"))
+    return counts, hosted, failures
 
 
 def print_report(counts: Counter, hosted, failures, file=None) -> None:
@@ -257,46 +270,3 @@ def print_report(counts: Counter, hosted, failures, file=None) -> None:
     total = sum(counts.values())
     print(f"  total {total} tf ops: {total - sum(host.values()) - sum(failed.values())} "
           f"legalized, {sum(host.values())} on the host, {sum(failed.values())} failed", file=file)
-
-
-# --- driver flags (cann-opt) ---------------------------------------------------------------------
-
-def driver_flags(argv: list[str]) -> tuple[list[str], list[str]]:
-    """cann-opt's legalization flags, rewritten into pass options before the driver parses argv.
-
-    `--precision-mode=M` -> the pass flag `--set-precision=mode=M` (in place, so it runs where
-    it stands); `--allow-host-fallback` and `--legalization-report` -> options of tf-to-cann
-    (returned as option strings to add with `add_tf_to_cann_options`)."""
-    out, options = [], []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg.startswith("--precision-mode"):
-            _, eq, mode = arg.partition("=")
-            if not eq and i + 1 < len(argv):
-                i += 1
-                mode = argv[i]
-            out.append(f"--set-precision=mode={mode}")
-        elif arg == "--allow-host-fallback":
-            options.append("allow_host_fallback=true")
-        elif arg == "--legalization-report":
-            options.append("report=true")
-        else:
-            out.append(arg)
-        i += 1
-    return out, options
-
-
-def add_tf_to_cann_options(spec: str, options: list[str]) -> str:
-    """Add options to every tf-to-cann entry of a pipeline spec (`a,tf-to-cann{x=1},b`)."""
-    import re
-
-    if not options:
-        return spec
-    extra = " ".join(options)
-
-    def sub(m: re.Match) -> str:
-        inner = (m.group(1) or "").strip()
-        return "tf-to-cann{" + (inner + " " if inner else "") + extra + "}"
-
-    return re.sub(r"tf-to-cann(?:\{([^}]*)\})?", sub, spec)

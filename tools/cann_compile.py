@@ -1,63 +1,84 @@
 """cann-compile: a TensorFlow model to a deployable offline model (.om), like ATC.
 
     cann-compile --model=model.pb --framework=3 --soc_version=Ascend910B3 --output=model
-                 [--input_shape="x:1,224,224,3"] [--out_nodes="logits:0"]
-                 [--precision_mode=force_fp16] [--fusion_switch_file=switch.cfg]
-                 [--report] [--report-json=FILE] [--dump-graph=graph.svg|graph.dot]
+                 [--input_shape="x:1,224,224,3"] [--out_nodes="logits:0"] [--input_format=NHWC]
+                 [--precision_mode=force_fp16] [--keep_dtype=keep.cfg] [--customize_dtypes=c.cfg]
+                 [--output_type=FP16] [--fusion_switch_file=switch.cfg] [--log=info]
+                 [--print-pipeline] [--report] [--report-json=FILE] [--dump-graph=graph.svg]
+    cann-compile --mode=1 --om=model.om --json=model.json          # an .om (or, with
+                                                                   # --framework=3, a .pb) to JSON
+    cann-compile --mode=3 --framework=3 --model=model.pb [--check_report=check_result.json]
+    cann-compile --mode=6 --om=model.om                            # model information
 
-Runs import -> the passes of the `kernel` level in compiler/pipelines.py (tf-to-cann, fuse,
-assign-layouts, cann-to-kernel and whatever optimizations that list holds) -> plan-memory, and
-writes the offline model atomically (`-o model` writes model.om, as ATC does).  Options are
-spelt as ATC spells them (`--soc_version`) or with dashes (`--soc-version`).
-
-An option is handed to the pass that declares a field for it (precision_mode, switch_file /
-fusion_switch_file, soc_version); an option no pass of the pipeline takes is an error naming
-it, never silently ignored.  --input_shape and --out_nodes are given to the importer when it
-takes them; otherwise they must agree with the graph (a graph whose shapes differ is an error).
+Options are spelt as ATC spells them (`--soc_version`) or with dashes (`--soc-version`).  Each
+one becomes a field of `PipelineOptions` (compiler/pipelines.py), which builds the explicit pass
+pipeline; `--print-pipeline` prints it as the `-p` spec `cann-opt` replays.  The input shapes and
+outputs go to the importer as keyword arguments (shape inference reruns on the new shapes).  An
+ATC option this compiler does not implement is rejected by name (compiler/atc_options.py),
+never silently accepted.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
-import dataclasses
 import gc
-import inspect
+import logging
 import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
 
 from compiler.cli import ToolArgumentParser, run_tool
-from compiler.diagnostics import CompileError, OpError, SourceMap
+from compiler.diagnostics import CompileError, SourceMap
 
 TOOL = "cann-compile"
 FRAMEWORKS = {"0": "Caffe", "1": "MindSpore", "3": "TensorFlow", "5": "ONNX"}
-PRECISION_MODES = ("force_fp16", "allow_fp32_to_fp16", "allow_mix_precision",
-                   "must_keep_origin_dtype", "force_fp32")
-#: What the pipeline does when no pass takes a precision mode: every op keeps its dtype.
-IMPLICIT_PRECISION = "must_keep_origin_dtype"
 #: Passes that only add attributes the verifier does not check (plan-memory re-checks its plan
 #: with its own overlap checker): the module they leave was verified after the pass before.
 ANNOTATING_PASSES = frozenset({"plan-memory"})
+#: Layout-sensitive TF attributes: the layout a model's ops read their inputs in.
+INPUT_FORMATS = ("NHWC", "NCHW", "ND")
+
+log = logging.getLogger("cann.compile")
 
 
 def _parser() -> ToolArgumentParser:
+    from compiler.atc_options import LOG_LEVELS, NOT_IMPLEMENTED
+    from compiler.pipelines import PRECISION_MODES
+
     p = ToolArgumentParser(prog=TOOL, description="Compile a TensorFlow model to an offline model (.om).")
     a = p.add_argument
-    a("--model", required=True, help="frozen GraphDef (.pb / .pbtxt) or tf-level IR (.mlir)")
+
+    def both(name: str, **kw):
+        a(*dict.fromkeys([f"--{name}", f"--{name.replace('_', '-')}"]), dest=name, **kw)
+
+    both("mode", default="0", help="0 compile (default), 1 model to JSON, 3 pre-check only, "
+                                   "6 model information of an .om")
+    a("--model", default=None, help="frozen GraphDef (.pb / .pbtxt) or tf-level IR (.mlir)")
     a("--framework", default="3", help="3 = TensorFlow (the only one supported)")
-    a("--soc_version", "--soc-version", dest="soc_version", default=None,
-      help="chip (default: Ascend910B3)")
-    a("--input_shape", "--input-shape", dest="input_shape", default=None,
-      help='"name:1,224,224,3;name2:..."')
-    a("--input_format", "--input-format", dest="input_format", default=None,
-      help="layout of the inputs (TensorFlow: NHWC)")
-    a("--out_nodes", "--out-nodes", dest="out_nodes", default=None, help='"node:0;node2:0"')
-    a("--precision_mode", "--precision-mode", dest="precision_mode", default=None,
-      choices=PRECISION_MODES)
-    a("--fusion_switch_file", "--fusion-switch-file", dest="fusion_switch_file", default=None,
-      help="fusion passes to switch off (ATC format: 'Name:off' lines or JSON)")
-    a("-o", "--output", required=True, help="output path (.om appended when missing)")
+    a("--om", default=None, help="--mode=1/6: the offline model (or, --mode=1 with --framework, "
+                                 "the original model)")
+    a("--json", default=None, help="--mode=1: the JSON file to write")
+    both("check_report", default="check_result.json", help="--mode=3: the pre-check result file")
+    both("soc_version", default=None, help="chip (default: Ascend910B3)")
+    both("input_shape", default=None, help='"name:1,224,224,3;name2:..."')
+    both("input_format", default=None, choices=INPUT_FORMATS,
+         help="layout of the inputs (NHWC or NCHW: must be the model's; ND)")
+    both("out_nodes", default=None, help='"node:0;node2:0"')
+    both("precision_mode", default=None, choices=PRECISION_MODES)
+    both("keep_dtype", default=None, metavar="FILE.cfg",
+         help="ops (names, OpType::T) that keep their dtype under --precision_mode")
+    both("customize_dtypes", default=None, metavar="FILE.cfg",
+         help="per op: Opname::InputDtype:...,OutputDtype:... / OpType::T:InputDtype:...")
+    both("output_type", default=None, help='FP32, FP16, INT8, UINT8, INT32, or "node:0:FP16;..."')
+    both("fusion_switch_file", default=None,
+         help="fusion passes to switch off (ATC format: 'Name:off' lines or JSON)")
+    a("--log", default=None, choices=list(LOG_LEVELS),
+      help="debug|info|warning|error|null: log lines on stderr in ATC's format")
+    a("-o", "--output", default=None, help="output path (.om appended when missing)")
+    a("--print-pipeline", "--print_pipeline", dest="print_pipeline", action="store_true",
+      help="print the -p spec of the pass pipeline (replay it with cann-opt -p)")
     a("--report", action="store_true", help="print the performance estimate")
     a("--report-json", dest="report_json", default=None, metavar="FILE",
       help="write the performance estimate as JSON")
@@ -65,114 +86,158 @@ def _parser() -> ToolArgumentParser:
       help="draw the graph before and after fusion")
     a("--name", default=None, help="model name in the .om header (default: the output's)")
     a("--time", action="store_true", help="print the time of each step on stderr")
+    for name in NOT_IMPLEMENTED:  # recognised so that they are rejected by name, not as typos
+        both(name, default=None, help=argparse.SUPPRESS)
     return p
 
 
-# --- options -> passes ----------------------------------------------------------------------
+# --- options -> the importer and the pipeline -------------------------------------------------
 
-def pipeline_names() -> list[str]:
-    from compiler.pipelines import LEVELS
+def _rejected(args) -> None:
+    """Options ATC forbids together, then ATC options this compiler does not implement."""
+    from compiler.atc_options import EXCLUSIVE, NOT_IMPLEMENTED
 
-    return [*LEVELS["kernel"], "plan-memory"]
+    given = {n for n in NOT_IMPLEMENTED if getattr(args, n) is not None}
+    if args.precision_mode is not None:
+        given.add("precision_mode")
+    for x, y in EXCLUSIVE:
+        if x in given and y in given:
+            raise CompileError(f"--{x} and --{y} cannot be used together (ATC forbids it)")
+    for n in NOT_IMPLEMENTED:
+        if getattr(args, n) is not None:
+            raise CompileError(f"--{n}={getattr(args, n)} is not supported by this compiler")
 
 
-def pass_classes(names: Sequence[str]) -> dict[str, type]:
-    from passes import ALL_PASSES
+def _check_framework(args) -> None:
+    if str(args.framework) != "3":
+        fw = FRAMEWORKS.get(str(args.framework), f"'{args.framework}'")
+        raise CompileError(f"--framework={args.framework} ({fw}) is not supported; only 3 "
+                           "(TensorFlow) is")
 
-    missing = [n for n in names if n not in ALL_PASSES]
+
+def _requires(args, *names: str) -> None:
+    missing = [n for n in names if getattr(args, n) in (None, "")]
     if missing:
-        raise CompileError(f"{TOOL}: internal error: unknown passes {', '.join(missing)}")
-    return {n: ALL_PASSES[n]() for n in names}
+        raise CompileError(f"--mode={args.mode} needs " + " and ".join(f"--{n}" for n in missing))
 
 
-def _fields(cls) -> set[str]:
-    return {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+def pipeline_options(args, module=None):
+    """The PipelineOptions of the parsed arguments.  `module` (the imported tf-level IR) lets
+    the cfg files' op names be checked against the graph."""
+    from compiler.atc_options import parse_customize_dtypes, parse_keep_dtype, parse_output_type
+    from compiler.pipelines import PipelineOptions, resolve_chip
+
+    chip = resolve_chip(args.soc_version)
+    if args.fusion_switch_file and not os.path.isfile(args.fusion_switch_file):
+        raise CompileError(f"{args.fusion_switch_file}: error: no such file (--fusion_switch_file)")
+    outs = _out_nodes(args)
+    keep: tuple[str, ...] = ()
+    custom: tuple[str, ...] = ()
+    if args.keep_dtype:
+        lines = parse_keep_dtype(args.keep_dtype)
+        _check_cfg_names(args.keep_dtype, "keep_dtype", [(n, k) for n, k in lines], module)
+        keep = tuple(k for _, k in lines)
+    if args.customize_dtypes:
+        lines3 = parse_customize_dtypes(args.customize_dtypes)
+        _check_cfg_names(args.customize_dtypes, "customize_dtypes", [(n, k) for n, k, _ in lines3],
+                         module)
+        custom = tuple(f"{k}={d}" for _, k, d in lines3)
+    return PipelineOptions(
+        chip=chip, level="planned", precision_mode=args.precision_mode, keep_dtype=keep,
+        customize_dtypes=custom,
+        output_types=parse_output_type(args.output_type, outs) if args.output_type else (),
+        fusion_switch_file=args.fusion_switch_file or "")
 
 
-def route_options(classes: dict[str, type], wanted: dict[str, tuple[tuple[str, ...], object, str]]
-                  ) -> dict[str, dict[str, object]]:
-    """wanted: option -> (candidate field names, value, flag).  Each goes to every pass that has
-    one of the fields; an option no pass takes raises CompileError naming the flag."""
-    per_pass: dict[str, dict[str, object]] = {n: {} for n in classes}
+def _out_nodes(args) -> list[str] | None:
+    from compiler.atc_options import parse_out_nodes
+
+    return parse_out_nodes(args.out_nodes) if args.out_nodes else None
+
+
+def _check_cfg_names(path: str, option: str, entries, module) -> None:
+    """Every op name must be a node of the graph, every OpType:: a CANN op type."""
+    from dialects.cann import CANN
+
+    cann_types = {op.name.removeprefix("cann.") for op in CANN.operations}
+    nodes = {n for o in module.walk() if (n := _own_node(o))} if module is not None else None
     errors = []
-    for opt, (field_names, value, flag) in wanted.items():
-        taken = False
-        for name, cls in classes.items():
-            fs = _fields(cls)
-            for f in field_names:
-                if f in fs:
-                    per_pass[name][f] = value
-                    taken = True
-                    break
-        if not taken:
-            errors.append(f"{TOOL}: error: {flag} is not supported yet: no pass of the pipeline "
-                          f"({', '.join(classes)}) takes a {' or '.join(field_names)} option")
+    for line, key in entries:
+        if key.startswith("OpType::"):
+            t = key[len("OpType::"):]
+            if t not in cann_types:
+                errors.append(f"{path}:{line}: error: --{option}: 'OpType::{t}' is no CANN op type")
+        elif nodes is not None and key not in nodes:
+            errors.append(f"{path}:{line}: error: --{option}: '{key}' names no node of the graph")
     if errors:
         raise CompileError(errors)
-    return per_pass
 
 
-def parse_input_shape(spec: str) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for part in (p for p in spec.split(";") if p.strip()):
-        name, colon, dims = part.rpartition(":")
-        if not colon or not name:
-            raise CompileError(f"{TOOL}: error: --input_shape expects 'name:d0,d1,...', got '{part}'")
-        try:
-            out[name.strip()] = [int(d) for d in dims.split(",") if d.strip()]
-        except ValueError:
-            raise CompileError(f"{TOOL}: error: --input_shape: '{dims}' is not a list of integers") from None
-    return out
+def _own_node(op) -> str | None:
+    from xdsl.dialects.builtin import NameLoc
+
+    return op.location.desc.data if isinstance(op.location, NameLoc) else None
 
 
-def _import(path: str, shapes: dict | None, outs: list[str] | None):
-    """Import, giving the importer the shapes / outputs when it takes them; returns
-    (module, shapes_applied, outs_applied)."""
-    if path.endswith((".pb", ".pbtxt")):
-        from compiler.importers import graphdef
+def import_model(args):
+    """The tf-level module of --model, with --input_shape / --out_nodes applied by the importer
+    (its shape inference reruns on the new shapes)."""
+    from compiler.atc_options import parse_input_shape
 
-        fn = graphdef.import_graphdef_file
-        params = inspect.signature(fn).parameters
-        kwargs = {}
-        applied_s = applied_o = False
-        for key in ("input_shapes", "input_shape"):
-            if shapes and key in params:
-                kwargs[key], applied_s = shapes, True
-                break
-        for key in ("out_nodes", "outputs", "output_names"):
-            if outs and key in params:
-                kwargs[key], applied_o = outs, True
-                break
-        return fn(path, **kwargs), applied_s, applied_o
+    path = args.model
+    shapes = parse_input_shape(args.input_shape) if args.input_shape else None
+    outs = _out_nodes(args)
+    if path.endswith((".pb", ".pbtxt")) or os.path.isdir(path) or path.endswith(".keras"):
+        from compiler.importers.graphdef import import_graphdef_file
+
+        return import_graphdef_file(path, input_shapes=shapes, outputs=outs,
+                                    warn=lambda line: log.warning(line))
     if path.endswith(".mlir"):
+        if shapes or outs:
+            flag = "--input_shape" if shapes else "--out_nodes"
+            raise CompileError(f"{path}: error: {flag} needs a TensorFlow model (.pb, .pbtxt): "
+                               "the IR's shapes and results are fixed")
         from compiler.ir_io import load_module
 
-        return load_module(path)[0], False, False
-    raise CompileError(f"{path}: error: --model must be a frozen GraphDef (.pb, .pbtxt) or .mlir")
+        return load_module(path)[0]
+    raise CompileError(f"{path}: error: --model must be a frozen GraphDef (.pb, .pbtxt), a "
+                       "SavedModel directory, a .keras file or .mlir")
 
 
-def _check_against_graph(module, shapes: dict | None, outs: list[str] | None) -> None:
-    if not shapes and not outs:
+def check_input_format(module, fmt: str | None) -> None:
+    """--input_format must be the layout the model's ops read: the data_format of the first
+    layout-sensitive op each input reaches (NHWC for TensorFlow's default).  ND: no such op."""
+    if fmt is None:
         return
-    from compiler.runner import input_specs, io_names, main_func  # (imports the interpreters)
+    from xdsl.dialects.builtin import StringAttr
 
-    if shapes:
-        have = {n: list(s) for n, s, _ in input_specs(module)}
-        for name, dims in shapes.items():
-            if name not in have:
-                raise CompileError(f"{TOOL}: error: --input_shape names '{name}', the model's "
-                                   f"inputs are {', '.join(have) or '(none)'}")
-            if have[name] != dims:
-                raise CompileError(
-                    f"{TOOL}: error: --input_shape {name}:{','.join(map(str, dims))} differs from "
-                    f"the graph's {have[name]}, and the importer cannot change input shapes yet")
-    if outs:
-        _, have_out = io_names(main_func(module))
-        norm = lambda s: s[:-2] if s.endswith(":0") else s  # noqa: E731
-        if sorted(map(norm, outs)) != sorted(map(norm, have_out)):
-            raise CompileError(
-                f"{TOOL}: error: --out_nodes {';'.join(outs)} differs from the graph's outputs "
-                f"{';'.join(have_out)}, and the importer cannot select outputs yet")
+    from compiler.runner import io_names, main_func
+
+    fn = main_func(module)
+    names = io_names(fn)[0]
+    for name, arg in zip(names, fn.body.blocks.first.args):
+        seen, stack, found = set(), [arg], None
+        while stack and found is None:
+            v = stack.pop()
+            for use in v.uses:
+                op = use.operation
+                if id(op) in seen:
+                    continue
+                seen.add(id(op))
+                df = op.attributes.get("data_format") or op.properties.get("data_format")
+                if isinstance(df, StringAttr) and len(df.data) == 4:
+                    found = (op, df.data)
+                    break
+                stack.extend(op.results)
+        model_fmt = found[1] if found else "ND"
+        if fmt == "ND" and found is None or fmt == model_fmt:
+            continue
+        if found is None:
+            raise CompileError(f"--input_format={fmt}: input '{name}' reaches no layout-sensitive "
+                               "op (the model has no data_format): use --input_format=ND")
+        raise CompileError(f"--input_format={fmt}: input '{name}' is read as {model_fmt} by node "
+                           f"'{_own_node(found[0]) or found[0].name}' (data_format={model_fmt}); "
+                           f"the model allows --input_format={model_fmt}")
 
 
 # --- the driver -------------------------------------------------------------------------------
@@ -194,78 +259,51 @@ def cycle_collection_paused() -> Iterator[None]:
         gc.enable()
 
 
-def compile_model(args, log=lambda step, dt: None):
+def compile_model(args, log_step=lambda step, dt: None, print_spec=None):
     """Returns (kernel-level planned module, before-fusion module or None, after-fusion module
-    or None)."""
-    from compiler.chips import DEFAULT_CHIP, UnknownChipError, get_chip
-
-    if str(args.framework) != "3":
-        fw = FRAMEWORKS.get(str(args.framework), f"'{args.framework}'")
-        raise CompileError(f"{TOOL}: error: --framework={args.framework} ({fw}) is not supported; "
-                           "only 3 (TensorFlow) is")
-    if args.input_format not in (None, "NHWC"):
-        raise CompileError(f"{TOOL}: error: --input_format={args.input_format} is not supported; "
-                           "TensorFlow inputs are NHWC")
-    chip = args.soc_version or DEFAULT_CHIP
-    try:
-        get_chip(chip)
-    except UnknownChipError as e:
-        raise CompileError(f"{TOOL}: error: --soc_version: {e}") from None
-    if args.fusion_switch_file and not os.path.isfile(args.fusion_switch_file):
-        raise CompileError(f"{args.fusion_switch_file}: error: no such file (--fusion_switch_file)")
-    shapes = parse_input_shape(args.input_shape) if args.input_shape else None
-    outs = [s.strip() for s in args.out_nodes.split(";") if s.strip()] if args.out_nodes else None
-
-    names = pipeline_names()
-    classes = pass_classes(names)
-    wanted: dict = {}
-    if any("soc_version" in _fields(c) for c in classes.values()):
-        # also recorded on the module (cann.soc_version), which every pass reads
-        wanted["soc_version"] = (("soc_version",), chip, "--soc_version")
-    if args.precision_mode is not None:
-        fields = ("precision_mode",)
-        if args.precision_mode == IMPLICIT_PRECISION and not any(
-                "precision_mode" in _fields(c) for c in classes.values()):
-            pass  # what the pipeline does anyway: every op keeps its dtype
-        else:
-            wanted["precision_mode"] = (fields, args.precision_mode, "--precision_mode")
-    if args.fusion_switch_file:
-        wanted["switch"] = (("fusion_switch_file", "switch_file"), args.fusion_switch_file,
-                            "--fusion_switch_file")
-    per_pass = route_options(classes, wanted)
-    with cycle_collection_paused():
-        return _run_pipeline(args, names, classes, per_pass, chip, shapes, outs, log)
-
-
-def _run_pipeline(args, names, classes, per_pass, chip, shapes, outs, log):
-    """Import, then every pass in order, verifying after each (see compile_model)."""
+    or None).  `args` are cann-compile's parsed arguments (`parse_args`)."""
     from xdsl.dialects.builtin import StringAttr
 
-    from compiler.diagnostics import verify_module
     from compiler.ir_io import make_context
+    from compiler.pipelines import build_pipeline, pipeline_spec, run_pipeline
 
-    t0 = time.perf_counter()
-    module, applied_s, applied_o = _import(args.model, shapes, outs)
-    _check_against_graph(module, None if applied_s else shapes, None if applied_o else outs)
-    module.attributes["cann.soc_version"] = StringAttr(chip)
-    log("import", time.perf_counter() - t0)
-    ctx = make_context()
-    source = SourceMap(args.model)
-    before = after = None
-    for name in names:
+    _check_framework(args)
+    if not args.model:
+        raise CompileError("--model is required (the model to compile)")
+    pipeline_options(args)  # every option value checked before the (slow) import
+    with cycle_collection_paused():
         t0 = time.perf_counter()
-        if name == "fuse" and args.dump_graph:
-            before = module.clone()
-        p = classes[name](**per_pass[name])
-        try:
-            p.apply(ctx, module)
-        except OpError as e:
-            raise CompileError([source.describe(op, msg) for op, msg in e.items]) from None
-        if name not in ANNOTATING_PASSES:
-            verify_module(module, source)
-        if name == "fuse" and args.dump_graph:
-            after = module.clone()
-        log(name, time.perf_counter() - t0)
+        module = import_model(args)
+        check_input_format(module, args.input_format)
+        options = pipeline_options(args, module)
+        passes = build_pipeline(options)
+        spec = pipeline_spec(passes)
+        log.debug(f"pipeline: {spec}")
+        if print_spec:
+            print_spec(spec)
+        module.attributes["cann.soc_version"] = StringAttr(options.chip.name)
+        if args.input_format:
+            module.attributes["cann.input_format"] = StringAttr(args.input_format)
+        log_step("import", time.perf_counter() - t0)
+        log.info(f"imported {args.model}")
+        before = after = None
+        times: dict[str, float] = {}
+
+        def around(p, when: str) -> None:
+            nonlocal before, after
+            if when == "before":
+                times[p.name] = time.perf_counter()
+                if p.name == "fuse" and args.dump_graph:
+                    before = module.clone()
+                return
+            if p.name == "fuse" and args.dump_graph:
+                after = module.clone()
+            dt = time.perf_counter() - times[p.name]
+            log_step(p.name, dt)
+            log.info(f"pass {p.pipeline_pass_spec()}: {dt:.4f} s")
+
+        run_pipeline(make_context(), module, passes, SourceMap(args.model), around,
+                     verify=lambda p: p.name not in ANNOTATING_PASSES)
     return module, before, after
 
 
@@ -273,47 +311,113 @@ def output_path(path: str) -> str:
     return path if path.endswith(".om") else path + ".om"
 
 
+def _mode_json(args) -> int:
+    from compiler.model_info import offline_model_json, original_model_json, write_json
+    from compiler.offline_model import is_offline_model
+
+    _requires(args, "om", "json")
+    if not os.path.exists(args.om):
+        raise CompileError(f"{args.om}: error: no such file (--om)")
+    if is_offline_model(args.om):
+        data = offline_model_json(args.om)
+    else:
+        _check_framework(args)
+        if not args.om.endswith((".pb", ".pbtxt")):
+            raise CompileError(f"{args.om}: error: --mode=1 --om takes an offline model (.om) "
+                               "or, with --framework=3, a GraphDef (.pb, .pbtxt)")
+        data = original_model_json(args.om)
+    write_json(args.json, data)
+    print(f"{args.json}: written")
+    return 0
+
+
+def _mode_precheck(args) -> int:
+    from compiler.atc_options import parse_input_shape
+    from compiler.model_info import pre_check, write_json
+
+    _check_framework(args)
+    _requires(args, "model")
+    if not args.model.endswith((".pb", ".pbtxt")):
+        raise CompileError(f"{args.model}: error: --mode=3 checks a GraphDef (.pb, .pbtxt)")
+    if not os.path.exists(args.model):
+        raise CompileError(f"{args.model}: error: no such file (--model)")
+    shapes = parse_input_shape(args.input_shape) if args.input_shape else None
+    result = pre_check(args.model, shapes, _out_nodes(args))
+    write_json(args.check_report, result)
+    n = result["unsupported_count"]
+    print(f"{args.check_report}: pre-check {result['result']}: {n} unsupported "
+          f"(of {result['ops_checked']} ops checked)")
+    return 0
+
+
+def _mode_info(args) -> int:
+    from compiler.model_info import model_info_text
+
+    _requires(args, "om")
+    if not os.path.exists(args.om):
+        raise CompileError(f"{args.om}: error: no such file (--om)")
+    sys.stdout.write(model_info_text(args.om))
+    return 0
+
+
+def _mode_compile(args) -> int:
+    from compiler.offline_model import write_offline_model
+
+    if not args.output:
+        raise CompileError("--output is required (the .om to write)")
+
+    def log_step(step: str, dt: float) -> None:
+        if args.time:
+            print(f"// {step}: {dt:.4f} s", file=sys.stderr)
+
+    t_all = time.perf_counter()
+    with cycle_collection_paused():
+        module, before, after = compile_model(
+            args, log_step, print_spec=(lambda s: print(s)) if args.print_pipeline else None)
+        out = output_path(args.output)
+        if args.dump_graph:
+            from compiler.graph_dump import fusion_dot, write_graph
+
+            if before is None or after is None:
+                raise CompileError("--dump-graph: the pipeline has no fuse step")
+            write_graph(args.dump_graph, fusion_dot(before, after, os.path.basename(out)))
+        t0 = time.perf_counter()
+        name = args.name or os.path.splitext(os.path.basename(out))[0]
+        size = write_offline_model(module, out, name)
+        log_step("write .om", time.perf_counter() - t0)
+    from compiler.memory_plan import read_plan
+    from compiler.runner import main_func
+
+    plan = read_plan(main_func(module))
+    print(f"{out}: {size} bytes, {len(plan.collected.launches)} kernels, arena {plan.arena} B "
+          f"(live-set bound {plan.live_bound} B, naive {plan.naive} B), "
+          f"compiled in {time.perf_counter() - t_all:.2f} s")
+    if args.report or args.report_json:
+        from compiler.perf_report import perf_report
+
+        rep = perf_report(module)
+        if args.report:
+            sys.stdout.write(rep.to_text())
+        if args.report_json:
+            from compiler.ir_io import write_atomically
+
+            write_atomically(args.report_json, lambda: rep.to_json() + "\n")
+    return 0
+
+
+def parse_args(argv: Sequence[str] | None = None):
+    return _parser().parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     def body() -> int:
-        args = _parser().parse_args(argv)
-        from compiler.offline_model import write_offline_model
+        from compiler.atc_options import check_mode, configure_log
 
-        def log(step: str, dt: float) -> None:
-            if args.time:
-                print(f"// {step}: {dt:.4f} s", file=sys.stderr)
-
-        t_all = time.perf_counter()
-        with cycle_collection_paused():
-            module, before, after = compile_model(args, log)
-            out = output_path(args.output)
-            if args.dump_graph:
-                from compiler.graph_dump import fusion_dot, write_graph
-
-                if before is None or after is None:
-                    raise CompileError(f"{TOOL}: error: --dump-graph: the pipeline has no fuse step")
-                write_graph(args.dump_graph, fusion_dot(before, after, os.path.basename(out)))
-            t0 = time.perf_counter()
-            name = args.name or os.path.splitext(os.path.basename(out))[0]
-            size = write_offline_model(module, out, name)
-            log("write .om", time.perf_counter() - t0)
-        from compiler.runner import main_func
-        from compiler.memory_plan import read_plan
-
-        plan = read_plan(main_func(module))
-        print(f"{out}: {size} bytes, {len(plan.collected.launches)} kernels, arena {plan.arena} B "
-              f"(live-set bound {plan.live_bound} B, naive {plan.naive} B), "
-              f"compiled in {time.perf_counter() - t_all:.2f} s")
-        if args.report or args.report_json:
-            from compiler.perf_report import perf_report
-
-            rep = perf_report(module)
-            if args.report:
-                sys.stdout.write(rep.to_text())
-            if args.report_json:
-                from compiler.ir_io import write_atomically
-
-                write_atomically(args.report_json, lambda: rep.to_json() + "\n")
-        return 0
+        args = parse_args(argv)
+        configure_log(args.log, TOOL)
+        _rejected(args)
+        mode = check_mode(str(args.mode))
+        return {"0": _mode_compile, "1": _mode_json, "3": _mode_precheck, "6": _mode_info}[mode](args)
 
     return run_tool(TOOL, body)
 

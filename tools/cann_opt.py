@@ -3,9 +3,15 @@
     cann-opt --tf-to-cann --fuse input.mlir
     cann-opt -p 'tf-to-cann,fuse' input.mlir
     cann-opt --fuse='disable=ConvBiasRelu' --cann-to-kernel='soc-version=Ascend910A' in.mlir
+    cann-opt --to-level=kernel --precision-mode=force_fp16 --print-pipeline in.mlir
 
 MLIR-style one-flag-per-pass options are pulled out of argv before argparse sees them and
-appended, in order, to the `-p` pipeline.  TensorFlow is never imported for a .mlir input.
+appended, in order, to the `-p` pipeline (`--precision-mode=M` is the pass flag of
+set-precision{mode=M}).  `--to-level=L` runs cann-compile's default pipeline up to level L, built
+by compiler/pipelines.py from the driver's options (--soc-version, --precision-mode,
+--allow-host-fallback, --legalization-report, --fusion-switch-file, --fusion-report); with a
+hand-written pipeline those options go to the tf-to-cann / fuse passes in it.
+`--print-pipeline` prints the `-p` spec that runs.  TensorFlow is never imported for a .mlir input.
 """
 
 from __future__ import annotations
@@ -19,23 +25,44 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from compiler.chips import UnknownChipError, get_chip
+from dataclasses import replace
+
 from compiler.cli import run_tool
 from compiler.diagnostics import CompileError, SourceMap, verify_module
 from compiler.ir_io import make_context, module_to_text, parse_module, read_text, write_atomically
+from compiler.pipelines import (
+    LEVEL_ORDER,
+    PipelineOptions,
+    build_pipeline,
+    pipeline_spec,
+    resolve_chip,
+    with_driver_options,
+)
 from passes import ALL_PASSES
 
 #: xDSL's own passes that are useful on this project's IR.
 XDSL_PASSES = ("dce", "cse", "canonicalize")
 
 
+#: Driver flags that are the pass flag of one pass option: flag -> (pass, option).
+PASS_FLAG_ALIASES = {"precision-mode": ("set-precision", "mode")}
+
+
 def split_pass_flags(argv: Sequence[str], pass_names: Sequence[str]) -> tuple[list[str], list[str]]:
-    """`--fuse` / `--fuse=opts` / `--fuse='a=1 b=2'` -> pipeline entries `fuse` / `fuse{opts}`."""
+    """`--fuse` / `--fuse=opts` / `--fuse='a=1 b=2'` -> pipeline entries `fuse` / `fuse{opts}`;
+    `--precision-mode=M` (PASS_FLAG_ALIASES) -> `set-precision{mode=M}`."""
     rest: list[str] = []
     pipeline: list[str] = []
-    for arg in argv:
+    it = iter(argv)
+    for arg in it:
         if arg.startswith("--"):
             name, eq, opts = arg[2:].partition("=")
+            if name in PASS_FLAG_ALIASES:
+                if not eq:
+                    opts = next(it, "")
+                pass_name, option = PASS_FLAG_ALIASES[name]
+                pipeline.append(f"{pass_name}{{{option}={opts}}}")
+                continue
             if name in pass_names:
                 if eq and opts.strip():
                     pipeline.append(f"{name}{{{_options(opts)}}}")
@@ -92,13 +119,37 @@ class CannOptMain(xDSLOptMain):
             "--soc-version", default=None,
             help="chip to compile for (sets the module's cann.soc_version; default Ascend910B3)")
         arg_parser.add_argument(
+            "--to-level", default=None, choices=[lvl for lvl in LEVEL_ORDER if lvl != "tf"],
+            help="run cann-compile's default pipeline up to this level (before any other passes)")
+        arg_parser.add_argument(
+            "--print-pipeline", action="store_true",
+            help="print the -p spec of the pipeline that runs (on stderr)")
+        arg_parser.add_argument(
+            "--allow-host-fallback", action="store_true",
+            help="tf-to-cann: unsupported tf ops run on the host as cann.HostCall")
+        arg_parser.add_argument(
+            "--legalization-report", action="store_true",
+            help="tf-to-cann: print per TF op type its count, CANN op and fallbacks")
+        arg_parser.add_argument(
+            "--fusion-switch-file", default="", metavar="FILE",
+            help="fuse: ATC fusion switch file ('Name:off' lines or JSON)")
+        arg_parser.add_argument(
+            "--fusion-report", default="", metavar="FILE",
+            help="fuse: write the fusion report (x.json, x.txt, - for stderr)")
+        arg_parser.add_argument(
             "--tiling-stats", action="store_true",
             help="print the tiling cache's hit and miss counts to stderr (also with --time-passes)")
 
     def setup_pipeline(self):
+        from xdsl.utils.arg_spec import parse_pipeline
+
         spec = ",".join(p for p in [self.args.passes, *self._extra_pipeline] if p)
         try:
-            self.pipeline = PassPipeline.parse_spec(self.available_passes, spec, self._after_pass)
+            specs = list(parse_pipeline(spec))
+            unknown = [p.name for p in specs if p.name not in self.available_passes]
+            if unknown:
+                raise ValueError(f"Unrecognized passes: {unknown}")
+            passes = [self.available_passes[p.name]().from_pass_spec(p) for p in specs]
         except ValueError as e:
             known = ", ".join(self.available_passes)
             raise CompileError(f"cann-opt: error: {e}; known passes: {known}") from None
@@ -107,11 +158,24 @@ class CannOptMain(xDSLOptMain):
                 raise
             msg = " ".join(str(e).split())
             raise CompileError(f"cann-opt: error: bad pass pipeline '{spec}': {msg}") from None
-        if self.args.soc_version is not None:
-            try:
-                get_chip(self.args.soc_version)
-            except UnknownChipError as e:
-                raise CompileError(f"cann-opt: error: {e}") from None
+        a = self.args
+        chip = resolve_chip(a.soc_version, "--soc-version") if a.soc_version is not None else None
+        options = PipelineOptions(
+            **({"chip": chip} if chip else {}), level=a.to_level or "kernel",
+            allow_host_fallback=a.allow_host_fallback, legalization_report=a.legalization_report,
+            fusion_switch_file=a.fusion_switch_file, fusion_report=a.fusion_report)
+        if a.to_level:
+            # the level pipeline takes --precision-mode itself (not as a pass of its own)
+            modes = [p.mode for p in passes if p.name == "set-precision" and not p.keep
+                     and not p.customize and not p.outputs]
+            passes = [p for p in passes if not (p.name == "set-precision" and p.mode in modes)]
+            level = build_pipeline(replace(options, precision_mode=modes[-1] if modes else None))
+            passes = [*level, *with_driver_options(passes, options)]
+        else:
+            passes = with_driver_options(passes, options)
+        if a.print_pipeline:
+            print(pipeline_spec(passes), file=sys.stderr)
+        self.pipeline = PassPipeline(tuple(passes), self._after_pass)
 
     def _after_pass(self, previous, module, next_pass):
         if self.args.time_passes and previous is not None:
@@ -188,37 +252,12 @@ class CannOptMain(xDSLOptMain):
         return module_to_text(module, self.args.print_op_generic, self.args.print_debuginfo)
 
 
-def _fusion_flags(argv: list[str]) -> list[str]:
-    """ATC-style `--fusion-switch-file=F` and `--fusion-report=F`: defaults of the fuse pass."""
-    from passes import fuse
-
-    fuse.CLI_DEFAULTS.clear()
-    rest = []
-    for arg in argv:
-        for flag, key in (("--fusion-switch-file=", "switch_file"), ("--fusion-report=", "report")):
-            if arg.startswith(flag):
-                fuse.CLI_DEFAULTS[key] = arg[len(flag):]
-                break
-        else:
-            rest.append(arg)
-    return rest
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    argv = _fusion_flags(argv)
-    from passes.tf_to_cann import add_tf_to_cann_options, driver_flags
-
-    argv, tf_to_cann_options = driver_flags(argv)  # --allow-host-fallback, --precision-mode, ...
-    rest, pipeline = split_pass_flags(argv, [*ALL_PASSES, *XDSL_PASSES])
-    pipeline = [add_tf_to_cann_options(p, tf_to_cann_options) for p in pipeline]
-    rest = [add_tf_to_cann_options(a, tf_to_cann_options) if i and rest[i - 1] in ("-p", "--passes")
-            else a for i, a in enumerate(rest)]
-    if "report=true" in tf_to_cann_options and not any(
-            "tf-to-cann" in a for a in [*pipeline, *rest[1:]]):
-        # --legalization-report alone: the report of a legalization of a copy, IR unchanged
-        fallback = " allow_host_fallback=true" if "allow_host_fallback=true" in tf_to_cann_options else ""
-        pipeline.insert(0, "legalization-report" + ("{" + fallback.strip() + "}" if fallback else ""))
+    # --legalization-report is a driver flag (an option of tf-to-cann, or the pass of that name
+    # when the pipeline has no tf-to-cann: compiler/pipelines.with_driver_options)
+    pass_flags = [n for n in [*ALL_PASSES, *XDSL_PASSES] if n != "legalization-report"]
+    rest, pipeline = split_pass_flags(argv, pass_flags)
     holder: dict[str, CannOptMain] = {}
 
     def body():

@@ -1,13 +1,19 @@
-"""cann-compile end to end on the example graph, its ATC options and its errors."""
+"""cann-compile end to end: its ATC options (each one changes the output as it must), its ATC
+working modes (--mode=1/3/6), the pipeline it prints (replayed with cann-opt) and its errors.
+
+Most compiles run the tool's main() in this process (the same code path as the command line,
+TensorFlow imported once); the error tests and the replay run the commands as subprocesses."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -22,8 +28,91 @@ def _run(tool, *args):
 def _one_error(r, text):
     assert r.returncode == 1, r.stdout + r.stderr
     lines = r.stderr.strip().splitlines()
-    assert len(lines) >= 1 and all(": error: " in ln for ln in lines), r.stderr
+    assert len(lines) == 1 and ": error: " in lines[0], r.stderr
     assert "Traceback" not in r.stderr and text in r.stderr, r.stderr
+
+
+def compile_(capsys, *args) -> tuple[int, str, str]:
+    from tools.cann_compile import main
+
+    rc = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def run_(capsys, *args) -> tuple[int, str, str]:
+    from tools.cann_run import main
+
+    rc = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def kernels(om: str) -> list[tuple[str, str, str]]:
+    """(kind, TF node names, result element type) of every launch of an .om."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from compiler import memory_plan as mp
+    from compiler.diagnostics import node_name
+    from compiler.offline_model import load_offline_model
+
+    out = []
+    for f in mp.planned_functions(load_offline_model(om).module):
+        for op in f.body.blocks.first.ops:
+            if mp.is_kernel(op):
+                kind = op.properties.get("kind")
+                out.append((kind.data if isinstance(kind, StringAttr) else op.name,
+                            node_name(op) or "", str(op.results[0].type.element_type)))
+    return out
+
+
+def dtype_of(om: str, kind: str) -> set[str]:
+    return {d for k, _, d in kernels(om) if k == kind}
+
+
+# --- models ------------------------------------------------------------------------------------
+
+def _small_graph(path, dtype: str) -> None:
+    """x[1,8,8,3] -> conv+bias+relu -> maxpool -> reshape -> matmul -> softmax ('prob')."""
+    import tensorflow as tf
+
+    dt = tf.float16 if dtype == "f16" else tf.float32
+    rng = np.random.default_rng(0)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(dt, [1, 8, 8, 3], name="x")
+        w = tf.constant((rng.standard_normal([3, 3, 3, 4]) * 0.3).astype(dt.as_numpy_dtype), name="w")
+        b = tf.constant((rng.standard_normal([4]) * 0.1).astype(dt.as_numpy_dtype), name="b")
+        y = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "SAME", name="conv"), b, name="bias"),
+                       name="relu")
+        p = tf.nn.max_pool2d(y, 2, 2, "VALID", name="pool")
+        r = tf.reshape(p, [1, 64], name="flat")
+        m = tf.constant((rng.standard_normal([64, 10]) * 0.2).astype(dt.as_numpy_dtype), name="m")
+        tf.nn.softmax(tf.matmul(r, m, name="fc"), name="prob")
+    path.write_text(str(g.as_graph_def()))
+
+
+def _unsupported_graph(path) -> None:
+    """Three nodes the compiler does not take: Lgamma, Cumprod (no CANN op), a float64 MatMul."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [2, 3], name="x")
+        lg = tf.math.lgamma(tf.nn.relu(x, name="ok_relu"), name="bad_lgamma")
+        tf.math.cumprod(lg, axis=0, name="bad_cumprod")
+        d = tf.compat.v1.placeholder(tf.float64, [2, 3], name="d")
+        tf.matmul(d, tf.constant(np.ones([3, 4]), dtype=tf.float64), name="bad_matmul64")
+    path.write_text(str(g.as_graph_def()))
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    d = tmp_path_factory.mktemp("models")
+    _small_graph(d / "small32.pbtxt", "f32")
+    _small_graph(d / "small16.pbtxt", "f16")
+    _unsupported_graph(d / "unsupported.pbtxt")
+    return d
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +124,8 @@ def compiled(tmp_path_factory):
     assert r.returncode == 0, r.stderr
     return d, r
 
+
+# --- the default compile -----------------------------------------------------------------------
 
 def test_writes_om_and_summary(compiled):
     d, r = compiled
@@ -71,11 +162,298 @@ def test_om_runs_and_matches_tensorflow(compiled):
     assert r.stdout.rstrip().endswith("OK")
 
 
+# --- the pipeline builder ----------------------------------------------------------------------
+
+def test_print_pipeline_replays_with_cann_opt(tmp_path):
+    """The printed -p spec, run by cann-opt on the imported IR, gives the .om's kernel IR."""
+    from compiler.ir_io import load_module, module_to_text
+    from compiler.offline_model import load_offline_model
+
+    r = _run("cann_compile", f"--model={PBTXT}", "-o", str(tmp_path / "m"), "--print-pipeline",
+             "--input_shape=x:2,8,8,3", "--precision_mode=allow_fp32_to_fp16")
+    assert r.returncode == 0, r.stderr
+    spec = r.stdout.splitlines()[0]
+    assert spec.startswith("tf-to-cann,cann-cleanup,fuse") and "plan-memory" in spec
+    assert 'set-precision{mode="allow_fp32_to_fp16"}' in spec
+    assert 'cann-to-kernel{soc_version="Ascend910B3"}' in spec
+    tf_ir = tmp_path / "m.tf.mlir"
+    r = _run("cann_translate", "--import-graphdef", PBTXT, "--input-shape", "x:2,8,8,3",
+             "-o", str(tf_ir))
+    assert r.returncode == 0, r.stderr
+    r = _run("cann_opt", "-p", spec, str(tf_ir), "-o", str(tmp_path / "k.mlir"))
+    assert r.returncode == 0, r.stderr
+    replayed = module_to_text(load_module(str(tmp_path / "k.mlir"))[0], False, False)
+    compiled = module_to_text(load_offline_model(str(tmp_path / "m.om")).module, False, False)
+    assert replayed == compiled
+
+
+def test_cann_opt_to_level_is_the_same_pipeline(tmp_path):
+    r = _run("cann_opt", "--to-level=kernel", "--precision-mode=force_fp16", "--print-pipeline",
+             os.path.join(ROOT, "examples", "conv_block.tf.mlir"), "-o", os.devnull)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip() == ('tf-to-cann,cann-cleanup,fuse{fold_constants=false},'
+                                'set-precision{mode="force_fp16"},cann-cleanup,assign-layouts,'
+                                'cann-to-kernel{soc_version="Ascend910B3"}')
+
+
+def test_pipeline_builder_options_reach_their_passes():
+    from compiler.pipelines import PipelineOptions, build_pipeline, resolve_chip
+
+    passes = build_pipeline(PipelineOptions(chip=resolve_chip("Ascend310P3"), level="planned",
+                                            fusion_switch_file="s.cfg", keep_dtype=("a",)))
+    by_name = {p.name: p for p in passes}
+    assert by_name["fuse"].switch_file == "s.cfg"
+    assert by_name["set-precision"].keep == ("a",)
+    assert by_name["cann-to-kernel"].soc_version == "Ascend310P3"
+    assert [p.name for p in build_pipeline(PipelineOptions(level="cann"))] == \
+        ["tf-to-cann", "cann-cleanup"]
+
+
+# --- every option changes the output as it must ------------------------------------------------
+
+def test_input_shape_reshapes_and_matches_tensorflow(tmp_path, capsys):
+    om = tmp_path / "b2.om"
+    rc, out, err = compile_(capsys, f"--model={PBTXT}", "-o", om, "--input_shape=x:2,8,8,3")
+    assert rc == 0, err
+    rc, out, err = compile_(capsys, "--mode=6", f"--om={om}")
+    assert rc == 0, err
+    assert "[0] x: 2x8x8x3 float32" in out and "[0] output: 2x8x8x4 float32" in out
+    rc, out, err = run_(capsys, om, "--compare-with", PBTXT)
+    assert rc == 0 and out.rstrip().endswith("OK"), out + err
+
+
+def test_input_shape_other_spatial_size(tmp_path, capsys):
+    """The old 'differs from the graph' error is gone: the importer takes the new shape."""
+    om = tmp_path / "s16.om"
+    rc, out, err = compile_(capsys, f"--model={PBTXT}", "-o", om, "--input_shape=x:1,16,16,3")
+    assert rc == 0, err
+    rc, out, _ = compile_(capsys, "--mode=6", f"--om={om}")
+    assert "[0] output: 1x16x16x4 float32" in out
+
+
+@pytest.mark.parametrize("mode, expect", [
+    # conv (cube), pool (grey), softmax (black), on the float32 model
+    ("must_keep_origin_dtype", {"Conv2D": "f32", "MaxPool": "f32", "SoftmaxV2": "f32"}),
+    ("force_fp32", {"Conv2D": "f32", "MaxPool": "f32", "SoftmaxV2": "f32"}),
+    ("force_fp16", {"Conv2D": "f16", "MaxPool": "f16", "SoftmaxV2": "f16"}),
+    ("allow_fp32_to_fp16", {"Conv2D": "f16", "MaxPool": "f32", "SoftmaxV2": "f32"}),
+    ("allow_mix_precision", {"Conv2D": "f16", "MaxPool": "f16", "SoftmaxV2": "f32"}),
+])
+def test_precision_mode_sets_kernel_dtypes(models, tmp_path, capsys, mode, expect):
+    om = tmp_path / f"{mode}.om"
+    rc, _, err = compile_(capsys, f"--model={models / 'small32.pbtxt'}", "-o", om,
+                          f"--precision_mode={mode}")
+    assert rc == 0, err
+    assert {k: dtype_of(str(om), k) for k in expect} == {k: {v} for k, v in expect.items()}
+    assert dtype_of(str(om), "MatMulV2") == {"f32" if expect["Conv2D"] == "f32" else "f16"}
+
+
+def test_force_fp32_raises_a_float16_model(models, tmp_path, capsys):
+    for mode, want in (("must_keep_origin_dtype", "f16"), ("force_fp32", "f32")):
+        om = tmp_path / f"{mode}.om"
+        rc, _, err = compile_(capsys, f"--model={models / 'small16.pbtxt'}", "-o", om,
+                              f"--precision_mode={mode}")
+        assert rc == 0, err
+        assert {d for k, _, d in kernels(str(om)) if k in ("Conv2D", "MatMulV2", "SoftmaxV2")} == {want}
+
+
+def test_force_fp16_matches_tensorflow_within_fp16(models, tmp_path, capsys):
+    om = tmp_path / "f16.om"
+    assert compile_(capsys, f"--model={models / 'small32.pbtxt'}", "-o", om,
+                    "--precision_mode=force_fp16")[0] == 0
+    rc, out, err = run_(capsys, om, "--compare-with", models / "small32.pbtxt", "--atol", "1e-2",
+                        "--rtol", "1e-2")
+    assert rc == 0 and out.rstrip().endswith("OK"), out + err
+
+
+def test_out_nodes_selects_the_output(tmp_path, capsys):
+    om = tmp_path / "bias.om"
+    rc, _, err = compile_(capsys, f"--model={PBTXT}", "-o", om, "--out_nodes=conv1/BiasAdd:0")
+    assert rc == 0, err
+    info = compile_(capsys, "--mode=6", f"--om={om}")[1]
+    assert "outputs: 1" in info and "[0] conv1/BiasAdd: 1x8x8x4" in info
+    assert all("conv1/Relu" not in nodes for _, nodes, _ in kernels(str(om)))
+    rc, out, err = run_(capsys, om, "--compare-with", PBTXT)
+    assert rc == 0 and out.rstrip().endswith("OK"), out + err
+
+
+def test_input_format_nhwc_is_recorded(tmp_path, capsys):
+    om = tmp_path / "f.om"
+    assert compile_(capsys, f"--model={PBTXT}", "-o", om, "--input_format=NHWC")[0] == 0
+    js = tmp_path / "f.json"
+    assert compile_(capsys, "--mode=1", f"--om={om}", f"--json={js}")[0] == 0
+    attrs = json.loads(js.read_text())["model"]["module_attributes"]
+    assert attrs["cann.input_format"] == '"NHWC"'
+
+
+def test_fusion_switch_file_keeps_the_relu_apart(tmp_path, capsys):
+    cfg = tmp_path / "switch.cfg"
+    cfg.write_text("TbeConv2DReluFusion:off\n")
+    on, off = tmp_path / "on.om", tmp_path / "off.om"
+    assert compile_(capsys, f"--model={PBTXT}", "-o", on)[0] == 0
+    rc, _, err = compile_(capsys, f"--model={PBTXT}", "-o", off, f"--fusion_switch_file={cfg}")
+    assert rc == 0, err
+    assert len(kernels(str(off))) == len(kernels(str(on))) + 1
+    assert any(n == "conv1/Relu" for _, n, _ in kernels(str(off)))
+
+
+def test_soc_version_is_the_chip_tiled_for(tmp_path, capsys):
+    om = tmp_path / "p.om"
+    assert compile_(capsys, f"--model={PBTXT}", "-o", om, "--soc_version=Ascend310P3")[0] == 0
+    info = compile_(capsys, "--mode=6", f"--om={om}")[1]
+    assert "soc_version: Ascend310P3" in info
+    js = tmp_path / "p.json"
+    compile_(capsys, "--mode=1", f"--om={om}", f"--json={js}")
+    ops = json.loads(js.read_text())["graph"]["functions"][0]["ops"]
+    assert all(op["block_dim"] <= 8 for op in ops if op["launch"])  # 310P3: 8 cores
+
+
+def test_output_type_fp16_for_every_output(tmp_path, capsys):
+    om = tmp_path / "o.om"
+    assert compile_(capsys, f"--model={PBTXT}", "-o", om, "--output_type=FP16")[0] == 0
+    info = compile_(capsys, "--mode=6", f"--om={om}")[1]
+    assert "[0] output: 1x8x8x4 float16" in info
+    rc, out, err = run_(capsys, om, "--compare-with", PBTXT, "--atol", "1e-2", "--rtol", "1e-2")
+    assert rc == 0 and out.rstrip().endswith("OK"), out + err
+
+
+def test_output_type_per_node(tmp_path, capsys):
+    om = tmp_path / "o.om"
+    rc, _, err = compile_(capsys, f"--model={PBTXT}", "-o", om, "--out_nodes=conv1/Relu:0",
+                          "--output_type=conv1/Relu:0:FP16")
+    assert rc == 0, err
+    assert "[0] conv1/Relu: 1x8x8x4 float16" in compile_(capsys, "--mode=6", f"--om={om}")[1]
+
+
+def test_keep_dtype_keeps_softmax_and_warns_for_a_fused_op(models, tmp_path, capsys):
+    cfg = tmp_path / "keep.cfg"
+    cfg.write_text("prob\nrelu\n")
+    om = tmp_path / "k.om"
+    rc, _, err = compile_(capsys, f"--model={models / 'small32.pbtxt'}", "-o", om,
+                          "--precision_mode=force_fp16", f"--keep_dtype={cfg}")
+    assert rc == 0, err
+    assert dtype_of(str(om), "SoftmaxV2") == {"f32"} and dtype_of(str(om), "Conv2D") == {"f16"}
+    assert "cann-compile: warning: --keep_dtype: 'relu' was fused into cann.FusedConv2D" in err
+
+
+def test_keep_dtype_by_op_type(models, tmp_path, capsys):
+    cfg = tmp_path / "keep.cfg"
+    cfg.write_text("OpType::MaxPool\n")
+    om = tmp_path / "k.om"
+    assert compile_(capsys, f"--model={models / 'small32.pbtxt'}", "-o", om,
+                    "--precision_mode=force_fp16", f"--keep_dtype={cfg}")[0] == 0
+    assert dtype_of(str(om), "MaxPool") == {"f32"} and dtype_of(str(om), "SoftmaxV2") == {"f16"}
+
+
+def test_customize_dtypes_by_name_and_type(models, tmp_path, capsys):
+    cfg = tmp_path / "c.cfg"
+    cfg.write_text("prob::InputDtype:float16,OutputDtype:float16\n"
+                   "OpType::MaxPool:InputDtype:float16,OutputDtype:float16\n")
+    om = tmp_path / "c.om"
+    rc, _, err = compile_(capsys, f"--model={models / 'small32.pbtxt'}", "-o", om,
+                          f"--customize_dtypes={cfg}")
+    assert rc == 0, err
+    assert dtype_of(str(om), "SoftmaxV2") == {"f16"} and dtype_of(str(om), "MaxPool") == {"f16"}
+    assert dtype_of(str(om), "Conv2D") == {"f32"}
+
+
+ATC_LINE = re.compile(r"^\[(DEBUG|INFO|WARNING|ERROR)\] [A-Z_-]+\(\d+,cann-compile\):"
+                      r"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3} \[[\w.]+:\d+\]\S")
+
+
+def test_log_info_is_in_atc_line_format(models, tmp_path, capsys):
+    rc, _, err = compile_(capsys, f"--model={PBTXT}", "-o", tmp_path / "m", "--log=info")
+    assert rc == 0, err
+    lines = err.strip().splitlines()
+    assert lines and all(ATC_LINE.match(ln) for ln in lines), err
+    assert any("pass fuse" in ln for ln in lines)
+    rc, _, err = compile_(capsys, f"--model={PBTXT}", "-o", tmp_path / "m", "--log=debug")
+    assert any(ln.startswith("[DEBUG]") and "pipeline: tf-to-cann" in ln for ln in err.splitlines())
+
+
+def test_log_null_silences_warnings(models, tmp_path, capsys):
+    cfg = tmp_path / "keep.cfg"
+    cfg.write_text("relu\n")
+    args = [f"--model={models / 'small32.pbtxt'}", "-o", tmp_path / "m",
+            "--precision_mode=force_fp16", f"--keep_dtype={cfg}"]
+    rc, _, err = compile_(capsys, *args, "--log=warning")
+    assert rc == 0 and ATC_LINE.match(err) and "[WARNING]" in err and "'relu' was fused" in err
+    rc, _, err = compile_(capsys, *args, "--log=null")
+    assert rc == 0 and err == ""
+
+
+# --- ATC's working modes -----------------------------------------------------------------------
+
+def test_mode1_offline_model_to_json(compiled, tmp_path, capsys):
+    d, _ = compiled
+    js = tmp_path / "m.json"
+    rc, _, err = compile_(capsys, "--mode=1", f"--om={d / 'conv_block.om'}", f"--json={js}")
+    assert rc == 0, err
+    data = json.loads(js.read_text())
+    ops = data["graph"]["functions"][0]["ops"]
+    launches = [op for op in ops if op["launch"]]
+    assert len(launches) == data["model"]["kernels"] == 3
+    assert all(op["tf_nodes"] for op in launches)  # every kernel names its TF nodes
+    conv = next(op for op in launches if op.get("kind") == "Conv2D")
+    assert conv["tf_nodes"] == ["conv1/Conv2D", "conv1/BiasAdd", "conv1/Relu"]
+    assert conv["tiling"] and conv["block_dim"] >= 1 and conv["inputs"][0]["format"] == "NC1HWC0"
+    assert data["memory_plan"]["arena"] == data["model"]["arena_bytes"]
+    assert data["inputs"][0]["name"] == "x" and data["weights"]
+
+
+def test_mode1_original_model_to_json(tmp_path, capsys):
+    js = tmp_path / "g.json"
+    rc, _, err = compile_(capsys, "--mode=1", f"--om={PBTXT}", f"--json={js}", "--framework=3")
+    assert rc == 0, err
+    nodes = {n["name"]: n for n in json.loads(js.read_text())["node"]}
+    assert nodes["conv1/Conv2D"]["op"] == "Conv2D"
+    assert nodes["conv1/Conv2D"]["attr"]["padding"]["s"]  # attributes kept (base64 bytes)
+
+
+def test_mode3_lists_every_unsupported_op_without_compiling(models, tmp_path, capsys):
+    report = tmp_path / "check_result.json"
+    rc, out, err = compile_(capsys, "--mode=3", "--framework=3",
+                            f"--model={models / 'unsupported.pbtxt'}", f"--check_report={report}")
+    assert rc == 0, err
+    result = json.loads(report.read_text())
+    assert result["result"] == "failed" and result["unsupported_count"] == 3
+    assert sorted(u["node"] for u in result["unsupported"]) == \
+        ["bad_cumprod", "bad_lgamma", "bad_matmul64"]
+    matmul = next(u for u in result["unsupported"] if u["node"] == "bad_matmul64")
+    assert "float64" in matmul["reason"]
+    assert not list(tmp_path.glob("*.om"))
+
+
+def test_mode3_passes_a_supported_model(tmp_path, capsys):
+    report = tmp_path / "check_result.json"
+    assert compile_(capsys, "--mode=3", f"--model={PBTXT}", f"--check_report={report}")[0] == 0
+    assert json.loads(report.read_text())["result"] == "success"
+
+
+# --- errors: one line naming the option and the value, exit 1, no output -----------------------
+
 @pytest.mark.parametrize("args, text", [
     (["--framework=5"], "--framework=5 (ONNX) is not supported"),
-    (["--soc_version=Ascend999"], "unknown soc version 'Ascend999'"),
-    (["--input_format=NCHW"], "--input_format=NCHW is not supported"),
+    (["--soc_version=Ascend999"], "--soc_version: unknown soc version 'Ascend999'"),
+    (["--input_format=NCHW"], "--input_format=NCHW: input 'x' is read as NHWC by node 'conv1/Conv2D'"),
+    (["--input_format=ND"], "--input_format=ND: input 'x' is read as NHWC"),
     (["--fusion_switch_file=/nonexistent/switch.cfg"], "no such file"),
+    (["--mode=7"], "--mode=7: unknown mode"),
+    (["--mode=5"], "--mode=5: GE dump graph to JSON"),
+    (["--input_shape=x:1,a,8,3"], "--input_shape=x:1,a,8,3: 'x:1,a,8,3': dimension 'a' is not"),
+    (["--input_shape=x:-1,8,8,3"], "--input_shape=x:-1,8,8,3: 'x:-1,8,8,3': dynamic dimension"),
+    (["--input_shape=y:1,8,8,3"], "names 'y', which is no Placeholder"),
+    (["--out_nodes=conv1"], "--out_nodes=conv1: 'conv1' is not node:index"),
+    (["--out_nodes=nosuch:0"], "names 'nosuch:0', which is no node of the graph"),
+    (["--output_type=BF17"], "--output_type=BF17: 'BF17' is not one of FP32"),
+    (["--output_type=output:0:FP16"], "needs --out_nodes naming 'output:0'"),
+    (["--precision_mode=fp8"], "argument --precision_mode/--precision-mode: invalid choice: 'fp8'"),
+    (["--log=verbose"], "argument --log: invalid choice: 'verbose'"),
+    (["--dynamic_batch_size=1,2", "--dynamic_image_size=8,8;16,16"],
+     "--dynamic_batch_size and --dynamic_image_size cannot be used together"),
+    (["--op_select_implmode=high_precision"],
+     "--op_select_implmode=high_precision is not supported by this compiler"),
+    (["--insert_op_conf=aipp.cfg"], "--insert_op_conf=aipp.cfg is not supported"),
 ])
 def test_option_errors(tmp_path, args, text):
     out = tmp_path / "m.om"
@@ -84,29 +462,28 @@ def test_option_errors(tmp_path, args, text):
     assert not out.exists()
 
 
-def test_precision_mode_is_passed_or_rejected(tmp_path):
-    from tools.cann_compile import _fields, pass_classes, pipeline_names
-
-    takes = any("precision_mode" in _fields(c) for c in pass_classes(pipeline_names()).values())
+@pytest.mark.parametrize("option, content, text", [
+    ("keep_dtype", "conv1/Conv2D\nnot_a_node\n", "keep.cfg:2: error: --keep_dtype: 'not_a_node' names no node"),
+    ("keep_dtype", "OpType::NoSuchOp\n", "keep.cfg:1: error: --keep_dtype: 'OpType::NoSuchOp' is no CANN op type"),
+    ("customize_dtypes", "conv1/Relu::InputDtype:float16,OutputDtype:float32\n", "mixed dtypes"),
+    ("customize_dtypes", "conv1/Relu::InputDtype:int4\n", "dtype 'int4' is not one of"),
+    ("customize_dtypes", "ghost::InputDtype:float16,OutputDtype:float16\n", "'ghost' names no node"),
+])
+def test_cfg_errors(tmp_path, option, content, text):
+    cfg = tmp_path / "keep.cfg"
+    cfg.write_text(content)
     out = tmp_path / "m.om"
-    r = _run("cann_compile", f"--model={PBTXT}", "-o", str(out), "--precision_mode=force_fp16")
-    if takes:
-        assert r.returncode == 0, r.stderr
-    else:
-        _one_error(r, "--precision_mode is not supported yet")
-        assert not out.exists()
-
-
-def test_shape_mismatch_is_an_error(tmp_path):
-    out = tmp_path / "m.om"
-    r = _run("cann_compile", f"--model={PBTXT}", "-o", str(out), "--input_shape=x:1,16,16,3")
-    from compiler.importers import graphdef
-    import inspect
-
-    if "input_shapes" in inspect.signature(graphdef.import_graphdef_file).parameters:
-        pytest.skip("the importer applies --input_shape now")
-    _one_error(r, "--input_shape x:1,16,16,3 differs from the graph's [1, 8, 8, 3]")
+    r = _run("cann_compile", f"--model={PBTXT}", "-o", str(out), f"--{option}={cfg}")
+    _one_error(r, text)
     assert not out.exists()
+
+
+def test_mode_errors(tmp_path):
+    _one_error(_run("cann_compile", "--mode=1", f"--om={PBTXT}"), "--mode=1 needs --json")
+    _one_error(_run("cann_compile", "--mode=6"), "--mode=6 needs --om")
+    js = tmp_path / "x.json"
+    _one_error(_run("cann_compile", "--mode=1", "--om=/nonexistent.om", f"--json={js}"), "no such file")
+    assert not js.exists()
 
 
 def test_svg_without_graphviz_is_an_error(tmp_path):
