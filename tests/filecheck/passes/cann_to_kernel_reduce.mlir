@@ -45,8 +45,8 @@ func.func @squeeze_excite(%x: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
   func.return %y : tensor<1x8x8x32xf32>
 }
 
-// Zero padding of H and W on NC1HWC0 (ResNet's conv1_pad): rows of the padded result moved from
-// the input, zero outside it.
+// Zero padding of H and W on NC1HWC0 (ResNet's conv1_pad, between two convs): rows of the padded
+// result moved from the input, zero outside it.
 // CHECK-LABEL: func.func @pad
 // CHECK: kernel.vec_kernel {{.*}}kind = "PadD"
 // CHECK: kernel.load {{.*}}view = "pad_rows", params = {pads = array<i64: 0, 0, 0, 0, 3, 3, 3, 3, 0, 0>, shape = array<i64: 1, 1, 14, 14, 16>}
@@ -54,6 +54,8 @@ func.func @squeeze_excite(%x: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
 func.func @pad(%x: tensor<1x8x8x3xf32>) -> tensor<1x14x14x16xf32> {
   %w = cann.Const dense<0.5> : tensor<1x1x3x16xf32>
   %c = cann.FusedConv2D %x, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Relu"} : (tensor<1x8x8x3xf32>, tensor<1x1x3x16xf32>) -> tensor<1x8x8x16xf32>
-  %y = cann.PadD %c {paddings = array<i64: 0, 0, 3, 3, 3, 3, 0, 0>} : (tensor<1x8x8x16xf32>) -> tensor<1x14x14x16xf32>
+  %p = cann.PadD %c {paddings = array<i64: 0, 0, 3, 3, 3, 3, 0, 0>} : (tensor<1x8x8x16xf32>) -> tensor<1x14x14x16xf32>
+  %w2 = cann.Const dense<0.25> : tensor<1x1x16x16xf32>
+  %y = cann.FusedConv2D %p, %w2 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Relu"} : (tensor<1x14x14x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x14x14x16xf32>
   func.return %y : tensor<1x14x14x16xf32>
 }
