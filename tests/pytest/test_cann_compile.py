@@ -286,6 +286,27 @@ def test_input_format_nhwc_is_recorded(tmp_path, capsys):
     assert attrs["cann.input_format"] == '"NHWC"'
 
 
+NCHW_MODEL = """\
+func.func @main(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x8x8xf32> attributes {tf.entry_function = {inputs = "x", outputs = "conv"}} {
+  %w = "tf.Const"() {value = dense<0.1> : tensor<3x3x3x4xf32>} : () -> tensor<3x3x3x4xf32> loc("w")
+  %0 = "tf.Conv2D"(%x, %w) {data_format = "NCHW", dilations = array<i64: 1, 1, 1, 1>, explicit_paddings = array<i64>, padding = "SAME", strides = array<i64: 1, 1, 1, 1>, use_cudnn_on_gpu = true} : (tensor<1x3x8x8xf32>, tensor<3x3x3x4xf32>) -> tensor<1x4x8x8xf32> loc("conv")
+  func.return %0 : tensor<1x4x8x8xf32>
+}
+"""
+
+
+def test_input_format_nchw_where_the_model_is_nchw(tmp_path, capsys):
+    model = tmp_path / "nchw.tf.mlir"
+    model.write_text(NCHW_MODEL)
+    om = tmp_path / "nchw.om"
+    rc, _, err = compile_(capsys, f"--model={model}", "-o", om, "--input_format=NCHW")
+    assert rc == 0, err
+    assert "[0] x: 1x3x8x8 float32" in compile_(capsys, "--mode=6", f"--om={om}")[1]
+    rc, _, err = compile_(capsys, f"--model={model}", "-o", tmp_path / "bad.om", "--input_format=NHWC")
+    assert rc == 1 and "--input_format=NHWC: input 'x' is read as NCHW by node 'conv'" in err
+    assert not (tmp_path / "bad.om").exists()
+
+
 def test_fusion_switch_file_keeps_the_relu_apart(tmp_path, capsys):
     cfg = tmp_path / "switch.cfg"
     cfg.write_text("TbeConv2DReluFusion:off\n")
