@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from xdsl.utils.exceptions import DiagnosticException
 
-from compiler.diagnostics import CompileError, OpError, SourceMap
+from compiler.diagnostics import CompileError, OpError, SourceMap, one_line
 
 
 class ToolArgumentParser(argparse.ArgumentParser):
@@ -19,9 +19,12 @@ class ToolArgumentParser(argparse.ArgumentParser):
         self.exit(1, f"{self.prog}: error: {message}\n")
 
 
-def fail(tool: str, lines: list[str]) -> int:
-    for line in lines:
-        print(line if ": error:" in line else f"{tool}: error: {line}", file=sys.stderr)
+def fail(tool: str, lines: list[str], filename: str | None = None) -> int:
+    """The one place diagnostics are printed: each one line, none twice.  A message that names
+    no file is about `filename` (the tool's input) if known, else the tool's own."""
+    who = filename or tool
+    for line in dict.fromkeys(one_line(m) for m in lines):
+        print(line if ": error:" in line else f"{who}: error: {line}", file=sys.stderr)
     return 1
 
 
@@ -35,7 +38,8 @@ def run_tool(tool: str, body: Callable[[], int | None], source: Callable[[], Sou
     try:
         return body() or 0
     except CompileError as e:
-        return fail(tool, e.messages)
+        src = source()
+        return fail(tool, e.messages, src.filename if src is not None else None)
     except OpError as e:
         src = source() or SourceMap("<input>")
         return fail(tool, [src.describe(op, msg) for op, msg in e.items])

@@ -5,17 +5,30 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections import defaultdict
 from collections.abc import Callable
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.builtin import Builtin, FusedLoc, ModuleOp, NameLoc
 from xdsl.dialects.func import Func
 from xdsl.ir import Operation
+import re
+
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer
 
-from compiler.diagnostics import CompileError, SourceMap, parse_error_message, verify_module
+from compiler.diagnostics import (
+    CompileError,
+    SourceMap,
+    one_line,
+    parse_error_message,
+    tensor_too_large,
+    verify_module,
+)
 
 
 def make_context() -> Context:
@@ -29,16 +42,60 @@ def make_context() -> Context:
     return ctx
 
 
+class _Lexer(MLIRLexer):
+    """xDSL's lexer with a string-literal pattern that matches in linear time.
+
+    xDSL's `"(?:[^"\\...]+|\\...)*"` nests `+` in `*`: on a literal without its closing quote
+    the regex engine tries every way of splitting the characters (2^n; 40 characters do not
+    finish).  One character per repetition gives the same language without the ambiguity."""
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+
 class _RecordingParser(Parser):
+    """The parser every tool reads IR with: remembers where each op stood, lexes string
+    literals in linear time and refuses dense literals too large to allocate."""
+
     source: SourceMap
+
+    def __init__(self, ctx: Context, text: str, name: str) -> None:
+        # Parser.__init__ with our lexer (it lexes the first token, so it cannot be swapped later)
+        super(Parser, self).__init__(ParserState(_Lexer(Input(text, name))), ctx)
+        self.ssa_values = dict()
+        self.blocks = dict()
+        self.forward_block_references = defaultdict(list)
+        self.forward_ssa_references = dict()
+        self.op_starts: list = []  # where each op being parsed starts, innermost last
+
+    def _parse_dense_literal_type(self):
+        start = self._current_token.span
+        typ = super()._parse_dense_literal_type()
+        self._check_dense_size(typ, start)
+        return typ
+
+    def parse_dense_int_or_fp_elements_attr(self, type):
+        if type is not None:
+            self._check_dense_size(type, self._current_token.span)
+        return super().parse_dense_int_or_fp_elements_attr(type)
+
+    @staticmethod
+    def _check_dense_size(typ, span) -> None:
+        elt = getattr(typ, "element_type", None)
+        bits = getattr(elt, "bitwidth", None) or getattr(getattr(elt, "element_type", None),
+                                                         "bitwidth", 64) * 2
+        why = tensor_too_large(typ.get_shape(), max(int(bits) // 8, 1))
+        if why is not None:
+            raise ParseError(span, f"dense literal too large: {why}")
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
+        self.op_starts.append(start)
         try:
             op = super().parse_operation()
         except VerifyException as e:
             # Constraints checked while parsing a custom form: report them where the op starts.
             raise ParseError(start, str(e).removeprefix("Operation does not verify: ")) from None
+        self.op_starts.pop()
         loc = start.get_location()
         self.source.record(op, loc.line, loc.col)
         return op
@@ -52,11 +109,12 @@ def parse_module(ctx: Context, text: str, filename: str, line_offset: int = 0,
                  verify: bool = True) -> tuple[ModuleOp, SourceMap]:
     """Parse and verify; a ParseError or VerifyException becomes a one-line CompileError."""
     source = SourceMap(filename)
-    parser = _RecordingParser(ctx, text, filename)
-    parser.source = source
     if _is_blank(text):  # like mlir-opt: an empty input (or chunk) is an empty module
         return ModuleOp([]), source
+    parser = None
     try:
+        parser = _RecordingParser(ctx, text, filename)
+        parser.source = source
         module = parser.parse_module()
     except ParseError as e:
         if line_offset:
@@ -64,6 +122,24 @@ def parse_module(ctx: Context, text: str, filename: str, line_offset: int = 0,
 
             e.span = dataclasses.replace(e.span, line_offset=line_offset)
         raise CompileError(parse_error_message(e, filename)) from None
+    except (VerifyException, ValueError, AssertionError, TypeError, KeyError, IndexError,
+            OverflowError, MemoryError, RecursionError) as e:
+        # xDSL's attribute builders reject some literals by raising, not with a ParseError
+        # (an integer out of its type's range, a complex dense literal): report them where
+        # the parser stood.
+        where = filename
+        if parser is not None:
+            span = parser.op_starts[-1] if parser.op_starts else parser._current_token.span
+            loc = span.get_location()
+            where = f"{filename}:{loc.line + line_offset}:{loc.col}"
+        msg = one_line(str(e).removeprefix("Operation does not verify: ")) or type(e).__name__
+        if isinstance(e, MemoryError):
+            msg = "out of memory while parsing (a tensor too large?)"
+        elif isinstance(e, RecursionError):
+            msg = "nested too deeply"
+        elif isinstance(e, AssertionError) and not str(e).strip():
+            msg = "malformed literal"
+        raise CompileError(f"{where}: error: {msg}") from None
     if line_offset:
         source.positions = {k: (l + line_offset, c) for k, (l, c) in source.positions.items()}
     if verify:
@@ -71,29 +147,72 @@ def parse_module(ctx: Context, text: str, filename: str, line_offset: int = 0,
     return module, source
 
 
-def read_text(path: str) -> str:
+def read_text(path: str, what: str = "textual IR") -> str:
+    """A UTF-8 text file; any failure is one line naming the file (a byte that is not UTF-8:
+    with its line:col)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except FileNotFoundError:
         raise CompileError(f"{path}: error: no such file") from None
     except IsADirectoryError:
         raise CompileError(f"{path}: error: is a directory, expected a file") from None
-    except UnicodeDecodeError:
-        raise CompileError(f"{path}: error: not a text file (expected textual IR)") from None
     except OSError as e:
         raise CompileError(f"{path}: error: cannot read: {e.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise CompileError(f"{path}:{line}:{col}: error: not a text file (expected {what}): byte "
+                           f"0x{data[e.start]:02x} is not UTF-8") from None
 
 
 def load_module(path: str) -> tuple[ModuleOp, SourceMap]:
     return parse_module(make_context(), read_text(path), path)
 
 
-def module_to_text(module: Operation, generic: bool = False, debuginfo: bool = False) -> str:
+def _named(loc) -> bool:
+    """A location that carries a TF node name: `loc("conv1")`, or fused ones holding one."""
+    if isinstance(loc, NameLoc):
+        return True
+    return isinstance(loc, FusedLoc) and any(_named(p) for p in loc.locations.data)
+
+
+class _NamesPrinter(Printer):
+    """Prints an op's location only when it names TF nodes (the default of the tools: node
+    names survive text), never `loc(unknown)` or a block argument's location."""
+
+    def print_op(self, op: Operation) -> None:
+        saved = self.print_debuginfo
+        self.print_debuginfo = _named(op.location)
+        try:
+            super().print_op(op)
+        finally:
+            self.print_debuginfo = saved
+
+    def print_block_argument(self, arg, print_type: bool = True) -> None:
+        saved = self.print_debuginfo
+        self.print_debuginfo = False
+        try:
+            super().print_block_argument(arg, print_type)
+        finally:
+            self.print_debuginfo = saved
+
+
+def module_to_text(module: Operation, generic: bool = False, debuginfo: bool = False,
+                   strip: bool = False) -> str:
+    """The module as text.  Locations: by default those naming TF nodes (`loc("conv1")`, fused
+    ones), so the names survive a round trip through text; `debuginfo`: every location (as
+    mlir-opt's --mlir-print-debuginfo); `strip`: none (--strip-debuginfo)."""
     from io import StringIO
 
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
+    if strip or debuginfo:
+        printer = Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo and not strip)
+    else:
+        printer = _NamesPrinter(stream=out, print_generic_format=generic)
+    printer.print_op(module)
     out.write("\n")
     return out.getvalue()
 

@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    UnrankedTensorType,
     UnregisteredOp,
     f32,
     i64,
@@ -47,6 +48,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from compiler.conv_geometry import same_pads
 from compiler.diagnostics import node_name
+from compiler.rewriting import with_loc
 from dialects import cann
 from dialects.common import dense_from_numpy, int_array
 
@@ -152,7 +154,13 @@ class TfNode:
     def operand(self, i: int) -> SSAValue:
         if i >= len(self.op.operands):
             raise LegalizationError(f"expects at least {i + 1} inputs, got {len(self.op.operands)}")
-        return self.op.operands[i]
+        v = self.op.operands[i]
+        if isinstance(v.type, UnrankedTensorType):  # the one rank check (generic ops' results)
+            src = node_name(v.owner) if isinstance(v.owner, Operation) else None
+            raise LegalizationError(f"input #{i} has unknown rank (tensor<*x...>)"
+                                    + (f", from node '{src}'" if src else "")
+                                    + "; CANN operators need ranked tensors")
+        return v
 
     def operand_type(self, i: int) -> TensorType:
         return self.operand(i).type
@@ -258,7 +266,7 @@ class Builder:
         self.ops: list[Operation] = []
 
     def add(self, op: Operation) -> Operation:
-        op.location = self.node.op.location
+        with_loc(op, self.node.op)
         self.ops.append(op)
         return op
 

@@ -66,7 +66,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 
-from compiler.diagnostics import CompileError
+from compiler.diagnostics import CompileError, SourceMap
 from compiler import memory_plan as mp
 
 MAGIC = 0x444F4D49
@@ -389,6 +389,7 @@ class OfflineModel:
     tiling: list
     plan: dict
     weight_index: list
+    source: SourceMap | None = None  #: where MODEL_DEF's ops stand, for diagnostics
 
 
 def _fail(path: str, msg: str):
@@ -455,6 +456,54 @@ def _json(sec: memoryview, what: str, path: str):
         _fail(path, f"corrupted offline model: {what} section is not valid JSON ({e})")
 
 
+def _schema(value, schema, what: str, path: str) -> None:
+    """`value` (parsed JSON) has the shape `schema`: a type, `[item schema]` (a list of them) or
+    `{key: schema}` (an object with at least those keys; a key ending in `?` is optional)."""
+    if isinstance(schema, list):
+        if not isinstance(value, list):
+            _fail(path, f"corrupted offline model: {what} must be a list, got {_kind(value)}")
+        for k, item in enumerate(value):
+            _schema(item, schema[0], f"{what}[{k}]", path)
+    elif isinstance(schema, dict):
+        if not isinstance(value, dict):
+            _fail(path, f"corrupted offline model: {what} must be an object, got {_kind(value)}")
+        for key, sub in schema.items():
+            name = key.rstrip("?")
+            if name in value:
+                _schema(value[name], sub, f"{what}.{name}", path)
+            elif not key.endswith("?"):
+                _fail(path, f"corrupted offline model: {what} has no '{name}'")
+    elif schema is _NAT:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            _fail(path, f"corrupted offline model: {what} must be a non-negative integer, "
+                        f"got {json.dumps(value)[:40]}")
+    elif not isinstance(value, schema) or (schema is int and isinstance(value, bool)):
+        _fail(path, f"corrupted offline model: {what} must be {_kind_name(schema)}, "
+                    f"got {_kind(value)}")
+
+
+_NAT = object()  # a non-negative integer
+
+
+def _kind(value) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            int: "an integer", float: "a number", type(None): "null"}.get(type(value), "?")
+
+
+def _kind_name(t) -> str:
+    return {dict: "an object", list: "a list", str: "a string", int: "an integer",
+            bool: "a boolean"}.get(t, getattr(t, "__name__", str(t)))
+
+
+#: What the loader reads of each JSON section (what `_offline_model_chunks` writes).
+_WEIGHT_INDEX = [{"name?": (str, type(None)), "offset": _NAT, "bytes": _NAT, "op?": str,
+                  "position?": _NAT}]
+_TILING = [{"function": str, "op": str, "block_dim?": (int, type(None)), "tiling?": (dict, type(None)),
+            "buffers?": (list, dict, type(None))}]
+_MEMORY_PLAN = {"arena": _NAT}
+_MANIFEST = {"inputs?": list, "outputs?": list}
+
+
 def load_offline_model(path: str) -> OfflineModel:
     """Read, check and rebuild the kernel-level module; never imports TensorFlow."""
     from compiler.ir_io import make_context, parse_module
@@ -474,15 +523,21 @@ def load_offline_model(path: str) -> OfflineModel:
     index = _json(secs[WEIGHT_INDEX], "WEIGHT_INDEX", path)
     tiling = _json(secs[TILING], "TILING", path)
     plan = _json(secs[MEMORY_PLAN], "MEMORY_PLAN", path)
+    for value, schema, what in ((manifest, _MANIFEST, "MANIFEST"), (index, _WEIGHT_INDEX, "WEIGHT_INDEX"),
+                                (tiling, _TILING, "TILING"), (plan, _MEMORY_PLAN, "MEMORY_PLAN")):
+        _schema(value, schema, what, path)
     try:
         text = bytes(secs[MODEL_DEF]).decode("utf-8")
     except UnicodeDecodeError:
         _fail(path, "corrupted offline model: MODEL_DEF is not UTF-8 text")
     try:
-        module, _ = parse_module(make_context(), text, f"{path}(MODEL_DEF)")
+        module, source = parse_module(make_context(), text, f"{path}(MODEL_DEF)")
     except CompileError as e:
         raise OmError(e.messages[0]) from None
-    fn = _main(module)
+    try:
+        fn = _main(module)
+    except CompileError as e:
+        _fail(path, f"invalid model: MODEL_DEF: {e.messages[0]}")
     block = fn.body.blocks.first
     n_w = fn.attributes.get(WEIGHT_ARGS_ATTR)
     n_w = n_w.value.data if isinstance(n_w, IntegerAttr) else -1
@@ -520,6 +575,13 @@ def load_offline_model(path: str) -> OfflineModel:
         Rewriter.insert_op(const, where)
     for arg, const in new_consts:
         arg.replace_all_uses_with(const.results[0])
+    from compiler.diagnostics import dominance_errors
+
+    for op, _ in dominance_errors(module)[:1]:  # a position puts a weight after its use
+        k = next(k for k, (_, c) in enumerate(new_consts) if c.results[0] in op.operands)
+        _fail(path, f"corrupted offline model: WEIGHT_INDEX[{k}] ('{index[k].get('name')}'): "
+                    f"position {index[k].get('position')} puts the weight after its use by "
+                    f"{op.name}")
     for arg, _ in reversed(new_consts):
         block.erase_arg(arg)
     fn.function_type = func.FunctionType.from_lists([a.type for a in block.args],
@@ -546,7 +608,7 @@ def load_offline_model(path: str) -> OfflineModel:
     if mp.read_plan(fn).arena != header.arena or plan.get("arena") != header.arena:
         _fail(path, "corrupted offline model: arena size disagrees between header, "
                     "MEMORY_PLAN and MODEL_DEF")
-    return OfflineModel(path, header, module, manifest, tiling, plan, index)
+    return OfflineModel(path, header, module, manifest, tiling, plan, index, source)
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -639,6 +701,11 @@ class _ArenaRun:
                     outs = self.interp.run_op(op, ins)
             except SemanticsError as e:
                 raise OpError([(e.op, e.message)]) from None
+            except (OpError, CompileError):
+                raise
+            except Exception as e:  # noqa: BLE001 - as run_module: the launch cannot execute
+                msg = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                raise OpError([(op, f"{op.name}: cannot execute: {msg}")]) from None
             for r, (res, val) in enumerate(zip(op.results, outs, strict=True)):
                 t = c.result_tensor.get((k, r))
                 if t is not None:
@@ -684,7 +751,8 @@ class _ArenaRun:
                 return [self.read(loc) for loc in sets[cur]]
             self.function(body, None, base, sets[cur], sets[1 - cur])
             cur = 1 - cur
-        raise SemanticsError(op, f"{op.name}: more than {MAX_WHILE_ITERATIONS} iterations")
+        raise SemanticsError(op, f"{op.name}: more than {MAX_WHILE_ITERATIONS} iterations "
+                                 "(the limit CANN_MAX_WHILE_ITERATIONS sets)")
 
 
 def run_offline_model(om: OfflineModel, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -8,7 +8,12 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 
 
 def with_loc(new: Operation, *sources: Operation) -> Operation:
-    """Give `new` the location of the op(s) it replaces (a fused location for several)."""
+    """Give `new` the location of the op(s) it replaces (a fused location for several); a
+    diagnostic about `new` then also gives the line:col of the first of them."""
+    from compiler.diagnostics import record_origin
+
+    if sources:
+        record_origin(new, sources[-1])
     locs = []
     for s in sources:
         loc = s.location

@@ -25,7 +25,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
-from compiler.diagnostics import CompileError, OpError
+from compiler.diagnostics import CompileError, OpError, tensor_too_large
 from compiler.formats import from_storage, to_storage
 from compiler.interpreters.cann_impl import CannFunctions
 from compiler.interpreters.common import SemanticsError
@@ -78,8 +78,27 @@ def input_specs(module: ModuleOp) -> list[tuple[str, tuple[int, ...], np.dtype]]
             for n, t in zip(names, fn.function_type.inputs, strict=True)]
 
 
+def check_sizes(module: ModuleOp) -> None:
+    """Every tensor a run would allocate (arguments and results of every op) fits the limit
+    `MAX_TENSOR_BYTES`: an IR type may claim terabytes; refuse it before numpy tries."""
+    problems: list[tuple[Operation, str]] = []
+    for op in module.walk():
+        values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+        for v in values:
+            t = v.type
+            if isinstance(t, TensorType) and t.get_shape():
+                bits = getattr(t.element_type, "bitwidth", 64)
+                why = tensor_too_large(t.get_shape(), max(int(bits) // 8, 1))
+                if why is not None:
+                    problems.append((op, f"{op.name}: cannot execute: {why}"))
+                    break
+    if problems:
+        raise OpError(problems[:1])  # the first: later tensors follow from it
+
+
 def random_inputs(module: ModuleOp, seed: int = 0) -> dict[str, np.ndarray]:
     """normal(0, 1) inputs of @main's (origin) shapes; dynamic dimensions become 1."""
+    check_sizes(module)
     rng = np.random.default_rng(seed)
     return {name: rng.standard_normal([d if d >= 0 else 1 for d in shape]).astype(dtype)
             for name, shape, dtype in input_specs(module)}
@@ -87,17 +106,38 @@ def random_inputs(module: ModuleOp, seed: int = 0) -> dict[str, np.ndarray]:
 
 # --- running -------------------------------------------------------------------------------
 
-def _prepare_input(name: str, value: np.ndarray, t: TensorType) -> np.ndarray:
-    value = np.asarray(value)
+def input_problem(name: str, value: np.ndarray, t: TensorType) -> str | None:
+    """Why `value` cannot be input `name` of type `t` (shape or dtype), or None."""
     want = framework_shape(t)
     if len(value.shape) != len(want) or any(w >= 0 and w != d for w, d in zip(want, value.shape)):
-        raise CompileError(
-            f"input '{name}' has shape {list(value.shape)}, the model expects {list(want)}")
+        return f"input '{name}' has shape {list(value.shape)}, the model expects {list(want)}"
+    dtype = numpy_dtype(t.element_type)
+    if value.dtype != dtype and not np.can_cast(value.dtype, dtype, casting="same_kind"):
+        return f"input '{name}' has dtype {value.dtype}, the model expects {dtype}"
+    return None
+
+
+def check_inputs(module: ModuleOp, inputs: dict[str, np.ndarray], files: dict[str, str]) -> None:
+    """Each given input fits @main's argument of its name; an error names the input's file."""
+    fn = main_func(module)
+    in_names, _ = io_names(fn)
+    types = dict(zip(in_names, fn.function_type.inputs))
+    errors = []
+    for name, value in inputs.items():
+        why = input_problem(name, np.asarray(value), types[name]) if name in types else None
+        if why is not None:
+            errors.append(f"{files.get(name, name)}: error: {why}")
+    if errors:
+        raise CompileError(errors)
+
+
+def _prepare_input(name: str, value: np.ndarray, t: TensorType) -> np.ndarray:
+    value = np.asarray(value)
+    why = input_problem(name, value, t)
+    if why is not None:
+        raise CompileError(why)
     dtype = numpy_dtype(t.element_type)
     if value.dtype != dtype:
-        if not np.can_cast(value.dtype, dtype, casting="same_kind"):
-            raise CompileError(
-                f"input '{name}' has dtype {value.dtype}, the model expects {dtype}")
         value = value.astype(dtype)
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
@@ -153,6 +193,7 @@ def run_module(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np.
     fn = main_func(module)
     in_names, out_names = io_names(fn)
     check_input_names(in_names, inputs)
+    check_sizes(module)
     args = tuple(_prepare_input(n, inputs[n], t)
                  for n, t in zip(in_names, fn.function_type.inputs, strict=True))
     tracker = _Tracker()

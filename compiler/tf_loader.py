@@ -203,7 +203,9 @@ def _freeze(concrete: Any, where: str) -> Any:
 
 
 def load_saved_model_graphdef(path: str, signature: str | None = None) -> Any:
-    """A SavedModel directory's signature (default `serving_default`), frozen."""
+    """A SavedModel directory's signature (default `serving_default`), frozen.  Loading runs no
+    Python code from the directory: `tf.saved_model.load` rebuilds graphs from protobufs (a
+    Keras Lambda layer is its traced ops); Keras's own metadata is not read."""
     tf = tensorflow()
     signature = signature or "serving_default"
     if not os.path.exists(os.path.join(path, "saved_model.pb")) and \
@@ -223,12 +225,14 @@ def load_saved_model_graphdef(path: str, signature: str | None = None) -> Any:
 
 
 def load_keras_graphdef(path: str) -> Any:
-    """A `.keras` model file, frozen with a batch-1 static input signature."""
+    """A `.keras` model file, frozen with a batch-1 static input signature.  Untrusted files are
+    safe to read: Keras's safe mode refuses a Lambda layer's code (nothing else in a .keras file
+    is executable: JSON config and HDF5 weights, no pickle)."""
     tf = tensorflow()
     if not os.path.exists(path):
         raise CompileError(f"{path}: error: no such file")
-    try:
-        model = tf.keras.models.load_model(path, compile=False)
+    try:  # safe_mode: never deserialize Python code (a Lambda layer's function) from the file
+        model = tf.keras.models.load_model(path, compile=False, safe_mode=True)
     except Exception as e:  # noqa: BLE001 - unknown custom objects, bad zip, ...
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise CompileError(f"{path}: error: cannot load the Keras model: {first}") from None

@@ -116,6 +116,9 @@ class CannOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser):
         super().register_all_arguments(arg_parser)
         arg_parser.add_argument(
+            "--strip-debuginfo", action="store_true",
+            help="print no locations (by default those naming TF nodes are printed)")
+        arg_parser.add_argument(
             "--soc-version", default=None,
             help="chip to compile for (sets the module's cann.soc_version; default Ascend910B3)")
         arg_parser.add_argument(
@@ -186,7 +189,8 @@ class CannOptMain(xDSLOptMain):
             verify_module(module, self.source or SourceMap(self.get_input_name()))
         if previous and next_pass and self.args.print_between_passes:
             print(f"// -----// IR after {previous.name} //----- //")
-            print(module_to_text(module, self.args.print_op_generic, self.args.print_debuginfo))
+            print(module_to_text(module, self.args.print_op_generic, self.args.print_debuginfo,
+                              self.args.strip_debuginfo))
         import time
 
         self._t0 = time.perf_counter()
@@ -246,10 +250,19 @@ class CannOptMain(xDSLOptMain):
             self.pipeline.apply(self.ctx, module)
         except OpError as e:
             raise CompileError([self.source.describe(op, msg) for op, msg in e.items]) from None
+        except CompileError as e:  # `pass-name: error: ...`: about this input file
+            raise CompileError([_name_file(m, name, self.available_passes) for m in e.messages]) from None
         except DiagnosticException as e:
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise CompileError(f"{name}: error: {first}") from None
-        return module_to_text(module, self.args.print_op_generic, self.args.print_debuginfo)
+        return module_to_text(module, self.args.print_op_generic, self.args.print_debuginfo,
+                              self.args.strip_debuginfo)
+
+
+def _name_file(message: str, filename: str, passes) -> str:
+    """`plan-memory: error: @main: ...` -> `FILE: error: plan-memory: @main: ...`."""
+    who, sep, rest = message.partition(": error: ")
+    return f"{filename}: error: {who}: {rest}" if sep and who in passes else message
 
 
 def main(argv: Sequence[str] | None = None) -> int:

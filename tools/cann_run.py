@@ -38,17 +38,38 @@ def _parser() -> ToolArgumentParser:
 
 
 def load_npy(path: str, name: str) -> np.ndarray:
+    """An .npy file, its header checked against the file's size before anything is allocated."""
+    from compiler.diagnostics import tensor_too_large
+
+    fmt = np.lib.format
     try:
         with open(path, "rb") as f:
-            magic = f.read(6)
-        if magic != b"\x93NUMPY":
-            raise CompileError(f"{path}: error: not a .npy file (input '{name}')")
+            if f.read(6) != b"\x93NUMPY":
+                raise CompileError(f"{path}: error: not a .npy file (input '{name}')")
+            f.seek(0)
+            version = fmt.read_magic(f)
+            read = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+            shape, _, dtype = read(f)
+            data_bytes = os.fstat(f.fileno()).st_size - f.tell()
+        if dtype.hasobject:
+            raise CompileError(f"{path}: error: an .npy of Python objects (pickled) is not "
+                               f"accepted (input '{name}')")
+        too_large = tensor_too_large(shape, dtype.itemsize)
+        if too_large is not None:
+            raise CompileError(f"{path}: error: input '{name}': {too_large}")
+        need = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if data_bytes != need:
+            raise CompileError(f"{path}: error: the data does not match the .npy header: shape "
+                               f"{list(shape)} of {dtype} needs {need} bytes, the file has "
+                               f"{data_bytes} (input '{name}')")
         value = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise CompileError(f"{path}: error: no such file (input '{name}')") from None
     except IsADirectoryError:
         raise CompileError(f"{path}: error: is a directory, expected a .npy file") from None
-    except (ValueError, OSError, EOFError) as e:
+    except CompileError:
+        raise
+    except Exception as e:  # noqa: BLE001 - numpy's header parser raises many kinds on bad bytes
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise CompileError(f"{path}: error: not a valid .npy file: {first}") from None
     if not isinstance(value, np.ndarray):
@@ -56,7 +77,8 @@ def load_npy(path: str, name: str) -> np.ndarray:
     return value
 
 
-def parse_inputs(specs: Sequence[str]) -> dict[str, np.ndarray]:
+def parse_inputs(specs: Sequence[str], files: dict[str, str] | None = None) -> dict[str, np.ndarray]:
+    """`NAME=FILE.npy` each; `files` receives each input's file name."""
     out: dict[str, np.ndarray] = {}
     for spec in specs:
         name, eq, path = spec.partition("=")
@@ -65,6 +87,8 @@ def parse_inputs(specs: Sequence[str]) -> dict[str, np.ndarray]:
         if name in out:
             raise CompileError(f"{TOOL}: error: input '{name}' given twice")
         out[name] = load_npy(path, name)
+        if files is not None:
+            files[name] = path
     return out
 
 
@@ -89,6 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from compiler.ir_io import load_module
         from compiler.runner import (
             ENTRY_ATTR,
+            check_inputs,
             compare,
             input_specs,
             main_func,
@@ -100,18 +125,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         from compiler.offline_model import is_offline_model, load_offline_model, run_planned
 
         om = is_offline_model(args.model)
+        source.append(SourceMap(args.model))  # a message naming no file is about the model
         if om:  # an offline model: its planned kernel IR runs on one arena, without TensorFlow
-            module = load_offline_model(args.model).module
-            source.append(SourceMap(args.model))
+            om_model = load_offline_model(args.model)
+            module = om_model.module
+            source[0] = om_model.source or source[0]
         else:
-            module, src = load_module(args.model)
-            source.append(src)
-        given = parse_inputs(args.input)
+            module, source[0] = load_module(args.model)
+        files: dict[str, str] = {}
+        given = parse_inputs(args.input, files)
         known = [n for n, _, _ in input_specs(module)]
         for n in given:
             if n not in known:
                 raise CompileError(f"{TOOL}: error: unknown input '{n}'; the model's inputs are "
                                    f"{', '.join(known) or '(none)'}")
+        check_inputs(module, given, files)
         inputs = random_inputs(module, args.seed)
         inputs.update(given)
         outputs = run_planned(module, inputs) if om else run_module(module, inputs)

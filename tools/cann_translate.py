@@ -1,13 +1,15 @@
 """cann-translate: translations between external formats and this project's IR.
 
     cann-translate --import-graphdef model.pb -o model.mlir
-    cann-translate --import-graphdef model.pbtxt --print-debuginfo      # to stdout, with loc(...)
+    cann-translate --import-graphdef model.pbtxt --strip-debuginfo      # to stdout, without loc(...)
     cat model.pb | cann-translate --import-graphdef -                    # '-' or nothing: stdin
 
 The GraphDef (binary or text protobuf) becomes `func.func @main` in the tf dialect (see
 `compiler.importers.graphdef`).  The module is verified before anything is written; on any error
 every problem is printed on its own line, the exit code is 1 and no output file is created.
-Locations (`loc("node/name")`) are printed only with --print-debuginfo, as in mlir-translate.
+Locations naming TF nodes (`loc("node/name")`) are printed by default, so the node names survive
+the text (cann-opt keeps them, --export-graphdef reads them back); --strip-debuginfo drops them,
+--print-debuginfo prints every location.
 """
 
 from __future__ import annotations
@@ -46,7 +48,10 @@ def build_parser() -> ToolArgumentParser:
     parser.add_argument("-o", "--output-file", default=None,
                         help="output file (default: standard output); never left half-written")
     parser.add_argument("--print-debuginfo", action="store_true",
-                        help="print locations: loc(\"<TF node name>\")")
+                        help="print every location, loc(unknown) included (the TF node names, "
+                             "loc(\"<node name>\"), are printed by default)")
+    parser.add_argument("--strip-debuginfo", action="store_true",
+                        help="print no locations (the TF node names are lost)")
     parser.add_argument("--print-op-generic", action="store_true",
                         help="print ops in the generic format")
     return parser
@@ -96,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         module, name = _import_graphdef(args.input_file, args)
         verify_module(module, SourceMap(name))
-        text = module_to_text(module, generic=args.print_op_generic, debuginfo=args.print_debuginfo)
+        text = module_to_text(module, generic=args.print_op_generic, debuginfo=args.print_debuginfo,
+                              strip=args.strip_debuginfo)
         write_atomically(args.output_file, lambda: text)
         return 0
 

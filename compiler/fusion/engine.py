@@ -34,7 +34,9 @@ from xdsl.irdl import OptOperandDef, VarOperandDef
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from compiler.diagnostics import node_name
+from xdsl.utils.exceptions import VerifyException
+
+from compiler.diagnostics import CompileError, node_name, one_line
 from compiler.fusion.helpers import full_name, short_name
 from compiler.fusion.language import Expr, Rule, Stmt
 from compiler.rewriting import with_loc
@@ -301,7 +303,7 @@ class RulePattern(RewritePattern):
         for st in self.rule.replacement:
             try:
                 op = self._build_stmt(st, env, root, new_ops)
-            except _Failed:
+            except (_Failed, CompileError):
                 raise
             except Exception as e:  # noqa: BLE001
                 raise _Failed(self.rule.root.name, f"replacement {short_name_of(st.op)}",
@@ -368,7 +370,14 @@ class RulePattern(RewritePattern):
             rtype = t.type if isinstance(t, SSAValue) else t
         else:
             rtype = root.results[0].type
-        return cls(operands=operands, result_types=[rtype], properties=props)
+        op = cls(operands=operands, result_types=[rtype], properties=props)
+        try:  # an invalid replacement is the rule file's mistake: name it, not the model
+            op.verify()
+        except VerifyException as e:
+            msg = one_line(str(e).removeprefix("Operation does not verify: "))
+            raise CompileError(f"{st.source or self.rule.source}: error: rule {self.rule.name}: "
+                               f"the replacement {st.op} does not verify: {msg}") from None
+        return op
 
     def apply(self, env: dict[str, Any], root: Operation, new_ops: list[Operation],
               rewriter: PatternRewriter) -> None:

@@ -133,6 +133,7 @@ class Stmt:
     args: list[Expr]
     result_type: Expr | None
     attrs: list[tuple[str, Expr | None, str | None]]  # (attr, expr) or (None, None, copied node)
+    source: str = ""  # file:line:col of the statement: a replacement that does not verify is blamed here
 
 
 @dataclass
@@ -379,7 +380,8 @@ class _Compiler:
                             attrs.append(("", None, src))
                 else:
                     args.append(self.expr(x, scope))
-            stmts.append(Stmt(target, op_name(str(opname_tok)), args, rtype, attrs))
+            where = f"{self.path}:{getattr(opname_tok, 'line', 0)}:{getattr(opname_tok, 'column', 0)}"
+            stmts.append(Stmt(target, op_name(str(opname_tok)), args, rtype, attrs, where))
             if target is not None:
                 if target in scope:
                     raise self.error(st.meta, f"'{target}' is already defined")
@@ -457,9 +459,6 @@ def parse_rules(text: str, path: str, helpers: dict[str, Callable] | None = None
 
 
 def load_rule_file(path: str, helpers: dict[str, Callable] | None = None) -> RuleFile:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise CompileError(f"{path}: error: cannot read rule file: {e.strerror}") from None
-    return parse_rules(text, path, helpers)
+    from compiler.ir_io import read_text
+
+    return parse_rules(read_text(path, "a fusion rule file"), path, helpers)

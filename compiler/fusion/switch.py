@@ -17,11 +17,9 @@ from compiler.fusion.language import Rule
 
 
 def disabled_by_switch_file(path: str, rules: list[Rule]) -> set[str]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise CompileError(f"{path}: error: cannot read fusion switch file: {e.strerror}") from None
+    from compiler.ir_io import read_text
+
+    text = read_text(path, "a fusion switch file")
     known = {r.name: r for r in rules}
     state: dict[str, bool] = {}  # rule -> on?
     unknown: list[str] = []
@@ -29,7 +27,8 @@ def disabled_by_switch_file(path: str, rules: list[Rule]) -> set[str]:
     def setting(v: str, where: str) -> bool:
         v = v.strip().lower()
         if v not in ("on", "off"):
-            raise CompileError(f"{where}: error: expected 'on' or 'off', got '{v}'")
+            shown = f"'{v}'" if v.isprintable() else json.dumps(v)  # one line, always
+            raise CompileError(f"{where}: error: expected 'on' or 'off', got {shown}")
         return v == "on"
 
     if text.lstrip().startswith("{"):

@@ -33,6 +33,7 @@ from typing import Any
 
 from compiler.diagnostics import CompileError
 from compiler.importers.tensor_refs import split_input as _split, tensor_name as _ref
+from compiler.importers.validate import output_types
 
 CF_OPS = {"Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond",
           "RefSwitch", "RefMerge", "RefEnter", "RefExit", "RefNextIteration"}
@@ -75,19 +76,7 @@ class _Functionalizer:
         return f"{self.filename}: error: node '{node.name}' ({node.op}){fr}"
 
     def out_types(self, node: Any) -> list[int] | None:
-        op_def = self.registry.get(node.op)
-        if op_def is None:
-            return None
-        types: list[int] = []
-        for arg in op_def.output_arg:
-            if arg.number_attr:
-                t = node.attr[arg.type_attr].type if arg.type_attr else arg.type
-                types += [t] * node.attr[arg.number_attr].i
-            elif arg.type_list_attr:
-                types += list(node.attr[arg.type_list_attr].list.type)
-            else:
-                types.append(node.attr[arg.type_attr].type if arg.type_attr else arg.type)
-        return types
+        return output_types(self.registry, node)
 
     def ref_type(self, ref: str, nodes: dict[str, Any] | None = None) -> int | None:
         src, i, _ = _split(ref)

@@ -601,15 +601,65 @@ def _stub_unregistered(tf: Any, graph_def: Any, detached: Any = ()) -> Any:
     return copy
 
 
-def _import_tf_graph(tf: Any, graph_def: Any, filename: str, detached: Any = ()) -> Any:
+def _import_tf_graph(tf: Any, graph_def: Any, filename: str, detached: Any = (),
+                     order: Sequence[Any] = ()) -> Any:
     graph_def = _stub_unregistered(tf, graph_def, detached)
-    graph = tf.Graph()
     try:
-        with graph.as_default():
-            tf.graph_util.import_graph_def(graph_def, name="")
+        return _tf_graph(tf, graph_def)
     except Exception as e:  # noqa: BLE001 - ValueError, InvalidArgumentError, ...
-        raise CompileError(_tf_import_error(e, filename, {n.name: n for n in graph_def.node})) from None
+        nodes = {n.name: n for n in graph_def.node}
+        message = _tf_import_error(e, filename, nodes)
+    if "TensorFlow rejected the graph" in message and order:
+        culprit = _first_rejected(tf, graph_def, [n.name for n in order])
+        if culprit is not None:
+            node = nodes[culprit]
+            message = message.replace("TensorFlow rejected the graph",
+                                      f"node '{node.name}' ({node.op}): TensorFlow rejects it", 1)
+    raise CompileError(message)
+
+
+def _tf_graph(tf: Any, graph_def: Any) -> Any:
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.graph_util.import_graph_def(graph_def, name="")
     return graph
+
+
+def _first_rejected(tf: Any, graph_def: Any, order: Sequence[str]) -> str | None:
+    """The node TensorFlow's import fails at, when its message names none: the shortest prefix
+    of a topological order that fails to import ends with it (a binary search, on the error
+    path only)."""
+    by_name = {n.name: n for n in graph_def.node}
+    stubs: dict[str, list[Any]] = {}  # an unregistered op's stub Placeholders go with it
+    for n in graph_def.node:
+        base, sep, _ = n.name.rpartition("/__stub_")
+        if sep and base in by_name:
+            stubs.setdefault(base, []).append(n)
+
+    def fails(k: int) -> bool:
+        prefix = tf.compat.v1.GraphDef()
+        prefix.versions.CopyFrom(graph_def.versions)
+        prefix.library.CopyFrom(graph_def.library)
+        for name in order[:k]:
+            prefix.node.extend(stubs.get(name, []))
+            prefix.node.append(by_name[name])
+        try:
+            _tf_graph(tf, prefix)
+        except Exception:  # noqa: BLE001
+            return True
+        return False
+
+    order = [n for n in order if n in by_name]
+    lo, hi = 0, len(order)  # fails(hi); the answer is the smallest k with fails(k)
+    if not fails(hi):
+        return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fails(mid):
+            hi = mid
+        else:
+            lo = mid
+    return order[hi - 1]
 
 
 def _reattach(tf: Any, graph_def: Any, weights: dict[str, bytes]) -> Any:
@@ -648,6 +698,9 @@ def import_graphdef(graph_def: Any, filename: str, input_shapes: str | dict | No
         errors += _check_structure(f.node_def, filename, args, f.signature.name)[0]
     if errors:
         raise CompileError(errors)
+    from compiler.importers.validate import check_graph
+
+    check_graph(tf, graph_def, filename, weights)
     if input_shapes:
         shapes = input_shapes if isinstance(input_shapes, dict) else parse_input_shapes(input_shapes)
         _apply_input_shapes(graph_def, shapes, filename)

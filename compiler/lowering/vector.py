@@ -488,6 +488,10 @@ class ReduceToVectorBody(ChipPattern):
         else:
             self.fail(op, f"{op.name}: x stored as {stored_as(xt)} has no reduction kernel")
             return
+        if 0 in (rows, length, inner):
+            self.fail(op, f"{op.name}: x of shape {'x'.join(map(str, xs))} has no elements; a "
+                          "zero-size reduction has no kernel lowering")
+            return
         et = yt.element_type
         eb = numpy_dtype(et).itemsize
         chip = get_chip(self.chip)

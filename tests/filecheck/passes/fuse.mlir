@@ -18,7 +18,7 @@
 // OFF-NEXT:    cann.Conv2D
 // OFF-NEXT:    cann.BiasAdd
 // OFF-NEXT:    cann.Relu
-// BADRULE: error: unknown fusion rule(s) NoSuchRule; known: {{.*}}AABiasaddConvFusion{{.*}}TbeConv2DReluFusion
+// BADRULE: fuse.mlir: error: fuse: unknown fusion rule(s) NoSuchRule; known: {{.*}}AABiasaddConvFusion{{.*}}TbeConv2DReluFusion
 func.func @conv_bias_relu(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>, %b: tensor<4xf32>) -> tensor<1x8x8x4xf32> {
   %0 = cann.Conv2D %x, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> loc("conv")
   %1 = cann.BiasAdd %0, %b {data_format = "NHWC"} : (tensor<1x8x8x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32> loc("bias")

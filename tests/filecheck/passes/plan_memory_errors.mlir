@@ -1,7 +1,7 @@
 // RUN: not cann-opt --plan-memory %s 2>&1 | filecheck %s
 
 // plan-memory needs kernel launches: cann-level ops are one clear error.
-// CHECK: plan-memory: error: @main: cann.Relu is not a kernel launch; run cann-to-kernel before plan-memory
+// CHECK: plan_memory_errors.mlir: error: plan-memory: @main: cann.Relu is not a kernel launch; run cann-to-kernel before plan-memory
 // CHECK-NOT: Traceback
 
 builtin.module {

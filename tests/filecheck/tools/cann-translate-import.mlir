@@ -1,8 +1,16 @@
 // cann-translate --import-graphdef on examples/conv_block.pbtxt (a copy lives in Inputs/).
-// RUN: cann-translate --import-graphdef %S/Inputs/conv_block.pbtxt --print-debuginfo | filecheck %s
-// Without --print-debuginfo no location is printed:
+// The node names are printed by default (the locations naming TF nodes), and kept by cann-opt:
 // RUN: cann-translate --import-graphdef %S/Inputs/conv_block.pbtxt -o %t.mlir
-// RUN: filecheck %s --check-prefix=NOLOC --input-file=%t.mlir
+// RUN: filecheck %s --input-file=%t.mlir
+// RUN: cann-opt %t.mlir | filecheck %s
+// RUN: cann-translate --import-graphdef %S/Inputs/conv_block.pbtxt --print-debuginfo | filecheck %s
+// so import -> text -> cann-opt -> export keeps every node name:
+// RUN: cann-opt %t.mlir -o %t.opt.mlir
+// RUN: cann-translate --export-graphdef %t.opt.mlir -o %t.pbtxt
+// RUN: filecheck %s --check-prefix=EXPORT --input-file=%t.pbtxt
+// --strip-debuginfo prints no location:
+// RUN: cann-translate --import-graphdef %S/Inputs/conv_block.pbtxt --strip-debuginfo | filecheck %s --check-prefix=NOLOC
+// RUN: cann-opt --strip-debuginfo %t.mlir | filecheck %s --check-prefix=NOLOC
 // The output is valid input for cann-opt, generic form included, locations kept:
 // RUN: cann-translate --import-graphdef %S/Inputs/conv_block.pbtxt --print-op-generic --print-debuginfo | cann-opt --print-debuginfo | filecheck %s
 
@@ -19,3 +27,11 @@
 
 // NOLOC:     tf.Conv2D
 // NOLOC-NOT: loc(
+
+// EXPORT-DAG: name: "x"
+// EXPORT-DAG: name: "conv1/filter"
+// EXPORT-DAG: name: "conv1/bias"
+// EXPORT-DAG: name: "conv1/Conv2D"
+// EXPORT-DAG: name: "conv1/BiasAdd"
+// EXPORT-DAG: name: "conv1/Relu"
+// EXPORT-DAG: name: "output"
