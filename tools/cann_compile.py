@@ -315,6 +315,8 @@ def _mode_json(args) -> int:
     from compiler.model_info import offline_model_json, original_model_json, write_json
     from compiler.offline_model import is_offline_model
 
+    if args.om is None and args.model is not None:
+        args.om = args.model  # the original model may also be named by --model
     _requires(args, "om", "json")
     if not os.path.exists(args.om):
         raise CompileError(f"{args.om}: error: no such file (--om)")

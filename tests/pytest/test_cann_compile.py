@@ -431,6 +431,13 @@ def test_mode1_original_model_to_json(tmp_path, capsys):
     assert nodes["conv1/Conv2D"]["attr"]["padding"]["s"]  # attributes kept (base64 bytes)
 
 
+def test_mode1_original_model_by_model_option(tmp_path, capsys):
+    js = tmp_path / "g.json"
+    rc, _, err = compile_(capsys, "--mode=1", f"--model={PBTXT}", f"--json={js}", "--framework=3")
+    assert rc == 0, err
+    assert "conv1/Relu" in {n["name"] for n in json.loads(js.read_text())["node"]}
+
+
 def test_mode3_lists_every_unsupported_op_without_compiling(models, tmp_path, capsys):
     report = tmp_path / "check_result.json"
     rc, out, err = compile_(capsys, "--mode=3", "--framework=3",
