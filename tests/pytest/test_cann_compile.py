@@ -182,9 +182,15 @@ def test_print_pipeline_replays_with_cann_opt(tmp_path):
     assert r.returncode == 0, r.stderr
     r = _run("cann_opt", "-p", spec, str(tf_ir), "-o", str(tmp_path / "k.mlir"))
     assert r.returncode == 0, r.stderr
-    replayed = module_to_text(load_module(str(tmp_path / "k.mlir"))[0], False, False)
-    compiled = module_to_text(load_offline_model(str(tmp_path / "m.om")).module, False, False)
-    assert replayed == compiled
+    replayed = load_module(str(tmp_path / "k.mlir"))[0]
+    compiled = load_offline_model(str(tmp_path / "m.om")).module
+    # Locations aside (the .om spells a fused location as one 'a+b+c' name), the same IR.
+    from xdsl.dialects.builtin import UnknownLoc
+
+    for m in (replayed, compiled):
+        for op in m.walk():
+            op.location = UnknownLoc()
+    assert module_to_text(replayed) == module_to_text(compiled)
 
 
 def test_cann_opt_to_level_is_the_same_pipeline(tmp_path):
