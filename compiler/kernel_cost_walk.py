@@ -10,8 +10,7 @@ Every op counts once per turn of the loops around it:
                      on max(elements of its operand tiles, of its result tile): a reduction
                      (RowSum, PoolMax, ReduceSum) reads more than it writes.  "act:X" costs the
                      activation X (Swish = Sigmoid + Mul, HardSwish = Add + Relu6 + 2 Mul, as
-                     `fused_impl.activate` computes them); "Expr" (a fused elementwise chain) each
-                     operator of its postfix expression.  Element bytes: the first operand's (an
+                     `fused_impl.activate` computes them).  Element bytes: the first operand's (an
                      elementwise Cast f16->f32 is the measured f16 fit), the result's without one.
   kernel.accumulate  like its fn: Add, Max (Maximum), Min (Minimum), Mul, on the accumulator tile
   kernel.store       MTE3 bytes (UB -> GM, 64 B/cycle per core: reference section 6)
@@ -120,16 +119,6 @@ def vec_fns(op) -> list[str]:
     if fn.startswith("act:"):
         act = fn[4:]
         return list(ACTIVATION_STEPS.get(act, (act,)))
-    if fn == "Expr":
-        from compiler.interpreters.fused_impl import _BIN, _UN
-
-        expr = op.attrs.data["expr"].data
-        out = []
-        for tok in expr.split():
-            if tok.startswith(("%", "c:")):
-                continue
-            out += [tok] if tok in _BIN or tok in _UN else list(ACTIVATION_STEPS.get(tok, (tok,)))
-        return out
     return [fn]
 
 

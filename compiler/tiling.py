@@ -123,7 +123,8 @@ def tiling_cost(chip: ChipProfile, batch: int, m: int, n: int, k: int, in_bytes:
 
 @lru_cache(maxsize=4096)
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
-                 chip_name: str, batch: int = 1, ub_a_tiles: int = 0) -> CubeTiling:
+                 chip_name: str, batch: int = 1, ub_a_tiles: int = 0,
+                 ub_epilogue_tiles: int = 1) -> CubeTiling:
     chip = get_chip(chip_name)
     check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
@@ -149,15 +150,16 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                     cands.append((bm_b, bn_b))
         for bm0, bn0 in cands:
             bm, bn = min(bm0, single_m), min(bn0, single_n)
-            if ub_a_tiles and bm * bn * 4 + ub_a_tiles * bm * base_k * in_bytes > chip.ub:
-                continue  # the epilogue tile and the A tiles staged in UB must fit together
+            if (ub_a_tiles or ub_epilogue_tiles > 1) and bm * bn * 4 * ub_epilogue_tiles \
+                    + ub_a_tiles * bm * base_k * in_bytes > chip.ub:
+                continue  # the epilogue tiles and the A tiles staged in UB must fit together
             cycles = tiling_cost(chip, batch, m, n, k, in_bytes, b_used, single_m, single_n, bm, bn)
             key = (cycles, used * b_used, -(bm * bn))
             if best is None or key < best[0]:
                 best = (key, single_m, single_n, used, bm, bn, single_b, b_used)
     if best is None:
         raise TilingError(f"{kind}: no base block fits {chip.name}'s UB ({chip.ub} bytes) with "
-                          f"{ub_a_tiles} A tiles staged there")
+                          f"{ub_a_tiles} A tiles staged there and {ub_epilogue_tiles} epilogue tiles")
     (cycles, _, _), single_m, single_n, used, base_m, base_n, single_b, b_used = best
     db_c = 2 if base_m * base_n * 4 * 2 <= chip.l0c else 1
     k_blocks = ceil_div(k, base_k)
@@ -195,6 +197,8 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         Buffer("L0B", base_n * base_k * in_bytes * db_b, "B"),
         Buffer("L0C", base_m * base_n * 4 * db_c, "C"),
         Buffer("UB", base_m * base_n * 4, "epilogue"),
+        # a fused epilogue's further live tiles (compiler/fusion/auto.py live_tiles)
+        *(Buffer("UB", base_m * base_n * 4, f"epilogue{i}") for i in range(1, ub_epilogue_tiles)),
         # A tiles staged in UB (Conv2DScaled: the tile and its scale)
         *(Buffer("UB", base_m * base_k * in_bytes, f"A{i}") for i in range(ub_a_tiles)),
     )
@@ -207,10 +211,12 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
 
 
 def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
-                chip: str, batch: int = 1, ub_a_tiles: int = 0) -> CubeTiling:
+                chip: str, batch: int = 1, ub_a_tiles: int = 0,
+                ub_epilogue_tiles: int = 1) -> CubeTiling:
     """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch,
-    ub_a_tiles: A tiles also held in UB next to the epilogue tile)."""
-    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles)
+    ub_a_tiles: A tiles also held in UB next to the epilogue tile; ub_epilogue_tiles: the [baseM,
+    baseN] fp32 tiles a fused epilogue keeps live in UB at once)."""
+    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles, ub_epilogue_tiles)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -32,6 +32,7 @@ from xdsl.irdl import (
     opt_operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -39,10 +40,10 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure, SymbolTable
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, SymbolTable
 
 from dialects.op_kinds import (Broadcast, Constant, Cube, Elementwise, Injective, Opaque,
-                               Reduction, View)
+                               OutputFusable, Reduction, View)
 from dialects.layouts import RunsOn
 from xdsl.utils.exceptions import VerifyException
 
@@ -286,7 +287,7 @@ class ConvLike(CannOp):
     dilations = prop_def(I64Array)
     groups = prop_def(IntegerAttr)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = conv_geometry
 
@@ -562,6 +563,14 @@ class GeluOp(UnaryCannOp):
 
 
 @irdl_op_definition
+class GeluErfOp(UnaryCannOp):
+    """GELU, exact: 0.5 x (1 + erf(x / sqrt 2)) (what the GELU recomposition rules build from
+    tf.nn.gelu(approximate=False); the activation GeluErf of the fused ops)."""
+
+    name = "cann.GeluErf"
+
+
+@irdl_op_definition
 class SoftplusOp(UnaryCannOp):
     """log(1 + exp(x)) (docs/extending.md's worked example)."""
 
@@ -732,7 +741,7 @@ class MatMulV2Op(CannOp):
     y = result_def(TensorType)
     transpose_x1 = prop_def(IntegerAttr)
     transpose_x2 = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Cube(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
 
     def verify_op(self) -> None:
         n = self.name
@@ -759,7 +768,7 @@ class BatchMatMulV2Op(CannOp):
     y = result_def(TensorType)
     adj_x1 = prop_def(IntegerAttr)
     adj_x2 = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Cube(), RunsOn(fractal_nz="matmul", nd=False))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False))
 
     def verify_op(self) -> None:
         n = self.name
@@ -789,7 +798,7 @@ class DepthwiseConv2DOp(CannOp):
     pads = prop_def(I64Array)
     dilations = prop_def(I64Array)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = conv_geometry
 
@@ -1157,7 +1166,7 @@ class FusedConv2DAddOp(CannOp):
     activation = prop_def(StringAttr)
     post_activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = ConvLike.geometry
 
@@ -1184,7 +1193,7 @@ class FusedDepthwiseConv2DOp(CannOp):
     data_format = prop_def(StringAttr)
     activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = DepthwiseConv2DOp.geometry
 
@@ -1208,7 +1217,7 @@ class FusedMatMulOp(CannOp):
     transpose_x2 = prop_def(IntegerAttr)
     activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure(), Cube(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1383,18 +1392,87 @@ class AddLayerNormOp(CannOp):
         _check_result_shape(n, xs, _oshape(self.y))
 
 
-@irdl_op_definition
-class FusedElementwiseOp(CannOp):
-    """A chain of elementwise ops run as one vector kernel.  `expr` is the chain in postfix
-    form over the operands: tokens `%i` (operand i), `c:<float>` (a constant) and op names
-    (Add, Mul, Sub, RealDiv, Maximum, Minimum, Relu, Relu6, Sigmoid, Tanh, Neg, Exp, Sqrt,
-    Rsqrt, Erf, Square, Swish, Gelu, GeluErf), separated by spaces; numpy broadcasting."""
+def origin_tensor_type(t: TensorType) -> TensorType:
+    """t without its storage format: the origin shape, the element type."""
+    return t if format_of(t) is None else TensorType(t.element_type, origin_shape(t))
 
-    name = "cann.FusedElementwise"
+
+#: Fused-kernel bodies compute on origin shapes (a pointwise op is the same on any layout)
+#: and may hold these besides pointwise ops: scalar constants and the terminator.
+_BODY_EXTRA = ("cann.Const", "cann.Yield")
+
+
+@irdl_op_definition
+class FusedKernelOp(CannOp):
+    """Several cann ops run as one kernel: the region is the kernel's body, its block arguments
+    the kernel's inputs, `cann.Yield` its result.  The body holds pointwise ops (op kinds
+    Elementwise / Broadcast) and scalar cann.Const, on ORIGIN-shaped tensors: the operands and
+    the result may be stored in any format (assign-layouts moves the kernel onto stored data;
+    the body does not change).  Built by the automatic fusion pass (compiler/fusion/auto.py);
+    lowered to one vector kernel whose tile body is the region's ops, or, when input #0 is a
+    cube op's single-use result, to that cube kernel's epilogue (compiler/lowering).
+
+        %y = cann.FusedKernel %a, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
+        ^bb0(%x : tensor<8xf32>, %z : tensor<8xf32>):
+          %s = cann.Add %x, %z : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+          %r = cann.Relu %s : (tensor<8xf32>) -> tensor<8xf32>
+          cann.Yield %r : tensor<8xf32>
+        }
+    """
+
+    name = "cann.FusedKernel"
     inputs = var_operand_def(TensorType)
     y = result_def(TensorType)
-    expr = prop_def(StringAttr)
-    traits = traits_def(Pure(), Broadcast())
+    body = region_def("single_block")
+    traits = traits_def(Pure(), Broadcast(), IsolatedFromAbove(), RunsOn(nc1hwc0="kernel", fractal_nz="kernel"))
+    assembly_format = "$inputs attr-dict `:` functional-type($inputs, $y) $body"
+
+    def __init__(self, inputs: Sequence, result_type: TensorType, body: Region):
+        super().__init__(operands=[list(inputs)], result_types=[result_type], regions=[body])
+
+    def verify_op(self) -> None:
+        from dialects.op_kinds import is_pointwise
+
+        n = self.name
+        block = self.body.block
+        if len(block.args) != len(self.inputs):
+            raise VerifyException(f"{n}: the body has {len(block.args)} arguments, the op "
+                                  f"{len(self.inputs)} inputs")
+        for i, (a, v) in enumerate(zip(block.args, self.inputs)):
+            want = origin_tensor_type(v.type)
+            if a.type != want:
+                raise VerifyException(f"{n}: body argument #{i} must be {want} (input #{i} "
+                                      f"in its origin shape), got {a.type}")
+        last = block.last_op
+        if not isinstance(last, YieldOp):
+            raise VerifyException(f"{n}: the body must end in cann.Yield")
+        if last.value.type != origin_tensor_type(self.y.type):
+            raise VerifyException(f"{n}: the body yields {last.value.type}, the result is "
+                                  f"{self.y.type} (origin {origin_tensor_type(self.y.type)})")
+        for op in block.ops:
+            if op.name in _BODY_EXTRA:
+                continue
+            if not is_pointwise(op):
+                raise VerifyException(f"{n}: {op.name} in the body is not an elementwise or "
+                                      "broadcast op")
+            for r in op.results:
+                if format_of(r.type) is not None:
+                    raise VerifyException(f"{n}: {op.name} in the body has a stored (formatted) "
+                                          "result; the body computes on origin shapes")
+
+    def body_ops(self) -> list[Operation]:
+        """The computing ops of the body in order (no constants, no terminator)."""
+        return [o for o in self.body.block.ops if o.name not in _BODY_EXTRA]
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """The result of a cann.FusedKernel body."""
+
+    name = "cann.Yield"
+    value = operand_def(TensorType)
+    traits = traits_def(IsTerminator(), HasParent(FusedKernelOp), Opaque())
+    assembly_format = "$value attr-dict `:` type($value)"
 
 
 @irdl_op_definition
@@ -1458,7 +1536,7 @@ class FusedConv2DScaledOp(CannOp):
     activation = prop_def(StringAttr)
     post_activation = prop_def(StringAttr)
     alpha = opt_prop_def(FloatAttr)
-    traits = traits_def(Pure(), Cube(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = ConvLike.geometry
 
@@ -1483,12 +1561,12 @@ SE_FUSED_OPS = (FusedSqueezeExciteOp, FusedConv2DScaledOp)
 
 
 FUSED_OPS = (FusedConv2DAddOp, FusedDepthwiseConv2DOp, FusedMatMulOp, FusedAttentionOp,
-             FusedElementwiseOp, FusedMultiHeadAttentionOp, AddLayerNormOp, FusedGatedMatMulOp)
+             FusedKernelOp, YieldOp, FusedMultiHeadAttentionOp, AddLayerNormOp, FusedGatedMatMulOp)
 
 
 LIBRARY_OPS = (
     Relu6Op, SigmoidOp, TanhOp, EluOp, LeakyReluOp, NegOp, SqrtOp, RsqrtOp, SquareOp, ErfOp,
-    ErfcOp, ExpOp, LogOp, AbsOp, ReciprocalOp, GeluOp, FastGeluOp, SoftplusOp,
+    ErfcOp, ExpOp, LogOp, AbsOp, ReciprocalOp, GeluOp, GeluErfOp, FastGeluOp, SoftplusOp,
     AddOp, MulOp, SubOp, RealDivOp, MaximumOp, MinimumOp, PowOp, SquaredDifferenceOp, SelectV2Op,
     BNInferOp, LayerNormOp, MatMulV2Op, BatchMatMulV2Op, DepthwiseConv2DOp, SoftmaxV2Op,
     MaxPoolOp, AvgPoolOp, ReduceMeanDOp, ReduceSumDOp, ReduceMaxDOp, ReduceMinDOp, ReduceProdDOp,

@@ -76,6 +76,13 @@ class Opaque(OpKind):
     kind: ClassVar[str] = "opaque"
 
 
+@dataclass(frozen=True)
+class OutputFusable(OpTrait):
+    """Not a kind: a Cube op whose kernel runs any pointwise epilogue on its output tile (TVM's
+    kOutEWiseFusable).  A cann.FusedKernel whose input #0 is such an op's single-use result is
+    that kernel's epilogue (compiler/fusion/auto.py epilogue_host, compiler/lowering/cube.py)."""
+
+
 KINDS: tuple[type[OpKind], ...] = (Elementwise, Broadcast, Injective, Reduction, Cube, View,
                                    Constant, Opaque)
 

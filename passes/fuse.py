@@ -52,6 +52,10 @@ class FusePass(ModulePass):
     fold_constants: bool = True
     """Fold elementwise ops on compile-time constants into cann.Const first."""
 
+    auto: bool = True
+    """After the rules: group every pointwise (elementwise / broadcast) DAG into one
+    cann.FusedKernel (compiler/fusion/auto.py; `auto=false` keeps the ops apart)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         global LAST_REPORT
         from compiler.fusion import builtin_rules, load_rule_file
@@ -92,7 +96,13 @@ class FusePass(ModulePass):
             fold_constants(op)
         run_rules(op, active, ctx, stats)
         dead_code(op)
+        auto = None
+        if self.auto:
+            from compiler.fusion.auto import fuse_pointwise
+
+            auto = fuse_pointwise(op)
+            dead_code(op)
         after = count_kernels(op)
-        LAST_REPORT = build_report(all_rules, off, stats, before, after)
+        LAST_REPORT = build_report(all_rules, off, stats, before, after, auto)
         if self.report:
             write_report(self.report, LAST_REPORT)

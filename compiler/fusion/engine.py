@@ -48,7 +48,13 @@ def is_kernel(op: Operation) -> bool:
 
 
 def count_kernels(root: Operation) -> int:
-    return sum(1 for op in root.walk() if is_kernel(op))
+    """Kernel launches: the ops inside a cann.FusedKernel body are that one kernel, and a
+    FusedKernel that is a cube op's epilogue is part of that op's kernel."""
+    from compiler.fusion.auto import epilogue_host
+    from dialects.cann import FusedKernelOp
+
+    return sum(1 for op in root.walk() if is_kernel(op)
+               and not isinstance(op.parent_op(), FusedKernelOp) and epilogue_host(op) is None)
 
 
 def describe(op: Operation) -> str:
@@ -117,7 +123,7 @@ def operand_values(op: Operation, n: int) -> list[SSAValue | None] | None:
     if isinstance(op, IRDLOperation) and not op.name.startswith("builtin.unregistered"):
         defs = type(op).get_irdl_definition().operands
         if len(defs) == 1 and isinstance(defs[0][1], VarOperandDef):
-            # one variadic operand (FusedElementwise): matched by position, at most n of them
+            # one variadic operand (e.g. FusedKernel's inputs): matched by position, at most n of them
             # (missing trailing positions are None: only optional operands `v?` accept them)
             ops = list(op.operands)
             return ops + [None] * (n - len(ops)) if len(ops) <= n else None

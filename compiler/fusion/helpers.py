@@ -570,20 +570,6 @@ def param(g, x, axis):
 
 
 @helper
-def ew_act(y) -> str:
-    """The activation of a FusedElementwise that is one activation of its one operand
-    ("%0 GeluErf" -> "GeluErf"), else ""."""
-    from dialects.cann import ACTIVATIONS
-
-    e = attr_of(y, "expr")
-    if not isinstance(e, str):
-        return ""
-    toks = e.split()
-    return toks[1] if len(toks) == 2 and toks[0] == "%0" and toks[1] in ACTIVATIONS and \
-        toks[1] != "none" else ""
-
-
-@helper
 def concat_last(*xs):
     """Constants concatenated along their last axis (Q/K/V weights -> one GEMM's weight)."""
     arrs = [const_value(x) for x in xs]
@@ -756,97 +742,6 @@ def inverted_mask(cond):
     if a is None:
         raise ValueError("the condition is not a constant")
     return _minimal_broadcast(~a.astype(bool))
-
-
-# --- elementwise chains -> one FusedElementwise ----------------------------------------------------
-
-#: cann elementwise ops a chain may contain -> the token of FusedElementwise's postfix expression
-CHAIN_BINARY = ("Add", "Mul", "Sub", "RealDiv", "Maximum", "Minimum")
-CHAIN_UNARY = ("Neg", "Sqrt", "Rsqrt", "Exp", "Sigmoid", "Tanh", "Relu", "Relu6", "Square", "Erf",
-               "Abs")
-_CHAIN_MAX_INPUTS = 4
-
-
-def _chain_parts(op) -> tuple[list, list[str]] | None:
-    """An elementwise op (or a FusedElementwise) as (inputs, postfix tokens over them)."""
-    name = short_name(op)
-    if name == "FusedElementwise":
-        return list(op.operands), attr_of(op, "expr").split()
-    if name in CHAIN_BINARY:
-        return list(op.operands), ["%0", "%1", name]
-    if name in CHAIN_UNARY:
-        return [op.operands[0]], ["%0", name]
-    return None
-
-
-def _scalar_token(v) -> str | None:
-    a = const_value(v)
-    if a is None or a.size != 1 or a.dtype.kind != "f":
-        return None
-    return f"c:{float(a.reshape(-1)[0])!r}"
-
-
-def _chain(y, p):
-    """Consumer y with its producer p inlined: (inputs, expression).  Scalar float constants
-    become `c:` tokens; an input used twice is one operand."""
-    y, p = value(y).owner if isinstance(y, SSAValue) else y, value(p).owner if isinstance(
-        p, SSAValue) else p
-    inputs: list = []
-    out: list[str] = []
-
-    def add(v) -> None:
-        tok = _scalar_token(v)
-        if tok is not None:
-            out.append(tok)
-            return
-        for i, w in enumerate(inputs):
-            if w is v:
-                out.append(f"%{i}")
-                return
-        inputs.append(v)
-        out.append(f"%{len(inputs) - 1}")
-
-    def emit(op, inner) -> None:
-        ins, toks = _chain_parts(op)
-        for t in toks:
-            if t.startswith("%"):
-                v = ins[int(t[1:])]
-                if inner is not None and isinstance(v, OpResult) and v.owner is inner:
-                    emit(inner, None)
-                else:
-                    add(v)
-            else:
-                out.append(t)
-
-    emit(y, p)
-    return inputs, " ".join(out)
-
-
-@helper
-def chain_ok(y, p) -> bool:
-    """y(p(..)) can be one FusedElementwise: float elementwise ops, every tensor input of the
-    chain of y's type (same shape: the vector kernel does not broadcast across layouts; scalar
-    constants are folded into the expression), at most 4 inputs, p used once (by y)."""
-    yo, po = value(y).owner, value(p).owner
-    if _chain_parts(yo) is None or _chain_parts(po) is None:
-        return False
-    if dtype(y) not in ("f32", "f16") or not same_type(p, y):
-        return False
-    try:
-        ins, _ = _chain(yo, po)
-    except (ValueError, IndexError, AttributeError):
-        return False
-    return 0 < len(ins) <= _CHAIN_MAX_INPUTS and all(same_type(v, y) for v in ins)
-
-
-@helper
-def chain_inputs(y, p):
-    return _chain(value(y).owner, value(p).owner)[0]
-
-
-@helper
-def chain_expr(y, p) -> str:
-    return _chain(value(y).owner, value(p).owner)[1]
 
 
 # --- squeeze-excite (rules/30_squeeze_excite.rules) ---------------------------------------------

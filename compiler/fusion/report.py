@@ -16,7 +16,8 @@ from compiler.fusion.language import Rule
 
 
 def build_report(rules: list[Rule], disabled: set[str], stats: Stats, kernels_before: int,
-                 kernels_after: int) -> dict:
+                 kernels_after: int, auto=None) -> dict:
+    """`auto`: the automatic fusion's Report (compiler/fusion/auto.py), or None when it was off."""
     per_rule = []
     for r in sorted(rules, key=lambda r: -r.priority):
         rej = [x for x in stats.rejections if x.rule == r.name]
@@ -40,6 +41,12 @@ def build_report(rules: list[Rule], disabled: set[str], stats: Stats, kernels_be
                      "(one write, one read)",
         "rules": per_rule,
         "rejected_candidates": [asdict(x) for x in stats.rejections],
+        "auto_fusion": None if auto is None else {
+            "fused_kernels": auto.kernels,
+            "cube_epilogues": auto.epilogues,
+            "ops_fused": auto.ops_fused,
+            "unfused": [asdict(u) for u in auto.unfused],
+        },
     }
 
 
@@ -60,6 +67,15 @@ def format_table(report: dict, max_rejections: int = 40) -> str:
             lines.append(f"  {x['rule']} @ {x['root']}: {x['node']}: {x['constraint']}{detail}")
         if len(rej) > max_rejections:
             lines.append(f"  ... {len(rej) - max_rejections} more (see the JSON report)")
+    auto = report.get("auto_fusion")
+    if auto is not None:
+        lines += ["", f"automatic fusion: {auto['ops_fused']} pointwise ops in "
+                      f"{auto['fused_kernels']} fused kernels ({auto['cube_epilogues']} of them "
+                      "cube epilogues)"]
+        if auto["unfused"]:
+            lines.append("pointwise ops left as kernels of their own (why no neighbour took them):")
+            for u in auto["unfused"]:
+                lines.append(f"  {u['op']} ({u['kind']}): {'; '.join(u['reasons'])}")
     return "\n".join(lines) + "\n"
 
 

@@ -254,6 +254,7 @@ LIBRARY_SEMANTICS = {
     cann.AbsOp: lambda op, x: np.abs(x),
     cann.ReciprocalOp: lambda op, x: 1 / _acc(x),
     cann.GeluOp: lambda op, x: _gelu_tanh(x),
+    cann.GeluErfOp: lambda op, x: (0.5 * x * (1 + _erf(x / np.asarray(np.sqrt(2.0), x.dtype)))).astype(x.dtype),
     cann.FastGeluOp: lambda op, x: _fast_gelu(x),
     cann.SoftplusOp: lambda op, x: np.logaddexp(0, _acc(x)),
     cann.AddOp: lambda op, a, b: a + b,

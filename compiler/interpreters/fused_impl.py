@@ -1,5 +1,5 @@
 """Semantics of the fused cann ops the fuse pass makes (FusedConv2D's epilogues, FusedConv2DAdd,
-FusedDepthwiseConv2D, FusedMatMul, FusedAttention, FusedElementwise).
+FusedDepthwiseConv2D, FusedMatMul, FusedAttention, FusedKernel).
 
 Each computes what the unfused ops compute, in float32 accumulation (float64 stays float64),
 on origin-layout operands; results are stored as the result type says.  Registered after the
@@ -12,7 +12,8 @@ import math
 from typing import Any
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreter import (Interpreter, InterpreterFunctions, ReturnedValues, impl,
+                              impl_terminator, register_impls)
 
 from compiler import numerics
 from compiler.interpreters.common import SemanticsError, from_origin, to_origin
@@ -228,36 +229,14 @@ def _scaled_conv(op, args) -> np.ndarray:
     return from_origin(y, op.y.type, fmt, have="NHWC")
 
 
-_BIN = {"Add": np.add, "Mul": np.multiply, "Sub": np.subtract, "RealDiv": np.divide,
-        "Maximum": np.maximum, "Minimum": np.minimum, "Pow": np.power,
-        "SquaredDifference": lambda a, b: (a - b) ** 2}
-_UN = {"Neg": np.negative, "Exp": np.exp, "Sqrt": np.sqrt, "Rsqrt": lambda a: 1 / np.sqrt(a),
-       "Erf": _erf, "Erfc": lambda a: 1 - _erf(a), "Tanh": np.tanh, "Sigmoid": _sigmoid, "Square": np.square, "Reciprocal": lambda a: 1 / a, "Abs": np.abs,
-       "Log": np.log}
-
-
-def eval_postfix(expr: str, xs: list[np.ndarray]) -> np.ndarray:
-    stack: list[Any] = []
-    for tok in expr.split():
-        if tok.startswith("%"):
-            stack.append(xs[int(tok[1:])])
-        elif tok.startswith("c:"):
-            stack.append(np.float32(float(tok[2:])))
-        elif tok in _BIN:
-            b, a = stack.pop(), stack.pop()
-            stack.append(_BIN[tok](a, b))
-        elif tok in _UN:
-            stack.append(_UN[tok](stack.pop()))
-        else:
-            stack.append(activate(stack.pop(), tok))
-    if len(stack) != 1:
-        raise ValueError(f"malformed elementwise expression '{expr}'")
-    return stack[0]
-
-
-def _elementwise(op, args) -> np.ndarray:
-    xs = [_acc(to_origin(a, v.type, "ND")) for a, v in zip(args, op.operands, strict=True)]
-    return from_origin(np.asarray(eval_postfix(op.expr.data, xs)), op.y.type, "ND")
+def run_fused_kernel(interp: Interpreter, op: cann.FusedKernelOp, args) -> np.ndarray:
+    """A cann.FusedKernel: its body run by the interpreter (the cann semantics of each op, as
+    cann-run and constant folding run them) on the inputs in their origin layout; the yielded
+    value stored as the result type says."""
+    xs = [np.ascontiguousarray(to_origin(np.asarray(a), v.type, "ND"))
+          for a, v in zip(args, op.inputs, strict=True)]
+    (y,) = interp.run_ssacfg_region(op.body, tuple(xs), "FusedKernel")
+    return from_origin(np.asarray(y), op.y.type, "ND")
 
 
 def _run(op, fn, *a):
@@ -290,9 +269,13 @@ class FusedFunctions(InterpreterFunctions):
     def run_fused_attention(self, interp: Interpreter, op, args: tuple[Any, ...]):
         return _run(op, _attention, args)
 
-    @impl(cann.FusedElementwiseOp)
-    def run_fused_elementwise(self, interp: Interpreter, op, args: tuple[Any, ...]):
-        return _run(op, _elementwise, args)
+    @impl(cann.FusedKernelOp)
+    def run_fused_kernel(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return (run_fused_kernel(interp, op, args),)
+
+    @impl_terminator(cann.YieldOp)
+    def run_yield(self, interp: Interpreter, op, args: tuple[Any, ...]):
+        return ReturnedValues(args), ()
 
     @impl(cann.FusedMultiHeadAttentionOp)
     def run_fused_multi_head_attention(self, interp: Interpreter, op, args: tuple[Any, ...]):

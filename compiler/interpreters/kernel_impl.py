@@ -382,6 +382,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         return _take2(r_at, rows, cols, m_lim, n_lim, out)
     if view == "channel":
         g, n0_ = idx
+        src = src.reshape(-1)  # [C], or [1, .., 1, C]: one value per channel
         off, n_lim = P("offset", 0), P("N")
         cols = np.arange(n0_, n0_ + shape[-1])
         ch = g * off + cols
@@ -425,6 +426,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         return out
     if view == "channel_flat":
         (t,) = idx
+        src = src.reshape(-1)  # [C], or [1, .., 1, C]: one value per channel
         dst_shape = tuple(P("shape"))
         total = int(np.prod(dst_shape))
         pos = np.arange(t, min(t + shape[0], total))
@@ -703,10 +705,8 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
         elif fn == "Fill":  # 0, lowest or highest: a reduction's initial accumulator
             f = op.attrs.data["fill"].value.data
             y = np.full(shape, _fill_value(dt, f), acc)
-        elif fn == "Expr":  # a FusedElementwise chain (postfix)
-            from compiler.interpreters.fused_impl import eval_postfix
-
-            y = eval_postfix(op.attrs.data["expr"].data, xs)
+        elif fn == "Duplicate":  # a scalar broadcast over the tile (AscendC Duplicate)
+            y = np.full(shape, op.attrs.data["value"].value.data, acc)
         elif fn == "Cast":
             y = args[0].astype(dt)
         elif fn in _PREDICATES:  # comparisons and logic: on the operands' own type, bool result

@@ -2,6 +2,8 @@
 
 - cube: conv / depthwise / (batch) matmul as implicit GEMM on fractal tiles;
 - vector: elementwise, BNInfer, pooling, row kernels (softmax, LayerNorm), reductions;
+- fused: cann.FusedKernel (the automatic fusion's region) as one vector kernel, and the region
+  as a cube kernel's epilogue;
 - data_movement: TransData, pad, transpose, concat, strided slice, reshape views;
 - gather: GatherV2D (an indexed row move per index);
 - resize: ResizeBilinearV2 / ResizeNearestNeighborV2 (NC1HWC0 or NHWC);
@@ -24,8 +26,8 @@ from xdsl.pattern_rewriter import RewritePattern
 
 def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
                       legacy: bool = False) -> list[RewritePattern]:
-    from compiler.lowering import (attention, control_flow, cube, data_movement, gather, resize,
-                                   squeeze_excite, vector)
+    from compiler.lowering import (attention, control_flow, cube, data_movement, fused, gather,
+                                   resize, squeeze_excite, vector)
     from compiler.lowering import legacy as legacy_forms
 
     if legacy:
@@ -42,6 +44,7 @@ def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
                  attention.MultiHeadAttentionToKernels, attention.AttentionToKernels,
                  attention.GatedMatMulToKernels, gather.GatherToVectorBody,
                  resize.ResizeToVectorBody, data_movement.SplitToVectorBody,
+                 fused.FusedKernelToVectorBody,
                  data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
         kinds.append(__import__("compiler.lowering.scan", fromlist=["scan"]).CumsumToVectorBody)
     return [k(chip, failures) for k in kinds] + [data_movement.TransDataToKernel(chip, failures),

@@ -155,7 +155,9 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
 
     a_load / b_load / bias_load / store: (view, params) of the GM operands (args 0, 1, 2 / last).
     a_scale: (arg index, view, params): each A tile goes GM -> UB, is multiplied there by that
-    operand's tile (the squeeze-excite gate) and moves UB -> L1."""
+    operand's tile (the squeeze-excite gate) and moves UB -> L1.
+    epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
+    kernel's body there (compiler/lowering/fused.py)."""
     f = t.fields
     body = Body(types)
     x_a, x_b, y = body.args[0], body.args[1], body.args[-1]
@@ -198,6 +200,10 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                             u = body.vec("Add", [u, r], [bm, bn], f32)
                         elif fn == "muls":  # a scalar factor (attention's scale)
                             u = body.vec("Muls", [u], [bm, bn], f32, attrs)
+                        elif fn == "region":  # a cann.FusedKernel: compiler/lowering/fused.py
+                            from compiler.lowering.fused import emit_epilogue
+
+                            u = emit_epilogue(body, attrs, u, g, mi, ni, bm, bn)
                         elif fn != "none":
                             u = body.vec(f"act:{fn}", [u], [bm, bn], f32, attrs)
                     body.store(u, y, [g, mi, ni], store[0], **store[1])

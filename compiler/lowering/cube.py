@@ -18,6 +18,7 @@ from compiler.lowering.base import (
     gemm_body,
     kernel_op,
 )
+from compiler.lowering.fused import Epilogue, epilogue_consumer
 from compiler.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -92,9 +93,10 @@ class ConvToCubeBody(ChipPattern):
         scaled = isinstance(op, cann.FusedConv2DScaledOp)
         if scaled:
             kind = "Conv2DScaled"
+        fk = epilogue_consumer(op)
         try:
             t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
-                            ub_a_tiles=2 if scaled else 0)
+                            ub_a_tiles=2 if scaled else 0, ub_epilogue_tiles=epilogue_tiles(fk))
         except TilingError as e:
             self.fail(op, str(e))
             return
@@ -106,16 +108,46 @@ class ConvToCubeBody(ChipPattern):
         if getattr(op, "residual", None) is not None:
             residual = (list(op.operands).index(op.residual), "nc1hwc0", store_p)
         a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
+        operands, y_type = list(op.operands), op.y.type
+        if fk is not None:  # the fused kernel reading the result runs on the output tile
+            epilogue = [*epilogue, ("region", Epilogue(
+                fk, len(operands), ("nc1hwc0", store_p),
+                ("channel", dict(offset=col_off, N=ncols))))]
+            operands, y_type = operands + list(fk.inputs)[1:], fk.y.type
         region = gemm_body(
-            [*(v.type for v in op.operands), op.y.type], t, batch=batch, m=m, n=ncols, k=kk, et=et,
+            [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=ncols, k=kk, et=et,
             a_load=("img2col", a_params),
             a_scale=(3, "img2col_scale", a_params) if scaled else None,
             b_load=("fz", dict(K=kk, N=ncols)),
             bias_load=("channel", dict(offset=col_off, N=ncols)) if has_bias else None,
             epilogue=epilogue, residual=residual, store=("nc1hwc0", store_p))
-        new = kernel_op(kernel.CubeKernelOp, kind, op.operands, op.y.type, region, t.block_dim,
-                      t.fields, t.buffers, op)
+        new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type, region, t.block_dim,
+                      t.fields, t.buffers, fk or op)
+        replace_with_epilogue(rewriter, op, fk, new)
+
+
+def epilogue_tiles(fk) -> int:
+    """fp32 output tiles the epilogue keeps live in UB (1 without a fused epilogue)."""
+    if fk is None:
+        return 1
+    from compiler.fusion.auto import live_tiles
+
+    return max(1, live_tiles(fk.body_ops()))
+
+
+def replace_with_epilogue(rewriter: PatternRewriter, op: Operation, fk, new: Operation) -> None:
+    """The cube kernel replaces the op, or, with a fused epilogue, the FusedKernel (the op's
+    result then has no other use: it is erased)."""
+    if fk is None:
         rewriter.replace(op, new)
+        return
+    from compiler.fusion.auto import live_uses
+
+    rewriter.replace_op(fk, new)
+    live = live_uses(op.results[0])
+    for u in [u.operation for u in op.results[0].uses if u.operation not in live]:
+        rewriter.erase(u)  # a dead TransData a layout rewrite left
+    rewriter.erase(op)
 
 
 def flag(attr) -> bool:
@@ -149,9 +181,10 @@ class MatMulToCube(ChipPattern):
         et = y.type.element_type
         dtype = numpy_dtype(et)
         c0 = c0_for(dtype)
+        fk = epilogue_consumer(op)
         try:
             t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize, c0,
-                            self.chip, batch)
+                            self.chip, batch, ub_epilogue_tiles=epilogue_tiles(fk))
         except TilingError as e:
             self.fail(op, str(e))
             return
@@ -165,15 +198,21 @@ class MatMulToCube(ChipPattern):
         yf = cann.format_of(y.type)
         sview = "nz" if yf is not None and yf.fmt == Format.FRACTAL_NZ else "nd"
         has_bias = len(op.operands) > 2
+        epilogue, operands, y_type = _epilogue(op), list(op.operands), y.type
+        if fk is not None:  # the fused kernel reading the result runs on the output tile
+            tile = (sview, dict(transpose=False, batch=list(out_batch), rows=m, cols=n))
+            epilogue = [*epilogue, ("region", Epilogue(fk, len(operands), tile,
+                                                       ("channel", dict(offset=0, N=n))))]
+            operands, y_type = operands + list(fk.inputs)[1:], fk.y.type
         region = gemm_body(
-            [*(v.type for v in op.operands), y.type], t, batch=batch, m=m, n=n, k=align(k, c0),
+            [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=n, k=align(k, c0),
             et=et, a_load=operand_view(x1, ta), b_load=operand_view(x2, tb),
             bias_load=("channel", dict(offset=0, N=n)) if has_bias else None,
-            epilogue=_epilogue(op), store=(sview, dict(batch=list(out_batch), rows=m, cols=n)))
+            epilogue=epilogue, store=(sview, dict(batch=list(out_batch), rows=m, cols=n)))
         kind = "BatchMatMulV2" if batched or out_batch else "MatMulV2"
-        new = kernel_op(kernel.CubeKernelOp, kind, op.operands, y.type,
-                      region, t.block_dim, t.fields, t.buffers, op)
-        rewriter.replace(op, new)
+        new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type,
+                      region, t.block_dim, t.fields, t.buffers, fk or op)
+        replace_with_epilogue(rewriter, op, fk, new)
 
 
 def gemm_kernel(chip: str, kind: str, operands, y_type, *, batch, m, n, k, a_load, b_load,

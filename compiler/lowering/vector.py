@@ -86,17 +86,16 @@ class ElementwiseToVectorBody(ChipPattern):
 #: cann op -> the vector function its per-tile body applies (`vec_fn`), operands loaded flat.
 #: Comparisons and logic compare in the operands' own type and write bool (i1) bytes.
 GENERAL_ELEMENTWISE = {"cann.Cast": "Cast", "cann.SelectV2": "SelectV2",
-                       "cann.FusedElementwise": "Expr",
                        **{f"cann.{n}": n for n in (
                            "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
                            "LogicalAnd", "LogicalOr", "LogicalNot")}}
 
 
 class GeneralElementwiseToVectorBody(ChipPattern):
-    """Cast, SelectV2, FusedElementwise, comparisons and logic -> kernel.vec_kernel: per core,
+    """Cast, SelectV2, comparisons and logic -> kernel.vec_kernel: per core,
     UB tiles of the flattened storage data, each operand loaded in its own element type (Cast
-    converts in UB; SelectV2's i1 condition is a byte mask; FusedElementwise evaluates its
-    postfix chain on the tile, `fn = "Expr"`; comparisons and logic write i1 bytes).  An operand must have the result's storage shape and format, or both
+    converts in UB; SelectV2's i1 condition is a byte mask; comparisons and logic write i1
+    bytes).  An operand must have the result's storage shape and format, or both
     must be row-major (numpy broadcasting of the flat data is then exact)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
@@ -128,7 +127,7 @@ class GeneralElementwiseToVectorBody(ChipPattern):
             return
         f = t.fields
         tile = f["tileElems"]
-        attrs = {"expr": op.expr} if vfn == "Expr" else {}
+        attrs = {}
         body = Body([*(v.type for v in op.operands), y])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, elems) as ti:

@@ -90,7 +90,8 @@ def _dense_graph(tf, act="gelu_erf"):
 
 
 def _chain_graph(tf):
-    """An elementwise DAG over two inputs with scalar constants: one FusedElementwise."""
+    """An elementwise DAG over two inputs with scalar constants: one FusedKernel (automatic
+    fusion), run by the interpreter through its region."""
     x = tf.compat.v1.placeholder(tf.float32, [2, 3, 8], name="x")
     y = tf.compat.v1.placeholder(tf.float32, [2, 3, 8], name="y")
     a = tf.maximum(tf.tanh((x + y) * 0.5 - x), tf.sigmoid(y))

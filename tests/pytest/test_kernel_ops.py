@@ -204,7 +204,7 @@ def test_unlowerable_op_is_a_diagnostic():
     assert "SoftmaxV2" in str(e.value) and "only the last axis" in str(e.value)
 
 
-# --- Cast, SelectV2, FusedElementwise, BNInfer: vector kernels with explicit bodies -----------
+# --- Cast, SelectV2, FusedKernel, BNInfer: vector kernels with explicit bodies -----------------
 
 def test_cast_kernel_nc1hwc0():
     """Cast of a conv output (NC1HWC0, C = 20 padded to 32) to f16 and back: fp32 -> fp16 is
@@ -249,18 +249,31 @@ def test_select_v2_kernel_broadcast():
     assert np.array_equal(out, tf().where(cond, x, e).numpy())
 
 
-def test_fused_elementwise_kernel():
-    """A FusedElementwise chain (GELU, erf form, then * 2 + x) after a conv: NC1HWC0 tiles."""
+def test_fused_kernel_on_nc1hwc0():
+    """A cann.FusedKernel (exact GELU, * 2 + x, sigmoid) after a conv: assign-layouts moves it
+    onto the conv's NC1HWC0 result, the body runs as kernel.vec ops on each tile, and the 8
+    padding channels stay zero although sigmoid(0) = 0.5."""
     x = RNG.standard_normal((1, 4, 5, 3)).astype(np.float32)
     pre, y, ref = conv_prefix(x.shape, 24)
+    t = ty(y)
     body = f"""{pre}
-  %g = cann.FusedElementwise %c {{expr = "%0 GeluErf c:2.0 Mul %0 Add"}} : ({ty(y)}) -> {ty(y)}
-  func.return %g : {ty(y)}"""
+  %g = cann.FusedKernel %c : ({t}) -> {t} {{
+  ^bb0(%a: {t}):
+    %e = cann.GeluErf %a : ({t}) -> {t}
+    %k = cann.Const dense<2.0> : tensor<f32>
+    %m = cann.Mul %e, %k : ({t}, tensor<f32>) -> {t}
+    %s = cann.Add %m, %a : ({t}, {t}) -> {t}
+    %q = cann.Sigmoid %s : ({t}) -> {t}
+    cann.Yield %q : {t}
+  }}
+  func.return %g : {t}"""
     text, out = compile_and_run(body, {"x": x}, y)
-    assert 'fn = "Expr"' in text
+    fused = text[text.index('kind = "Elementwise"'):]  # the fused kernel, after the conv's
+    assert [fused.count(f'fn = "{f}"') for f in ("GeluErf", "Duplicate", "Mul", "Add", "Sigmoid")] \
+        == [1, 1, 1, 1, 1]
     r = ref(x)
-    want = (tf().nn.gelu(r, approximate=False) * 2.0 + r).numpy()
-    assert np.abs(out - want).max() <= 1e-4
+    want = tf().sigmoid(tf().nn.gelu(r, approximate=False) * 2.0 + r).numpy()
+    assert np.abs(out - want).max() <= 1e-5
 
 
 @pytest.mark.parametrize("conv", [True, False])

@@ -21,11 +21,26 @@ func.func @select(%c: tensor<70xi1>, %a: tensor<3x70xf32>, %b: tensor<3x70xf32>)
   func.return %y : tensor<3x70xf32>
 }
 
-// FusedElementwise: the postfix chain runs on each UB tile.
+// FusedKernel: the body's ops run as kernel.vec on each UB tile, inputs loaded when first used
+// (a broadcast [40] row flat against the row-major result), a scalar constant duplicated.
 // CHECK-LABEL: func.func @fused
-// CHECK: kernel.vec {{.*}}fn = "Expr", attrs = {expr = "%0 %1 Add Relu"}
-func.func @fused(%a: tensor<4x40xf32>, %b: tensor<4x40xf32>) -> tensor<4x40xf32> {
-  %y = cann.FusedElementwise %a, %b {expr = "%0 %1 Add Relu"} : (tensor<4x40xf32>, tensor<4x40xf32>) -> tensor<4x40xf32>
+// CHECK: kernel.vec_kernel {{.*}}kind = "Elementwise"
+// CHECK: %[[A:.*]] = kernel.load {{.*}}view = "flat", params = {shape = array<i64: 4, 40>}
+// CHECK-NEXT: %[[B:.*]] = kernel.load {{.*}}view = "flat", params = {shape = array<i64: 4, 40>}} : memref<40xf32
+// CHECK-NEXT: %[[S:.*]] = kernel.vec %[[A]], %[[B]] {fn = "Add", attrs = {}}
+// CHECK-NEXT: %[[C:.*]] = kernel.vec {fn = "Duplicate", attrs = {value = 2.000000e+00 : f32}}
+// CHECK-NEXT: %[[M:.*]] = kernel.vec %[[S]], %[[C]] {fn = "Mul", attrs = {}}
+// CHECK-NEXT: %[[R:.*]] = kernel.vec %[[M]] {fn = "Relu", attrs = {}}
+// CHECK-NEXT: kernel.store %[[R]]
+func.func @fused(%a: tensor<4x40xf32>, %b: tensor<40xf32>) -> tensor<4x40xf32> {
+  %y = cann.FusedKernel %a, %b : (tensor<4x40xf32>, tensor<40xf32>) -> tensor<4x40xf32> {
+  ^bb0(%x: tensor<4x40xf32>, %z: tensor<40xf32>):
+    %s = cann.Add %x, %z : (tensor<4x40xf32>, tensor<40xf32>) -> tensor<4x40xf32>
+    %c = cann.Const dense<2.0> : tensor<f32>
+    %m = cann.Mul %s, %c : (tensor<4x40xf32>, tensor<f32>) -> tensor<4x40xf32>
+    %r = cann.Relu %m : (tensor<4x40xf32>) -> tensor<4x40xf32>
+    cann.Yield %r : tensor<4x40xf32>
+  }
   func.return %y : tensor<4x40xf32>
 }
 

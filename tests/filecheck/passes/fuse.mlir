@@ -1,7 +1,7 @@
 // RUN: cann-opt --fuse %s --print-debuginfo | filecheck %s
 // RUN: cann-opt --fuse %s | cann-opt --fuse | filecheck %s --check-prefix=TWICE
 // RUN: cann-opt --fuse='disable=TbeConv2DReluFusion' %s | filecheck %s --check-prefix=NORELU
-// RUN: cann-opt --fuse='disable=AABiasaddConvFusion,TbeConv2DReluFusion' %s | filecheck %s --check-prefix=OFF
+// RUN: cann-opt --fuse='disable=AABiasaddConvFusion,TbeConv2DReluFusion auto=false' %s | filecheck %s --check-prefix=OFF
 // RUN: not cann-opt --fuse='disable=NoSuchRule' %s 2>&1 | filecheck %s --check-prefix=BADRULE
 
 // Conv2D + BiasAdd + Relu -> one FusedConv2D located at all three nodes.
@@ -13,7 +13,9 @@
 // TWICE-NEXT:    func.return
 // NORELU-LABEL: func.func @conv_bias_relu
 // NORELU-NEXT:    %[[F:.*]] = cann.FusedConv2D {{.*}}activation = "none"
-// NORELU-NEXT:    cann.Relu %[[F]]
+// NORELU-NEXT:    cann.FusedKernel %[[F]]
+// NORELU-NEXT:    ^bb0(%[[A:.*]]: tensor<1x8x8x4xf32>):
+// NORELU-NEXT:      cann.Relu %[[A]]
 // OFF-LABEL: func.func @conv_bias_relu
 // OFF-NEXT:    cann.Conv2D
 // OFF-NEXT:    cann.BiasAdd

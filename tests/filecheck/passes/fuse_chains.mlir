@@ -1,27 +1,51 @@
-// Elementwise chains (compiler/fusion/rules/90_elementwise.rules): single-use elementwise ops
-// become one FusedElementwise whose postfix expression is the chain; where a constraint
-// (another consumer, a broadcast operand, a non-float type) must keep it from firing.
+// Automatic fusion (compiler/fusion/auto.py): every producer -> consumer DAG of pointwise ops
+// (op kinds Elementwise / Broadcast) of one shape becomes one cann.FusedKernel whose body is
+// those ops; a value with a consumer outside the group stays materialized, a broadcast operand
+// computed by another op (another shape) stays a kernel of its own.
 // RUN: cann-opt --fuse %s | filecheck %s
 // RUN: cann-opt --fuse %s | cann-opt --fuse | filecheck %s
 // RUN: cann-opt --fuse %s > %t.1.mlir && cann-opt --fuse %t.1.mlir > %t.2.mlir && diff %t.1.mlir %t.2.mlir
+// RUN: cann-opt --fuse='auto=false' %s | filecheck %s --check-prefix=OFF
+// RUN: cann-opt --fuse --fusion-report=- %s 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 
-// A DAG of five ops over two inputs, with a scalar constant folded into the expression.
+// A DAG of five ops over two inputs and a broadcast [8] vector; the scalar constant is copied
+// into the body.
 // CHECK-LABEL: func.func @chain
-// CHECK-NEXT:    %[[Y:.*]] = cann.FusedElementwise %x, %y {expr = "%0 %1 Add c:0.5 Mul %0 Sub Exp Sigmoid"}
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedKernel %x, %y, %b : (tensor<2x8xf32>, tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32> {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<2x8xf32>, %[[Y2:.*]]: tensor<2x8xf32>, %[[B:.*]]: tensor<8xf32>):
+// CHECK-NEXT:      %[[A:.*]] = cann.Add %[[X]], %[[Y2]]
+// CHECK-NEXT:      %[[H:.*]] = cann.Const dense<5.000000e-01> : tensor<f32>
+// CHECK-NEXT:      %[[M:.*]] = cann.Mul %[[A]], %[[H]]
+// CHECK-NEXT:      %[[S:.*]] = cann.Sub %[[M]], %[[X]]
+// CHECK-NEXT:      %[[E:.*]] = cann.Exp %[[S]]
+// CHECK-NEXT:      %[[Q:.*]] = cann.Add %[[E]], %[[B]] : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT:      %[[G:.*]] = cann.Sigmoid %[[Q]]
+// CHECK-NEXT:      cann.Yield %[[G]] : tensor<2x8xf32>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %[[Y]]
-func.func @chain(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>) -> tensor<2x8xf32> {
+// OFF-LABEL: func.func @chain
+// OFF-NOT:     cann.FusedKernel
+// OFF:         func.return
+func.func @chain(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
   %h = cann.Const dense<0.5> : tensor<f32>
   %0 = cann.Add %x, %y : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   %1 = cann.Mul %0, %h : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
   %2 = cann.Sub %1, %x : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   %3 = cann.Exp %2 : (tensor<2x8xf32>) -> tensor<2x8xf32>
-  %4 = cann.Sigmoid %3 : (tensor<2x8xf32>) -> tensor<2x8xf32>
-  func.return %4 : tensor<2x8xf32>
+  %4 = cann.Add %3, %b : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %5 = cann.Sigmoid %4 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  func.return %5 : tensor<2x8xf32>
 }
 
-// A value used twice inside the chain is one input of the kernel (recomputed in UB)...
+// A value used twice inside the group is computed once in the body.
 // CHECK-LABEL: func.func @diamond
-// CHECK-NEXT:    %[[Y:.*]] = cann.FusedElementwise %x, %y {expr = "%0 %1 Add Neg Tanh %0 %1 Add Neg Exp Mul"}
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedKernel %x, %y
+// CHECK:           %[[N:.*]] = cann.Neg
+// CHECK-NEXT:      %[[T:.*]] = cann.Tanh %[[N]]
+// CHECK-NEXT:      %[[E:.*]] = cann.Exp %[[N]]
+// CHECK-NEXT:      %[[M:.*]] = cann.Mul %[[T]], %[[E]]
+// CHECK-NEXT:      cann.Yield %[[M]]
+// CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %[[Y]]
 func.func @diamond(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = cann.Add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -32,11 +56,19 @@ func.func @diamond(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   func.return %4 : tensor<4xf32>
 }
 
-// ...but a value with a consumer outside the chain is kept: the chain stops there.
+// A value with a consumer outside the group stays materialized: two kernels.
 // CHECK-LABEL: func.func @escapes
-// CHECK-NEXT:    %[[A:.*]] = cann.FusedElementwise %x, %y {expr = "%0 %1 Add Neg"}
-// CHECK-NEXT:    %[[B:.*]] = cann.FusedElementwise %[[A]] {expr = "%0 Tanh %0 Exp Mul"}
-// CHECK-NEXT:    func.return %[[A]], %[[B]]
+// CHECK-NEXT:    %[[A:.*]] = cann.FusedKernel %x, %y
+// CHECK:           cann.Add
+// CHECK-NEXT:      cann.Neg
+// CHECK:         %[[B:.*]] = cann.FusedKernel %[[A]]
+// CHECK:           cann.Tanh
+// CHECK-NEXT:      cann.Exp
+// CHECK-NEXT:      cann.Mul
+// CHECK:         func.return %[[A]], %[[B]]
+// REPORT: automatic fusion: 28 pointwise ops in 9 fused kernels
+// REPORT: pointwise ops left as kernels of their own (why no neighbour took them):
+// REPORT-NEXT:   Cast (elementwise): consumer ReduceSumD is a reduction op that is not pointwise; producer ReduceMaxD is a reduction op
 func.func @escapes(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %0 = cann.Add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %1 = cann.Neg %0 : (tensor<4xf32>) -> tensor<4xf32>
@@ -46,34 +78,59 @@ func.func @escapes(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tens
   func.return %1, %4 : tensor<4xf32>, tensor<4xf32>
 }
 
-// A non-scalar broadcast operand: the vector kernel cannot broadcast it across layouts.
-// CHECK-LABEL: func.func @broadcast_blocks
-// CHECK-NEXT:    cann.Add
-// CHECK-NEXT:    cann.Exp
-func.func @broadcast_blocks(%x: tensor<2x8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
-  %0 = cann.Add %x, %b : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
-  %1 = cann.Exp %0 : (tensor<2x8xf32>) -> tensor<2x8xf32>
-  func.return %1 : tensor<2x8xf32>
+// A broadcast operand computed by pointwise ops of its own shape ([8]) is a kernel of its
+// own; the [2, 8] ops are one.
+// CHECK-LABEL: func.func @broadcast_operand
+// CHECK-NEXT:    %[[V:.*]] = cann.FusedKernel %b
+// CHECK:           cann.Mul
+// CHECK-NEXT:      cann.Exp
+// CHECK:         %[[Y:.*]] = cann.FusedKernel %x, %[[V]] : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+// CHECK:           cann.Add
+// CHECK-NEXT:      cann.Relu
+func.func @broadcast_operand(%x: tensor<2x8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
+  %0 = cann.Mul %b, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %1 = cann.Exp %0 : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = cann.Add %x, %1 : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  %3 = cann.Relu %2 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  func.return %3 : tensor<2x8xf32>
 }
 
-// Integer ops are not a float vector chain.
-// CHECK-LABEL: func.func @int_blocks
-// CHECK-NEXT:    cann.Add
-// CHECK-NEXT:    cann.Mul
-func.func @int_blocks(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
-  %0 = cann.Add %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-  %1 = cann.Mul %0, %x : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-  func.return %1 : tensor<4xi32>
+// A view (Reshape) between pointwise ops ends a group (the groups have one shape each).
+// CHECK-LABEL: func.func @view_splits
+// CHECK-NEXT:    %[[A:.*]] = cann.FusedKernel %x
+// CHECK:         %[[R:.*]] = cann.Reshape %[[A]]
+// CHECK-NEXT:    %[[B:.*]] = cann.FusedKernel %[[R]]
+// CHECK:         func.return %[[B]]
+func.func @view_splits(%x: tensor<2x8xf32>) -> tensor<2x8x1xf32> {
+  %0 = cann.Neg %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %1 = cann.Abs %0 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %2 = cann.Reshape %1 {shape = array<i64: 2, 8, 1>} : (tensor<2x8xf32>) -> tensor<2x8x1xf32>
+  %3 = cann.Add %2, %2 : (tensor<2x8x1xf32>, tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %4 = cann.Exp %3 : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  func.return %4 : tensor<2x8x1xf32>
 }
 
-// More than four tensor inputs: the chain stops at four.
-// CHECK-LABEL: func.func @five_inputs
-// CHECK-NEXT:    %[[A:.*]] = cann.FusedElementwise %a, %b, %c, %d {expr = "%0 %1 Add %2 Add %3 Add"}
-// CHECK-NEXT:    cann.Add %[[A]], %e
-func.func @five_inputs(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>, %d: tensor<4xf32>, %e: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = cann.Add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %1 = cann.Add %0, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %2 = cann.Add %1, %d : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %3 = cann.Add %2, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  func.return %3 : tensor<4xf32>
+// Integer, comparison and select ops are pointwise too: one kernel; any number of inputs.
+// CHECK-LABEL: func.func @mixed_types
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedKernel %a, %b, %c, %d, %e
+// CHECK:           cann.Add
+// CHECK:           cann.Greater
+// CHECK:           cann.SelectV2
+// CHECK:           cann.Yield
+func.func @mixed_types(%a: tensor<4xi32>, %b: tensor<4xi32>, %c: tensor<4xi32>, %d: tensor<4xi32>, %e: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = cann.Add %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = cann.Mul %0, %c : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = cann.Greater %1, %d : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %3 = cann.SelectV2 %2, %1, %e : (tensor<4xi1>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  func.return %3 : tensor<4xi32>
+}
+
+// A cast between two reductions has no pointwise neighbour: the report names it and why.
+// CHECK-LABEL: func.func @alone_between_reductions
+// CHECK:         cann.Cast
+func.func @alone_between_reductions(%x: tensor<4x8xf32>) -> tensor<f16> {
+  %0 = cann.ReduceMaxD %x {axes = array<i64: 1>, keep_dims = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+  %1 = cann.Cast %0 {dst_type = f16} : (tensor<4xf32>) -> tensor<4xf16>
+  %2 = cann.ReduceSumD %1 {axes = array<i64: 0>, keep_dims = false} : (tensor<4xf16>) -> tensor<f16>
+  func.return %2 : tensor<f16>
 }

@@ -10,7 +10,6 @@
 // REPORT-DAG: SqueezeExciteFusionPass {{.*}} on
 // REPORT-DAG: SqueezeExciteKeepDimsFusionPass {{.*}} on
 // REPORT-DAG: SqueezeExciteScaleConvFusionPass {{.*}} on
-// REPORT-DAG: SqueezeExciteScaleConvAddFusionPass {{.*}} on
 
 // The Keras form (GlobalAveragePooling2D + Reshape): the gate and the scaled projection conv.
 // CHECK-LABEL: func.func @se
@@ -38,19 +37,25 @@ func.func @se(%x: tensor<1x4x4x32xf32>, %w1: tensor<1x1x32x8xf32>, %b1: tensor<8
 }
 
 
-// The projection conv with its residual (FusedConv2DAdd): the residual and post_activation stay.
+// The projection conv with its residual Add and Relu: the scaled conv, then its epilogue (the
+// automatic fusion's cann.FusedKernel reading the conv's result as input #0).
 // CHECK-LABEL: func.func @se_residual
 // CHECK-NEXT:    %[[G:.*]] = cann.FusedSqueezeExcite %x
-// CHECK-NEXT:    cann.FusedConv2DScaled %x, %wp, %bp, %[[G]], %r {{.*}}post_activation = "Relu"}
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    %[[C:.*]] = cann.FusedConv2DScaled %x, %wp, %bp, %[[G]] {{.*}}post_activation = "none"}
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedKernel %[[C]], %r
+// CHECK:           cann.Add
+// CHECK-NEXT:      cann.Relu
+// CHECK:         func.return %[[Y]]
 func.func @se_residual(%x: tensor<1x4x4x32xf32>, %w1: tensor<1x1x32x8xf32>, %b1: tensor<8xf32>, %w2: tensor<1x1x8x32xf32>, %b2: tensor<32xf32>, %wp: tensor<1x1x32x16xf32>, %bp: tensor<16xf32>, %r: tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32> {
   %0 = cann.ReduceMeanD %x {axes = array<i64: 1, 2>, keep_dims = false} : (tensor<1x4x4x32xf32>) -> tensor<1x32xf32>
   %1 = cann.Reshape %0 {shape = array<i64: 1, 1, 1, 32>} : (tensor<1x32xf32>) -> tensor<1x1x1x32xf32>
   %2 = cann.FusedConv2D %1, %w1, %b1 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Swish"} : (tensor<1x1x1x32xf32>, tensor<1x1x32x8xf32>, tensor<8xf32>) -> tensor<1x1x1x8xf32>
   %3 = cann.FusedConv2D %2, %w2, %b2 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Sigmoid"} : (tensor<1x1x1x8xf32>, tensor<1x1x8x32xf32>, tensor<32xf32>) -> tensor<1x1x1x32xf32>
   %4 = cann.Mul %x, %3 : (tensor<1x4x4x32xf32>, tensor<1x1x1x32xf32>) -> tensor<1x4x4x32xf32>
-  %5 = cann.FusedConv2DAdd %4, %wp, %bp, %r {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "none", post_activation = "Relu"} : (tensor<1x4x4x32xf32>, tensor<1x1x32x16xf32>, tensor<16xf32>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
-  func.return %5 : tensor<1x4x4x16xf32>
+  %5 = cann.FusedConv2D %4, %wp, %bp {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "none"} : (tensor<1x4x4x32xf32>, tensor<1x1x32x16xf32>, tensor<16xf32>) -> tensor<1x4x4x16xf32>
+  %6 = cann.Add %5, %r : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %7 = cann.Relu %6 : (tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  func.return %7 : tensor<1x4x4x16xf32>
 }
 
 

@@ -1,14 +1,14 @@
 // The transformer fusion rules (compiler/fusion/rules/20_transformer.rules): where each fires, and
 // where a violated constraint must keep it from firing.  Fusing twice changes nothing.  The
-// elementwise-chain rule is switched off (Inputs/no_chains.cfg) so the unfused ops stay visible
+// automatic fusion of pointwise ops is off (`auto=false`) so the unfused ops stay visible
 // (fuse_chains.mlir covers it; the last RUN line fuses with it on, twice).
-// RUN: cann-opt --fuse --fusion-switch-file=%S/Inputs/no_chains.cfg %s | filecheck %s
-// RUN: cann-opt --fuse --fusion-switch-file=%S/Inputs/no_chains.cfg %s | cann-opt --fuse --fusion-switch-file=%S/Inputs/no_chains.cfg | filecheck %s
+// RUN: cann-opt --fuse='auto=false' %s | filecheck %s
+// RUN: cann-opt --fuse='auto=false' %s | cann-opt --fuse='auto=false' | filecheck %s
 // RUN: cann-opt --fuse %s > %t.1.mlir && cann-opt --fuse %t.1.mlir > %t.2.mlir && diff %t.1.mlir %t.2.mlir
 
 // tf.nn.gelu's exact form 0.5 * x * erfc(-x / sqrt 2): one exact GeluErf kernel.
 // CHECK-LABEL: func.func @gelu_erfc
-// CHECK-NEXT:    %[[Y:.*]] = cann.FusedElementwise %x {expr = "%0 GeluErf"}
+// CHECK-NEXT:    %[[Y:.*]] = cann.GeluErf %x
 // CHECK-NEXT:    func.return %[[Y]]
 func.func @gelu_erfc(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
   %half = cann.Const dense<5.000000e-01> : tensor<f32>
@@ -23,7 +23,7 @@ func.func @gelu_erfc(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
 
 // The scale is not 1/sqrt(2) (isqrt2(k) fails): no GELU.
 // CHECK-LABEL: func.func @gelu_erfc_wrong_constant
-// CHECK-NOT:     FusedElementwise
+// CHECK-NOT:     GeluErf
 // CHECK:         cann.Erfc
 func.func @gelu_erfc_wrong_constant(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
   %half = cann.Const dense<5.000000e-01> : tensor<f32>
@@ -38,7 +38,7 @@ func.func @gelu_erfc_wrong_constant(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> 
 
 // The erf form 0.5 * x * (1 + erf(x / sqrt 2)).
 // CHECK-LABEL: func.func @gelu_erf
-// CHECK-NEXT:    cann.FusedElementwise %x {expr = "%0 GeluErf"}
+// CHECK-NEXT:    cann.GeluErf %x
 // CHECK-NEXT:    func.return
 func.func @gelu_erf(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
   %half = cann.Const dense<5.000000e-01> : tensor<f32>
@@ -54,7 +54,7 @@ func.func @gelu_erf(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
 
 // 1 + erf is 2 + erf here (const_is(one, 1) fails).
 // CHECK-LABEL: func.func @gelu_erf_wrong_one
-// CHECK-NOT:     FusedElementwise
+// CHECK-NOT:     GeluErf
 // CHECK:         cann.Erf
 func.func @gelu_erf_wrong_one(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
   %half = cann.Const dense<5.000000e-01> : tensor<f32>
@@ -70,7 +70,7 @@ func.func @gelu_erf_wrong_one(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
 
 // BERT's x * cdf, cdf = 0.5 * (1 + erf(x / sqrt 2)).
 // CHECK-LABEL: func.func @gelu_erf_cdf
-// CHECK-NEXT:    cann.FusedElementwise %x {expr = "%0 GeluErf"}
+// CHECK-NEXT:    cann.GeluErf %x
 // CHECK-NEXT:    func.return
 func.func @gelu_erf_cdf(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
   %half = cann.Const dense<5.000000e-01> : tensor<f32>
@@ -86,7 +86,7 @@ func.func @gelu_erf_cdf(%x: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
 
 // The cdf is also returned (no_external_consumer(c) fails).
 // CHECK-LABEL: func.func @gelu_erf_cdf_escapes
-// CHECK-NOT:     FusedElementwise
+// CHECK-NOT:     GeluErf
 // CHECK:         cann.Erf
 func.func @gelu_erf_cdf_escapes(%x: tensor<1x2x4xf32>) -> (tensor<1x2x4xf32>, tensor<1x2x4xf32>) {
   %half = cann.Const dense<5.000000e-01> : tensor<f32>
@@ -159,13 +159,13 @@ func.func @matmul_bias_gelu_erf(%a: tensor<2x4xf32>, %w: tensor<4x4xf32>, %bias:
   func.return %y : tensor<2x4xf32>
 }
 
-// A one-op FusedElementwise that is not an activation stays.
+// An elementwise op that is not an activation stays after the matmul.
 // CHECK-LABEL: func.func @matmul_elementwise_not_activation
 // CHECK:         cann.MatMulV2
-// CHECK-NEXT:    cann.FusedElementwise
+// CHECK-NEXT:    cann.Exp
 func.func @matmul_elementwise_not_activation(%a: tensor<2x4xf32>, %w: tensor<4x4xf32>) -> tensor<2x4xf32> {
   %m = cann.MatMulV2 %a, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
-  %y = cann.FusedElementwise %m {expr = "%0 Exp"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %y = cann.Exp %m : (tensor<2x4xf32>) -> tensor<2x4xf32>
   func.return %y : tensor<2x4xf32>
 }
 
@@ -190,7 +190,7 @@ func.func @matmul_reshape_gelu_erf(%a: tensor<2x4xf32>, %w: tensor<4x4xf32>) -> 
 // The matmul result is also returned: GELU recomposes, the epilogue does not fuse.
 // CHECK-LABEL: func.func @matmul_reshape_gelu_matmul_escapes
 // CHECK:         cann.MatMulV2
-// CHECK:         cann.FusedElementwise {{.*}}GeluErf
+// CHECK:         cann.GeluErf
 func.func @matmul_reshape_gelu_matmul_escapes(%a: tensor<2x4xf32>, %w: tensor<4x4xf32>) -> (tensor<1x2x4xf32>, tensor<2x4xf32>) {
   %m = cann.MatMulV2 %a, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
   %x = cann.Reshape %m {shape = array<i64: 1, 2, 4>} : (tensor<2x4xf32>) -> tensor<1x2x4xf32>

@@ -1,0 +1,318 @@
+"""Automatic vertical fusion, driven by op kinds (dialects/op_kinds.py), not op names: the
+principle of TVM's FuseOps and XLA's loop fusion.
+
+Every maximal producer -> consumer DAG of pointwise ops (kinds Elementwise and Broadcast) of
+one output shape becomes one `cann.FusedKernel` whose body is those ops (one vector kernel;
+when its first input is a cube op's single-use result, cann-to-kernel makes the body that cube
+kernel's epilogue).  Groups grow from a root (the op whose result leaves the group) towards
+its producers, in reverse program order:
+
+  * a producer joins when it is pointwise, has a per-tile form (`tile_fn`), has the root's
+    origin shape (a smaller, broadcast operand is computed by a kernel of its own), and EVERY
+    use of its result is inside the group: a value with a consumer outside stays materialized
+    (recomputing it in each consumer is not done: it would multiply the work of every op above
+    it);
+  * the group's live UB tiles (its inputs, the result and the intermediates live at once, each
+    double-buffered) must leave a tile of at least MIN_TILE_ELEMS elements in the smallest UB
+    of the chip profiles (compiler/chips.py): otherwise the producer stays out;
+  * no cycle can form: only the root's result leaves a group, so a path from the group back
+    into it would be a path from the root to one of its own producers.
+
+Scalar constants (one element, no storage format) are copied into the body; other values are
+the kernel's inputs.  A group of one op stays that op.  `Report` names every pointwise op left
+as a kernel of its own and why no neighbour took it (the fusion report's "unfused" list).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import Rewriter
+
+from compiler.rewriting import with_loc
+from dialects import cann
+from dialects.op_kinds import OutputFusable, is_pointwise, kind_name
+
+#: The smallest tile (elements) a fused vector kernel may be left with.
+MIN_TILE_ELEMS = 1024
+
+
+def tile_fn(op: Operation) -> str | None:
+    """The kernel.vec function that computes `op` on flat tiles of its result, or None when the
+    op has no such form (BNInfer's statistics, BiasAdd along NCHW's axis 1)."""
+    if not is_pointwise(op) or isinstance(op, (cann.FusedKernelOp, cann.BNInferOp)):
+        return None
+    if isinstance(op, cann.BiasAddOp):
+        return "Add" if op.data_format.data != "NCHW" else None
+    return op.name.removeprefix("cann.")
+
+
+def _static_tensor(v: SSAValue) -> bool:
+    t = v.type
+    return isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape())
+
+
+def _candidate(op: Operation) -> bool:
+    return (tile_fn(op) is not None and len(op.results) == 1 and op.parent_block() is not None
+            and all(_static_tensor(v) for v in (*op.operands, *op.results)))
+
+
+def scalar_const(v: SSAValue) -> bool:
+    """A one-element constant in its origin layout (copied into a fused body)."""
+    o = v.owner
+    return (isinstance(o, cann.ConstOp) and cann.format_of(v.type) is None
+            and _static_tensor(v) and _elems(v.type) == 1)
+
+
+def _elems(t) -> int:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    return n
+
+
+def _bytes(t) -> int:
+    from dialects.common import numpy_dtype
+
+    try:
+        return numpy_dtype(t.element_type).itemsize
+    except ValueError:
+        return 4
+
+
+def min_ub_bytes() -> int:
+    from compiler.chips import CHIPS
+
+    return min(c.ub for c in CHIPS.values())
+
+
+def live_tiles(ops: list[Operation]) -> int:
+    """UB tiles a fused body holds at once: its inputs, then at each op the values computed and
+    still needed (an input counts until the kernel ends: its tile is loaded once)."""
+    inside = {r for o in ops for r in o.results}
+    inputs = {v for o in ops for v in o.operands if v not in inside and not scalar_const(v)}
+    last_use: dict[SSAValue, int] = {}
+    for i, o in enumerate(ops):
+        for v in o.operands:
+            last_use[v] = i
+    live, peak = 0, 0
+    for i, o in enumerate(ops):
+        live += 1  # the result
+        peak = max(peak, live)
+        live -= sum(1 for v in set(o.operands) if v in inside and last_use.get(v) == i)
+    return len(inputs) + max(peak, 1)
+
+
+def fits_ub(ops: list[Operation]) -> bool:
+    eb = max(_bytes(r.type) for o in ops for r in (*o.results, *o.operands))
+    return min_ub_bytes() // (live_tiles(ops) * 2) // eb >= MIN_TILE_ELEMS
+
+
+@dataclass
+class Unfused:
+    op: str  # "Relu 'node'"
+    kind: str
+    reasons: list[str]
+
+
+@dataclass
+class Report:
+    kernels: int = 0  # FusedKernels built
+    epilogues: int = 0  # of them, epilogues of a cube op's kernel
+    ops_fused: int = 0
+    unfused: list[Unfused] = field(default_factory=list)
+
+
+def _describe(op: Operation) -> str:
+    from compiler.fusion.engine import describe
+
+    return describe(op)
+
+
+def _grow(root: Operation, taken: set[Operation]) -> list[Operation]:
+    """The group rooted at `root`, in program order."""
+    members = {root}
+    shape = cann.origin_shape(root.results[0].type)
+    changed = True
+    while changed:
+        changed = False
+        for m in list(members):
+            for v in m.operands:
+                p = v.owner
+                if not isinstance(p, Operation) or p in members or p in taken \
+                        or not _candidate(p) or p.parent_block() is not root.parent_block():
+                    continue
+                if cann.origin_shape(p.results[0].type) != shape:
+                    continue
+                if any(u.operation not in members for u in p.results[0].uses):
+                    continue
+                trial = _in_order(members | {p})
+                if not fits_ub(trial):
+                    continue
+                members.add(p)
+                changed = True
+    return _in_order(members)
+
+
+def _in_order(ops) -> list[Operation]:
+    block = next(iter(ops)).parent_block()
+    return [o for o in block.ops if o in ops]
+
+
+def live_uses(v: SSAValue) -> list[Operation]:
+    """The ops reading v, but for dead pure ops (a TransData a layout rewrite left unused)."""
+    return [u.operation for u in v.uses
+            if not (u.operation.name == "cann.TransData" and not u.operation.results[0].uses)]
+
+
+def _host_result(v: SSAValue, shape) -> bool:
+    """v is the single-use result of an OutputFusable op, of the epilogue's shape."""
+    p = v.owner
+    return (isinstance(p, Operation) and p.has_trait(OutputFusable, value_if_unregistered=False)
+            and len(p.results) == 1 and len(live_uses(v)) == 1
+            and cann.origin_shape(v.type) == shape)
+
+
+def epilogue_host(fk: Operation) -> Operation | None:
+    """The cube op whose kernel runs the cann.FusedKernel `fk` as its epilogue: fk's input #0 is
+    that op's single-use result, of fk's shape, in fk's block.  None: fk is a kernel of its own."""
+    if not isinstance(fk, cann.FusedKernelOp) or not fk.inputs:
+        return None
+    v = fk.inputs[0]
+    if not _host_result(v, cann.origin_shape(fk.y.type)) or v.owner.parent_block() is not \
+            fk.parent_block():
+        return None
+    return v.owner
+
+
+def _epilogue_input(ops: list[Operation]) -> SSAValue | None:
+    """An outside operand of the group that a cube kernel can take it as its epilogue for."""
+    inside = {r for o in ops for r in o.results}
+    shape = cann.origin_shape(ops[-1].results[0].type)
+    for o in ops:
+        for v in o.operands:
+            if v not in inside and _host_result(v, shape):
+                return v
+    return None
+
+
+def build_fused_kernel(ops: list[Operation]) -> cann.FusedKernelOp:
+    """A cann.FusedKernel computing ops[-1] (the root) from the ops' outside operands; the body
+    holds clones of `ops` (scalar constants copied in) on origin-shaped block arguments.  A cube
+    op's single-use result among the operands is input #0 (the kernel is that op's epilogue)."""
+    inside = {r for o in ops for r in o.results}
+    first = _epilogue_input(ops)
+    inputs: list[SSAValue] = [first] if first is not None else []
+    for o in ops:
+        for v in o.operands:
+            if v not in inside and not scalar_const(v) and v not in inputs:
+                inputs.append(v)
+    block = Block(arg_types=[cann.origin_tensor_type(v.type) for v in inputs])
+    mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
+    for o in ops:
+        for v in o.operands:
+            if v not in mapping and scalar_const(v):
+                c = v.owner.clone()
+                block.add_op(c)
+                mapping[v] = c.results[0]
+        new = type(o).create(operands=[mapping[v] for v in o.operands],
+                             result_types=[cann.origin_tensor_type(r.type) for r in o.results],
+                             properties=dict(o.properties), attributes=dict(o.attributes))
+        block.add_op(new)
+        for a, b in zip(o.results, new.results):
+            mapping[a] = b
+    root = ops[-1]
+    block.add_op(cann.YieldOp.create(operands=[mapping[root.results[0]]]))
+    fk = cann.FusedKernelOp(inputs, root.results[0].type, Region(block))
+    return with_loc(fk, root)
+
+
+def _why_alone(op: Operation) -> list[str]:
+    """Why neither a producer nor a consumer of the lone pointwise op `op` took it."""
+    reasons: list[str] = []
+    shape = cann.origin_shape(op.results[0].type)
+    users = [u.operation for u in op.results[0].uses]
+    if not users:
+        reasons.append("its result is a function result only")
+    fusable_users = [u for u in users if _candidate(u) or isinstance(u, cann.FusedKernelOp)]
+    if len(users) > 1 and fusable_users:
+        reasons.append(f"its result has {len(users)} consumers, so it stays materialized "
+                       "(a value read outside a kernel is not recomputed)")
+    for u in users:
+        if isinstance(u, cann.FusedKernelOp) or _candidate(u):
+            if cann.origin_shape(u.results[0].type) != shape:
+                reasons.append(f"consumer {_describe(u)} has another shape (this op is its "
+                               "broadcast operand)")
+        elif not isinstance(u, Operation) or u.name == "func.return":
+            continue
+        else:
+            k = kind_name(u) or u.name
+            why = "has no per-tile form" if is_pointwise(u) else "is not pointwise"
+            reasons.append(f"consumer {_describe(u)} is a {k} op that {why}")
+    producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)
+                 and not isinstance(v.owner, cann.ConstOp)]
+    for p in producers:
+        if _candidate(p):
+            if cann.origin_shape(p.results[0].type) != shape:
+                reasons.append(f"producer {_describe(p)} has another shape")
+            elif len(list(p.results[0].uses)) > 1:
+                reasons.append(f"producer {_describe(p)} has other consumers")
+        elif isinstance(p, cann.FusedKernelOp):
+            if len(list(p.results[0].uses)) > 1:
+                reasons.append(f"producer {_describe(p)} has other consumers (a fused kernel "
+                               "has one result)")
+            elif cann.origin_shape(p.results[0].type) != shape:
+                reasons.append(f"producer {_describe(p)} has another shape")
+        elif p.has_trait(OutputFusable, value_if_unregistered=False):
+            n = len(live_uses(p.results[0]))
+            reasons.append(f"producer {_describe(p)} is a cube op whose result has {n} consumers"
+                           if n > 1 else f"producer {_describe(p)} is a cube op of another shape")
+        else:
+            k = kind_name(p) or p.name
+            reasons.append(f"producer {_describe(p)} is a {k} op")
+    if not producers and users:
+        reasons.append("its operands are graph inputs or constants")
+    if tile_fn(op) is None:
+        reasons.insert(0, "it has no per-tile form")
+    return list(dict.fromkeys(reasons)) or ["no pointwise neighbour"]
+
+
+def fuse_pointwise(root_op: Operation) -> Report:
+    """Group every pointwise DAG under `root_op` (a module or function) into FusedKernels."""
+    report = Report()
+    blocks = []
+    for o in root_op.walk():
+        for r in o.regions:
+            for b in r.blocks:
+                if not isinstance(b.parent_op(), cann.FusedKernelOp):
+                    blocks.append(b)
+    for block in blocks:
+        taken: set[Operation] = set()
+        for op in reversed(list(block.ops)):
+            if op in taken or not _candidate(op):
+                continue
+            group = _grow(op, taken)
+            taken.update(group)
+            if len(group) < 2 and _epilogue_input(group) is None:
+                continue  # one op on its own: no kernel saved (a cube op's epilogue saves one)
+            fk = build_fused_kernel(group)
+            Rewriter.insert_op(fk, _before(group[-1]))
+            group[-1].results[0].replace_all_uses_with(fk.y)
+            for o in reversed(group):
+                o.detach()
+                o.erase()
+            report.kernels += 1
+            report.ops_fused += len(group)
+            report.epilogues += epilogue_host(fk) is not None
+    for o in root_op.walk():
+        if _candidate(o) and not isinstance(o.parent_op(), cann.FusedKernelOp):
+            report.unfused.append(Unfused(_describe(o), kind_name(o), _why_alone(o)))
+    return report
+
+
+def _before(op: Operation):
+    from xdsl.rewriter import InsertPoint
+
+    return InsertPoint.before(op)
