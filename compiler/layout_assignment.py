@@ -286,21 +286,6 @@ def rule_batch_view(op: Operation, fmt: str) -> str | None:
     return None
 
 
-def _blocks(op: Operation, axis: int, sizes: list[int]) -> str | None:
-    """Concat / split along `axis` of a 4-D value on NC1HWC0: along N, H, W any sizes; along C
-    every piece but the last must be a whole number of C0 blocks, so each piece's C1 blocks are
-    whole blocks of the joined value (then the op is a concat / split over C1 of the stored
-    data, and plan-memory can write a concat's inputs in place)."""
-    if axis != _c_axis(op):
-        return None
-    c0 = _c0(op)
-    for k, c in enumerate(sizes[:-1]):
-        if c % c0:
-            return (f"piece #{k} has {c} channels, not a multiple of C0 = {c0}: the next piece "
-                    "would start inside a C0 block")
-    return None
-
-
 def rule_concat(op: Operation, fmt: str) -> str | None:
     """Concat over any axis of NC1HWC0 values: over N, H, W and over C at whole C0 blocks it
     is a concat of the stored arrays; over C at other channel offsets the kernel moves those
@@ -309,13 +294,15 @@ def rule_concat(op: Operation, fmt: str) -> str | None:
 
 
 def rule_split(op: Operation, fmt: str) -> str | None:
+    """Split over any axis of an NC1HWC0 value: over N, H, W and over C at whole C0 blocks a
+    split of the stored array; over C at other offsets each part is gathered lane by lane
+    (compiler/lowering/data_movement.py `split_c0`)."""
     msg = _device_shape(op, fmt)
     if msg:
         return msg
     if len(_shape(op.operands[0])) != 4:
         return "an input of rank other than 4"
-    axis = _int(op, "split_dim") % 4
-    return _blocks(op, axis, [_shape(r)[axis] for r in op.results])
+    return None
 
 
 RULES = {

@@ -518,6 +518,8 @@ LOAD_VIEWS = {
     "channel": "a per-channel vector [C] as a [1, n] row from channel g*offset + n: [g, n]",
     "nc1hwc0": "an NC1HWC0 tensor as the conv output matrix [M, N] of group g: [g, m, n]",
     "flat": "the flattened storage data from element t: [t]",
+    "split_c0": "one part of a split over C of an NC1HWC0 x at a channel offset off the C0 grid, "
+                "lane by lane (padding lanes zero), from element t: [t]",
     "channel_flat": "a per-channel vector broadcast to the flat positions of an NC1HWC0 / ND "
                     "tensor: [t]",
     "window_count": "how many elements of each pooling window lie inside the input: [t]",

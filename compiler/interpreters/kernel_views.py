@@ -209,3 +209,29 @@ def _store_concat_c0(op, v, dst, idx):
 
 
 STORE_VIEWS["concat_c0"] = _store_concat_c0
+
+
+def _split_c0(op, src, idx, out):
+    """split_c0: a flat tile (elements [t, +tile)) of one part of a split over C of an NC1HWC0
+    x (N, C1x, H, W, C0) at a channel offset off the C0 grid: channel c of the part (stored
+    (N, C1, HW, C0)) is channel offset + c of x; padding lanes are zero."""
+    (t,) = idx
+    off, ch, c1, hw = (int(op.param(k)) for k in ("offset", "channels", "c1", "hw"))
+    c0 = src.shape[-1]
+    total = src.shape[0] * c1 * hw * c0
+    n = min(out.shape[0], total - t)
+    if n <= 0:
+        return out
+    p = np.arange(t, t + n)
+    rest, lane = np.divmod(p, c0)
+    rest, s = np.divmod(rest, hw)
+    nn, b = np.divmod(rest, c1)
+    c = b * c0 + lane
+    keep = c < ch
+    xc = np.where(keep, off + c, 0)
+    x = src.reshape(src.shape[0], src.shape[1], hw, c0)
+    out[:n] = np.where(keep, x[nn, xc // c0, s, xc % c0], 0).astype(out.dtype)
+    return out
+
+
+LOAD_VIEWS["split_c0"] = _split_c0

@@ -147,7 +147,7 @@ def nc1hwc0_block_axis(axis: int, whole, pieces) -> int | None:
     """The stored axis of an origin concat / split axis when `whole` and every piece are
     NC1HWC0 of one origin layout and the pieces are whole blocks of `whole`: N, H, W map to
     their own stored axes; C to C1 (axis 1) when every piece but the last has a multiple of C0
-    channels (assign-layouts' rule, compiler/layout_assignment.py `_blocks`).  Then the op is a
+    channels.  Then the op is a
     concat / split of the stored arrays along that axis.  None otherwise."""
     fmts = [cann.format_of(t) for t in (whole, *pieces)]
     if any(f is None or f.fmt != Format.NC1HWC0 for f in fmts) or \
@@ -318,6 +318,13 @@ def _slice_axes(op, xs) -> tuple[list[int], list[int], list[int]] | None:
 def slice_kernel(chip: str, x, yt, start, step, count, kind: str, loc_op):
     """A kernel.vec_kernel: per core, UB tiles of the flattened result, each gathered from the
     row-major x at start + i * step per axis (`slice_flat`), stored flat."""
+    return gather_flat_kernel(chip, x, yt, kind, loc_op, "slice_flat", start=start, step=step,
+                              count=count)
+
+
+def gather_flat_kernel(chip: str, x, yt, kind: str, loc_op, view: str, **params):
+    """A kernel.vec_kernel: per core, UB tiles of the flattened result, each loaded from x by
+    the load view `view` (slice_flat, split_c0), stored flat."""
     et = yt.element_type
     elems = num_elems(yt)
     t = vector_tiling(kind, elems, 2, numpy_dtype(et).itemsize, chip)
@@ -325,8 +332,7 @@ def slice_kernel(chip: str, x, yt, start, step, count, kind: str, loc_op):
     body = Body([x.type, yt])
     with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
         with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
-            v = body.load(body.args[0], [ti], "slice_flat", [tile], et, "UB",
-                          start=start, step=step, count=count)
+            v = body.load(body.args[0], [ti], view, [tile], et, "UB", **params)
             body.store(v, body.args[-1], [ti], "flat")
     return kernel_op(kernel.VectorKernelOp, kind, [x], yt, body.region(), t.block_dim, f,
                      t.buffers, loc_op)
@@ -367,6 +373,21 @@ class SplitToVectorBody(ChipPattern):
             return
         xt = op.x.type
         stored_axis = nc1hwc0_block_axis(op.split_dim.value.data, xt, [r.type for r in op.results])
+        lanes = None if stored_axis is not None else \
+            nc1hwc0_channel_offsets(op.split_dim.value.data, xt, [r.type for r in op.results])
+        if lanes is not None:  # channels off the C0 grid: each part gathered lane by lane
+            try:
+                news = [gather_flat_kernel(self.chip, op.x, r.type, op.name.removeprefix("cann."), op,
+                                           "split_c0", offset=lanes[k],
+                                           channels=cann.origin_shape(r.type)[_C[lanes[-1]]],
+                                           c1=r.type.get_shape()[1],
+                                           hw=r.type.get_shape()[2] * r.type.get_shape()[3])
+                        for k, r in enumerate(op.results)]
+            except TilingError as e:
+                self.fail(op, str(e))
+                return
+            rewriter.replace(op, news, [n.results[0] for n in news])
+            return
         if stored_axis is None and not all(self.static_row_major(op, xt, r.type, "split")
                                            for r in op.results):
             return

@@ -106,3 +106,34 @@ func.func @main(%arg0: {ty((1, 4, 4, 8))}) -> {ty((1, 4, 4, 4))} {{
                for ln in lines) == 2
     assert sum(ln.endswith("graph input") for ln in lines) == 1
     assert sum(ln.endswith("graph output") for ln in lines) == 1
+
+
+@pytest.mark.parametrize("parts,each", [(3, 8), (2, 16)])
+def test_split_between_convs_runs_on_nc1hwc0(parts, each):
+    """conv -> SplitD over C -> Relu per part -> ConcatV2 -> conv (a grouped conv as Keras
+    builds it): the split gathers each part lane by lane when its channel offset is off the C0
+    grid; TransData only at the graph's edges."""
+    rng = np.random.default_rng(parts)
+    x = rng.standard_normal((1, 4, 4, 8)).astype(np.float32)
+    c = parts * each
+    w0 = rng.normal(0, 0.5, (1, 1, 8, c)).astype(np.float32)
+    w1 = rng.normal(0, 0.5, (1, 1, c, 16)).astype(np.float32)
+    s4, p4, y4 = (1, 4, 4, c), (1, 4, 4, each), (1, 4, 4, 16)
+    lines = [f"%w0 = cann.Const {dense(w0)} : {ty(w0.shape)}",
+             f"%w1 = cann.Const {dense(w1)} : {ty(w1.shape)}",
+             f"%a = cann.Conv2D %arg0, %w0 {CONV} : ({ty(x.shape)}, {ty(w0.shape)}) -> {ty(s4)}",
+             f"%s:{parts} = cann.SplitD %a {{split_dim = 3 : i64, num_split = {parts} : i64}} : "
+             f"({ty(s4)}) -> ({', '.join([ty(p4)] * parts)})"]
+    for k in range(parts):
+        lines.append(f"%r{k} = cann.Sigmoid %s#{k} : ({ty(p4)}) -> {ty(p4)}")
+    lines.append(f"%cat = cann.ConcatV2D {', '.join(f'%r{k}' for k in reversed(range(parts)))} "
+                 f"{{concat_dim = 3 : i64, N = {parts} : i64}} : ({', '.join([ty(p4)] * parts)}) -> {ty(s4)}")
+    lines.append(f"%y = cann.Conv2D %cat, %w1 {CONV} : ({ty(s4)}, {ty(w1.shape)}) -> {ty(y4)}")
+    lines.append(f"func.return %y : {ty(y4)}")
+    text, y = compile_and_run("\n".join(lines), {"arg0": x}, y4)
+    assert text.count("kernel.transdata") == 2, text
+    assert ('view = "split_c0"' in text) == (each % 16 != 0)
+    a = np.einsum("nhwc,cd->nhwd", x, w0[0, 0])
+    pieces = np.split(1 / (1 + np.exp(-a)), parts, axis=-1)
+    want = np.einsum("nhwc,cd->nhwd", np.concatenate(pieces[::-1], axis=-1), w1[0, 0])
+    np.testing.assert_allclose(y, want, atol=1e-5, rtol=1e-5)
