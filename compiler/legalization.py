@@ -490,6 +490,8 @@ def _reduce(cls: type[Operation]) -> BuildFn:
         if any(not -rank <= a < max(rank, 1) for a in axes):
             raise LegalizationError(f"axes {axes} are out of range for rank {rank}")
         axes = sorted({a % rank for a in axes}) if rank else []
+        if not axes and node.operand_type(0) == node.result_type():
+            return [node.operand(0)]  # over no axes: the input (Keras RNNs' max_iterations)
         return [b.create(cls, [node.operand(0)], node.result_type(), axes=int_array(axes),
                          keep_dims=IntegerAttr(int(node.flag("keep_dims")), 1))]
     return build
@@ -1042,6 +1044,14 @@ def _while(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return list(op.results)
 
 
+def _tensor_list_row(tf_type: str) -> BuildFn:
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        from compiler.tensor_list_types import ROWS
+
+        return ROWS[tf_type](node, b)
+    return build
+
+
 def _inline_call(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """PartitionedCall / StatefulPartitionedCall: the callee's body (tf ops) is cloned in place
     of the call, its arguments replaced by the call's operands; the copies keep their own
@@ -1238,6 +1248,16 @@ RULES: list[Rule] = [
     Rule("StatelessWhile", "While", _while, dtype_operand=None),
     Rule("PartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
     Rule("StatefulPartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
+    # TensorLists are buffers (compiler/tensor_list_types.py types the handles first)
+    *[Rule(t, cann_op, _tensor_list_row(t), dtype_operand=k, note=note)  # k: the element's
+      for t, cann_op, k, note in (                                     # dtype, or the result's
+          ("TensorListReserve", "Const", 0, "a buffer of zeros"),
+          ("TensorListFromTensor", "(the tensor)", None, "the tensor is the buffer"),
+          ("TensorListGetItem", "GatherV2D", None, "row i: GatherV2D on axis 0 + Reshape"),
+          ("TensorListSetItem", "SelectV2", 2, "decomposed: Equal(iota, i) + Reshape + SelectV2"),
+          ("TensorListStack", "(the buffer)", None, "the buffer, reshaped"),
+          ("TensorListLength", "Const", None, "the buffer's first dimension"),
+          ("TensorListElementShape", "Const", None, "the buffer's other dimensions"))],
 ]
 
 TABLE: dict[str, Rule] = {r.tf: r for r in RULES}

@@ -46,7 +46,9 @@ def _is_const(op: Operation | None) -> bool:
 def _const_array(op: Operation) -> np.ndarray | None:
     from dialects.common import numpy_from_dense
 
-    value = op.properties.get("value") or op.attributes.get("value")
+    value = op.properties.get("value")
+    if value is None:  # not `or`: an empty dense attribute is falsy
+        value = op.attributes.get("value")
     if not isinstance(value, DenseIntOrFPElementsAttr):
         return None
     try:
