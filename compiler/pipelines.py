@@ -82,6 +82,8 @@ class PipelineOptions:
     fusion_disable: tuple[str, ...] = ()
     fusion_switch_file: str = ""
     fusion_report: str = ""
+    layout_report: str = ""
+    """assign-layouts' report of every TransData left and why ("-": stderr, else a file)."""
 
     def __post_init__(self):
         if self.level not in LEVEL_ORDER:
@@ -123,7 +125,7 @@ def _precision(o: PipelineOptions) -> list[ModulePass]:
 
 
 def _layouts(o: PipelineOptions) -> list[ModulePass]:
-    return [_pass("assign-layouts")]
+    return [_pass("assign-layouts", report=o.layout_report)]
 
 
 def _lower(o: PipelineOptions) -> list[ModulePass]:

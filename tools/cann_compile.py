@@ -80,6 +80,8 @@ def _parser() -> ToolArgumentParser:
     a("--print-pipeline", "--print_pipeline", dest="print_pipeline", action="store_true",
       help="print the -p spec of the pass pipeline (replay it with cann-opt -p)")
     a("--report", action="store_true", help="print the performance estimate")
+    a("--layout-report", dest="layout_report", default="", metavar="FILE|-",
+      help="list every TransData left by assign-layouts and why (- for stderr)")
     a("--report-json", dest="report_json", default=None, metavar="FILE",
       help="write the performance estimate as JSON")
     a("--dump-graph", dest="dump_graph", default=None, metavar="FILE.dot|FILE.svg",
@@ -146,7 +148,7 @@ def pipeline_options(args, module=None):
         chip=chip, level="planned", precision_mode=args.precision_mode, keep_dtype=keep,
         customize_dtypes=custom,
         output_types=parse_output_type(args.output_type, outs) if args.output_type else (),
-        fusion_switch_file=args.fusion_switch_file or "")
+        fusion_switch_file=args.fusion_switch_file or "", layout_report=args.layout_report)
 
 
 def _out_nodes(args) -> list[str] | None:

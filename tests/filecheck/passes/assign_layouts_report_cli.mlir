@@ -1,0 +1,13 @@
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: cann-compile --model=%S/../../../examples/conv_block.pbtxt --framework=3 --soc_version=Ascend910B3 --output=%t/m --layout-report=- 2>&1 | filecheck %s
+// RUN: cann-compile --model=%S/../../../examples/conv_block.pbtxt --framework=3 --soc_version=Ascend910B3 --output=%t/m --layout-report=%t/layouts.txt --print-pipeline | filecheck %s --check-prefix=SPEC
+// RUN: filecheck %s < %t/layouts.txt
+
+// cann-compile --layout-report: assign-layouts' list of the TransData left (report= of the
+// pass), here the conv block's input and output.
+
+// CHECK:      layout report: 2 TransData, {{[0-9]+}} bytes moved
+// CHECK-NEXT: TransData NHWC -> NC1HWC0 [1, 8, 8, 3] at '{{.*}}': graph input
+// CHECK-NEXT: TransData NC1HWC0 -> NHWC [1, 8, 8, 4] at '{{.*}}': graph output
+
+// SPEC: assign-layouts{report="{{.*}}layouts.txt"}
