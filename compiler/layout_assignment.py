@@ -305,6 +305,24 @@ def rule_split(op: Operation, fmt: str) -> str | None:
     return None
 
 
+def rule_slice_hw(op: Operation, fmt: str) -> str | None:
+    """A StridedSlice over N, H, W of a 4-D value, C whole and no axis added or removed: a
+    slice of the stored NC1HWC0 array (compiler/lowering/data_movement.py `nc1hwc0_slice`)."""
+    from compiler.lowering.data_movement import _slice_axes
+
+    msg = _device_shape(op, fmt)
+    if msg:
+        return msg
+    xs = _shape(op.operands[0])
+    if len(xs) != 4 or _int(op, "new_axis_mask") or _int(op, "shrink_axis_mask"):
+        return "it adds or removes axes"
+    ax = _slice_axes(op, list(xs))
+    c = _c_axis(op)
+    if ax is None or (ax[0][c], ax[1][c], ax[2][c]) != (0, 1, xs[c]):
+        return "it slices C"
+    return None
+
+
 RULES = {
     "origin": lambda op, fmt: None,
     "same": rule_same,
@@ -319,6 +337,7 @@ RULES = {
     "batch-view": rule_batch_view,
     "concat": rule_concat,
     "split": rule_split,
+    "slice-hw": rule_slice_hw,
 }
 
 

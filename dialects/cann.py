@@ -1077,7 +1077,7 @@ class StridedSliceDOp(CannOp):
     ellipsis_mask = prop_def(IntegerAttr)
     new_axis_mask = prop_def(IntegerAttr)
     shrink_axis_mask = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective())
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="slice-hw"))
 
     def verify_op(self) -> None:
         from dialects.common import ints

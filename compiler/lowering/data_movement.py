@@ -315,6 +315,26 @@ def _slice_axes(op, xs) -> tuple[list[int], list[int], list[int]] | None:
     return start, step, count
 
 
+def nc1hwc0_slice(op) -> tuple[list[int], list[int], list[int]] | None:
+    """A StridedSliceD of an NC1HWC0 x into an NC1HWC0 y (one origin layout) that keeps C whole
+    (N, H, W sliced, no new or shrunk axes): (start, step, count) per stored axis, C1 and C0
+    taken whole.  None otherwise."""
+    fx, fy = cann.format_of(op.x.type), cann.format_of(op.y.type)
+    if fx is None or fy is None or fx.fmt != Format.NC1HWC0 or fy.fmt != Format.NC1HWC0 \
+            or fx.origin_fmt != fy.origin_fmt or len(fx.origin) != 4 or len(fy.origin) != 4:
+        return None
+    ax = _slice_axes(op, list(fx.origin))
+    c = 3 if fx.origin_fmt == Format.NHWC else 1
+    if ax is None or (ax[0][c], ax[1][c], ax[2][c]) != (0, 1, fx.origin[c]):
+        return None
+    order = [0, 1, 2] if c == 3 else [0, 2, 3]  # origin N, H, W
+    xs = op.x.type.get_shape()
+    start, step, count = [0] * 5, [1] * 5, list(xs)
+    for stored, a in zip((0, 2, 3), order):
+        start[stored], step[stored], count[stored] = ax[0][a], ax[1][a], ax[2][a]
+    return start, step, count
+
+
 def slice_kernel(chip: str, x, yt, start, step, count, kind: str, loc_op):
     """A kernel.vec_kernel: per core, UB tiles of the flattened result, each gathered from the
     row-major x at start + i * step per axis (`slice_flat`), stored flat."""
@@ -346,10 +366,11 @@ class StridedSliceToVectorBody(ChipPattern):
         if op.name != "cann.StridedSliceD":
             return
         xt, yt = op.x.type, op.y.type
-        if not self.static_row_major(op, xt, yt, "strided-slice"):
+        ax = nc1hwc0_slice(op)
+        if ax is None and not self.static_row_major(op, xt, yt, "strided-slice"):
             return
         xs = list(xt.get_shape())
-        ax = _slice_axes(op, xs)
+        ax = ax or _slice_axes(op, xs)
         if ax is None or prod(ax[2]) != num_elems(yt):
             self.fail(op, f"{op.name}: the slice does not map onto x {xs} -> {list(yt.get_shape())}")
             return

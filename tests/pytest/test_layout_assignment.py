@@ -137,3 +137,24 @@ def test_split_between_convs_runs_on_nc1hwc0(parts, each):
     pieces = np.split(1 / (1 + np.exp(-a)), parts, axis=-1)
     want = np.einsum("nhwc,cd->nhwd", np.concatenate(pieces[::-1], axis=-1), w1[0, 0])
     np.testing.assert_allclose(y, want, atol=1e-5, rtol=1e-5)
+
+
+def test_strided_slice_over_h_w_runs_on_nc1hwc0():
+    """conv -> StridedSlice [:, 1:, ::2, :] -> conv (NASNet's cropping after a pad): a slice of
+    the stored NC1HWC0 array, C1 and C0 whole; TransData only at the graph's edges."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 5, 6, 8)).astype(np.float32)
+    w0 = rng.normal(0, 0.5, (1, 1, 8, 20)).astype(np.float32)
+    w1 = rng.normal(0, 0.5, (1, 1, 20, 4)).astype(np.float32)
+    a4, s4, y4 = (1, 5, 6, 20), (1, 4, 3, 20), (1, 4, 3, 4)
+    body = f"""
+  %w0 = cann.Const {dense(w0)} : {ty(w0.shape)}
+  %w1 = cann.Const {dense(w1)} : {ty(w1.shape)}
+  %a = cann.Conv2D %arg0, %w0 {CONV} : ({ty(x.shape)}, {ty(w0.shape)}) -> {ty(a4)}
+  %s = cann.StridedSliceD %a {{begin = array<i64: 0, 1, 0, 0>, end = array<i64: 1, 5, 6, 20>, strides = array<i64: 1, 1, 2, 1>, begin_mask = 0 : i64, end_mask = 0 : i64, ellipsis_mask = 0 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 0 : i64}} : ({ty(a4)}) -> {ty(s4)}
+  %y = cann.Conv2D %s, %w1 {CONV} : ({ty(s4)}, {ty(w1.shape)}) -> {ty(y4)}
+  func.return %y : {ty(y4)}"""
+    text, y = compile_and_run(body, {"arg0": x}, y4)
+    assert text.count("kernel.transdata") == 2, text
+    a = np.einsum("nhwc,cd->nhwd", x, w0[0, 0])[:, 1:, ::2, :]
+    np.testing.assert_allclose(y, np.einsum("nhwc,cd->nhwd", a, w1[0, 0]), atol=1e-5, rtol=1e-5)
