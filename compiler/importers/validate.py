@@ -9,7 +9,9 @@ registry (OpDefs), and every problem is one line `<file>: error: node '<name>' (
 * a node with a different number of data inputs than its OpDef asks for;
 * a Const: `value` must be a tensor of the node's `dtype`, with a valid shape whose size is
   within `MAX_TENSOR_BYTES`, and `tensor_content` (if any) exactly that size;
-* a device string TensorFlow cannot parse.
+* a device string TensorFlow cannot parse;
+* a cycle that is not a TF1 loop's back edge (the functionalizer's own imports would fail on it
+  with a message naming no node).
 
 The counts are also what the TF1 functionalizer indexes with (`input_count`, `output_types`).
 """
@@ -70,13 +72,35 @@ def output_types(registry: Any, node: Any) -> list[int] | None:
     return None if op_def is None else _arg_types(node, op_def.output_arg)
 
 
+def _arg_count(node: Any, args: Sequence[Any]) -> int | None:
+    """How many tensors an OpDef's args are for this node (None: a count attr is missing)."""
+    count = 0
+    for arg in args:
+        if arg.number_attr:
+            n = _attr(node, arg.number_attr, "i")
+            if n is None or not 0 <= n.i <= 1 << 20:
+                return None
+            count += n.i
+        elif arg.type_list_attr:
+            lst = _attr(node, arg.type_list_attr, "list")
+            if lst is None:
+                return None
+            count += len(lst.list.type)
+        else:
+            count += 1
+    return count
+
+
 def input_count(registry: Any, node: Any) -> int | None:
     """How many data inputs the node's OpDef asks for, or None (unknown op type or attrs)."""
     op_def = registry.get(node.op)
-    if op_def is None:
-        return None
-    types = _arg_types(node, op_def.input_arg)
-    return None if types is None else len(types)
+    return None if op_def is None else _arg_count(node, op_def.input_arg)
+
+
+def output_count(registry: Any, node: Any) -> int | None:
+    """How many outputs the node has by its OpDef, or None (unknown op type or attrs)."""
+    op_def = registry.get(node.op)
+    return None if op_def is None else _arg_count(node, op_def.output_arg)
 
 
 def _const_problem(tf: Any, node: Any, content: bytes | None = None) -> str | None:
@@ -131,6 +155,40 @@ def _device_problem(tf: Any, device: str) -> str | None:
     return None
 
 
+_BACK_EDGE = ({"NextIteration", "RefNextIteration"}, {"Merge", "RefMerge"})
+
+
+def cycle_errors(graph_def: Any, filename: str) -> list[str]:
+    """A cycle other than a TF1 loop's NextIteration -> Merge back edge, named at a node on it
+    (TensorFlow's import says only `4 nodes in a cycle`)."""
+    nodes = {n.name: n for n in graph_def.node}
+    state: dict[str, int] = {}  # 1 = on the DFS stack, 2 = done
+    errors: list[str] = []
+    for root in graph_def.node:
+        if root.name in state:
+            continue
+        state[root.name] = 1
+        stack = [(root, 0)]
+        while stack:
+            node, i = stack.pop()
+            if i == len(node.input):
+                state[node.name] = 2
+                continue
+            stack.append((node, i + 1))
+            src = nodes.get(split_input(node.input[i])[0])
+            if src is None or (src.op in _BACK_EDGE[0] and node.op in _BACK_EDGE[1]):
+                continue
+            if state.get(src.name) == 1:
+                msg = (f"{filename}: error: node '{src.name}' ({src.op}): the graph has a cycle "
+                       "through this node")
+                if msg not in errors:
+                    errors.append(msg)
+            elif src.name not in state:
+                state[src.name] = 1
+                stack.append((src, 0))
+    return errors
+
+
 def check_graph(tf: Any, graph_def: Any, filename: str,
                 detached: dict[str, bytes] | None = None) -> None:
     """Raise one CompileError listing every problem TensorFlow's import would trust.
@@ -148,10 +206,10 @@ def check_graph(tf: Any, graph_def: Any, filename: str,
             if index > _MAX_INDEX:
                 errors.append(f"{where}: input '{ref}': output index {index} is out of range")
                 continue
-            outs = output_types(registry, nodes[src])
-            if outs is not None and index >= len(outs):
+            outs = output_count(registry, nodes[src])
+            if outs is not None and index >= outs:
                 errors.append(f"{where}: input '{ref}': '{src}' ({nodes[src].op}) has only "
-                              f"{len(outs)} output(s)")
+                              f"{outs} output(s)")
         data = [r for r in node.input if not r.startswith("^")]
         want = input_count(registry, node)
         if want is not None and len(data) != want:
@@ -167,6 +225,7 @@ def check_graph(tf: Any, graph_def: Any, filename: str,
             problem = _device_problem(tf, node.device)
         if problem is not None:
             errors.append(f"{where}: {problem}")
+    errors += cycle_errors(graph_def, filename)
     for f in graph_def.library.function:
         for node in f.node_def:
             problem = _const_problem(tf, node) if node.op == "Const" else None

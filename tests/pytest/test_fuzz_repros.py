@@ -95,9 +95,8 @@ GRAPHDEF_CASES = [
     ("gd-tf-message-without-node", "bad_utf8_attr.pbtxt",
      r": error: node 'conv1/Conv2D' \(Conv2D\): TensorFlow rejects it: 'utf-8' codec can't "
      r"decode byte 0xff"),
-    ("gd-tf1-cycle-without-node", "tf1_cycle.pbtxt",
-     r": error: node 'x' \(Placeholder\): has 1 data input\(s\); Placeholder takes 0$"),
-    ("gd-tf1-cycle-without-node", "cb_cycle.pbtxt", r": error: node 'x' \(Placeholder\): "),
+    ("gd-tf1-cycle-without-node", "tf1_cycle_sum.pbtxt",
+     r": error: node 'Sum' \(Sum\): the graph has a cycle through this node$"),
 ]
 
 
@@ -110,6 +109,17 @@ def test_bad_graphdef_is_one_line_naming_the_node(name, file, expected, capsys, 
     assert rc == 1
     one_line_errors(err, expected, path)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("file", ["tf1_cycle.pbtxt", "cb_cycle.pbtxt"])
+def test_placeholder_with_an_input_in_a_cycle(file, capsys, tmp_path):
+    path = repro("gd-tf1-cycle-without-node", file)
+    rc, err = run_tool("cann-translate", ["--import-graphdef", path, "-o", str(tmp_path / "m.mlir")],
+                       capsys)
+    assert rc == 1
+    assert one_line_errors(err, r": error: node 'x' \(Placeholder\): ", path, lines=2) == [
+        f"{path}: error: node 'x' (Placeholder): has 1 data input(s); Placeholder takes 0",
+        f"{path}: error: node 'x' (Placeholder): the graph has a cycle through this node"]
 
 
 @pytest.mark.parametrize("name, file, expected", [
