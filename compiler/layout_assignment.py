@@ -622,6 +622,14 @@ def explain(td: Operation) -> str:
         n = node_name(op)
         return f"{op.name} '{n}'" if n else op.name
 
+    def why(op: Operation, fmt: str, reads: int | None = None, writes: int | None = None) -> str:
+        """Why `op` does not read operand `reads` (or write result `writes`) in `fmt`."""
+        for f in formats(op):
+            ins, outs = io_layouts(op, f)
+            if (reads is not None and ins[reads] == fmt) or (writes is not None and outs[writes] == fmt):
+                return f"{name(op)} runs on ND: cheaper than converting its other operands"
+        return f"{name(op)}: {why_not(op, fmt) or f'it does not read or write {fmt}'}"
+
     reasons = []
     if to_origin:  # device -> origin: who reads the origin value?
         for use in td.dst.uses:
@@ -631,9 +639,7 @@ def explain(td: Operation) -> str:
             elif user.name == "cann.TransData":
                 reasons.append(f"converted on to {user.dst_format.data}")
             else:
-                why = why_not(user, fmt)
-                reasons.append(f"{name(user)}: {why}" if why else
-                               f"{name(user)} runs on ND: cheaper than converting its other operands")
+                reasons.append(why(user, fmt, reads=use.index))
     else:
         owner = td.src.owner
         if not isinstance(owner, Operation):
@@ -641,9 +647,7 @@ def explain(td: Operation) -> str:
         elif owner.name == "cann.TransData":
             reasons.append(f"converted on from {owner.src_format.data}")
         else:
-            why = why_not(owner, fmt)
-            reasons.append(f"{name(owner)}: {why}" if why else
-                           f"{name(owner)} runs on ND: cheaper than converting its other operands")
+            reasons.append(why(owner, fmt, writes=td.src.index))
     return "; ".join(dict.fromkeys(reasons))
 
 
