@@ -54,7 +54,8 @@ class FusePass(ModulePass):
 
     auto: bool = True
     """After the rules: group every pointwise (elementwise / broadcast) DAG into one
-    cann.FusedKernel (compiler/fusion/auto.py; `auto=false` keeps the ops apart)."""
+    cann.FusedKernel (compiler/fusion/auto.py; `auto=false`, `disable=AutomaticUBFusion` or a
+    switch file's UBFusion off keep the ops apart)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         global LAST_REPORT
@@ -79,14 +80,16 @@ class FusePass(ModulePass):
                 if r.name in names:  # a user rule replaces the built-in rule of that name
                     all_rules = [x for x in all_rules if x.name != r.name]
                 all_rules.append(r)
-        known = [r.name for r in all_rules]
+        from compiler.fusion.auto import SWITCH
+
+        known = [r.name for r in all_rules] + [SWITCH.name]
         off = set(self.disable)
         unknown = sorted(off - set(known))
         if unknown:
             raise CompileError(
                 f"fuse: error: unknown fusion rule(s) {', '.join(unknown)}; known: {', '.join(known)}")
         if self.switch_file:
-            off |= disabled_by_switch_file(self.switch_file, all_rules)
+            off |= disabled_by_switch_file(self.switch_file, [*all_rules, SWITCH])
         active = [r for r in all_rules if r.name not in off]
 
         stats = Stats()
@@ -97,7 +100,7 @@ class FusePass(ModulePass):
         run_rules(op, active, ctx, stats)
         dead_code(op)
         auto = None
-        if self.auto:
+        if self.auto and SWITCH.name not in off:
             from compiler.fusion.auto import fuse_pointwise
 
             auto = fuse_pointwise(op)

@@ -18,6 +18,7 @@ its producers, in reverse program order:
   * no cycle can form: only the root's result leaves a group, so a path from the group back
     into it would be a path from the root to one of its own producers.
 
+It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
 Scalar constants (one element, no storage format) are copied into the body; other values are
 the kernel's inputs.  A group of one op stays that op.  `Report` names every pointwise op left
 as a kernel of its own and why no neighbour took it (the fusion report's "unfused" list).
@@ -37,6 +38,18 @@ from dialects.op_kinds import OutputFusable, is_pointwise, kind_name
 
 #: The smallest tile (elements) a fused vector kernel may be left with.
 MIN_TILE_ELEMS = 1024
+
+
+@dataclass(frozen=True)
+class Switch:
+    """The automatic fusion as ATC switch files and `fuse disable=` see it: one UB fusion pass
+    (`{"Switch": {"UBFusion": {"ALL": "off"}}}` or `AutomaticUBFusion:off` turns it off)."""
+
+    name: str = "AutomaticUBFusion"
+    group: str = "UBFusion"
+
+
+SWITCH = Switch()
 
 
 def tile_fn(op: Operation) -> str | None:
