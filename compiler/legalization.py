@@ -1044,6 +1044,22 @@ def _while(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return list(op.results)
 
 
+def _reverse(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """ReverseV2(x, axes) of constant axes: one GatherV2D per axis with the indices n-1 .. 0
+    (Keras's Bidirectional reverses the time axis before and after the backward layer)."""
+    x = node.operand(0)
+    shape = list(x.type.get_shape())
+    axes = sorted({a % len(shape) for a in node.const_ints(1, "axis")}) if shape else []
+    for a in axes:
+        if shape[a] < 0:
+            raise LegalizationError(f"axis {a} has a dynamic size")
+        if shape[a] > 1:
+            x = b.create(cann.GatherV2DOp, [x, b.const(np.arange(shape[a] - 1, -1, -1,
+                                                                  dtype=np.int32))],
+                         TensorType(x.type.element_type, shape), axis=IntegerAttr(a, i64))
+    return [x]
+
+
 def _tensor_list_row(tf_type: str) -> BuildFn:
     def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
         from compiler.tensor_list_types import ROWS
@@ -1248,6 +1264,7 @@ RULES: list[Rule] = [
     Rule("StatelessWhile", "While", _while, dtype_operand=None),
     Rule("PartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
     Rule("StatefulPartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
+    Rule("ReverseV2", "GatherV2D", _reverse, note="one GatherV2D of n-1..0 per axis"),
     # TensorLists are buffers (compiler/tensor_list_types.py types the handles first)
     *[Rule(t, cann_op, _tensor_list_row(t), dtype_operand=k, note=note)  # k: the element's
       for t, cann_op, k, note in (                                     # dtype, or the result's

@@ -672,8 +672,9 @@ def _reattach(tf: Any, graph_def: Any, weights: dict[str, bytes]) -> Any:
     return copy
 
 
-#: Sinks of these op types are dead values or side effects, not results.
-NOT_RESULTS = ("Const", "Placeholder", "NoOp")
+#: Sinks of these op types are dead values or side effects, not results (an unread
+#: TensorListReserve: `tf.TensorArray(...).unstack(x)` makes a new list and leaves the first).
+NOT_RESULTS = ("Const", "Placeholder", "NoOp", "TensorListReserve")
 
 
 def import_graphdef(graph_def: Any, filename: str, input_shapes: str | dict | None = None,
