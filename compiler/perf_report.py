@@ -30,8 +30,10 @@ Assumptions (stated in every report):
 * HBM bandwidth: the chip profile's figure and its source (`compiler/chips.py`).
 * Cube peak: cores x 8192 flop/cycle x clock for fp16/bf16, half that for fp32 (16x16x8 fractal).
 * Control flow (kernel.if / case / while): which branch runs and how often a loop turns are known
-  only at run time.  A branch op counts its costliest branch; a while counts one iteration (the
-  cond's kernels twice, the body's once).  Each predicate read is one host switch task (ATC's
+  only at run time.  A branch op counts its costliest branch; a while counts its trip count x
+  (cond + body) when the trip count is a compile-time constant (`kernel.trip_count`, found by
+  compiler/lowering/control_flow.py), else one iteration (the cond's kernels twice, the
+  body's once), and says which.  Each predicate read is one host switch task (ATC's
   StreamSwitch / LabelSwitch) charged one launch; a while also copies its loop variables in and
   out.  The report lists these assumptions when the model has control flow.
 """
@@ -387,11 +389,23 @@ def _control_costs(op, chip: ChipProfile, launch_us: float, notes: list[str],
     pred = _bytes(op.operands[0].type) if op.operands else 0
     if op.name == "kernel.while":
         cond, loop = fns
+        moved = sum(_bytes(v.type) for v in op.operands)
+        trips = op.attributes.get("kernel.trip_count")
+        if trips is not None:  # compiler/lowering/control_flow.py found it at compile time
+            n = trips.value.data
+            note = (f"{op.name} '{node_name(op)}': trip count {n} known at compile time: cond "
+                    f"{n + 1} times, body {n} times, one switch per predicate read")
+            if note not in notes:
+                notes.append(note)
+            turns = []
+            for _ in range(n):
+                turns += [*body(cond), switch("predicate read: iterate"), *body(loop)]
+            return [switch("loop variables copied in", moved), *turns, *body(cond),
+                    switch("predicate read: exit, loop variables copied out", 0, moved)]
         note = (f"{op.name} '{node_name(op)}': one iteration assumed (trip count known at run "
                 "time): cond twice, body once, one switch per predicate read")
         if note not in notes:
             notes.append(note)
-        moved = sum(_bytes(v.type) for v in op.operands)
         return [switch("loop variables copied in", moved), *body(cond),
                 switch("predicate read: 1 iteration assumed"), *body(loop), *body(cond),
                 switch("predicate read: exit, loop variables copied out", 0, moved)]
