@@ -22,7 +22,7 @@ UNSUPPORTED_MODES = {"5": "GE dump graph to JSON (this compiler writes no GE dum
 
 #: ATC options that are recognised and rejected by name: passing one is an error, never ignored.
 NOT_IMPLEMENTED = (
-    "op_select_implmode", "optypelist_for_implmode", "insert_op_conf", "dynamic_batch_size",
+    "insert_op_conf", "dynamic_batch_size",
     "dynamic_image_size", "dynamic_dims", "input_fp16_nodes", "is_output_adjust_hw_layout",
     "is_input_adjust_hw_layout", "enable_small_channel", "compression_optimize_conf",
     "op_debug_level", "buffer_optimize", "precision_mode_v2", "modify_mixlist",
@@ -131,6 +131,33 @@ def parse_output_type(spec: str, out_nodes: list[str] | None) -> tuple[str, ...]
                        f"({';'.join(out_nodes)})")
         entries.append(f"{node if index == '0' else ref}={dtype(t)}")
     return tuple(entries)
+
+
+def parse_implmode(mode: str | None, op_types: str | None) -> tuple[str, tuple[str, ...]]:
+    """--op_select_implmode and --optypelist_for_implmode -> cann-to-kernel's (implmode,
+    implmode_ops).  The list needs the mode (ATC: the listed ops take the mode given), and
+    each entry must be an Ascend IR op type (a cann op name)."""
+    from compiler.lowering.implmode import MODES
+    from dialects.cann import CANN
+
+    if mode is None:
+        if op_types is not None:
+            raise _bad("optypelist_for_implmode", op_types, "needs --op_select_implmode "
+                       "(the mode the listed ops take)")
+        return "", ()
+    if mode not in MODES:
+        raise _bad("op_select_implmode", mode, f"not one of {', '.join(MODES)}")
+    if op_types is None:
+        return mode, ()
+    known = {c.name.removeprefix("cann.") for c in CANN.operations}
+    types = tuple(t.strip() for t in op_types.split(","))
+    for t in types:
+        if not t:
+            raise _bad("optypelist_for_implmode", op_types, "an empty op type")
+        if t not in known:
+            raise _bad("optypelist_for_implmode", op_types, f"'{t}' is not an Ascend IR op type "
+                       "of this compiler (e.g. GeluErf, SoftmaxV2, LayerNorm)")
+    return mode, types
 
 
 def _cfg_lines(path: str, option: str) -> list[tuple[int, str]]:

@@ -85,6 +85,11 @@ class PipelineOptions:
     layout_report: str = ""
     """assign-layouts' report of every TransData left and why ("-": stderr, else a file)."""
 
+    implmode: str = ""
+    """ATC's --op_select_implmode (high_precision / high_performance; "": each op's default)."""
+    implmode_ops: tuple[str, ...] = ()
+    """ATC's --optypelist_for_implmode: the op types that take `implmode` (empty: every op)."""
+
     def __post_init__(self):
         if self.level not in LEVEL_ORDER:
             raise CompileError(f"unknown level '{self.level}'; known: {', '.join(LEVEL_ORDER)}")
@@ -129,7 +134,8 @@ def _layouts(o: PipelineOptions) -> list[ModulePass]:
 
 
 def _lower(o: PipelineOptions) -> list[ModulePass]:
-    return [_pass("cann-to-kernel", soc_version=o.chip.name)]
+    return [_pass("cann-to-kernel", soc_version=o.chip.name, implmode=o.implmode,
+                  implmode_ops=o.implmode_ops)]
 
 
 def _plan(o: PipelineOptions) -> list[ModulePass]:

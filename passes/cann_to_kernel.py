@@ -36,6 +36,7 @@ from xdsl.passes import ModulePass
 from compiler.chips import DEFAULT_CHIP, UnknownChipError, get_chip
 from compiler.diagnostics import CompileError, OpError
 from compiler.lowering import lowering_patterns
+from compiler.lowering.implmode import ImplMode, select_implementations
 from compiler.rewriting import rewrite
 from dialects import cann, kernel
 
@@ -50,6 +51,13 @@ class CannToKernelPass(ModulePass):
     legacy: bool = False
     """Emit the body-less kernel.cube_conv2d / kernel.vector forms (semantics built in)."""
 
+    implmode: str = ""
+    """ATC's --op_select_implmode: high_precision or high_performance ("" = each op's default
+    implementation); see compiler/lowering/implmode.py."""
+
+    implmode_ops: tuple[str, ...] = ()
+    """ATC's --optypelist_for_implmode: the op types that take `implmode` (empty: all)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         chip = self.soc_version
         if not chip:
@@ -59,9 +67,15 @@ class CannToKernelPass(ModulePass):
             get_chip(chip)
         except UnknownChipError as e:
             raise CompileError(f"cann-to-kernel: error: {e}") from None
+        try:
+            impl = ImplMode(self.implmode, tuple(self.implmode_ops))
+        except ValueError as e:
+            raise CompileError(f"cann-to-kernel: error: {e}") from None
         op.attributes[kernel.SOC_ATTR] = StringAttr(chip)
         failures: list[tuple[Operation, str]] = []
-        rewrite(op, lowering_patterns(chip, failures, legacy=self.legacy), recursive=False)
+        rewrite(op, lowering_patterns(chip, failures, legacy=self.legacy, impl=impl),
+                recursive=False)
+        select_implementations(op, impl)
         for left in op.walk():
             if left.dialect_name() in ("tf", "cann") and not isinstance(left, cann.ConstOp) \
                     and all(f is not left for f, _ in failures):

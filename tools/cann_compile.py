@@ -74,6 +74,10 @@ def _parser() -> ToolArgumentParser:
     both("output_type", default=None, help='FP32, FP16, INT8, UINT8, INT32, or "node:0:FP16;..."')
     both("fusion_switch_file", default=None,
          help="fusion passes to switch off (ATC format: 'Name:off' lines or JSON)")
+    both("op_select_implmode", default=None, metavar="high_precision|high_performance",
+         help="the implementation of ops that have two (GELU; fp16 softmax / LayerNorm rows)")
+    both("optypelist_for_implmode", default=None, metavar="OpType,...",
+         help="only these op types (e.g. GeluErf,SoftmaxV2) take --op_select_implmode")
     a("--log", default=None, choices=list(LOG_LEVELS),
       help="debug|info|warning|error|null: log lines on stderr in ATC's format")
     a("-o", "--output", default=None, help="output path (.om appended when missing)")
@@ -126,10 +130,12 @@ def _requires(args, *names: str) -> None:
 def pipeline_options(args, module=None):
     """The PipelineOptions of the parsed arguments.  `module` (the imported tf-level IR) lets
     the cfg files' op names be checked against the graph."""
-    from compiler.atc_options import parse_customize_dtypes, parse_keep_dtype, parse_output_type
+    from compiler.atc_options import (parse_customize_dtypes, parse_implmode, parse_keep_dtype,
+                                      parse_output_type)
     from compiler.pipelines import PipelineOptions, resolve_chip
 
     chip = resolve_chip(args.soc_version)
+    implmode, implmode_ops = parse_implmode(args.op_select_implmode, args.optypelist_for_implmode)
     if args.fusion_switch_file and not os.path.isfile(args.fusion_switch_file):
         raise CompileError(f"{args.fusion_switch_file}: error: no such file (--fusion_switch_file)")
     outs = _out_nodes(args)
@@ -148,7 +154,8 @@ def pipeline_options(args, module=None):
         chip=chip, level="planned", precision_mode=args.precision_mode, keep_dtype=keep,
         customize_dtypes=custom,
         output_types=parse_output_type(args.output_type, outs) if args.output_type else (),
-        fusion_switch_file=args.fusion_switch_file or "", layout_report=args.layout_report)
+        fusion_switch_file=args.fusion_switch_file or "", layout_report=args.layout_report,
+        implmode=implmode, implmode_ops=implmode_ops)
 
 
 def _out_nodes(args) -> list[str] | None:

@@ -25,7 +25,8 @@ from xdsl.pattern_rewriter import RewritePattern
 
 
 def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
-                      legacy: bool = False) -> list[RewritePattern]:
+                      legacy: bool = False, impl=None) -> list[RewritePattern]:
+    """impl: the ImplMode (compiler/lowering/implmode.py) every pattern lowers with."""
     from compiler.lowering import (attention, control_flow, cube, data_movement, fused, gather,
                                    resize, squeeze_excite, vector)
     from compiler.lowering import legacy as legacy_forms
@@ -47,5 +48,6 @@ def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
                  fused.FusedKernelToVectorBody,
                  data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
         kinds.append(__import__("compiler.lowering.scan", fromlist=["scan"]).CumsumToVectorBody)
-    return [k(chip, failures) for k in kinds] + [data_movement.TransDataToKernel(chip, failures),
-                                                  control_flow.ControlFlowToKernel(chip, failures)]
+    return [k(chip, failures, impl) for k in kinds] + [
+        data_movement.TransDataToKernel(chip, failures, impl),
+        control_flow.ControlFlowToKernel(chip, failures, impl)]

@@ -72,7 +72,8 @@ class MultiHeadAttentionToKernels(ChipPattern):
                 epilogue=[("muls", {"value": FloatAttr(float(op.scale.value.data), f32)})],
                 store=("nd", dict(batch=[bsz * heads], rows=seq, cols=seq)), loc_op=op)
             masked = mask_kernels(self.chip, op, k2.results[0], [bsz, heads, seq, seq])
-            k3 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op)
+            k3 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op, compute_type=(
+                self.impl.row_compute_type("SoftmaxV2", s_t.element_type)))
             k4 = gemm_kernel(
                 self.chip, "BatchMatMulV2", [k3.results[0], qkv], op.y.type, batch=bsz * heads,
                 m=seq, n=d, k=seq,
@@ -186,7 +187,8 @@ class AttentionToKernels(ChipPattern):
                 p_v, b_load = op.v, ("nd", dict(transpose=0, batch=out_b, rows=sk, cols=dv))
                 store = ("nd", dict(batch=out_b, rows=sq, cols=dv))
             masked = mask_kernels(self.chip, op, k1.results[0], [*out_b, sq, sk])
-            k2 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op)
+            k2 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op, compute_type=(
+                self.impl.row_compute_type("SoftmaxV2", s_t.element_type)))
             k3 = gemm_kernel(
                 self.chip, "BatchMatMulV2", [k2.results[0], p_v], op.y.type, batch=batch,
                 m=sq, n=dv, k=sk,

@@ -37,8 +37,12 @@ def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
 
 
 class ChipPattern(RewritePattern):
-    def __init__(self, chip: str, failures: list[tuple[Operation, str]]):
+    def __init__(self, chip: str, failures: list[tuple[Operation, str]], impl=None):
+        from compiler.lowering.implmode import ImplMode
+
         self.chip, self.failures = chip, failures
+        self.impl = impl or ImplMode()
+        """Which implementation an op with two takes (--op_select_implmode)."""
 
     def fail(self, op: Operation, msg: str) -> None:
         if all(f is not op for f, _ in self.failures):

@@ -273,20 +273,31 @@ def layer_norm_rows(body: Body, x, g, b, eps: float, tile: int, length: int, et)
     return body.vec("Add", [sc, b], [tile, length], et)
 
 
-def softmax_kernel(chip: str, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV2"):
-    """A vector kernel: softmax over the last axis of a row-major tensor, tiles of whole rows."""
+def softmax_kernel(chip: str, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV2",
+                   compute_type=None):
+    """A vector kernel: softmax over the last axis of a row-major tensor, tiles of whole rows.
+    compute_type (default: the tensor's): the element type of the UB arithmetic; another type
+    casts each tile in and the result back (--op_select_implmode=high_precision on fp16)."""
     shape = list(y_type.get_shape())
     length, rows = shape[-1], prod(shape[:-1])
     et = y_type.element_type
-    t = vector_tiling(kind, rows, 2, numpy_dtype(et).itemsize * length, chip, length)
+    ct = compute_type or et
+    t = vector_tiling(kind, rows, 2, numpy_dtype(ct).itemsize * length, chip, length)
     f, tile = t.fields, t.fields["tileElems"]
     body = Body([x.type, y_type])
     with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
         with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
-            v = body.load(body.args[0], [ti], "rows", [tile, length], et, "UB")
-            body.store(softmax_rows(body, v, tile, length, et), body.args[-1], [ti], "rows")
+            v = cast_tile(body, body.load(body.args[0], [ti], "rows", [tile, length], et, "UB"),
+                          [tile, length], et, ct)
+            r = cast_tile(body, softmax_rows(body, v, tile, length, ct), [tile, length], ct, et)
+            body.store(r, body.args[-1], [ti], "rows")
     return kernel_op(kernel.VectorKernelOp, kind, [x], y_type, body.region(), t.block_dim, f,
                    t.buffers, loc_op)
+
+
+def cast_tile(body: Body, v, shape, et, ct):
+    """v (a UB tile of et) as a tile of ct: a vector Cast, or v itself when the types agree."""
+    return v if ct == et else body.vec("Cast", [v], shape, ct)
 
 
 def nz_rows(t) -> bool:
@@ -347,7 +358,9 @@ class RowsToVectorBody(ChipPattern):
                 return
             if not on_nz:
                 try:
-                    new = softmax_kernel(self.chip, op.operands[0], y.type, op)
+                    new = softmax_kernel(self.chip, op.operands[0], y.type, op,
+                                         compute_type=self.impl.row_compute_type(
+                                             "SoftmaxV2", y.type.element_type))
                 except TilingError as e:
                     self.fail(op, str(e))
                     return
@@ -365,7 +378,8 @@ class RowsToVectorBody(ChipPattern):
                 return
         length = shape[-1]
         et = y.type.element_type
-        eb = numpy_dtype(et).itemsize
+        ct = self.impl.row_compute_type(op.name.removeprefix("cann."), et)  # UB arithmetic
+        eb = numpy_dtype(ct).itemsize
         n_buf = 2 if op.name == "cann.SoftmaxV2" else n_x + 2
         if on_nz:  # the padded row space: B * M1 * 16 rows
             *batch, _, m1, m0, _ = y.type.get_shape()
@@ -389,28 +403,32 @@ class RowsToVectorBody(ChipPattern):
                 g = body.load(body.args[n_x], [zero], "flat", [length], et, "UB", shape=[length])
                 b = body.load(body.args[n_x + 1], [zero], "flat", [length], et, "UB",
                               shape=[length])
+                g, b = (cast_tile(body, v, [length], et, ct) for v in (g, b))
             with body.loop(o, f["elemsPerCore"], tile, units) as ti:
                 x = body.load(body.args[0], [ti], view, [rows, length], et, "UB", **vp)
+                x = cast_tile(body, x, [rows, length], et, ct)
                 if op.name == "cann.SoftmaxV2":
-                    r = softmax_rows(body, x, rows, length, et)
+                    r = softmax_rows(body, x, rows, length, ct)
                 else:
                     if n_x == 2:
                         x2 = body.load(body.args[1], [ti], view, [rows, length], et, "UB", **vp)
-                        x = body.vec("Add", [x, x2], [rows, length], et)
+                        x2 = cast_tile(body, x2, [rows, length], et, ct)
+                        x = body.vec("Add", [x, x2], [rows, length], ct)
                     r = layer_norm_rows(body, x, g, b, float(op.epsilon.value.data), rows,
-                                        length, et)
+                                        length, ct)
+                r = cast_tile(body, r, [rows, length], ct, et)
                 body.store(r, body.args[-1], [ti], view, **vp)
         new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), op.operands, y.type,
                       body.region(), t.block_dim, f, t.buffers, op)
         rewriter.replace(op, new)
 
 
-def lower_new_ops(chip: str, failures, ops, rewriter: PatternRewriter) -> None:
+def lower_new_ops(chip: str, failures, ops, rewriter: PatternRewriter, impl=None) -> None:
     """Lower cann ops a pattern has just built in place of its op (cann-to-kernel's walk does
     not revisit them): each by the first lowering pattern that takes it."""
     from compiler.lowering import lowering_patterns
 
-    patterns = lowering_patterns(chip, failures)
+    patterns = lowering_patterns(chip, failures, impl=impl)
     for o in ops:
         for p in patterns:
             if o.parent is None:  # replaced by a kernel
@@ -480,7 +498,7 @@ class ReduceToVectorBody(ChipPattern):
                 if red.y.type == yt:  # the result needs no reshape
                     new.pop()
                 rewriter.replace(op, new, [new[-1].results[0]])
-                lower_new_ops(self.chip, self.failures, new, rewriter)
+                lower_new_ops(self.chip, self.failures, new, rewriter, self.impl)
                 return
             rows, length = prod(xs[:axes[0]]), prod(xs[axes[0]:axes[-1] + 1])
             inner = prod(xs[axes[-1] + 1:])
