@@ -52,6 +52,11 @@ class _Lexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
+#: Elements of a dense literal written as text (a splat or a list), which xDSL expands into a
+#: Python list before packing it: 2**24 take about a second; hex literals are bytes.
+MAX_TEXT_ELEMENTS = 1 << 24
+
+
 class _RecordingParser(Parser):
     """The parser every tool reads IR with: remembers where each op stood, lexes string
     literals in linear time and refuses dense literals too large to allocate."""
@@ -74,16 +79,27 @@ class _RecordingParser(Parser):
         return typ
 
     def parse_dense_int_or_fp_elements_attr(self, type):
+        self._text_literal = False
         if type is not None:
             self._check_dense_size(type, self._current_token.span)
         return super().parse_dense_int_or_fp_elements_attr(type)
 
-    @staticmethod
-    def _check_dense_size(typ, span) -> None:
+    def _parse_tensor_literal(self):
+        self._text_literal = True  # a splat or a list: xDSL expands it to a Python list
+        return super()._parse_tensor_literal()
+
+    def _check_dense_size(self, typ, span) -> None:
         elt = getattr(typ, "element_type", None)
         bits = getattr(elt, "bitwidth", None) or getattr(getattr(elt, "element_type", None),
                                                          "bitwidth", 64) * 2
-        why = tensor_too_large(typ.get_shape(), max(int(bits) // 8, 1))
+        shape = typ.get_shape()
+        why = tensor_too_large(shape, max(int(bits) // 8, 1))
+        count = 1
+        for d in shape:
+            count *= max(d, 0)
+        if why is None and getattr(self, "_text_literal", False) and count > MAX_TEXT_ELEMENTS:
+            why = (f"{count} elements written as a splat or a list (at most {MAX_TEXT_ELEMENTS}: "
+                   "xDSL builds a Python list of them); write large constants as hex")
         if why is not None:
             raise ParseError(span, f"dense literal too large: {why}")
 

@@ -337,6 +337,10 @@ class Corpus:
                                           f"--output={self.om[:-3]}"], 600), "seed .om")
         with open(self.om, "rb") as f:
             self.om_bytes = f.read()
+        # warm the worker up (xDSL's interpreters): the first case of a kind must not pay the
+        # imports against its timeout
+        for seed in (self.om, os.path.join(workdir, "small.kernel.mlir")):
+            _must(worker.run("cann-run", [seed], 600), f"run of the seed {seed}")
         self.rules = _read(os.path.join(REPO, "compiler", "fusion", "rules", "00_conv.rules"))
         self.switch_text = "TbeConv2DReluFusion:off\nAABiasaddConvFusion:on\n# comment\n"
         self.switch_json = json.dumps({"Switch": {"GraphFusion": {"ALL": "on",

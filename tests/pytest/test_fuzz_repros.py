@@ -219,6 +219,18 @@ def test_huge_splat_is_refused_before_allocating(tmp_path):
     assert not out.exists()
 
 
+def test_large_splat_within_the_byte_limit_is_refused_quickly(capsys):
+    """4 GB of f32 is under the byte limit, but xDSL expands a splat into a Python list of 1e9
+    floats (found by the fuzz smoke run: a hang)."""
+    path = repro("mlir-huge-splat-memoryerror", "splat1e9.mlir")
+    start = time.monotonic()
+    rc, err = run_tool("cann-opt", [path], capsys)
+    assert time.monotonic() - start < 10
+    assert rc == 1
+    one_line_errors(err, r":2:39: error: dense literal too large: 1000000000 elements written as "
+                         r"a splat or a list \(at most 16777216", path)
+
+
 @pytest.mark.parametrize("file", ["string26.mlir", "string40.mlir"])
 def test_unterminated_string_literal_fails_at_once(file, capsys):
     path = repro("mlir-lexer-unterminated-string-hang", file)
