@@ -40,7 +40,7 @@
 // BODY: kernel.transdata {{.*}}src_format = "NC1HWC0", dst_format = "NHWC"
 // A910: builtin.module attributes {cann.soc_version = "Ascend910A"}
 // P310: builtin.module attributes {cann.soc_version = "Ascend310P3"}
-// BADCHIP: error: unknown soc version 'Ascend999'; known: Ascend910A, Ascend910B1, Ascend910B2, Ascend910B3, Ascend910B4, Ascend310P3
+// BADCHIP: cann_to_kernel.mlir: error: cann-to-kernel: unknown soc version 'Ascend999'; known: Ascend910A, Ascend910B1, Ascend910B2, Ascend910B3, Ascend910B4, Ascend310P3
 // NOLAYOUT: cann_to_kernel.mlir:[[# @LINE + 3]]:3: error: cann.FusedConv2D: x must be NC1HWC0 and the filter FRACTAL_Z; run assign-layouts before cann-to-kernel [node 'conv1']
 func.func @main(%x: tensor<2x16x16x3xf32>, %b: tensor<40xf32>, %b2: tensor<40xf32>) -> tensor<2x16x16x40xf32> {
   %w = cann.Const dense<0.125> : tensor<3x3x3x40xf32>

@@ -52,7 +52,7 @@ func.func @conv_data_format(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) ->
 // -----
 
 func.func @conv_channels(%x: tensor<1x8x8x5xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> {
-  // CHECK-NEXT: {{.*}}invalid.mlir:56:3: error: tf.Conv2D: input has 5 channels but the filter (HWCN) expects 3 [node 'conv3']
+  // CHECK-NEXT: {{.*}}invalid.mlir:56:3: error: tf.Conv2D: input has 5 channels but the filter (HWCN) expects 3 (or a multiple of it, for a grouped conv) [node 'conv3']
   %y = tf.Conv2D %x, %w {strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x5xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> loc("conv3")
   func.return %y : tensor<1x8x8x4xf32>
 }
