@@ -80,16 +80,17 @@ class FusePass(ModulePass):
                 if r.name in names:  # a user rule replaces the built-in rule of that name
                     all_rules = [x for x in all_rules if x.name != r.name]
                 all_rules.append(r)
-        from compiler.fusion.auto import SWITCH
+        from compiler.fusion.auto import PROLOGUE_SWITCH, SWITCH
 
-        known = [r.name for r in all_rules] + [SWITCH.name]
+        known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name]
         off = set(self.disable)
         unknown = sorted(off - set(known))
         if unknown:
             raise CompileError(
                 f"fuse: error: unknown fusion rule(s) {', '.join(unknown)}; known: {', '.join(known)}")
         if self.switch_file:
-            off |= disabled_by_switch_file(self.switch_file, [*all_rules, SWITCH])
+            off |= disabled_by_switch_file(self.switch_file, [*all_rules, SWITCH,
+                                                              PROLOGUE_SWITCH])
         active = [r for r in all_rules if r.name not in off]
 
         stats = Stats()
@@ -103,7 +104,7 @@ class FusePass(ModulePass):
         if self.auto and SWITCH.name not in off:
             from compiler.fusion.auto import fuse_pointwise
 
-            auto = fuse_pointwise(op)
+            auto = fuse_pointwise(op, prologues=PROLOGUE_SWITCH.name not in off)
             dead_code(op)
         after = count_kernels(op)
         LAST_REPORT = build_report(all_rules, off, stats, before, after, auto)

@@ -18,6 +18,20 @@ its producers, in reverse program order:
   * no cycle can form: only the root's result leaves a group, so a path from the group back
     into it would be a path from the root to one of its own producers.
 
+PROLOGUES (pre-activation / densely connected CNNs put BatchNorm, as a per-channel Mul/Add,
+and ReLU BEFORE a convolution): a FusedKernel, or a single pointwise op (then made a FusedKernel
+of one op), whose result's only consumers are convolutions reading it as their data input x
+(Cube ops with a conv geometry, data_format NHWC), whose inputs are x-shaped tensors, scalars or
+per-channel vectors ([C] / [1, .., 1, C]), and that is no cube op's epilogue, is marked
+`prologue` (PROLOGUE_ATTR): cann-to-kernel (compiler/lowering/cube.py) runs its body on every A
+tile of each consuming conv in UB before L1, with padded positions (conv pads, channel padding
+lanes) masked back to zero, so the pre-activation tensor is never written to GM.  Several convs
+reading it each recompute it (per-channel math on the A tile: cheap next to the mmad; keeping
+one materialized copy would cost a kernel, a GM write and reads).  At the cann level nothing
+changes (the FusedKernel is still an op: its semantics, the interpreters and the IR are the
+automatic fusion's).  A FusedKernel reading into a conv that is not made a prologue is listed in
+the report with the reason.  The switch AutomaticPrologueFusion (group UBFusion) turns this off.
+
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
 Scalar constants (one element, no storage format) are copied into the body; other values are
 the kernel's inputs.  A group of one op stays that op.  `Report` names every pointwise op left
@@ -50,6 +64,10 @@ class Switch:
 
 
 SWITCH = Switch()
+#: The prologue marking alone (switch files / `fuse disable=AutomaticPrologueFusion`).
+PROLOGUE_SWITCH = Switch("AutomaticPrologueFusion")
+#: The unit attribute of a cann.FusedKernel run as its consumer convs' A-tile prologue.
+PROLOGUE_ATTR = "prologue"
 
 
 def tile_fn(op: Operation) -> str | None:
@@ -136,6 +154,7 @@ class Report:
     epilogues: int = 0  # of them, epilogues of a cube op's kernel
     ops_fused: int = 0
     unfused: list[Unfused] = field(default_factory=list)
+    prologues: int = 0  # FusedKernels marked as their consumer convs' prologue
 
 
 def _describe(op: Operation) -> str:
@@ -292,8 +311,9 @@ def _why_alone(op: Operation) -> list[str]:
     return list(dict.fromkeys(reasons)) or ["no pointwise neighbour"]
 
 
-def fuse_pointwise(root_op: Operation) -> Report:
-    """Group every pointwise DAG under `root_op` (a module or function) into FusedKernels."""
+def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
+    """Group every pointwise DAG under `root_op` (a module or function) into FusedKernels;
+    with `prologues`, mark those that are their consumer convs' prologues (mark_prologues)."""
     report = Report()
     blocks = []
     for o in root_op.walk():
@@ -319,9 +339,14 @@ def fuse_pointwise(root_op: Operation) -> Report:
             report.kernels += 1
             report.ops_fused += len(group)
             report.epilogues += epilogue_host(fk) is not None
+    if prologues:
+        mark_prologues(root_op, report)
     for o in root_op.walk():
         if _candidate(o) and not isinstance(o.parent_op(), cann.FusedKernelOp):
-            report.unfused.append(Unfused(_describe(o), kind_name(o), _why_alone(o)))
+            why = _why_alone(o)
+            extra = prologue_reason(o) if prologues else None
+            report.unfused.append(Unfused(_describe(o), kind_name(o),
+                                          why + ([extra] if extra else [])))
     return report
 
 
@@ -329,3 +354,104 @@ def _before(op: Operation):
     from xdsl.rewriter import InsertPoint
 
     return InsertPoint.before(op)
+
+
+# --- prologues: a pointwise kernel run on the A tiles of the convs reading it -------------------
+
+def _conv_reader(u: Operation) -> bool:
+    """A cube op with a convolution's geometry (img2col A tiles), NHWC, no A-tile scale yet."""
+    from dialects.op_kinds import is_cube
+
+    df = u.properties.get("data_format")
+    return (is_cube(u) and hasattr(u, "geometry") and df is not None and df.data == "NHWC"
+            and getattr(u, "scale", None) is None)
+
+
+def _channel_vector(t, channels: int) -> bool:
+    s = list(cann.origin_shape(t))
+    return len(s) >= 1 and all(d == 1 for d in s[:-1]) and s[-1] == channels
+
+
+def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
+    """Why a pointwise kernel computing `result` from `inputs` cannot be its consumers' conv
+    prologue, or None."""
+    users = live_uses(result)
+    if not users:
+        return "its result is a function result only"
+    for u in users:
+        if not _conv_reader(u):
+            return f"consumer {_describe(u)} is not a convolution (NHWC, no A-tile scale)"
+        if u.operands[0] is not result or any(v is result for v in u.operands[1:]):
+            return f"consumer {_describe(u)} reads it as another operand than its data input"
+    if epilogue:
+        return "it is a cube op's epilogue"
+    shape = list(cann.origin_shape(result.type))
+    if not _static_tensor(result) or len(shape) != 4:
+        return "its result is no static 4-d tensor"
+    full = 0
+    for v in inputs:
+        if not _static_tensor(v):
+            return "an input has a dynamic shape"
+        if list(cann.origin_shape(v.type)) == shape:
+            full += 1
+        elif _elems(v.type) != 1 and not _channel_vector(v.type, shape[-1]):
+            return (f"input {list(cann.origin_shape(v.type))} is neither the conv input's shape, "
+                    "a scalar nor a per-channel vector")
+    if not full:
+        return "no input has the conv input's shape"
+    return None
+
+
+def _fk_problem(fk: Operation) -> str | None:
+    return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None)
+
+
+def is_prologue(fk: Operation) -> bool:
+    """fk is marked as its consumer convs' prologue and still is one."""
+    return (isinstance(fk, cann.FusedKernelOp) and PROLOGUE_ATTR in fk.attributes
+            and _fk_problem(fk) is None)
+
+
+def _reads_into_conv(v: SSAValue) -> bool:
+    return any(_conv_reader(u) and u.operands[0] is v for u in live_uses(v))
+
+
+def mark_prologues(root_op: Operation, report: Report) -> None:
+    """Mark the FusedKernels that are prologues; a lone pointwise op that would be one becomes a
+    FusedKernel of one op first.  Rejections (a kernel reading into a conv) go to the report."""
+    from xdsl.dialects.builtin import UnitAttr
+
+    for op in list(root_op.walk()):
+        if isinstance(op.parent_op(), cann.FusedKernelOp):
+            continue
+        if _candidate(op) and _reads_into_conv(op.results[0]):
+            inputs = [v for v in op.operands if not scalar_const(v)]
+            why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None)
+            if why is not None:
+                continue  # listed with its reasons as an unfused op (fuse_pointwise)
+            fk = build_fused_kernel([op])
+            Rewriter.insert_op(fk, _before(op))
+            op.results[0].replace_all_uses_with(fk.y)
+            op.detach()
+            op.erase()
+            report.kernels += 1
+            report.ops_fused += 1
+            op = fk
+        if not isinstance(op, cann.FusedKernelOp) or not _reads_into_conv(op.y):
+            continue
+        why = _fk_problem(op)
+        if why is None:
+            op.attributes[PROLOGUE_ATTR] = UnitAttr()
+            report.prologues += 1
+        else:
+            report.unfused.append(Unfused(_describe(op), "prologue rejected",
+                                          [f"not its convs' prologue: {why}"]))
+
+
+def prologue_reason(op: Operation) -> str | None:
+    """For a lone pointwise op read by a conv: why it is not that conv's prologue."""
+    if not _reads_into_conv(op.results[0]):
+        return None
+    inputs = [v for v in op.operands if not scalar_const(v)]
+    why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None)
+    return None if why is None else f"not a conv prologue: {why}"

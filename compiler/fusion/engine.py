@@ -49,12 +49,13 @@ def is_kernel(op: Operation) -> bool:
 
 def count_kernels(root: Operation) -> int:
     """Kernel launches: the ops inside a cann.FusedKernel body are that one kernel, and a
-    FusedKernel that is a cube op's epilogue is part of that op's kernel."""
-    from compiler.fusion.auto import epilogue_host
+    FusedKernel that is a cube op's epilogue or its convs' prologue is part of that op's kernel."""
+    from compiler.fusion.auto import epilogue_host, is_prologue
     from dialects.cann import FusedKernelOp
 
     return sum(1 for op in root.walk() if is_kernel(op)
-               and not isinstance(op.parent_op(), FusedKernelOp) and epilogue_host(op) is None)
+               and not isinstance(op.parent_op(), FusedKernelOp) and epilogue_host(op) is None
+               and not is_prologue(op))
 
 
 def describe(op: Operation) -> str:

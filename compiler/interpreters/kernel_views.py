@@ -235,3 +235,55 @@ def _split_c0(op, src, idx, out):
 
 
 LOAD_VIEWS["split_c0"] = _split_c0
+
+
+def _img2col_cols(op, g: int, cols: np.ndarray, c0: int):
+    """(channel of x, channel inside the group, kernel row, kernel column) of img2col columns."""
+    kh, kw = op.param("kernel_hw")
+    kc1, rem = np.divmod(cols, kh * kw * c0)
+    ki, rem3 = np.divmod(rem, kw * c0)
+    kj, kc0 = np.divmod(rem3, c0)
+    ci = kc1 * c0 + kc0
+    return g * op.param("cin_group") + ci, ci, ki, kj
+
+
+def _img2col_channel(op, src: np.ndarray, idx, out):
+    """A per-channel vector (ND, last axis C; one element: a scalar) broadcast to the img2col
+    tile A[M, K]: element (m, k) = v[channel of column k], 0 past C (a fused conv prologue's
+    channel operand, compiler/lowering/cube.py)."""
+    g, m0, k0_ = idx
+    v = np.asarray(src).reshape(-1)
+    rows = np.arange(m0, min(m0 + out.shape[0], op.param("M")))
+    cols = np.arange(k0_, min(k0_ + out.shape[1], op.param("K")))
+    ch, _, _, _ = _img2col_cols(op, g, cols, op.param("c0"))
+    vals = np.full(cols.size, v[0]) if v.size == 1 else \
+        np.where(ch < v.size, v[np.minimum(ch, v.size - 1)], 0)
+    out[:rows.size, :cols.size] = vals[None, :]
+    return out
+
+
+def _img2col_valid(op, src: np.ndarray, idx, out):
+    """1 where the img2col tile A[M, K] of x (NC1HWC0) reads an element of x, 0 at conv pads,
+    channel padding lanes (channel >= cin or past the group) and past M, K: the mask that keeps
+    a fused prologue's padding zero (f(0) need not be 0)."""
+    g, m0, k0_ = idx
+    _, _, h_, w_, c0 = src.shape
+    sh, sw = op.param("strides")
+    dh, dw = op.param("dilations")
+    pt, _, pl, _ = op.param("pads")
+    ho, wo = op.param("out_hw")
+    rows = np.arange(m0, min(m0 + out.shape[0], op.param("M")))
+    cols = np.arange(k0_, min(k0_ + out.shape[1], op.param("K")))
+    ch, ci, ki, kj = _img2col_cols(op, g, cols, c0)
+    rem = rows % (ho * wo)
+    hh, ww = np.divmod(rem, wo)
+    hi = (hh * sh - pt)[:, None] + (ki * dh)[None, :]
+    wi = (ww * sw - pl)[:, None] + (kj * dw)[None, :]
+    ok = (hi >= 0) & (hi < h_) & (wi >= 0) & (wi < w_) & \
+        ((ci < op.param("cin_group")) & (ch < op.param("cin")))[None, :]
+    out[:rows.size, :cols.size] = ok
+    return out
+
+
+LOAD_VIEWS["img2col_channel"] = _img2col_channel
+LOAD_VIEWS["img2col_valid"] = _img2col_valid

@@ -153,13 +153,16 @@ class Body:
 
 
 def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_load, store,
-              bias_load=None, epilogue=(), residual=None, a_scale=None) -> Region:
+              bias_load=None, epilogue=(), residual=None, a_scale=None,
+              a_prologue=None) -> Region:
     """The cube body shared by conv, depthwise and (batch) matmul: cores x base-block loops over
     mmad on fractal tiles, fixpipe to UB, the epilogue there, store to GM.
 
     a_load / b_load / bias_load / store: (view, params) of the GM operands (args 0, 1, 2 / last).
     a_scale: (arg index, view, params): each A tile goes GM -> UB, is multiplied there by that
     operand's tile (the squeeze-excite gate) and moves UB -> L1.
+    a_prologue: fn(body, g, mi, ki, bm, bk) -> the A tile computed in UB (a fused pointwise
+    prologue, compiler/lowering/cube.py), moved UB -> L1.
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
     kernel's body there (compiler/lowering/fused.py)."""
     f = t.fields
@@ -178,7 +181,10 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                     c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
                     zero = body.index(0)
                     with body.loop(zero, k, bk, k) as ki:
-                        if a_scale is None:
+                        if a_prologue is not None:
+                            au = a_prologue(body, g, mi, ki, bm, bk)
+                            a1 = body.load(au, [], "copy", [bm, bk], et, "L1")
+                        elif a_scale is None:
                             a1 = body.load(x_a, [g, mi, ki], a_load[0], [bm, bk], et, "L1", **a_load[1])
                         else:
                             au = body.load(x_a, [g, mi, ki], a_load[0], [bm, bk], et, "UB", **a_load[1])

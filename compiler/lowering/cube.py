@@ -18,7 +18,12 @@ from compiler.lowering.base import (
     gemm_body,
     kernel_op,
 )
-from compiler.lowering.fused import Epilogue, epilogue_consumer
+from compiler.lowering.fused import (
+    Epilogue,
+    emit_prologue,
+    epilogue_consumer,
+    prologue_lowerable,
+)
 from compiler.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -49,7 +54,10 @@ class ConvToCubeBody(ChipPattern):
     (enlarged) group: M = N*Ho*Wo, K = c1*kh*kw*C0, N = n1*16 columns of FRACTAL_Z.
     FusedConv2DScaled (kind "Conv2DScaled"): each A tile is loaded GM -> UB, multiplied there by
     the per-(n, c) scale broadcast to the tile (view img2col_scale of the NC1HWC0 scale) and
-    moved UB -> L1 (an assumed path, see dialects/kernel.py LOAD_PATHS); the rest is Conv2D's."""
+    moved UB -> L1 (an assumed path, see dialects/kernel.py LOAD_PATHS); the rest is Conv2D's.
+    A conv whose x is a FusedKernel marked `prologue` (compiler/fusion/auto.py) computes each A
+    tile from that kernel's inputs in UB (fused.emit_prologue: img2col loads, the body, the pad
+    mask) and moves it UB -> L1; the FusedKernel is erased once no conv reads it."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, CONV_OPS):
@@ -94,9 +102,16 @@ class ConvToCubeBody(ChipPattern):
         if scaled:
             kind = "Conv2DScaled"
         fk = epilogue_consumer(op)
+        pro = op.x.owner if isinstance(op.x.owner, cann.FusedKernelOp) and \
+            prologue_lowerable(op.x.owner) else None
+        ub_a = 2 if scaled else 0
+        if pro is not None:  # the body's live tiles and the pad mask, next to the A tile
+            from compiler.fusion.auto import live_tiles
+
+            ub_a = live_tiles(pro.body_ops()) + 1
         try:
             t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
-                            ub_a_tiles=2 if scaled else 0, ub_epilogue_tiles=epilogue_tiles(fk))
+                            ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk))
         except TilingError as e:
             self.fail(op, str(e))
             return
@@ -109,6 +124,21 @@ class ConvToCubeBody(ChipPattern):
             residual = (list(op.operands).index(op.residual), "nc1hwc0", store_p)
         a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
         operands, y_type = list(op.operands), op.y.type
+        a_prologue = None
+        if pro is not None:  # x is computed on the A tile from the prologue's inputs
+            full = [i for i, v in enumerate(pro.inputs) if list(v.type.get_shape()) ==
+                    list(pro.y.type.get_shape())]
+            operands[0] = pro.inputs[full[0]]
+            arg_of = []
+            for i, v in enumerate(pro.inputs):
+                if i == full[0]:
+                    arg_of.append(0)
+                else:
+                    arg_of.append(len(operands))
+                    operands.append(v)
+
+            def a_prologue(body, g, mi, ki, bm, bk):
+                return emit_prologue(body, pro, arg_of, a_params, c0, et, g, mi, ki, bm, bk)
         if fk is not None:  # the fused kernel reading the result runs on the output tile
             epilogue = [*epilogue, ("region", Epilogue(
                 fk, len(operands), ("nc1hwc0", store_p),
@@ -117,13 +147,27 @@ class ConvToCubeBody(ChipPattern):
         region = gemm_body(
             [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=ncols, k=kk, et=et,
             a_load=("img2col", a_params),
-            a_scale=(3, "img2col_scale", a_params) if scaled else None,
+            a_scale=(3, "img2col_scale", a_params) if scaled else None, a_prologue=a_prologue,
             b_load=("fz", dict(K=kk, N=ncols)),
             bias_load=("channel", dict(offset=col_off, N=ncols)) if has_bias else None,
             epilogue=epilogue, residual=residual, store=("nc1hwc0", store_p))
         new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type, region, t.block_dim,
                       t.fields, t.buffers, fk or op)
         replace_with_epilogue(rewriter, op, fk, new)
+        if pro is not None:
+            erase_unread(rewriter, pro)
+
+
+def erase_unread(rewriter: PatternRewriter, fk: Operation) -> None:
+    """Erase a prologue FusedKernel no live op reads any more (and the dead TransData reading
+    it a layout rewrite left)."""
+    from compiler.fusion.auto import live_uses
+
+    if live_uses(fk.results[0]):
+        return
+    for u in [u.operation for u in fk.results[0].uses]:
+        rewriter.erase(u)
+    rewriter.erase(fk)
 
 
 def epilogue_tiles(fk) -> int:

@@ -8,6 +8,10 @@
     cube op's single-use result runs on the [baseM, baseN] tile after fixpipe, before the store;
     its other inputs are loaded at the output tile's index (same shape: the store's view; a
     channel vector: the bias view).
+  * a conv kernel's prologue (compiler/lowering/cube.py): a FusedKernel marked `prologue` by
+    the automatic fusion runs on each img2col A tile in UB before L1 (its x-shaped inputs
+    loaded with view img2col, channel vectors with img2col_channel), then is multiplied by the
+    img2col_valid mask so that conv pads and channel padding lanes stay zero.
 Each body op becomes kernel.vec `tile_fn(op)` (compiler/fusion/auto.py) with the op's
 properties as attributes; a scalar constant a `Duplicate` of its value over the tile.
 """
@@ -116,6 +120,16 @@ class FusedKernelToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.FusedKernelOp):
             return
+        if prologue_lowerable(op):
+            # a prologue runs on its convs' A tiles (compiler/lowering/cube.py): lower them now,
+            # before the walker reaches (and lowers) the ops of this body; the last erases it
+            from compiler.fusion.auto import live_uses
+            from compiler.lowering.cube import ConvToCubeBody
+
+            conv = ConvToCubeBody(self.chip, self.failures, self.impl)
+            for u in live_uses(op.y):
+                conv.match_and_rewrite(u, rewriter)
+            return
         from compiler.fusion.auto import live_tiles
 
         y = op.y.type
@@ -212,3 +226,57 @@ def epilogue_consumer(op: Operation) -> cann.FusedKernelOp | None:
         return None
     fk = uses[0]
     return fk if Epilogue.loadable(fk) is None else None
+
+
+# --- a fused kernel as a conv kernel's prologue ------------------------------------------------
+
+def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
+    """Why the conv kernels reading `fk` cannot load its inputs on their A tiles, else None:
+    the result must be NC1HWC0, each input stored like it, a scalar or a row-major channel
+    vector."""
+    y = fk.y.type
+    yf = cann.format_of(y)
+    if yf is None or yf.fmt != Format.NC1HWC0:
+        return f"the result is stored as {stored_as(y)}, not NC1HWC0"
+    for v in fk.inputs:
+        t = v.type
+        same = list(t.get_shape()) == list(y.get_shape()) and cann.format_of(t) == yf
+        if not same and not (num_elems(t) == 1 and row_major(t)) and not is_channel_vector(t, y):
+            return (f"input {list(cann.origin_shape(t))} stored as {stored_as(t)} is neither the "
+                    "conv input's layout, a scalar nor a channel vector")
+    return None
+
+
+def prologue_lowerable(fk: Operation) -> bool:
+    """fk runs as the prologue of every conv reading it (none reads it from GM)."""
+    from compiler.fusion.auto import is_prologue
+
+    return is_prologue(fk) and prologue_loadable(fk) is None
+
+
+def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_params: dict,
+                  c0: int, et, g, mi, ki, bm: int, bk: int) -> SSAValue:
+    """fk's body on the [bm, bk] img2col A tile (input i is kernel argument arg_of[i]), masked
+    by img2col_valid: a conv pad or a channel padding lane is 0 in A, whatever f(0) is."""
+    y = fk.y.type
+    first = None
+
+    def load(i: int) -> SSAValue:
+        nonlocal first
+        v = fk.inputs[i]
+        arg = body.args[arg_of[i]]
+        if list(v.type.get_shape()) == list(y.get_shape()) and \
+                cann.format_of(v.type) == cann.format_of(y):
+            first = arg if first is None else first
+            return body.load(arg, [g, mi, ki], "img2col", [bm, bk], v.type.element_type, "UB",
+                             **a_params)
+        return body.load(arg, [g, mi, ki], "img2col_channel", [bm, bk], v.type.element_type,
+                         "UB", **a_params, c0=c0)
+
+    r = emit_region(body, fk, [bm, bk], load, lambda t: t)
+    if first is None:  # the x-shaped input the body did not read first: any one gives the mask
+        i = next(i for i, v in enumerate(fk.inputs) if list(v.type.get_shape()) ==
+                 list(y.get_shape()))
+        first = body.args[arg_of[i]]
+    mask = body.load(first, [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params)
+    return body.vec("Mul", [r, mask], [bm, bk], et)
