@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-from tests.pytest.test_cann_compile import _run, compile_, run_
+from test_cann_compile import _run, compile_, run_
 
 RNG = np.random.default_rng(7)
 
