@@ -250,14 +250,16 @@ def test_select_v2_kernel_broadcast():
 
 
 def test_fused_kernel_on_nc1hwc0():
-    """A cann.FusedKernel (exact GELU, * 2 + x, sigmoid) after a conv: assign-layouts moves it
-    onto the conv's NC1HWC0 result, the body runs as kernel.vec ops on each tile, and the 8
-    padding channels stay zero although sigmoid(0) = 0.5."""
+    """A cann.FusedKernel (exact GELU, * 2 + x, sigmoid) on an NC1HWC0 tensor that no cube
+    kernel produces (a conv, then a 1x1 max pool, so the fused kernel cannot be the conv's
+    epilogue): assign-layouts moves it onto NC1HWC0, the body runs as kernel.vec ops on each
+    tile, and the 8 padding channels stay zero although sigmoid(0) = 0.5."""
     x = RNG.standard_normal((1, 4, 5, 3)).astype(np.float32)
     pre, y, ref = conv_prefix(x.shape, 24)
     t = ty(y)
     body = f"""{pre}
-  %g = cann.FusedKernel %c : ({t}) -> {t} {{
+  %p = cann.MaxPool %c {{ksize = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1, 1, 1>, padding = "VALID", data_format = "NHWC"}} : ({t}) -> {t}
+  %g = cann.FusedKernel %p : ({t}) -> {t} {{
   ^bb0(%a: {t}):
     %e = cann.GeluErf %a : ({t}) -> {t}
     %k = cann.Const dense<2.0> : tensor<f32>
