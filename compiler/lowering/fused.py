@@ -279,4 +279,7 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
                  list(y.get_shape()))
         first = body.args[arg_of[i]]
     mask = body.load(first, [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params)
-    return body.vec("Mul", [r, mask], [bm, bk], et)
+    # a select, not a multiply: f(0) may be inf or NaN on a padding lane (rsqrt of a zero
+    # variance), and NaN * 0 is NaN
+    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": FloatAttr(0.0, f32)})
+    return body.vec("SelectV2", [mask, r, zero], [bm, bk], et)

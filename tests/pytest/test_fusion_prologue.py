@@ -121,7 +121,8 @@ def test_dense_block_prologue_recomputed_by_each_conv(tmp_path):
 
 def test_padding_stays_zero_after_the_prologue(tmp_path):
     """Without the img2col_valid mask relu(scale * 0 + shift) would leak into the pads: the
-    kernel body multiplies the prologue's tile by it."""
+    kernel body selects the prologue's tile where the mask is 1 and 0 elsewhere (a select, not
+    a multiply: f(0) may be inf or NaN on a padding lane, and NaN * 0 is NaN)."""
     path = _preact_block(tmp_path, 1)
     ctx, module = _compile(path, ("tf-to-cann", "cann-cleanup", "fuse", "assign-layouts",
                                   "cann-to-kernel"))
@@ -129,7 +130,7 @@ def test_padding_stays_zero_after_the_prologue(tmp_path):
     (mask,) = [o for o in cube.walk() if o.name == "kernel.load"
                and o.view.data == "img2col_valid"]
     (use,) = [u.operation for u in mask.result.uses]
-    assert use.name == "kernel.vec" and use.fn.data == "Mul"
+    assert use.name == "kernel.vec" and use.fn.data == "SelectV2" and use.operands[0] is mask.result
 
 
 def test_prologue_vector_work_is_costed(tmp_path):

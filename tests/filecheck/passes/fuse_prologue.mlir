@@ -32,7 +32,8 @@
 // KERNEL-NEXT:      kernel.vec {{.*}}fn = "Add"
 // KERNEL-NEXT:      kernel.vec {{.*}}fn = "Relu"
 // KERNEL-NEXT:      kernel.load %{{.*}} {view = "img2col_valid"
-// KERNEL-NEXT:      kernel.vec {{.*}}fn = "Mul"
+// KERNEL-NEXT:      kernel.vec {fn = "Duplicate", attrs = {value = 0.000000e+00 : f32}}
+// KERNEL-NEXT:      kernel.vec {{.*}}fn = "SelectV2"
 // KERNEL-NEXT:      kernel.load %{{.*}} {view = "copy"{{.*}}#kernel.space<L1>>
 func.func @bn_relu_conv(%x: tensor<1x5x5x20xf32>) -> tensor<1x3x3x24xf32> {
   %s = cann.Const dense<1.5> : tensor<20xf32>
