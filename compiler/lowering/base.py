@@ -48,6 +48,18 @@ class ChipPattern(RewritePattern):
         if all(f is not op for f, _ in self.failures):
             self.failures.append((op, msg))
 
+    def vector_tiling_or_fail(self, op: Operation, kind: str, units: int, n_buffers: int,
+                              unit_bytes: int, unit_elems: int = 1, note: str = ""):
+        """compiler.tiling.vector_tiling on this pattern's chip, or None after a diagnostic at
+        the op (the tiling error, then `note`)."""
+        from compiler.tiling import TilingError, vector_tiling
+
+        try:
+            return vector_tiling(kind, units, n_buffers, unit_bytes, self.chip, unit_elems)
+        except TilingError as e:
+            self.fail(op, f"{e}{note}")
+            return None
+
     def static_row_major(self, op: Operation, xt, yt, kind: str) -> bool:
         """Static shapes and row-major (unformatted) x and y, else a diagnostic at the op."""
         msg = dynamic_dims_error(op, xt, yt)

@@ -45,10 +45,8 @@ class TransDataToKernel(ChipPattern):
         elems = 1
         for d in st.get_shape():
             elems *= d
-        try:
-            t = vector_tiling("TransData", elems, 2, numpy_dtype(st.element_type).itemsize, self.chip)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, "TransData", elems, 2, numpy_dtype(st.element_type).itemsize)
+        if t is None:
             return
         new = kernel.TransDataOp(operands=[op.src], result_types=[op.dst.type],
                                  properties={"src_format": op.src_format, "dst_format": op.dst_format,
@@ -94,10 +92,8 @@ class PadToVectorBody(ChipPattern):
         ys = list(yt.get_shape())
         length, rows = ys[-1], prod(ys[:-1])
         et = yt.element_type
-        try:
-            t = vector_tiling("PadD", rows, 2, numpy_dtype(et).itemsize * length, self.chip, length)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, "PadD", rows, 2, numpy_dtype(et).itemsize * length, length)
+        if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
         body = Body([xt, yt])
@@ -126,10 +122,8 @@ class TransposeToVectorBody(ChipPattern):
             return
         et = yt.element_type
         elems = num_elems(yt)
-        try:
-            t = vector_tiling("TransposeD", elems, 2, numpy_dtype(et).itemsize, self.chip)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, "TransposeD", elems, 2, numpy_dtype(et).itemsize)
+        if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
         body = Body([xt, yt])
@@ -269,10 +263,8 @@ class BroadcastToVectorBody(ChipPattern):
         if elems == 0:
             self.fail(op, f"{op.name}: an empty result has no kernel")
             return
-        try:
-            t = vector_tiling("BroadcastToD", elems, 2, numpy_dtype(et).itemsize, self.chip)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, "BroadcastToD", elems, 2, numpy_dtype(et).itemsize)
+        if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
         body = Body([xt, yt])
@@ -450,10 +442,8 @@ class ValuePadToVectorBody(ChipPattern):
         length, rows = ys[-1], prod(ys[:-1])
         et = yt.element_type
         kind = op.name.removeprefix("cann.")
-        try:
-            t = vector_tiling(kind, rows, 2, numpy_dtype(et).itemsize * length, self.chip, length)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, kind, rows, 2, numpy_dtype(et).itemsize * length, length)
+        if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
         if op.name == "cann.PadV2D":

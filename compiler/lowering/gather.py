@@ -22,7 +22,6 @@ from compiler.lowering.base import (
     num_elems,
     prod,
 )
-from compiler.tiling import TilingError, vector_tiling
 from dialects import kernel
 from dialects.common import numpy_dtype
 
@@ -42,10 +41,10 @@ class GatherToVectorBody(ChipPattern):
         rows = outer * m
         et, ie = yt.element_type, it.element_type
         row_bytes = numpy_dtype(et).itemsize * inner + numpy_dtype(ie).itemsize
-        try:  # one UB buffer per row: its index and its `inner` elements, double-buffered
-            t = vector_tiling("GatherV2D", rows, 1, row_bytes, self.chip, max(inner, 1))
-        except TilingError as e:
-            self.fail(op, f"{e} (one gathered row is {inner} elements)")
+        # one UB buffer per row: its index and its `inner` elements, double-buffered
+        t = self.vector_tiling_or_fail(op, "GatherV2D", rows, 1, row_bytes, max(inner, 1),
+                                       note=f" (one gathered row is {inner} elements)")
+        if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
         params = {"axis_len": axis_len, "num_ids": m, "inner": inner}

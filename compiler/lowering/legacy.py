@@ -16,7 +16,7 @@ from xdsl.pattern_rewriter import (
 from compiler.formats import Format, c0_for
 from compiler.lowering.base import ChipPattern, kernel_props
 from compiler.rewriting import with_loc
-from compiler.tiling import TilingError, cube_tiling, vector_tiling
+from compiler.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import int_array, numpy_dtype
 
@@ -63,11 +63,9 @@ class ElementwiseToVector(ChipPattern):
         elems = 1
         for d in y.get_shape():
             elems *= d
-        try:
-            t = vector_tiling(fn, elems, len(op.operands) + 1,
-                              numpy_dtype(y.element_type).itemsize, self.chip)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, fn, elems, len(op.operands) + 1,
+                              numpy_dtype(y.element_type).itemsize)
+        if t is None:
             return
         new = kernel.VectorOp(operands=[list(op.operands)], result_types=[y],
                               properties={"fn": StringAttr(fn),

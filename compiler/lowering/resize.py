@@ -23,7 +23,6 @@ from compiler.lowering.base import (
     row_major,
     stored_as,
 )
-from compiler.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
 
@@ -58,10 +57,8 @@ class ResizeToVectorBody(ChipPattern):
         # UB per output pixel, double-buffered: nearest in + out; bilinear 4 corners, 4 partial
         # results, out and the two float32 weights
         row_bytes = eb * lanes * (2 if nearest else 9) + (0 if nearest else 8)
-        try:
-            t = vector_tiling(kind, rows, 1, row_bytes, self.chip, lanes)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, kind, rows, 1, row_bytes, lanes)
+        if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
         geo = {"out_hw": [ho, wo], "align_corners": int(op.align_corners.value.data),

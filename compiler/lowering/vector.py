@@ -53,10 +53,8 @@ class ElementwiseToVectorBody(ChipPattern):
         fn = op.name.removeprefix("cann.")
         et = y.element_type
         elems = num_elems(y)
-        try:
-            t = vector_tiling(fn, elems, len(op.operands) + 1, numpy_dtype(et).itemsize, self.chip)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, fn, elems, len(op.operands) + 1, numpy_dtype(et).itemsize)
+        if t is None:
             return
         f = t.fields
         tile = f["tileElems"]
@@ -120,10 +118,8 @@ class GeneralElementwiseToVectorBody(ChipPattern):
         elems = num_elems(y)
         eb = max(numpy_dtype(v.type.element_type).itemsize for v in (*op.operands, op.results[0]))
         kind = op.name.removeprefix("cann.")
-        try:
-            t = vector_tiling(kind, elems, len(op.operands) + 1, eb, self.chip)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, kind, elems, len(op.operands) + 1, eb)
+        if t is None:
             return
         f = t.fields
         tile = f["tileElems"]
@@ -163,10 +159,8 @@ class BNInferToVectorBody(ChipPattern):
             layout = 2
         et = yt.element_type
         elems = num_elems(yt)
-        try:
-            t = vector_tiling("BNInfer", elems, 6, numpy_dtype(et).itemsize, self.chip)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, "BNInfer", elems, 6, numpy_dtype(et).itemsize)
+        if t is None:
             return
         f = t.fields
         tile = f["tileElems"]
@@ -514,10 +508,8 @@ class ReduceToVectorBody(ChipPattern):
         chip = get_chip(self.chip)
         chunk = max(1, min(length, chip.ub // (4 * eb * inner)))  # in + partial, double-buffered
         kind = op.name.removeprefix("cann.")
-        try:
-            t = vector_tiling(kind, rows, 2, eb * inner * chunk, self.chip, inner * length)
-        except TilingError as e:
-            self.fail(op, str(e))
+        t = self.vector_tiling_or_fail(op, kind, rows, 2, eb * inner * chunk, inner * length)
+        if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
         f = {**f, "reduceLen": length, "chunkLen": chunk}
