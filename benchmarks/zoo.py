@@ -35,8 +35,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]  # the repository, and this folder's benchmarks
 
-from compile_vs_grappler import TimedCompile, estimate_tf_graph
-from fusion_vs_grappler import grappler_optimize, output_names, tf_kernel_count
+from compile_vs_grappler import TimedCompile, estimate_tf_graph  # noqa: E402 (sys.path above)
+from fusion_vs_grappler import grappler_optimize, output_names, tf_kernel_count  # noqa: E402
 
 ATOL, RTOL = 1e-4, 1e-3
 

@@ -626,7 +626,7 @@ class MmadOp(IRDLOperation):
         _need_space(self, "c", self.c.type, ("L0C",))
         _need_space(self, "a", self.a.type, ("L0A",))
         _need_space(self, "b", self.b.type, ("L0B",))
-        (m1, k1, m0, k0), (k1b, n1, n0, k0b) = self.a.type.get_shape(), self.b.type.get_shape()
+        (m1, k1, _, k0), (k1b, n1, _, k0b) = self.a.type.get_shape(), self.b.type.get_shape()
         cn1, cm1, _, _ = self.c.type.get_shape()
         if (k1, k0) != (k1b, k0b) or (cn1, cm1) != (n1, m1):
             raise VerifyException(f"{self.name}: fractal shapes do not agree: A {self.a.type}, "

@@ -729,11 +729,12 @@ def import_graphdef(graph_def: Any, filename: str, input_shapes: str | dict | No
         graph_def = functional
         nodes = {n.name: n for n in graph_def.node}
     order = _topological_order(graph_def.node, nodes, filename)
-    graph = _import_tf_graph(tf, graph_def, filename, weights.keys(), order)
+    weight_names = weights.keys()
+    graph = _import_tf_graph(tf, graph_def, filename, weight_names, order)
     from compiler.importers.function_shapes import refine_function_shapes
 
     refined = refine_function_shapes(  # shapes inside If/While/Case functions, from call sites
-        tf, graph_def, graph, lambda gd: _import_tf_graph(tf, gd, filename, weights.keys()))
+        tf, graph_def, graph, lambda gd: _import_tf_graph(tf, gd, filename, weight_names))
     if refined is not None:
         graph_def, graph = refined
         nodes = {n.name: n for n in graph_def.node}

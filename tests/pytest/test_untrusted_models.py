@@ -6,8 +6,6 @@ model ran the function once); the import must not bring it back."""
 
 from __future__ import annotations
 
-import pytest
-
 from tools.cann_translate import main as translate_main
 
 
