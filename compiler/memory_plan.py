@@ -17,7 +17,7 @@ outputs) are not in the arena: the caller binds their buffers at execution time,
 aclmdlExecute does.  Constants live in the weight region of the offline model.
 
 Reuse.
-* In place: an elementwise kernel (`fn` in ELEMENTWISE_FNS, or an op named in ELEMENTWISE_OPS)
+* In place: an elementwise kernel (`fn` in ELEMENTWISE_FNS)
   whose operand has exactly the result's type, lives in the arena and dies at this kernel,
   writes its result over that operand (tile by tile each element is read before it is written).
 * Concat (zero-copy): an input is written by its producer straight into its slab of the
@@ -98,10 +98,7 @@ ELEMENTWISE_FNS = frozenset({
     "SquaredDifference", "Erf", "Exp", "Log", "Neg", "Abs", "Gelu", "FastGelu", "Swish",
     "HardSwish", "Silu", "Mish", "Softplus", "Reciprocal", "Scale", "BNInfer", "ClipByValue",
 })
-#: Whole kernel ops that are elementwise whatever their properties.
-ELEMENTWISE_OPS = frozenset({"kernel.elementwise", "kernel.eltwise"})
-#: Concatenation: by op name or by a vector kernel's `fn`.
-CONCAT_OPS = frozenset({"kernel.concat", "kernel.concat_v2"})
+#: Concatenation: a vector kernel's `fn`.
 CONCAT_FNS = frozenset({"Concat", "ConcatD", "ConcatV2", "ConcatV2D"})
 
 
@@ -428,13 +425,13 @@ ELEMENTWISE_KINDS = frozenset({"Elementwise"})
 
 def is_elementwise(op: Operation) -> bool:
     kind = _prop(op, "kind")
-    return (op_name(op) in ELEMENTWISE_OPS or fn_of(op) in ELEMENTWISE_FNS
+    return (fn_of(op) in ELEMENTWISE_FNS
             or (isinstance(kind, StringAttr) and kind.data in ELEMENTWISE_KINDS))
 
 
 def is_concat(op: Operation) -> bool:
     kind = _prop(op, "kind")
-    return (op_name(op) in CONCAT_OPS or fn_of(op) in CONCAT_FNS
+    return (fn_of(op) in CONCAT_FNS
             or (isinstance(kind, StringAttr) and kind.data in CONCAT_FNS))
 
 

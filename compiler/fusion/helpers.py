@@ -97,9 +97,8 @@ def _tensor_type(x) -> TensorType | None:
 #: elementwise ops folded on constants (a constant seen through a View-kind op stays a constant)
 _UNARY = {"cann.Rsqrt": lambda a: 1.0 / np.sqrt(a), "cann.Sqrt": np.sqrt, "cann.Neg": np.negative,
           "cann.Reciprocal": lambda a: 1.0 / a, "cann.Square": np.square, "cann.Exp": np.exp}
-_BINARY = {"cann.Add": np.add, "cann.AddV2": np.add, "cann.Mul": np.multiply, "cann.Sub": np.subtract,
-           "cann.RealDiv": np.divide, "cann.Div": np.divide, "cann.Maximum": np.maximum,
-           "cann.Minimum": np.minimum}
+_BINARY = {"cann.Add": np.add, "cann.Mul": np.multiply, "cann.Sub": np.subtract,
+           "cann.RealDiv": np.divide, "cann.Maximum": np.maximum, "cann.Minimum": np.minimum}
 
 
 def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
@@ -128,7 +127,7 @@ def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
 
             return np.asarray(numpy_from_dense(attr)).reshape(shape)
         if kind_of(op) is View and op.operands:
-            idx = v.index if name == "cann.IdentityN" else 0
+            idx = v.index if len(op.results) > 1 else 0  # result i of a multi-result view is operand i
             a = const_value(op.operands[idx], _depth + 1)
             return None if a is None else a.reshape(shape)
         if name in _UNARY and len(op.operands) == 1:

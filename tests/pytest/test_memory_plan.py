@@ -166,7 +166,7 @@ builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{
   func.func @main(%arg0: tensor<1x1x8x8x16xf32>) -> tensor<1x2x8x8x16xf32> {{
     {_vec("%0", "%arg0", "Relu")}
     {_vec("%1", "%arg0", "Relu")}
-    %2 = "kernel.concat"(%0, %1) {{concat_dim = 1 : i64}} : (tensor<1x1x8x8x16xf32>, tensor<1x1x8x8x16xf32>) -> tensor<1x2x8x8x16xf32>
+    %2 = "kernel.concat"(%0, %1) {{fn = "ConcatV2D", concat_dim = 1 : i64}} : (tensor<1x1x8x8x16xf32>, tensor<1x1x8x8x16xf32>) -> tensor<1x2x8x8x16xf32>
     %3 = "kernel.copy"(%2) : (tensor<1x2x8x8x16xf32>) -> tensor<1x2x8x8x16xf32>
     func.return %3 : tensor<1x2x8x8x16xf32>
   }}
