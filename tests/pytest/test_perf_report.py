@@ -134,17 +134,14 @@ def test_model_totals_grow_with_the_vector_work(model):
     """Costing bodies adds the cube epilogues (ResNet50) and softmax / LayerNorm / Gelu work (BERT)
     that the old per-kernel estimate (one Add per element, no cube epilogue) left out."""
     import os
-    from types import SimpleNamespace
-
     from compiler import memory_plan as mp
     from compiler.model_zoo import frozen_graphdef
     from compiler.runner import main_func
-    from tools.cann_compile import compile_model
+    from tools.cann_compile import compile_model, parse_args
 
     path = frozen_graphdef(model, os.environ.get("CANN_MODEL_ZOO", "/tmp/zoo"))
-    module, _, _ = compile_model(SimpleNamespace(
-        model=path, framework="3", soc_version=CHIP, input_shape=None, input_format=None,
-        out_nodes=None, precision_mode=None, fusion_switch_file=None, dump_graph=None))
+    module, _, _ = compile_model(parse_args([f"--model={path}", "--framework=3",
+                                             f"--soc_version={CHIP}", "--output=unused"]))
     rep = perf_report(module, CHIP)
     chip = get_chip(CHIP)
     ops = [o for o in main_func(module).body.block.ops if mp.is_kernel(o)]
