@@ -122,19 +122,10 @@ class TransposeToVectorBody(ChipPattern):
             return
         et = yt.element_type
         elems = num_elems(yt)
-        t = self.vector_tiling_or_fail(op, "TransposeD", elems, 2, numpy_dtype(et).itemsize)
-        if t is None:
+        if self.vector_tiling_or_fail(op, "TransposeD", elems, 2, numpy_dtype(et).itemsize) is None:
             return
-        f, tile = t.fields, t.fields["tileElems"]
-        body = Body([xt, yt])
-        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
-            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
-                v = body.load(body.args[0], [ti], "transpose_flat", [tile], et, "UB",
-                              perm=ints(op.perm), shape=list(yt.get_shape()))
-                body.store(v, body.args[-1], [ti], "flat")
-        new = kernel_op(kernel.VectorKernelOp, "TransposeD", [op.x], yt, body.region(), t.block_dim,
-                      f, t.buffers, op)
-        rewriter.replace(op, new)
+        rewriter.replace(op, gather_flat_kernel(self.chip, op.x, yt, "TransposeD", op, "transpose_flat",
+                                                perm=ints(op.perm), shape=list(yt.get_shape())))
 
 
 def nc1hwc0_block_axis(axis: int, whole, pieces) -> int | None:
@@ -263,18 +254,10 @@ class BroadcastToVectorBody(ChipPattern):
         if elems == 0:
             self.fail(op, f"{op.name}: an empty result has no kernel")
             return
-        t = self.vector_tiling_or_fail(op, "BroadcastToD", elems, 2, numpy_dtype(et).itemsize)
-        if t is None:
+        if self.vector_tiling_or_fail(op, "BroadcastToD", elems, 2, numpy_dtype(et).itemsize) is None:
             return
-        f, tile = t.fields, t.fields["tileElems"]
-        body = Body([xt, yt])
-        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
-            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
-                v = body.load(body.args[0], [ti], "flat", [tile], et, "UB",
-                              shape=list(yt.get_shape()))
-                body.store(v, body.args[-1], [ti], "flat")
-        rewriter.replace(op, kernel_op(kernel.VectorKernelOp, "BroadcastToD", [op.x], yt,
-                                       body.region(), t.block_dim, f, t.buffers, op))
+        rewriter.replace(op, gather_flat_kernel(self.chip, op.x, yt, "BroadcastToD", op, "flat",
+                                                shape=list(yt.get_shape())))
 
 
 def _slice_axes(op, xs) -> tuple[list[int], list[int], list[int]] | None:
@@ -336,7 +319,7 @@ def slice_kernel(chip: str, x, yt, start, step, count, kind: str, loc_op):
 
 def gather_flat_kernel(chip: str, x, yt, kind: str, loc_op, view: str, **params):
     """A kernel.vec_kernel: per core, UB tiles of the flattened result, each loaded from x by
-    the load view `view` (slice_flat, split_c0), stored flat."""
+    the load view `view` (slice_flat, split_c0, transpose_flat, flat broadcasting), stored flat."""
     et = yt.element_type
     elems = num_elems(yt)
     t = vector_tiling(kind, elems, 2, numpy_dtype(et).itemsize, chip)
