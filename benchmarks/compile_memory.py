@@ -7,7 +7,7 @@ compiled to the kernel level and planned there; a model that does not reach the 
 yet is planned at the deepest level it reaches (every op one launch, elementwise ops in place)
 and the row says which level.  Also: the example conv block (fused and unfused) and synthetic
 kernel IR (a ResNet-like residual chain with workspaces), which need no model zoo.
-Model GraphDefs come from compiler/model_zoo.py (built once into --zoo, default /tmp/zoo).
+Model GraphDefs come from tests/model_zoo/zoo.py (built once into --zoo, default /tmp/zoo).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from compiler import memory_plan as mp  # noqa: E402
-from compiler.diagnostics import CompileError, OpError  # noqa: E402
-from compiler.ir_io import make_context  # noqa: E402
-from compiler.pipelines import PipelineOptions, build_pipeline  # noqa: E402
-from compiler.runner import main_func  # noqa: E402
+from compiler.backend import memory_plan as mp  # noqa: E402
+from compiler.ir.diagnostics import CompileError, OpError  # noqa: E402
+from compiler.ir.ir_io import make_context  # noqa: E402
+from compiler.driver.pipelines import PipelineOptions, build_pipeline  # noqa: E402
+from compiler.driver.runner import main_func  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ["ResNet50", "MobileNetV2", "EfficientNetB0", "BertEncoder2"]
@@ -97,7 +97,7 @@ def main() -> int:
     args = ap.parse_args()
     print(f"{'model':<22} {'planned at':<26} {'arena B':>12} {'live bound B':>12} "
           f"{'naive sum B':>13} {'/bound':>7} {'/naive':>7}  target(<=1.05x bound, <=0.5x naive)")
-    from compiler.ir_io import load_module
+    from compiler.ir.ir_io import load_module
 
     for fused in (True, False):
         module, _ = load_module(os.path.join(ROOT, "examples", "conv_block.tf.mlir"))
@@ -115,8 +115,8 @@ def main() -> int:
         row(f"synthetic resnet x{blocks}", plan, "kernel (hand-made)")
     if args.no_zoo:
         return 0
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.model_zoo import frozen_graphdef
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from tests.model_zoo.zoo import frozen_graphdef
 
     for name in [m for m in args.models.split(",") if m]:
         t0 = time.perf_counter()

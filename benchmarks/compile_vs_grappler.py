@@ -4,14 +4,14 @@ time vs Grappler's time on the same GraphDef.  Ratios are printed; nothing is as
     python benchmarks/compile_vs_grappler.py [--model ResNet50] [--zoo /tmp/zoo] [--soc Ascend910B3]
                                              [--stages]
 
-Latency: ours is `compiler.perf_report` on our kernel-level module when the model reaches the
+Latency: ours is `compiler.backend.perf_report` on our kernel-level module when the model reaches the
 kernel level; until then (other passes still landing) both sides are costed op by op with the
 same estimator (`estimate_ops`): a conv / matmul costs its cube tiling's cycles
-(`compiler.tiling.cube_tiling`, the tiling our compiler would choose) beside its fused epilogue
+(`compiler.target.tiling.cube_tiling`, the tiling our compiler would choose) beside its fused epilogue
 (Grappler's `fused_ops`) on the vector unit, every other compute op the vector instructions its
-kernel runs (`compiler.cost_model.op_vector_cycles`: a softmax is RowMax, Sub, Exp, RowSum,
+kernel runs (`compiler.target.cost_model.op_vector_cycles`: a softmax is RowMax, Sub, Exp, RowSum,
 RealDiv, as our kernel body), every launched op the launch overhead, and each op
-max(compute, HBM bytes / bandwidth) - exactly the per-kernel model of compiler/perf_report.py.
+max(compute, HBM bytes / bandwidth) - exactly the per-kernel model of compiler/backend/perf_report.py.
 Grappler's graph: TensorFlow's meta-optimizer (default rewriters, incl. remapper fusions such
 as _FusedConv2D) on the frozen GraphDef, shapes from TensorFlow's shape inference.
 Goal (issue 7): ours / Grappler <= 0.7; compile time ratio <= 1.  Our compile time is
@@ -31,9 +31,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from compiler.chips import get_chip  # noqa: E402
-from compiler.cost_model import op_vector_cycles  # noqa: E402
-from compiler.perf_report import LAUNCH_OVERHEAD_US  # noqa: E402
+from compiler.target.chips import get_chip  # noqa: E402
+from compiler.target.cost_model import op_vector_cycles  # noqa: E402
+from compiler.backend.perf_report import LAUNCH_OVERHEAD_US  # noqa: E402
 
 #: Ops that move no data on the device (views, bookkeeping) and are not launched.
 FREE = {"Const", "Placeholder", "Identity", "NoOp", "Reshape", "Squeeze", "ExpandDims", "Shape",
@@ -54,7 +54,7 @@ def op_cost(kind: str, in_shapes, out_shapes, elem_bytes: int, chip,
             epilogue: tuple[str, ...] = ()) -> float | None:
     """Microseconds of one op (None: not launched).  A cube op's fused `epilogue` ops (e.g.
     BiasAdd, Relu) run on the vector unit beside the cube, as in our kernels' bodies."""
-    from compiler.tiling import TilingError, cube_tiling
+    from compiler.target.tiling import TilingError, cube_tiling
 
     base = kind.split(".")[-1]
     if base in FREE or base.endswith("Const"):
@@ -117,7 +117,7 @@ def estimate_tf_graph(graph_def, chip) -> tuple[float, int]:
 
 
 def estimate_module(module, chip) -> tuple[float, int]:
-    from compiler.runner import main_func
+    from compiler.driver.runner import main_func
     from dialects.cann import origin_shape
 
     total, launches = 0.0, 0
@@ -154,7 +154,7 @@ class TimedCompile:
     def run(self, path: str, soc: str, om_path: str | None = None):
         """The planned kernel-level module; the .om goes to om_path (else a temporary file)."""
         import tempfile
-        from compiler.offline_model import write_offline_model
+        from compiler.backend.offline_model import write_offline_model
         from tools.cann_compile import compile_model, cycle_collection_paused, parse_args
 
         last_cpu = [time.process_time()]
@@ -188,8 +188,8 @@ def main() -> int:
     ap.add_argument("--soc", default="Ascend910B3")
     ap.add_argument("--stages", action="store_true", help="print each step's wall and CPU time")
     args = ap.parse_args()
-    from compiler.model_zoo import frozen_graphdef
-    from compiler.tf_loader import read_graphdef_file, tensorflow
+    from tests.model_zoo.zoo import frozen_graphdef
+    from compiler.frontend.tf_loader import read_graphdef_file, tensorflow
 
     tensorflow()
     chip = get_chip(args.soc)
@@ -203,15 +203,15 @@ def main() -> int:
     try:
         module = timed.run(path, args.soc)
         ours_time, ours_cpu = timed.wall, timed.cpu_total
-        from compiler.perf_report import perf_report
+        from compiler.backend.perf_report import perf_report
 
         rep = perf_report(module, args.soc)
         ours_us, ours_launches = rep.latency_us, rep.launches
     except Exception as e:  # noqa: BLE001 - the kernel level is not reached yet: proxy
         ours_time, ours_cpu = timed.wall, timed.cpu_total
         msg = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        from compiler.importers.graphdef import import_graphdef_file
-        from compiler.ir_io import make_context
+        from compiler.frontend.importers.graphdef import import_graphdef_file
+        from compiler.ir.ir_io import make_context
         from passes import ALL_PASSES
 
         module = import_graphdef_file(path)

@@ -3,9 +3,9 @@
     python benchmarks/fusion_vs_grappler.py [--models ResNet50,MobileNetV2,EfficientNetB0,BertEncoder2]
                                             [--cache-dir .modelzoo] [--check] [--report-dir D]
 
-For each model-zoo model (compiler/model_zoo.py, built and cached on first use):
+For each model-zoo model (tests/model_zoo/zoo.py, built and cached on first use):
   ours      import -> tf-to-cann -> fuse; "kernels" = cann ops that launch a device kernel
-            (not constants, not reshape-like views: compiler.fusion.engine.NON_KERNEL)
+            (not constants, not reshape-like views: compiler.transforms.fusion.engine.NON_KERNEL)
   grappler  tensorflow.python.grappler.tf_optimizer.OptimizeGraph, default config, every node
             placed on /device:CPU:0 (without a device string Grappler fuses nothing); its kernels
             = nodes other than Const/Identity/Placeholder/NoOp and reshape-like views
@@ -68,12 +68,12 @@ def grappler_kernels(graph_def, outputs: list[str]) -> tuple[int, float, dict[st
 
 
 def our_kernels(path: str, report_path: str | None):
-    """cann-compile's pipeline (compiler/pipelines.py) up to the fused level; "unfused" counts
+    """cann-compile's pipeline (compiler/driver/pipelines.py) up to the fused level; "unfused" counts
     the kernels that enter fuse, the time is fuse's."""
-    from compiler.fusion.engine import count_kernels
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.ir_io import make_context
-    from compiler.pipelines import PipelineOptions, build_pipeline, run_pipeline
+    from compiler.transforms.fusion.engine import count_kernels
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.ir.ir_io import make_context
+    from compiler.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
 
     ctx = make_context()
     module = import_graphdef_file(path)
@@ -108,8 +108,8 @@ def main(argv=None) -> int:
     ap.add_argument("--verbose", action="store_true", help="print op histograms")
     args = ap.parse_args(argv)
 
-    from compiler.model_zoo import frozen_graphdef
-    from compiler.tf_loader import read_graphdef_file
+    from tests.model_zoo.zoo import frozen_graphdef
+    from compiler.frontend.tf_loader import read_graphdef_file
 
     rows = []
     for name in [m for m in args.models.split(",") if m]:
@@ -126,7 +126,7 @@ def main(argv=None) -> int:
             err = (str(e).strip().splitlines() or [type(e).__name__])[0][:160]
         max_abs = None
         if args.check and module is not None:
-            from compiler.runner import random_inputs, run_graphdef, run_module
+            from compiler.driver.runner import random_inputs, run_graphdef, run_module
 
             inputs = random_inputs(module)
             mine = run_module(module, inputs)

@@ -32,9 +32,9 @@ def _median_time(fn, repeat: int) -> float:
 
 
 def speed(model: str, cache_dir: str, repeat: int) -> None:
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.model_zoo import frozen_graphdef
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from tests.model_zoo.zoo import frozen_graphdef
+    from compiler.frontend.tf_loader import tensorflow
 
     tf = tensorflow()
     path = frozen_graphdef(model, cache_dir)
@@ -62,10 +62,10 @@ def status(key):
                 return int(line.split()[1]) * 1024
     return None
 
-from compiler.tf_loader import tensorflow
+from compiler.frontend.tf_loader import tensorflow
 tf = tensorflow()
-import compiler.importers.graphdef as imp
-import compiler.importers.functionalize, dialects.tf, dialects.common  # noqa: F401 (loaded first)
+import compiler.frontend.importers.graphdef as imp
+import compiler.frontend.importers.functionalize, dialects.tf, dialects.common  # noqa: F401 (loaded first)
 try:  # reset the high-water mark to the current RSS: TensorFlow's own start-up peak is not ours
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
@@ -95,8 +95,8 @@ def bert_memory(cache_dir: str) -> None:
     """Peak RSS growth of importing a BERT-base-size frozen graph, in a fresh process that has
     loaded TensorFlow and the importer first and reset its high-water mark (/proc/self/clear_refs)
     just before the import, as a ratio to the bytes of the graph's Const tensors."""
-    from compiler.model_zoo import _recipe_digest, bert_encoder, freeze
-    from compiler.tf_loader import tensorflow
+    from tests.model_zoo.zoo import _recipe_digest, bert_encoder, freeze
+    from compiler.frontend.tf_loader import tensorflow
 
     tf = tensorflow()
     os.makedirs(cache_dir, exist_ok=True)

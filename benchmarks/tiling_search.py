@@ -2,9 +2,9 @@
 
 For every conv / matmul shape of the models (ResNet50, MobileNetV2, EfficientNetB0 at 224x224,
 batch 1, and a BERT-style encoder seq 128 hidden 256 ffn 1024 heads 4), this compares the solver's
-tiling (compiler/tiling.py) with the best tiling found by exhaustive search over every core split
+tiling (compiler/target/tiling.py) with the best tiling found by exhaustive search over every core split
 (bDim, mDim, nDim) and every base block (baseM, baseN multiples of 16 that fit L0A/L0B/L0C with the
-solver's double buffering) under the same cost model (compiler/tiling.tiling_cost).  It prints
+solver's double buffering) under the same cost model (compiler/target/tiling.tiling_cost).  It prints
 the worst and median ratio best/solver (1.0 = the solver is optimal; goal >= 0.9 worst) and the
 solver's time per op (cold cache, i.e. a miss).
 
@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from compiler.chips import CHIPS, get_chip  # noqa: E402
-from compiler.formats import ceil_div, group_enlargement  # noqa: E402
-from compiler import tiling  # noqa: E402
+from compiler.target.chips import CHIPS, get_chip  # noqa: E402
+from compiler.target.formats import ceil_div, group_enlargement  # noqa: E402
+from compiler.target import tiling  # noqa: E402
 
 FP32 = 4
 
@@ -109,13 +109,13 @@ MODELS = {"ResNet50": resnet50, "MobileNetV2": mobilenetv2, "EfficientNetB0": ef
 
 def model_gemms(names, cache_dir):
     """{model: () -> [(kind, M, N, K, batch)]} read from the frozen GraphDefs: each model is
-    compiled to the kernel level (compiler.pipelines.build_pipeline) and every cube kernel's
+    compiled to the kernel level (compiler.driver.pipelines.build_pipeline) and every cube kernel's
     GEMM is taken from its tiling (M, N, Ka, batchNum): exactly the problems the solver served,
     including the GEMMs an attention is decomposed into."""
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.ir_io import make_context
-    from compiler.model_zoo import frozen_graphdef
-    from compiler.pipelines import PipelineOptions, build_pipeline, run_pipeline
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.ir.ir_io import make_context
+    from tests.model_zoo.zoo import frozen_graphdef
+    from compiler.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
     from dialects import kernel
 
     out = {}
@@ -161,7 +161,7 @@ def main(argv=None) -> int:
                     help="with --from-models: the model zoo names (comma-separated)")
     ap.add_argument("--zoo", default=None,
                     help="with --from-models: the model zoo cache directory (default: "
-                         "compiler.model_zoo.default_cache_dir())")
+                         "tests.model_zoo.zoo.default_cache_dir())")
     args = ap.parse_args(argv)
     chip = get_chip(args.chip)
     models = model_gemms(args.models.split(","), args.zoo) if args.from_models else MODELS
@@ -186,7 +186,7 @@ def main(argv=None) -> int:
     for r in rows[:5]:
         print("  " + "  ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in r))
     print(f"\n{args.chip}: {len(ratios)} GEMMs, worst ratio {min(ratios):.3f}, median "
-          f"{statistics.median(ratios):.3f} (best/solver under compiler/tiling.tiling_cost; "
+          f"{statistics.median(ratios):.3f} (best/solver under compiler/target/tiling.tiling_cost; "
           f"fp32)")
     print(f"solver time per op: median {statistics.median(times) * 1e3:.2f} ms, max "
           f"{max(times) * 1e3:.2f} ms (cache miss)")

@@ -1,22 +1,22 @@
-"""The model zoo (compiler/model_zoo.py) against TensorFlow's Grappler: one row per model.
+"""The model zoo (tests/model_zoo/zoo.py) against TensorFlow's Grappler: one row per model.
 
     python benchmarks/zoo.py [--models ResNet50,UNet,...] [--json out.json] [--zoo /tmp/zoo]
                              [--soc Ascend910B3]
 
 Per model (frozen GraphDef built and cached on first use, `CANN_MODEL_ZOO` or --zoo):
   kernels    ours: cann ops that launch a kernel after the pipeline up to `fuse`
-             (compiler.pipelines LEVELS["fused"], compiler.fusion.engine.count_kernels);
+             (compiler.driver.pipelines LEVELS["fused"], compiler.transforms.fusion.engine.count_kernels);
              Grappler's: nodes of its optimized graph that are kernels
              (benchmarks/fusion_vs_grappler.py: grappler_optimize, tf_kernel_count)
   TransData  kernel.transdata in the compiled module (after assign-layouts: cann.TransData, when
              the compile stops before the kernel level)
-  launches   the perf report's launch count (compiler/perf_report.py)
+  launches   the perf report's launch count (compiler/backend/perf_report.py)
   latency    ours: the perf report's estimate; Grappler's graph: the same per-kernel cost model
              op by op (benchmarks/compile_vs_grappler.py: estimate_tf_graph)
   compile    ours: cann-compile's work end to end in this process, the .om written
              (compile_vs_grappler.TimedCompile); Grappler's: its OptimizeGraph call
   max abs    the .om run on its planned arena (as `cann-run model.om` runs it) vs TensorFlow on
-             the same inputs (compiler.model_zoo.sample_inputs: ids in range, 0/1 masks); `ok`
+             the same inputs (tests.model_zoo.zoo.sample_inputs: ids in range, 0/1 masks); `ok`
              at atol 1e-4 / rtol 1e-3 (issue 12's bar)
 A model that fails at some stage keeps its row: the stage and the first line of the error; the
 run goes on with the next model.  Nothing is asserted (tests/pytest/test_zoo.py asserts).
@@ -51,13 +51,13 @@ def _count(module, name: str) -> int:
 
 def measure(name: str, zoo: str, soc: str) -> dict:
     """One row; on failure `stage` and `error` say where and why, the rest stays None."""
-    from compiler.chips import get_chip
-    from compiler.fusion.engine import count_kernels
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.ir_io import make_context
-    from compiler.model_zoo import ZOO, frozen_graphdef, sample_inputs
-    from compiler.pipelines import LEVELS, run_passes
-    from compiler.tf_loader import read_graphdef_file
+    from compiler.target.chips import get_chip
+    from compiler.transforms.fusion.engine import count_kernels
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.ir.ir_io import make_context
+    from tests.model_zoo.zoo import ZOO, frozen_graphdef, sample_inputs
+    from compiler.driver.pipelines import LEVELS, run_passes
+    from compiler.frontend.tf_loader import read_graphdef_file
 
     row: dict = {"model": name, "family": ZOO[name].family, "stage": None, "error": None}
     for k in ("kernels", "grappler_kernels", "transdata", "launches", "latency_us",
@@ -111,7 +111,7 @@ def measure(name: str, zoo: str, soc: str) -> dict:
         row["compile_s"] = timed.wall
         row["transdata"] = _count(module, "kernel.transdata")
         try:
-            from compiler.perf_report import perf_report
+            from compiler.backend.perf_report import perf_report
 
             rep = perf_report(module, soc)
             row["launches"], row["latency_us"] = rep.launches, rep.latency_us
@@ -119,8 +119,8 @@ def measure(name: str, zoo: str, soc: str) -> dict:
             return fail("perf-report", e)
         del module
         try:
-            from compiler.offline_model import load_offline_model, run_planned
-            from compiler.runner import compare, run_graphdef
+            from compiler.backend.offline_model import load_offline_model, run_planned
+            from compiler.driver.runner import compare, run_graphdef
 
             om = load_offline_model(om_path).module
             inputs = sample_inputs(name, graph_path=path)
@@ -175,7 +175,7 @@ def table(rows: list[dict]) -> str:
 
 
 def main(argv=None) -> int:
-    from compiler.model_zoo import ZOO, default_cache_dir
+    from tests.model_zoo.zoo import ZOO, default_cache_dir
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(ZOO), help="comma-separated (default: all)")
@@ -189,7 +189,7 @@ def main(argv=None) -> int:
         print(f"zoo.py: error: unknown model {unknown[0]}; the zoo has {', '.join(ZOO)}",
               file=sys.stderr)
         return 1
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     tensorflow()  # imported before any clock starts
     zoo = args.zoo or default_cache_dir()

@@ -47,7 +47,7 @@ from dialects.op_kinds import (Broadcast, Constant, Cube, Elementwise, Injective
 from dialects.layouts import RunsOn
 from xdsl.utils.exceptions import VerifyException
 
-from compiler.formats import FORMAT_NAMES, Format, storage_shape
+from compiler.target.formats import FORMAT_NAMES, Format, storage_shape
 from dialects.common import (
     ints,
     I64Array,
@@ -861,7 +861,7 @@ class PoolOp(CannOp):
         return (k[1], k[2]), (s[1], s[2])
 
     def verify_op(self) -> None:
-        from compiler.conv_geometry import out_size, same_pads
+        from compiler.target.conv_geometry import out_size, same_pads
 
         n = self.name
         fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW"))
@@ -1145,7 +1145,7 @@ class HostCallOp(CannOp):
             raise VerifyException(f"{self.name}: op_type must name a TensorFlow op")
 
 
-# --- fused operators made by the fuse pass (compiler/fusion; semantics in fused_impl.py) ---------
+# --- fused operators made by the fuse pass (compiler/transforms/fusion; semantics in fused_impl.py) ---------
 
 @irdl_op_definition
 class FusedConv2DAddOp(CannOp):
@@ -1408,9 +1408,9 @@ class FusedKernelOp(CannOp):
     the kernel's inputs, `cann.Yield` its result.  The body holds pointwise ops (op kinds
     Elementwise / Broadcast) and scalar cann.Const, on ORIGIN-shaped tensors: the operands and
     the result may be stored in any format (assign-layouts moves the kernel onto stored data;
-    the body does not change).  Built by the automatic fusion pass (compiler/fusion/auto.py);
+    the body does not change).  Built by the automatic fusion pass (compiler/transforms/fusion/auto.py);
     lowered to one vector kernel whose tile body is the region's ops, or, when input #0 is a
-    cube op's single-use result, to that cube kernel's epilogue (compiler/lowering).
+    cube op's single-use result, to that cube kernel's epilogue (compiler/conversions/cann_to_kernel).
 
         %y = cann.FusedKernel %a, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
         ^bb0(%x : tensor<8xf32>, %z : tensor<8xf32>):

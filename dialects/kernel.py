@@ -43,7 +43,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from compiler.chips import CHIPS, UnknownChipError, get_chip
+from compiler.target.chips import CHIPS, UnknownChipError, get_chip
 from dialects.common import I64Array, check_len, check_one_of, ints
 
 MEMORY_SPACES = ("GM", "L1", "L0A", "L0B", "L0C", "UB")
@@ -507,7 +507,7 @@ class AllocOp(IRDLOperation):
 #: src space -> allowed dst spaces (the data paths of the AI core, cann-facts.md sections 3, 6)
 LOAD_PATHS = {"GM": ("L1", "UB"), "L1": ("L0A", "L0B", "UB")}
 # UB -> L1: a vector-processed cube operand (the squeeze-excite scaled conv's A tiles).  An
-# assumption: cann-facts.md lists no UB -> L1 path nor its bandwidth (see compiler/perf_report.py).
+# assumption: cann-facts.md lists no UB -> L1 path nor its bandwidth (see compiler/backend/perf_report.py).
 LOAD_PATHS["UB"] = ("L1",)
 LOAD_VIEWS = {
     # GM -> L1 / UB
@@ -754,7 +754,7 @@ class ViewOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        from compiler.formats import Format
+        from compiler.target.formats import Format
         from dialects.cann import format_of
 
         xt, yt = self.x.type, self.y.type
@@ -792,7 +792,7 @@ class ViewOp(IRDLOperation):
 # stream tasks for this (StreamSwitch / StreamActive / LabelSwitch); cann-facts.md says nothing
 # about them, so this op's form is our design.  Semantics as cann.If / While / Case (a predicate
 # is TensorFlow's: a scalar's truth value, a tensor's non-emptiness; a Case index out of range
-# runs the last branch).  Memory: compiler/memory_plan.py gives each such op one workspace that
+# runs the last branch).  Memory: compiler/backend/memory_plan.py gives each such op one workspace that
 # holds its functions' arenas (and, for a while, two sets of loop-variable buffers).
 
 

@@ -1,7 +1,7 @@
 """Which storage formats each cann op runs on: the `RunsOn` trait on the op definition.
 
 An op declares, per device format, the rule under which it has a kernel for that format (the
-rule's name; what it checks is in compiler/layout_assignment.py `RULES`), whether it also runs
+rule's name; what it checks is in compiler/transforms/layout_assignment.py `RULES`), whether it also runs
 on its origin layout (ND: row-major, the framework's own NHWC / NCHW / [.., M, K]), and which
 of its operands are parameters that keep their own layout whatever the op's format (a conv's
 filter becomes FRACTAL_Z, a bias stays a [C] vector):
@@ -13,7 +13,7 @@ An op without the trait gets the declaration its op kind implies (`runs_on`):
   Broadcast    every format, broadcasting only over axes the format keeps whole ("broadcast":
                NC1HWC0 not over C, FRACTAL_NZ not over the last two axes)
   anything else  its origin layout only
-assign-layouts chooses one format per op for the whole graph (compiler/layout_assignment.py).
+assign-layouts chooses one format per op for the whole graph (compiler/transforms/layout_assignment.py).
 """
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ class Opaque(OpKind):
 class OutputFusable(OpTrait):
     """Not a kind: a Cube op whose kernel runs any pointwise epilogue on its output tile (TVM's
     kOutEWiseFusable).  A cann.FusedKernel whose input #0 is such an op's single-use result is
-    that kernel's epilogue (compiler/fusion/auto.py epilogue_host, compiler/lowering/cube.py)."""
+    that kernel's epilogue (compiler/transforms/fusion/auto.py epilogue_host, compiler/conversions/cann_to_kernel/cube.py)."""
 
 
 KINDS: tuple[type[OpKind], ...] = (Elementwise, Broadcast, Injective, Reduction, Cube, View,

@@ -22,7 +22,7 @@ printed first) are written by hand.  Accessors kept from the hand-written ops: `
 
 Any other op type (`tf.FooBar`) is a `GenericTFOp`: a class made on demand, with any operands,
 results and attributes, printed in generic form and parsed back by `TFContext` (the context of
-`compiler.ir_io.make_context`).  Nothing is dropped.
+`compiler.ir.ir_io.make_context`).  Nothing is dropped.
 
 Attribute kinds (TensorFlow AttrValue -> IR):
   int -> `3 : i64`; float -> `1.0 : f32`; bool -> `true`; string -> `"SAME"` (bytes that are not

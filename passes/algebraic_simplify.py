@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from compiler.rewriting import rewrite
+from compiler.ir.rewriting import rewrite
 from dialects import cann
 
 

@@ -1,7 +1,7 @@
 """assign-layouts: choose storage formats (cann-facts.md sections 1-3) and insert TransData.
 
 The formats each op runs on are declared on its definition (`RunsOn`, dialects/layouts.py);
-one global assignment over the whole function (compiler/layout_assignment.py: alpha-expansion
+one global assignment over the whole function (compiler/transforms/layout_assignment.py: alpha-expansion
 by min-cut, minimizing the bytes TransData moves) picks the format of every op.  The patterns
 then carry the choice out, applied to a fixed point:
   FoldConstReshape        Reshape of a constant = the constant reshaped (before the choice)
@@ -37,8 +37,8 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from compiler.formats import Format, to_storage
-from compiler.rewriting import rewrite, with_loc
+from compiler.target.formats import Format, to_storage
+from compiler.ir.rewriting import rewrite, with_loc
 from dialects import cann
 from dialects.common import dense_from_numpy, numpy_from_dense
 
@@ -224,7 +224,7 @@ class FoldReduceReshape(RewritePattern):
 
 
 def _layout_fmt(op) -> Format:
-    from compiler.layout_assignment import origin_format
+    from compiler.transforms.layout_assignment import origin_format
 
     return Format(origin_format(op))
 
@@ -260,7 +260,7 @@ def _const_in(op, v: SSAValue, fmt: str, full: bool):
 
 
 class LayoutChosen(RewritePattern):
-    """An op the global assignment put on a device format (compiler/layout_assignment.py):
+    """An op the global assignment put on a device format (compiler/transforms/layout_assignment.py):
     each operand is read as io_layouts says (the stored value when the operand was just
     converted back from that format, else a TransData; a constant converted at compile time;
     parameters unchanged), each result stored, with a TransData back to origin after it.
@@ -271,7 +271,7 @@ class LayoutChosen(RewritePattern):
         self.choices = choices
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        from compiler.layout_assignment import io_layouts
+        from compiler.transforms.layout_assignment import io_layouts
         from dialects.layouts import runs_on
 
         fmt = self.choices.get(op)
@@ -380,7 +380,7 @@ class AssignLayoutsPass(ModulePass):
     """Where to list every TransData left and why: "-" for stderr, else a file path."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from compiler.layout_assignment import choose, report_lines
+        from compiler.transforms.layout_assignment import choose, report_lines
 
         rewrite(op, [FoldConstReshape(), FoldReduceReshape()])
         choices = choose(op)

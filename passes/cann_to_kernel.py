@@ -21,7 +21,7 @@ tile by tile on the device layouts by compiler/interpreters/kernel_impl.py:
 
 `legacy=true` emits the body-less kernel.cube_conv2d / kernel.vector forms instead.  Any op left
 is a diagnostic naming the op and its TF node; every such op is reported in one run.  The
-lowerings live in compiler/lowering/, one module per kind; this pass picks the chip and runs them.
+lowerings live in compiler/conversions/cann_to_kernel/, one module per kind; this pass picks the chip and runs them.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from compiler.chips import DEFAULT_CHIP, UnknownChipError, get_chip
-from compiler.diagnostics import CompileError, OpError
-from compiler.lowering import lowering_patterns
-from compiler.lowering.implmode import ImplMode, select_implementations
-from compiler.rewriting import rewrite
+from compiler.target.chips import DEFAULT_CHIP, UnknownChipError, get_chip
+from compiler.ir.diagnostics import CompileError, OpError
+from compiler.conversions.cann_to_kernel import lowering_patterns
+from compiler.conversions.cann_to_kernel.implmode import ImplMode, select_implementations
+from compiler.ir.rewriting import rewrite
 from dialects import cann, kernel
 
 
@@ -53,7 +53,7 @@ class CannToKernelPass(ModulePass):
 
     implmode: str = ""
     """ATC's --op_select_implmode: high_precision or high_performance ("" = each op's default
-    implementation); see compiler/lowering/implmode.py."""
+    implementation); see compiler/conversions/cann_to_kernel/implmode.py."""
 
     implmode_ops: tuple[str, ...] = ()
     """ATC's --optypelist_for_implmode: the op types that take `implmode` (empty: all)."""
@@ -81,7 +81,7 @@ class CannToKernelPass(ModulePass):
                     and all(f is not left for f, _ in failures):
                 failures.append((left, f"{left.name} has no kernel lowering"))
         if failures:
-            from compiler.lowering.control_flow import drop_consequences
+            from compiler.conversions.cann_to_kernel.control_flow import drop_consequences
 
             drop_consequences(failures)
             raise OpError(failures)

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import OpResult, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from compiler.rewriting import with_loc
+from compiler.ir.rewriting import with_loc
 
 #: Results larger than this many elements are not folded (a folded constant is stored).
 MAX_ELEMENTS = 1 << 24
@@ -38,7 +38,7 @@ def _interpreter():
 
 
 def _is_const(op: Operation | None) -> bool:
-    from compiler.legalization import tf_op_type
+    from compiler.conversions.tf_to_cann.legalization import tf_op_type
 
     return op is not None and (op.name == "cann.Const" or tf_op_type(op) == "Const")
 

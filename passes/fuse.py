@@ -1,11 +1,11 @@
 """fuse: the fusion engine on the cann dialect, driven by rules written in the rule language.
 
-The built-in rules live in compiler/fusion/rules/*.rules (names borrowed from CANN's fusion
+The built-in rules live in compiler/transforms/fusion/rules/*.rules (names borrowed from CANN's fusion
 passes, cann-facts.md section 5), e.g.
   AABiasaddConvFusion   Conv2D(x, w) -> BiasAdd(b) / Add(const)   => FusedConv2D(x, w, b)
   TbeConv2DReluFusion   Conv2D / FusedConv2D(none) -> Relu          => FusedConv2D(activation = Relu)
 A rule fires only when its intermediate values have no other consumer.  Rules apply greedily by
-priority (higher first); see compiler/fusion/language.py for the language.
+priority (higher first); see compiler/transforms/fusion/language.py for the language.
 
     cann-opt --fuse input.mlir
     cann-opt --fuse='disable=TbeConv2DReluFusion' input.mlir
@@ -13,7 +13,7 @@ priority (higher first); see compiler/fusion/language.py for the language.
     cann-opt --fuse --fusion-switch-file=switch.cfg --fusion-report=- input.mlir
 
 cann-opt's --fusion-switch-file / --fusion-report and cann-compile's --fusion_switch_file reach
-the pass as its `switch_file` / `report` options (compiler/pipelines.py sets them).
+the pass as its `switch_file` / `report` options (compiler/driver/pipelines.py sets them).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from compiler.diagnostics import CompileError
+from compiler.ir.diagnostics import CompileError
 
 #: The last run's report (for tests and the benchmark).
 LAST_REPORT: dict | None = None
@@ -54,21 +54,21 @@ class FusePass(ModulePass):
 
     auto: bool = True
     """After the rules: group every pointwise (elementwise / broadcast) DAG into one
-    cann.FusedKernel (compiler/fusion/auto.py; `auto=false`, `disable=AutomaticUBFusion` or a
+    cann.FusedKernel (compiler/transforms/fusion/auto.py; `auto=false`, `disable=AutomaticUBFusion` or a
     switch file's UBFusion off keep the ops apart)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         global LAST_REPORT
-        from compiler.fusion import builtin_rules, load_rule_file
-        from compiler.fusion.engine import (Stats, count_kernels, dead_code, fold_constants,
+        from compiler.transforms.fusion import builtin_rules, load_rule_file
+        from compiler.transforms.fusion.engine import (Stats, count_kernels, dead_code, fold_constants,
                                             forward_see_through, run_rules)
-        from compiler.fusion.report import build_report, write_report
-        from compiler.fusion.switch import disabled_by_switch_file
+        from compiler.transforms.fusion.report import build_report, write_report
+        from compiler.transforms.fusion.switch import disabled_by_switch_file
 
         all_rules = list(builtin_rules()) if self.builtin else []
         see_through: set[str] = set()
         if self.builtin:
-            from compiler.fusion import builtin_rule_files
+            from compiler.transforms.fusion import builtin_rule_files
 
             for f in builtin_rule_files():
                 see_through |= f.see_through
@@ -80,7 +80,7 @@ class FusePass(ModulePass):
                 if r.name in names:  # a user rule replaces the built-in rule of that name
                     all_rules = [x for x in all_rules if x.name != r.name]
                 all_rules.append(r)
-        from compiler.fusion.auto import PROLOGUE_SWITCH, SWITCH
+        from compiler.transforms.fusion.auto import PROLOGUE_SWITCH, SWITCH
 
         known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name]
         off = set(self.disable)
@@ -102,7 +102,7 @@ class FusePass(ModulePass):
         dead_code(op)
         auto = None
         if self.auto and SWITCH.name not in off:
-            from compiler.fusion.auto import fuse_pointwise
+            from compiler.transforms.fusion.auto import fuse_pointwise
 
             auto = fuse_pointwise(op, prologues=PROLOGUE_SWITCH.name not in off)
             dead_code(op)

@@ -3,7 +3,7 @@
     cann-opt --perf-report k.mlir -o /dev/null            # the report on stderr
     cann-opt --perf-report='output=report.txt format=json' k.mlir
 
-The model and its assumptions (launch overhead, HBM bandwidth) are in `compiler/perf_report.py`.
+The model and its assumptions (launch overhead, HBM bandwidth) are in `compiler/backend/perf_report.py`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from compiler.chips import UnknownChipError
-from compiler.diagnostics import CompileError
+from compiler.target.chips import UnknownChipError
+from compiler.ir.diagnostics import CompileError
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class PerfReportPass(ModulePass):
     """Chip to estimate for (default: the module's cann.soc_version)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from compiler.perf_report import perf_report
+        from compiler.backend.perf_report import perf_report
 
         if self.format not in ("text", "json"):
             raise CompileError(f"perf-report: error: format must be text or json, got '{self.format}'")

@@ -5,7 +5,7 @@
 
 Runs on kernel-level IR (after cann-to-kernel), every function, callees of kernel.if / case /
 while before their callers.  The algorithm, and what the attributes it writes mean, are in
-`compiler/memory_plan.py`.  With `verify=true` (the default) the plan is
+`compiler/backend/memory_plan.py`.  With `verify=true` (the default) the plan is
 re-checked by the independent overlap checker before it is written; `report=true` prints one
 line per function to stderr: arena bytes, the live-set lower bound and the naive sum.
 """
@@ -19,8 +19,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from compiler.diagnostics import CompileError
-from compiler.memory_plan import ALIGNMENT, PlanError, plan_function, planned_functions
+from compiler.ir.diagnostics import CompileError
+from compiler.backend.memory_plan import ALIGNMENT, PlanError, plan_function, planned_functions
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ IDENTITY_OPS = ("Identity", "IdentityN", "StopGradient", "PreventGradient", "Sna
 
 
 def remove_identities(module: ModuleOp) -> int:
-    from compiler.legalization import tf_op_type
+    from compiler.conversions.tf_to_cann.legalization import tf_op_type
 
     n = 0
     for op in list(module.walk()):

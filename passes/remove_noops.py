@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from compiler.rewriting import rewrite, with_loc
+from compiler.ir.rewriting import rewrite, with_loc
 from dialects import cann
 from dialects.common import int_array, ints
 

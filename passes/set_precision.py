@@ -58,8 +58,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
-from compiler.diagnostics import CompileError
-from compiler.rewriting import with_loc
+from compiler.ir.diagnostics import CompileError
+from compiler.ir.rewriting import with_loc
 from dialects import cann
 from dialects.op_kinds import is_cube
 
@@ -210,7 +210,7 @@ class SetPrecisionPass(ModulePass):
         floats = [v for v in (*o.operands, *o.results) if _elt(v) in ("f16", "f32", "bf16")]
         if not floats or any(_elt(v) != src for v in floats):
             return False
-        from compiler.legalization import CANN_DTYPES
+        from compiler.conversions.tf_to_cann.legalization import CANN_DTYPES
 
         allowed = CANN_DTYPES.get(o.name.removeprefix("cann."))
         if allowed is not None and dst not in allowed:
@@ -301,7 +301,7 @@ def _warn_missing(module: ModuleOp, option: str, names) -> None:
             for part in loc.locations.data:
                 if isinstance(part, NameLoc):
                     fused.setdefault(part.desc.data, o)
-    from compiler.diagnostics import node_name
+    from compiler.ir.diagnostics import node_name
 
     for name in sorted(names):
         if name in own:
@@ -316,6 +316,6 @@ def _warn_missing(module: ModuleOp, option: str, names) -> None:
 
 
 def _output_names(fn: func.FuncOp, n: int) -> list[str]:
-    from compiler.runner import io_names
+    from compiler.driver.runner import io_names
 
     return io_names(fn)[1][:n]

@@ -1,5 +1,5 @@
 """tf-to-cann: legalize the tf dialect into the CANN operator library, driven by the mapping
-table of compiler/legalization.py (one generated pattern per table row).
+table of compiler/conversions/tf_to_cann/legalization.py (one generated pattern per table row).
 
 For every tf op: find its row (by TF op type), check the CANN op's dtype rule, build the CANN
 op(s) and replace the tf op.  Every node that cannot be legalized is collected and reported in
@@ -28,8 +28,8 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from compiler.diagnostics import OpError, node_name
-from compiler.legalization import (  # noqa: F401 (CANN_DTYPES re-exported)
+from compiler.ir.diagnostics import OpError, node_name
+from compiler.conversions.tf_to_cann.legalization import (  # noqa: F401 (CANN_DTYPES re-exported)
     CANN_DTYPES,
     TABLE,
     Builder,
@@ -40,7 +40,7 @@ from compiler.legalization import (  # noqa: F401 (CANN_DTYPES re-exported)
     tf_attributes,
     tf_op_type,
 )
-from compiler.rewriting import rewrite, with_loc
+from compiler.ir.rewriting import rewrite, with_loc
 from dialects import cann
 
 
@@ -127,7 +127,7 @@ class TfToCannPass(ModulePass):
         failures: list[tuple[Operation, str]] = []
         hosted: list[tuple[Operation, str]] = []
         counts = inline_calls(op, failures)
-        from compiler.tensor_list_types import resolve_tensor_lists
+        from compiler.conversions.tf_to_cann.tensor_list_types import resolve_tensor_lists
 
         resolve_tensor_lists(op)  # TensorList handles -> the buffers they stand for
         if self.report:  # the counts are only printed by the report

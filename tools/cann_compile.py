@@ -11,10 +11,10 @@
     cann-compile --mode=6 --om=model.om                            # model information
 
 Options are spelt as ATC spells them (`--soc_version`) or with dashes (`--soc-version`).  Each
-one becomes a field of `PipelineOptions` (compiler/pipelines.py), which builds the explicit pass
+one becomes a field of `PipelineOptions` (compiler/driver/pipelines.py), which builds the explicit pass
 pipeline; `--print-pipeline` prints it as the `-p` spec `cann-opt` replays.  The input shapes and
 outputs go to the importer as keyword arguments (shape inference reruns on the new shapes).  An
-ATC option this compiler does not implement is rejected by name (compiler/atc_options.py),
+ATC option this compiler does not implement is rejected by name (compiler/driver/atc_options.py),
 never silently accepted.
 """
 
@@ -29,8 +29,8 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 
-from compiler.cli import ToolArgumentParser, run_tool
-from compiler.diagnostics import CompileError, SourceMap
+from compiler.driver.cli import ToolArgumentParser, run_tool
+from compiler.ir.diagnostics import CompileError, SourceMap
 
 TOOL = "cann-compile"
 FRAMEWORKS = {"0": "Caffe", "1": "MindSpore", "3": "TensorFlow", "5": "ONNX"}
@@ -44,8 +44,8 @@ log = logging.getLogger("cann.compile")
 
 
 def _parser() -> ToolArgumentParser:
-    from compiler.atc_options import LOG_LEVELS, NOT_IMPLEMENTED
-    from compiler.pipelines import PRECISION_MODES
+    from compiler.driver.atc_options import LOG_LEVELS, NOT_IMPLEMENTED
+    from compiler.driver.pipelines import PRECISION_MODES
 
     p = ToolArgumentParser(prog=TOOL, description="Compile a TensorFlow model to an offline model (.om).")
     a = p.add_argument
@@ -101,7 +101,7 @@ def _parser() -> ToolArgumentParser:
 
 def _rejected(args) -> None:
     """Options ATC forbids together, then ATC options this compiler does not implement."""
-    from compiler.atc_options import EXCLUSIVE, NOT_IMPLEMENTED
+    from compiler.driver.atc_options import EXCLUSIVE, NOT_IMPLEMENTED
 
     given = {n for n in NOT_IMPLEMENTED if getattr(args, n) is not None}
     if args.precision_mode is not None:
@@ -130,9 +130,9 @@ def _requires(args, *names: str) -> None:
 def pipeline_options(args, module=None):
     """The PipelineOptions of the parsed arguments.  `module` (the imported tf-level IR) lets
     the cfg files' op names be checked against the graph."""
-    from compiler.atc_options import (parse_customize_dtypes, parse_implmode, parse_keep_dtype,
+    from compiler.driver.atc_options import (parse_customize_dtypes, parse_implmode, parse_keep_dtype,
                                       parse_output_type)
-    from compiler.pipelines import PipelineOptions, resolve_chip
+    from compiler.driver.pipelines import PipelineOptions, resolve_chip
 
     chip = resolve_chip(args.soc_version)
     implmode, implmode_ops = parse_implmode(args.op_select_implmode, args.optypelist_for_implmode)
@@ -159,7 +159,7 @@ def pipeline_options(args, module=None):
 
 
 def _out_nodes(args) -> list[str] | None:
-    from compiler.atc_options import parse_out_nodes
+    from compiler.driver.atc_options import parse_out_nodes
 
     return parse_out_nodes(args.out_nodes) if args.out_nodes else None
 
@@ -191,13 +191,13 @@ def _own_node(op) -> str | None:
 def import_model(args):
     """The tf-level module of --model, with --input_shape / --out_nodes applied by the importer
     (its shape inference reruns on the new shapes)."""
-    from compiler.atc_options import parse_input_shape
+    from compiler.driver.atc_options import parse_input_shape
 
     path = args.model
     shapes = parse_input_shape(args.input_shape) if args.input_shape else None
     outs = _out_nodes(args)
     if path.endswith((".pb", ".pbtxt")) or os.path.isdir(path) or path.endswith(".keras"):
-        from compiler.importers.graphdef import import_graphdef_file
+        from compiler.frontend.importers.graphdef import import_graphdef_file
 
         return import_graphdef_file(path, input_shapes=shapes, outputs=outs,
                                     warn=lambda line: log.warning(line))
@@ -206,7 +206,7 @@ def import_model(args):
             flag = "--input_shape" if shapes else "--out_nodes"
             raise CompileError(f"{path}: error: {flag} needs a TensorFlow model (.pb, .pbtxt): "
                                "the IR's shapes and results are fixed")
-        from compiler.ir_io import load_module
+        from compiler.ir.ir_io import load_module
 
         return load_module(path)[0]
     raise CompileError(f"{path}: error: --model must be a frozen GraphDef (.pb, .pbtxt), a "
@@ -220,7 +220,7 @@ def check_input_format(module, fmt: str | None) -> None:
         return
     from xdsl.dialects.builtin import StringAttr
 
-    from compiler.runner import io_names, main_func
+    from compiler.driver.runner import io_names, main_func
 
     fn = main_func(module)
     names = io_names(fn)[0]
@@ -273,8 +273,8 @@ def compile_model(args, log_step=lambda step, dt: None, print_spec=None):
     or None).  `args` are cann-compile's parsed arguments (`parse_args`)."""
     from xdsl.dialects.builtin import StringAttr
 
-    from compiler.ir_io import make_context
-    from compiler.pipelines import build_pipeline, pipeline_spec, run_pipeline
+    from compiler.ir.ir_io import make_context
+    from compiler.driver.pipelines import build_pipeline, pipeline_spec, run_pipeline
 
     _check_framework(args)
     if not args.model:
@@ -321,8 +321,8 @@ def output_path(path: str) -> str:
 
 
 def _mode_json(args) -> int:
-    from compiler.model_info import offline_model_json, original_model_json, write_json
-    from compiler.offline_model import is_offline_model
+    from compiler.driver.model_info import offline_model_json, original_model_json, write_json
+    from compiler.backend.offline_model import is_offline_model
 
     if args.om is None and args.model is not None:
         args.om = args.model  # the original model may also be named by --model
@@ -343,8 +343,8 @@ def _mode_json(args) -> int:
 
 
 def _mode_precheck(args) -> int:
-    from compiler.atc_options import parse_input_shape
-    from compiler.model_info import pre_check, write_json
+    from compiler.driver.atc_options import parse_input_shape
+    from compiler.driver.model_info import pre_check, write_json
 
     _check_framework(args)
     _requires(args, "model")
@@ -362,7 +362,7 @@ def _mode_precheck(args) -> int:
 
 
 def _mode_info(args) -> int:
-    from compiler.model_info import model_info_text
+    from compiler.driver.model_info import model_info_text
 
     _requires(args, "om")
     if not os.path.exists(args.om):
@@ -372,7 +372,7 @@ def _mode_info(args) -> int:
 
 
 def _mode_compile(args) -> int:
-    from compiler.offline_model import write_offline_model
+    from compiler.backend.offline_model import write_offline_model
 
     if not args.output:
         raise CompileError("--output is required (the .om to write)")
@@ -387,7 +387,7 @@ def _mode_compile(args) -> int:
             args, log_step, print_spec=(lambda s: print(s)) if args.print_pipeline else None)
         out = output_path(args.output)
         if args.dump_graph:
-            from compiler.graph_dump import fusion_dot, write_graph
+            from compiler.backend.graph_dump import fusion_dot, write_graph
 
             if before is None or after is None:
                 raise CompileError("--dump-graph: the pipeline has no fuse step")
@@ -396,21 +396,21 @@ def _mode_compile(args) -> int:
         name = args.name or os.path.splitext(os.path.basename(out))[0]
         size = write_offline_model(module, out, name)
         log_step("write .om", time.perf_counter() - t0)
-    from compiler.memory_plan import read_plan
-    from compiler.runner import main_func
+    from compiler.backend.memory_plan import read_plan
+    from compiler.driver.runner import main_func
 
     plan = read_plan(main_func(module))
     print(f"{out}: {size} bytes, {len(plan.collected.launches)} kernels, arena {plan.arena} B "
           f"(live-set bound {plan.live_bound} B, naive {plan.naive} B), "
           f"compiled in {time.perf_counter() - t_all:.2f} s")
     if args.report or args.report_json:
-        from compiler.perf_report import perf_report
+        from compiler.backend.perf_report import perf_report
 
         rep = perf_report(module)
         if args.report:
             sys.stdout.write(rep.to_text())
         if args.report_json:
-            from compiler.ir_io import write_atomically
+            from compiler.ir.ir_io import write_atomically
 
             write_atomically(args.report_json, lambda: rep.to_json() + "\n")
     return 0
@@ -422,7 +422,7 @@ def parse_args(argv: Sequence[str] | None = None):
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body() -> int:
-        from compiler.atc_options import check_mode, configure_log
+        from compiler.driver.atc_options import check_mode, configure_log
 
         args = parse_args(argv)
         configure_log(args.log, TOOL)

@@ -8,7 +8,7 @@
 MLIR-style one-flag-per-pass options are pulled out of argv before argparse sees them and
 appended, in order, to the `-p` pipeline (`--precision-mode=M` is the pass flag of
 set-precision{mode=M}).  `--to-level=L` runs cann-compile's default pipeline up to level L, built
-by compiler/pipelines.py from the driver's options (--soc-version, --precision-mode,
+by compiler/driver/pipelines.py from the driver's options (--soc-version, --precision-mode,
 --allow-host-fallback, --legalization-report, --fusion-switch-file, --fusion-report); with a
 hand-written pipeline those options go to the tf-to-cann / fuse passes in it.
 `--print-pipeline` prints the `-p` spec that runs.  TensorFlow is never imported for a .mlir input.
@@ -27,10 +27,10 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dataclasses import replace
 
-from compiler.cli import run_tool
-from compiler.diagnostics import CompileError, SourceMap, verify_module
-from compiler.ir_io import make_context, module_to_text, parse_module, read_text, write_atomically
-from compiler.pipelines import (
+from compiler.driver.cli import run_tool
+from compiler.ir.diagnostics import CompileError, SourceMap, verify_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module, read_text, write_atomically
+from compiler.driver.pipelines import (
     LEVEL_ORDER,
     PipelineOptions,
     build_pipeline,
@@ -206,7 +206,7 @@ class CannOptMain(xDSLOptMain):
             text = read_text(self.args.input_file)
         outputs: list[str] = []
         if text is None:
-            from compiler.importers.graphdef import import_graphdef_file
+            from compiler.frontend.importers.graphdef import import_graphdef_file
 
             chunks = [(import_graphdef_file(self.args.input_file), 0)]
         elif self.args.split_input_file:
@@ -230,13 +230,13 @@ class CannOptMain(xDSLOptMain):
             raise CompileError(errors)
         write_atomically(self.args.output_file, lambda: "// -----\n".join(outputs))
         if self.args.tiling_stats or self.args.time_passes:
-            from compiler.tiling import cache_stats
+            from compiler.target.tiling import cache_stats
 
             stats = ", ".join(f"{k} hits={h} misses={m}" for k, (h, m) in cache_stats().items())
             print(f"// tiling cache: {stats}", file=sys.stderr)
 
     def _process(self, chunk, name: str, offset: int) -> str:
-        from compiler.diagnostics import OpError
+        from compiler.ir.diagnostics import OpError
 
         if isinstance(chunk, ModuleOp):
             module, self.source = chunk, SourceMap(name)
@@ -268,7 +268,7 @@ def _name_file(message: str, filename: str, passes) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # --legalization-report is a driver flag (an option of tf-to-cann, or the pass of that name
-    # when the pipeline has no tf-to-cann: compiler/pipelines.with_driver_options)
+    # when the pipeline has no tf-to-cann: compiler/driver/pipelines.with_driver_options)
     pass_flags = [n for n in [*ALL_PASSES, *XDSL_PASSES] if n != "legalization-report"]
     rest, pipeline = split_pass_flags(argv, pass_flags)
     holder: dict[str, CannOptMain] = {}

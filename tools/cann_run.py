@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from compiler.cli import ToolArgumentParser, run_tool
-from compiler.diagnostics import CompileError, SourceMap
+from compiler.driver.cli import ToolArgumentParser, run_tool
+from compiler.ir.diagnostics import CompileError, SourceMap
 
 TOOL = "cann-run"
 
@@ -39,7 +39,7 @@ def _parser() -> ToolArgumentParser:
 
 def load_npy(path: str, name: str) -> np.ndarray:
     """An .npy file, its header checked against the file's size before anything is allocated."""
-    from compiler.diagnostics import tensor_too_large
+    from compiler.ir.diagnostics import tensor_too_large
 
     fmt = np.lib.format
     try:
@@ -110,8 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body() -> int:
         args = _parser().parse_args(argv)
-        from compiler.ir_io import load_module
-        from compiler.runner import (
+        from compiler.ir.ir_io import load_module
+        from compiler.driver.runner import (
             ENTRY_ATTR,
             check_inputs,
             compare,
@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_module,
         )
 
-        from compiler.offline_model import is_offline_model, load_offline_model, run_planned
+        from compiler.backend.offline_model import is_offline_model, load_offline_model, run_planned
 
         om = is_offline_model(args.model)
         source.append(SourceMap(args.model))  # a message naming no file is about the model

@@ -5,7 +5,7 @@
     cat model.pb | cann-translate --import-graphdef -                    # '-' or nothing: stdin
 
 The GraphDef (binary or text protobuf) becomes `func.func @main` in the tf dialect (see
-`compiler.importers.graphdef`).  The module is verified before anything is written; on any error
+`compiler.frontend.importers.graphdef`).  The module is verified before anything is written; on any error
 every problem is printed on its own line, the exit code is 1 and no output file is created.
 Locations naming TF nodes (`loc("node/name")`) are printed by default, so the node names survive
 the text (cann-opt keeps them, --export-graphdef reads them back); --strip-debuginfo drops them,
@@ -17,9 +17,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from compiler.cli import ToolArgumentParser, run_tool
-from compiler.diagnostics import SourceMap, verify_module
-from compiler.ir_io import module_to_text, write_atomically
+from compiler.driver.cli import ToolArgumentParser, run_tool
+from compiler.ir.diagnostics import SourceMap, verify_module
+from compiler.ir.ir_io import module_to_text, write_atomically
 
 TOOL = "cann-translate"
 
@@ -58,7 +58,7 @@ def build_parser() -> ToolArgumentParser:
 
 
 def _import_graphdef(path: str, args=None):
-    from compiler.importers.graphdef import import_graphdef_bytes, import_graphdef_file
+    from compiler.frontend.importers.graphdef import import_graphdef_bytes, import_graphdef_file
 
     opts = {}
     if args is not None:
@@ -71,8 +71,8 @@ def _import_graphdef(path: str, args=None):
 
 
 def _export_graphdef(args) -> None:
-    from compiler.exporters.graphdef import export_graphdef
-    from compiler.ir_io import load_module, parse_module, make_context
+    from compiler.frontend.exporters.graphdef import export_graphdef
+    from compiler.ir.ir_io import load_module, parse_module, make_context
 
     if args.input_file == "-":
         module, _ = parse_module(make_context(), sys.stdin.read(), "<stdin>")

@@ -120,7 +120,7 @@ def op_spec(tf, op_def) -> dict:
 
 
 def generate() -> str:
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     tf = tensorflow()
     from tensorflow.python.framework import op_def_registry

@@ -1,8 +1,8 @@
 """cann-level semantics: the project's own numpy definitions of the CANN operators.
 
 Operands arrive in their types' storage layouts (NC1HWC0 x, FRACTAL_Z filter, ...).  Each op
-converts them to their origin layout with `compiler.formats.from_storage`, computes with the
-reference numerics of `compiler.numerics`, and stores the result as its result type says
+converts them to their origin layout with `compiler.target.formats.from_storage`, computes with the
+reference numerics of `compiler.interpreters.numerics`, and stores the result as its result type says
 (`to_storage`), so padded channels come out as the format rule says: zeros.
 
 Plain (unencoded) types are in the layout the op implies: x/y in `data_format`, the filter HWCN
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
-from compiler import numerics
+from compiler.interpreters import numerics
 from compiler.interpreters.common import (
     SemanticsError,
     from_origin,
@@ -504,7 +504,7 @@ def run_host_call(op, args: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
     """Run the wrapped TensorFlow op with TensorFlow's kernel on the CPU (`tf.raw_ops`)."""
     import inspect
 
-    from compiler.tf_loader import tensorflow as import_tensorflow
+    from compiler.frontend.tf_loader import tensorflow as import_tensorflow
 
     tf = import_tensorflow()
     op_type = op.op_type.data

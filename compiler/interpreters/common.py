@@ -12,7 +12,7 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 
-from compiler.formats import Format, from_storage, to_storage
+from compiler.target.formats import Format, from_storage, to_storage
 from dialects.cann import format_of
 from dialects.common import numpy_dtype
 

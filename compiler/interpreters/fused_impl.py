@@ -15,7 +15,7 @@ import numpy as np
 from xdsl.interpreter import (Interpreter, InterpreterFunctions, ReturnedValues, impl,
                               impl_terminator, register_impls)
 
-from compiler import numerics
+from compiler.interpreters import numerics
 from compiler.interpreters.common import SemanticsError, from_origin, to_origin
 from dialects import cann
 from dialects.common import ints

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
-from compiler import numerics
-from compiler.formats import Format, ceil_div
+from compiler.interpreters import numerics
+from compiler.target.formats import Format, ceil_div
 from compiler.interpreters.cann_impl import transdata
 from compiler.interpreters.common import SemanticsError, layout_of, result_dtype
 from dialects import kernel

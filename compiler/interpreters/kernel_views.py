@@ -1,5 +1,5 @@
 """Semantics of the data-movement views of the gather, resize and value/mirror padding kernels
-(compiler/lowering/gather.py, resize.py, data_movement.py), used by kernel_impl's load and by
+(compiler/conversions/cann_to_kernel/gather.py, resize.py, data_movement.py), used by kernel_impl's load and by
 `kernel.gather`.  Each fills a UB tile from a GM buffer in its storage layout; rows past the
 tensor's end stay zero (the tile's tail), as every other view."""
 
@@ -250,7 +250,7 @@ def _img2col_cols(op, g: int, cols: np.ndarray, c0: int):
 def _img2col_channel(op, src: np.ndarray, idx, out):
     """A per-channel vector (ND, last axis C; one element: a scalar) broadcast to the img2col
     tile A[M, K]: element (m, k) = v[channel of column k], 0 past C (a fused conv prologue's
-    channel operand, compiler/lowering/cube.py)."""
+    channel operand, compiler/conversions/cann_to_kernel/cube.py)."""
     g, m0, k0_ = idx
     v = np.asarray(src).reshape(-1)
     rows = np.arange(m0, min(m0 + out.shape[0], op.param("M")))

@@ -428,7 +428,7 @@ def reseal(data: bytes, sections: dict[int, bytes]) -> bytes:
     import struct
     import zlib
 
-    from compiler import offline_model as om
+    from compiler.backend import offline_model as om
 
     head = om._HEAD.unpack_from(data, 0)
     n = head[3]
@@ -454,7 +454,7 @@ def reseal(data: bytes, sections: dict[int, bytes]) -> bytes:
 
 
 def om_cases(c: Corpus) -> st.SearchStrategy:
-    from compiler import offline_model as om
+    from compiler.backend import offline_model as om
 
     header = om.parse_header(c.om_bytes, c.om)
     secs = {k: bytes(v) for k, v in om.read_sections(c.om_bytes, header, c.om).items()}

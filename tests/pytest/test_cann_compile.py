@@ -52,9 +52,9 @@ def kernels(om: str) -> list[tuple[str, str, str]]:
     """(kind, TF node names, result element type) of every launch of an .om."""
     from xdsl.dialects.builtin import StringAttr
 
-    from compiler import memory_plan as mp
-    from compiler.diagnostics import node_name
-    from compiler.offline_model import load_offline_model
+    from compiler.backend import memory_plan as mp
+    from compiler.ir.diagnostics import node_name
+    from compiler.backend.offline_model import load_offline_model
 
     out = []
     for f in mp.planned_functions(load_offline_model(om).module):
@@ -166,8 +166,8 @@ def test_om_runs_and_matches_tensorflow(compiled):
 
 def test_print_pipeline_replays_with_cann_opt(tmp_path):
     """The printed -p spec, run by cann-opt on the imported IR, gives the .om's kernel IR."""
-    from compiler.ir_io import load_module, module_to_text
-    from compiler.offline_model import load_offline_model
+    from compiler.ir.ir_io import load_module, module_to_text
+    from compiler.backend.offline_model import load_offline_model
 
     r = _run("cann_compile", f"--model={PBTXT}", "-o", str(tmp_path / "m"), "--print-pipeline",
              "--input_shape=x:2,8,8,3", "--precision_mode=allow_fp32_to_fp16")
@@ -203,7 +203,7 @@ def test_cann_opt_to_level_is_the_same_pipeline(tmp_path):
 
 
 def test_pipeline_builder_options_reach_their_passes():
-    from compiler.pipelines import PipelineOptions, build_pipeline, resolve_chip
+    from compiler.driver.pipelines import PipelineOptions, build_pipeline, resolve_chip
 
     passes = build_pipeline(PipelineOptions(chip=resolve_chip("Ascend310P3"), level="planned",
                                             fusion_switch_file="s.cfg", keep_dtype=("a",)))

@@ -3,7 +3,7 @@ second round of table rows (resize, PadV2/MirrorPad, Fill/Range, Split/SplitV, S
 
 Control-flow graphs are built here with `tf.function` (tf.cond, tf.while_loop, tf.switch_case, a
 nested tf.function), exported as a GraphDef with its function library (not frozen), imported with
-compiler.importers.graphdef, legalized (every func.func of the module), run at the cann level and
+compiler.frontend.importers.graphdef, legalized (every func.func of the module), run at the cann level and
 compared with TensorFlow on the same inputs."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.diagnostics import OpError
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.pipelines import run_passes
-from compiler.runner import run_module
+from compiler.ir.diagnostics import OpError
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import run_module
 
 
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     return tensorflow()
 
@@ -30,7 +30,7 @@ def graph_of(fn, *specs):
 
 
 def legalize(graph_def, passes=("tf-to-cann",)):
-    from compiler.importers.graphdef import import_graphdef
+    from compiler.frontend.importers.graphdef import import_graphdef
 
     module = import_graphdef(graph_def, "case.pb", warn=lambda line: None)
     ctx = make_context()
@@ -46,7 +46,7 @@ def spec(shape, dtype="float32"):
 
 def check(graph_def, cf, inputs: dict, passes=("tf-to-cann",), atol=1e-5):
     module, text = legalize(graph_def, passes)
-    from compiler.legalization import tf_op_type
+    from compiler.conversions.tf_to_cann.legalization import tf_op_type
 
     left = [o.name for o in module.walk() if tf_op_type(o) is not None]
     assert not left, left  # no tf op remains, in any function
@@ -160,7 +160,7 @@ def test_control_verifiers(op, message):
     rt = op.rsplit("-> ", 1)[1]
     text = (f"builtin.module {{\nfunc.func @main(%x: tensor<2xf32>, %p: tensor<i1>) -> {rt} {{\n"
             f"  {op}\n  func.return %y : {rt}\n}}\n{BODY}}}")
-    from compiler.diagnostics import CompileError
+    from compiler.ir.diagnostics import CompileError
 
     if not message:
         parse_module(make_context(), text, "v.mlir")
@@ -244,7 +244,7 @@ def test_every_table_row_has_a_lit_case():
     import pathlib
     import re
 
-    from compiler.legalization import TABLE
+    from compiler.conversions.tf_to_cann.legalization import TABLE
 
     root = pathlib.Path(__file__).resolve().parents[1] / "filecheck"
     text = "".join(p.read_text() for p in root.rglob("*.mlir"))
@@ -257,9 +257,9 @@ def test_every_table_row_has_a_lit_case():
 # The predicates here come from a bool input or a Cast to bool (a countdown), so the graphs need
 # only kernels that exist for every op (comparisons have their own kernel lowering tests).
 
-from compiler import memory_plan as mp  # noqa: E402
-from compiler.offline_model import build_offline_model, load_offline_model, run_offline_model  # noqa: E402,E501
-from compiler.offline_model import run_planned  # noqa: E402
+from compiler.backend import memory_plan as mp  # noqa: E402
+from compiler.backend.offline_model import build_offline_model, load_offline_model, run_offline_model  # noqa: E402,E501
+from compiler.backend.offline_model import run_planned  # noqa: E402
 
 KERNEL_PASSES = ("tf-to-cann", "fuse", "assign-layouts", "cann-to-kernel")
 W = RNG.standard_normal((3, 3)).astype(np.float32)
@@ -415,7 +415,7 @@ def test_checker_catches_a_stale_workspace():
 
 
 def test_perf_report_states_its_control_flow_assumptions():
-    from compiler.perf_report import perf_report
+    from compiler.backend.perf_report import perf_report
 
     module, _, _ = _planned("while")
     rep = perf_report(module)
@@ -524,7 +524,7 @@ def test_kernel_control_verifiers_and_round_trip(op, message):
     rt = op.rsplit("-> ", 1)[1]
     text = (f"builtin.module {{\n  func.func @main(%x: tensor<2xf32>, %p: tensor<i1>) -> {rt} {{\n"
             f"    {op}\n    func.return %y : {rt}\n  }}\n{BODY}}}")
-    from compiler.diagnostics import CompileError
+    from compiler.ir.diagnostics import CompileError
 
     if message:
         with pytest.raises(CompileError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -6,23 +6,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from compiler import memory_plan as mp
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.perf_report import perf_report
-from compiler.pipelines import run_passes
+from compiler.backend import memory_plan as mp
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.backend.perf_report import perf_report
+from compiler.driver.pipelines import run_passes
 
 PASSES = ("tf-to-cann", "cann-cleanup", "fuse", "assign-layouts", "cann-to-kernel")
 W = np.eye(3, dtype=np.float32) * 0.5
 
 
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     return tensorflow()
 
 
 def _kernels(fn, *specs):
-    from compiler.importers.graphdef import import_graphdef
+    from compiler.frontend.importers.graphdef import import_graphdef
 
     cf = tf().function(fn, input_signature=list(specs)).get_concrete_function()
     module = import_graphdef(cf.graph.as_graph_def(), "p.pb", warn=lambda line: None)

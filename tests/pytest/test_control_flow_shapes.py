@@ -1,6 +1,6 @@
 """Issue 13, item 1: shapes inside functions.  A tf.function traced with an input of unknown
 shape leaves its branch and body functions' arguments unknown; the importer refines them from
-the call sites and from loop invariance (compiler/importers/function_shapes.py).  A dimension
+the call sites and from loop invariance (compiler/frontend/importers/function_shapes.py).  A dimension
 that really changes across iterations stays `?`, and compiling the loop is one error naming the
 loop's node and the variable."""
 
@@ -14,16 +14,16 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import FuncOp
 
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.pipelines import run_passes
-from compiler.runner import run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import run_module
 
 ROOT = Path(__file__).resolve().parents[2]
 W = (np.arange(9, dtype=np.float32).reshape(3, 3) - 4.0) / 10.0
 
 
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     return tensorflow()
 
@@ -43,7 +43,7 @@ def _graph(fn, shape):
 
 
 def _import(gd, **options):
-    from compiler.importers.graphdef import import_graphdef
+    from compiler.frontend.importers.graphdef import import_graphdef
 
     return import_graphdef(gd, "case.pb", warn=lambda line: None, **options)
 

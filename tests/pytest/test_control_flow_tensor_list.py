@@ -1,5 +1,5 @@
-"""Issue 13, item 3: TensorLists as preallocated buffers (compiler/tensor_list_types.py and the
-TensorList rows of compiler/legalization.py), through the whole compile: kernel level, memory
+"""Issue 13, item 3: TensorLists as preallocated buffers (compiler/conversions/tf_to_cann/tensor_list_types.py and the
+TensorList rows of compiler/conversions/tf_to_cann/legalization.py), through the whole compile: kernel level, memory
 plan (the buffers are loop-carried), .om, and the offline model run, against TensorFlow."""
 
 from __future__ import annotations
@@ -7,17 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler import memory_plan as mp
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.offline_model import build_offline_model, load_offline_model, run_offline_model
-from compiler.pipelines import run_passes
-from compiler.runner import run_module
+from compiler.backend import memory_plan as mp
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.backend.offline_model import build_offline_model, load_offline_model, run_offline_model
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import run_module
 
 KERNEL_PASSES = ("tf-to-cann", "cann-cleanup", "fuse", "assign-layouts", "cann-to-kernel")
 
 
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     return tensorflow()
 
@@ -52,7 +52,7 @@ def _graphs():
                     input_signature=[t.TensorSpec([5, 3], t.float32, name="x")])
     cf = cf.get_concrete_function()
     yield "tensor_array", cf.graph.as_graph_def(), lambda x: cf(t.constant(x)).numpy(), (5, 3)
-    from compiler.model_zoo import freeze
+    from tests.model_zoo.zoo import freeze
 
     model = _lstm_gru()
     gd = freeze(model)
@@ -63,7 +63,7 @@ GRAPHS = {name: (gd, want, shape) for name, gd, want, shape in _graphs()}
 
 
 def _kernel_module(gd):
-    from compiler.importers.graphdef import import_graphdef
+    from compiler.frontend.importers.graphdef import import_graphdef
 
     # a tf.function's graph: its output only (the unread TensorArray `inp` is a sink too)
     outputs = "Identity" if gd.library.function else None
@@ -111,7 +111,7 @@ func.func @main(%n: tensor<i32>) -> tensor<?x2xf32> {
   func.return %s : tensor<?x2xf32>
 }
 """
-    from compiler.diagnostics import OpError
+    from compiler.ir.diagnostics import OpError
 
     ctx = make_context()
     module, _ = parse_module(ctx, text, "tl.mlir")

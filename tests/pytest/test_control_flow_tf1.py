@@ -9,16 +9,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.pipelines import run_passes
-from compiler.runner import run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import run_module
 
 W = (np.arange(9, dtype=np.float32).reshape(3, 3) - 4.0) / 8.0
 KERNEL_PASSES = ("tf-to-cann", "fuse", "assign-layouts", "cann-to-kernel")
 
 
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     return tensorflow()
 
@@ -114,7 +114,7 @@ def tf_run(gd, x):
 
 @pytest.mark.parametrize("build", CASES, ids=[c.__name__ for c in CASES])
 def test_tf1_control_flow_compiles_to_kernels_and_matches(build):
-    from compiler.importers.graphdef import import_graphdef
+    from compiler.frontend.importers.graphdef import import_graphdef
 
     gd = v1_graph(build)
     module = import_graphdef(gd, "v1.pb", warn=lambda line: None)

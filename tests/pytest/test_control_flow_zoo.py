@@ -1,4 +1,4 @@
-"""Issue 13: the control-flow zoo (compiler/model_zoo_control_flow.py) through `cann-compile`
+"""Issue 13: the control-flow zoo (tests/model_zoo/control_flow.py) through `cann-compile`
 and `cann-run --compare-with` at atol 1e-5: the while+cond program in TF2 and TF1 form, nested
 loops, a data-dependent trip count, tf.map_fn, a Keras LSTM+GRU text classifier, a
 bidirectional LSTM and a SimpleRNN.  Set CANN_MODEL_ZOO to keep the built graphs."""
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compiler.model_zoo_control_flow import ZOO, control_flow_graphdef, control_flow_inputs
+from tests.model_zoo.control_flow import ZOO, control_flow_graphdef, control_flow_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,6 +1,6 @@
 """Layout facts against the reference formulas (cann-facts.md sections 2-3).
 
-Each vectorised converter of compiler/formats.py is compared with a literal, per-element
+Each vectorised converter of compiler/target/formats.py is compared with a literal, per-element
 implementation of the reference index map (loops over the destination, zero beyond the origin
 extent), including C not a multiple of C0, N (Cout) and M not multiples of 16, K not a multiple
 of C0, batch dims, int8 (C0 = 32) and grouped / depthwise filters with the enlargement rule.
@@ -14,8 +14,8 @@ from math import ceil, gcd
 import numpy as np
 import pytest
 
-from compiler import formats as F
-from compiler.formats import Format
+from compiler.target import formats as F
+from compiler.target.formats import Format
 
 
 def rand(shape, dtype=np.float32, seed=0):

@@ -1,4 +1,4 @@
-"""Conv prologues (compiler/fusion/auto.py mark_prologues, compiler/lowering/cube.py): the
+"""Conv prologues (compiler/transforms/fusion/auto.py mark_prologues, compiler/conversions/cann_to_kernel/cube.py): the
 BatchNorm (per-channel Mul / Add) + ReLU in front of a convolution of pre-activation and densely
 connected CNNs runs on the conv kernel's A tiles in UB, conv pads and channel padding lanes
 masked back to zero.  Keras blocks checked against TensorFlow at the cann and the kernel level."""
@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.pipelines import run_passes
-from compiler.runner import random_inputs, run_graphdef, run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import random_inputs, run_graphdef, run_module
 
 TOL = 1e-4
 
 
 def _freeze(tmp_path, name, model) -> str:
-    from compiler.model_zoo import freeze
+    from tests.model_zoo.zoo import freeze
 
     path = tmp_path / f"{name}.pb"
     path.write_bytes(freeze(model).SerializeToString())
@@ -36,7 +36,7 @@ def _bn(k, h):
 
 def _preact_block(tmp_path, stride):
     """BN-ReLU-Conv3x3 SAME, 20 channels (C1 = 2: padding lanes), pads on every side."""
-    from compiler.model_zoo import tensorflow
+    from tests.model_zoo.zoo import tensorflow
 
     k = tensorflow().keras
     inp = k.Input((7, 7, 20), name="x")
@@ -48,7 +48,7 @@ def _preact_block(tmp_path, stride):
 def _dense_block(tmp_path):
     """DenseNet's bottleneck: concat of two feature maps -> BN-ReLU-Conv1x1 (and a second
     conv reading the same prologue: each recomputes it)."""
-    from compiler.model_zoo import tensorflow
+    from tests.model_zoo.zoo import tensorflow
 
     k = tensorflow().keras
     inp = k.Input((6, 6, 12), name="x")
@@ -61,7 +61,7 @@ def _dense_block(tmp_path):
 
 
 def _compile(path, passes=("tf-to-cann", "cann-cleanup", "fuse")):
-    from compiler.importers.graphdef import import_graphdef_file
+    from compiler.frontend.importers.graphdef import import_graphdef_file
 
     ctx = make_context()
     module = import_graphdef_file(path)
@@ -85,7 +85,7 @@ def _check(path, module):
 
 
 def _prologues(module):
-    from compiler.fusion.auto import is_prologue
+    from compiler.transforms.fusion.auto import is_prologue
 
     return [o for o in module.walk() if is_prologue(o)]
 
@@ -134,7 +134,7 @@ def test_padding_stays_zero_after_the_prologue(tmp_path):
 
 
 def test_prologue_vector_work_is_costed(tmp_path):
-    from compiler.kernel_cost_walk import walk_body
+    from compiler.target.kernel_cost_walk import walk_body
 
     path = _preact_block(tmp_path, 1)
     _, module = _compile(path, ("tf-to-cann", "cann-cleanup", "fuse", "assign-layouts",
@@ -145,7 +145,7 @@ def test_prologue_vector_work_is_costed(tmp_path):
 
 
 def test_switch_keeps_the_prologue_a_kernel_of_its_own(tmp_path):
-    from compiler.fusion.engine import count_kernels
+    from compiler.transforms.fusion.engine import count_kernels
     from passes.fuse import FusePass
 
     path = _preact_block(tmp_path, 1)
@@ -157,7 +157,7 @@ def test_switch_keeps_the_prologue_a_kernel_of_its_own(tmp_path):
 
 
 def test_report_says_why_a_prologue_was_rejected():
-    from compiler.fusion.auto import fuse_pointwise
+    from compiler.transforms.fusion.auto import fuse_pointwise
 
     text = """
 func.func @main(%x: tensor<1x4x4x8xf32>) -> (tensor<1x4x4x8xf32>, tensor<1x4x4x16xf32>) {

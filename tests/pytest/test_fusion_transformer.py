@@ -1,4 +1,4 @@
-"""Transformer fusions (compiler/fusion/rules/20_transformer.rules) against TensorFlow: GELU in
+"""Transformer fusions (compiler/transforms/fusion/rules/20_transformer.rules) against TensorFlow: GELU in
 its erfc, erf and tanh forms, LayerNorm in its moments forms (+ residual), attention with and
 without a mask, and Q/K/V projections merged into one attention op, on small graphs built here;
 a 1-layer Keras encoder (both GELU forms); and, with `-m modelzoo`, the model-zoo counts."""
@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.pipelines import run_passes
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.pipelines import run_passes
 
 
 def _write(path, graph_def):
@@ -33,9 +33,9 @@ def _build(path, body):
 def _fuse_and_check(path, want_kernels, want_ops=(), atol=1e-4):
     """tf-to-cann + fuse; at most want_kernels kernels, the wanted fused ops present, outputs
     within atol of TensorFlow's, and a second fuse changes nothing."""
-    from compiler.fusion.engine import count_kernels
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.runner import random_inputs, run_graphdef, run_module
+    from compiler.transforms.fusion.engine import count_kernels
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.driver.runner import random_inputs, run_graphdef, run_module
 
     ctx = make_context()
     module = import_graphdef_file(path)
@@ -167,7 +167,7 @@ def test_transformer_fusion_matches_tensorflow(tmp_path, case):
 def test_keras_encoder_layer(tmp_path, activation, gelu):
     """One Keras encoder layer (MultiHeadAttention, LayerNormalization, Dense gelu): 6 kernels:
     attention with merged QKV, output projection, 2 AddLayerNorm, 2 FFN matmuls."""
-    from compiler.model_zoo import bert_encoder, freeze
+    from tests.model_zoo.zoo import bert_encoder, freeze
 
     model = bert_encoder(layers=1, seq=8, hidden=16, heads=2, ffn=32, activation=activation)
     path = _write(tmp_path / "enc.pb", freeze(model))
@@ -181,7 +181,7 @@ def test_keras_encoder_layer(tmp_path, activation, gelu):
 def _keras_gated_mlp(form, silu):
     """Dense(2F) -> split gate | up (keras.ops.split or h[..., :F] / h[..., F:]) ->
     silu(gate) * up -> Dense down projection, on a 3-D input (Tensordot)."""
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     keras = tensorflow().keras
     keras.utils.set_random_seed(3)
@@ -203,7 +203,7 @@ def _gated_split_2d(tf, sizes=None):
 def _keras_attention(mask):
     """Keras 3 MultiHeadAttention (self-attention) with a causal mask, an attention_mask
     (float or bool) or both."""
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     keras = tensorflow().keras
     keras.utils.set_random_seed(4)
@@ -236,7 +236,7 @@ def _where_attention(tf, kind):
 
 def _mask_inputs(module, seed=5):
     """random inputs, masks (inputs named m) 0/1 with the diagonal kept."""
-    from compiler.runner import random_inputs
+    from compiler.driver.runner import random_inputs
 
     inputs = random_inputs(module, seed=seed)
     if "m" in inputs:
@@ -250,8 +250,8 @@ def _mask_inputs(module, seed=5):
 def _check_levels(path, want_ops, kernel_level=True, atol=1e-4):
     """fused level (the wanted ops present, no Split / SelectV2 left) and kernel level against
     TensorFlow, max abs error <= atol; the fused text round-trips and fusing again changes nothing."""
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.runner import run_graphdef, run_module
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.driver.runner import run_graphdef, run_module
 
     ctx = make_context()
     levels = [("tf-to-cann", "fuse")]
@@ -288,7 +288,7 @@ GATED_KERAS = {"split_keras_silu": ("split", "keras"), "split_x_sigmoid": ("spli
 
 @pytest.mark.parametrize("case", sorted(GATED_KERAS))
 def test_gated_mlp_single_gemm_keras(tmp_path, case):
-    from compiler.model_zoo import freeze
+    from tests.model_zoo.zoo import freeze
 
     path = _write(tmp_path / f"{case}.pb", freeze(_keras_gated_mlp(*GATED_KERAS[case])))
     _check_levels(path, ["cann.FusedGatedMatMul", 'activation = "Swish"'])
@@ -315,7 +315,7 @@ def test_gated_mlp_swish_on_the_up_half_is_not_fused(tmp_path):
 def test_keras_attention_select_masks(tmp_path, mask):
     """Keras 3's MultiHeadAttention with use_causal_mask / attention_mask: one
     FusedMultiHeadAttention with a select mask, at the fused and the kernel level."""
-    from compiler.model_zoo import freeze
+    from tests.model_zoo.zoo import freeze
 
     path = _write(tmp_path / f"mha_{mask}.pb", freeze(_keras_attention(mask)))
     _check_levels(path, ["cann.FusedMultiHeadAttention", 'mask_kind = "select"'])
@@ -326,9 +326,9 @@ def test_keras_attention_mask_and_causal_mask(tmp_path):
     builds the causal mask with two Cumsums of ones; the table folds them (constant input), the
     mask preparation left is Cast(mask) & (row >= col), one FusedKernel (automatic fusion), in
     front of one FusedMultiHeadAttention, and the kernel level matches TensorFlow."""
-    from compiler.fusion.engine import count_kernels
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.model_zoo import freeze
+    from compiler.transforms.fusion.engine import count_kernels
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from tests.model_zoo.zoo import freeze
 
     path = _write(tmp_path / "mha_both.pb", freeze(_keras_attention("both")))
     tf_text = module_to_text(import_graphdef_file(path), False, False)
@@ -364,10 +364,10 @@ ZOO_TARGETS = {"BertEncoder2": 16, "ResNet50": 60, "MobileNetV2": 60, "Efficient
 @pytest.mark.modelzoo
 @pytest.mark.parametrize("name", list(ZOO_TARGETS))
 def test_model_zoo_kernel_counts_and_accuracy(name):
-    from compiler.fusion.engine import count_kernels
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.model_zoo import frozen_graphdef
-    from compiler.runner import random_inputs, run_graphdef, run_module
+    from compiler.transforms.fusion.engine import count_kernels
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from tests.model_zoo.zoo import frozen_graphdef
+    from compiler.driver.runner import random_inputs, run_graphdef, run_module
 
     path = frozen_graphdef(name)
     ctx = make_context()

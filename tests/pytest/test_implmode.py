@@ -1,4 +1,4 @@
-"""cann-compile --op_select_implmode / --optypelist_for_implmode (compiler/lowering/implmode.py):
+"""cann-compile --op_select_implmode / --optypelist_for_implmode (compiler/conversions/cann_to_kernel/implmode.py):
 the kernels differ as the mode says, and the numeric error of each mode is measured.
 
 - GELU (exact, GeluErf): high_performance computes the tanh approximation, high_precision the
@@ -80,7 +80,7 @@ def oms(models):
 
 def vec_fns(om: str) -> set[tuple[str, str]]:
     """(fn, element type) of every kernel.vec of an .om's kernel bodies."""
-    from compiler.offline_model import load_offline_model
+    from compiler.backend.offline_model import load_offline_model
     from dialects import kernel
 
     return {(o.fn.data, str(o.result.type.element_type))

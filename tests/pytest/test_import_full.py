@@ -9,10 +9,10 @@ import os
 import numpy as np
 import pytest
 
-from compiler.diagnostics import CompileError
-from compiler.exporters.graphdef import export_graphdef
-from compiler.importers.graphdef import import_graphdef, import_graphdef_file
-from compiler.ir_io import make_context, module_to_text, parse_module
+from compiler.ir.diagnostics import CompileError
+from compiler.frontend.exporters.graphdef import export_graphdef
+from compiler.frontend.importers.graphdef import import_graphdef, import_graphdef_file
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from tools.cann_translate import main as translate_main
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -20,7 +20,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 @pytest.fixture(scope="module")
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     return tensorflow()
 
@@ -299,7 +299,7 @@ def test_cycle_outside_a_loop(tf, tmp_path):
 
 
 def test_verifier_checks_types_and_attrs():
-    from compiler.diagnostics import SourceMap, verify_module
+    from compiler.ir.diagnostics import SourceMap, verify_module
 
     text = '''
     func.func @f(%a: tensor<2xf32>, %b: tensor<2xi32>) {
@@ -325,7 +325,7 @@ def test_verifier_checks_types_and_attrs():
 @pytest.mark.modelzoo
 @pytest.mark.parametrize("name", ["ResNet50", "MobileNetV2", "EfficientNetB0", "BertEncoder2"])
 def test_model_zoo_round_trip_bit_identical(tf, name):
-    from compiler.model_zoo import frozen_graphdef
+    from tests.model_zoo.zoo import frozen_graphdef
 
     path = frozen_graphdef(name)
     gd = tf.compat.v1.GraphDef()

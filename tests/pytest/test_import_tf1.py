@@ -11,10 +11,10 @@ import os
 import numpy as np
 import pytest
 
-from compiler.diagnostics import CompileError
-from compiler.exporters.graphdef import export_graphdef
-from compiler.importers.graphdef import import_graphdef, import_graphdef_file
-from compiler.ir_io import make_context, module_to_text, parse_module
+from compiler.ir.diagnostics import CompileError
+from compiler.frontend.exporters.graphdef import export_graphdef
+from compiler.frontend.importers.graphdef import import_graphdef, import_graphdef_file
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from tools.cann_translate import main as translate_main
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -24,7 +24,7 @@ TF1_OPS = ("tf.Switch", "tf.Merge", "tf.Enter", "tf.Exit", "tf.NextIteration", "
 
 @pytest.fixture(scope="module")
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     return tensorflow()
 

@@ -1,4 +1,4 @@
-"""The GraphDef importer (compiler.importers.graphdef) and the cann-translate tool."""
+"""The GraphDef importer (compiler.frontend.importers.graphdef) and the cann-translate tool."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, NameLoc
 from xdsl.dialects.func import FuncOp, ReturnOp
 
-from compiler.diagnostics import CompileError
-from compiler.importers.graphdef import import_graphdef, import_graphdef_file
-from compiler.ir_io import make_context, module_to_text, parse_module
+from compiler.ir.diagnostics import CompileError
+from compiler.frontend.importers.graphdef import import_graphdef, import_graphdef_file
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from dialects.common import ints, numpy_from_dense
 from dialects.tf import ShapeAttr
 from tools.cann_translate import main as translate_main
@@ -317,7 +317,7 @@ def test_subprocess_one_clean_line_and_no_tensorflow_at_import(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr == f"{src}: error: not a GraphDef (binary or text protobuf)\n"
     assert not (tmp_path / "o.mlir").exists()
-    check = ("import sys, compiler.importers.graphdef, tools.cann_translate; "
+    check = ("import sys, compiler.frontend.importers.graphdef, tools.cann_translate; "
              "print('tensorflow' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env, cwd=REPO)
     assert proc.stdout.strip() == "False", proc.stderr

@@ -28,11 +28,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Region
 
-from compiler import numerics
-from compiler.diagnostics import OpError
-from compiler.formats import Format, ceil_div, hwcn_to_fractal_z, nhwc_to_nc1hwc0
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.runner import compare, make_interpreter, random_inputs, run_module
+from compiler.interpreters import numerics
+from compiler.ir.diagnostics import OpError
+from compiler.target.formats import Format, ceil_div, hwcn_to_fractal_z, nhwc_to_nc1hwc0
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.runner import compare, make_interpreter, random_inputs, run_module
 from dialects import cann, kernel
 from dialects import tf as tfd
 from dialects.common import dense_from_numpy, int_array
@@ -344,7 +344,7 @@ func.func @main(%arg0: tensor<1x8x8x3xf32>) -> tensor<1x8x8x4xf32> {
 
 
 def test_hand_written_tf_module_runs(tf, tmp_path):
-    from compiler.ir_io import load_module
+    from compiler.ir.ir_io import load_module
 
     path = tmp_path / "conv_block.tf.mlir"
     path.write_text(HAND_WRITTEN_TF)

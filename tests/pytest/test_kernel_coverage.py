@@ -1,6 +1,6 @@
 """Every cann op the tf -> cann mapping table can emit has a kernel lowering (issue #6).
 
-`EMITTED` is read from the table (compiler/legalization.py, each Rule's CANN name).  Each such op
+`EMITTED` is read from the table (compiler/conversions/tf_to_cann/legalization.py, each Rule's CANN name).  Each such op
 needs a sample below (a small cann-level function with static shapes), which must lower through
 assign-layouts + cann-to-kernel with no cann op left, print and parse back identically, and
 compute on the device layouts, tile by tile, what the cann-level semantics compute (those are
@@ -14,10 +14,10 @@ import os
 import numpy as np
 import pytest
 
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.legalization import RULES
-from compiler.pipelines import run_passes
-from compiler.runner import run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.conversions.tf_to_cann.legalization import RULES
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import run_module
 
 EMITTED = sorted({r.cann for r in RULES if not r.cann.startswith("(") and r.cann != "Const"})
 
@@ -188,7 +188,7 @@ def test_sample_lowers_and_matches_cann_semantics(name):
 # --- every lowering on every chip (issue 12, item 6) ---------------------------------------------
 # A property test: each op the table emits, at odd shapes and channel counts (the dims below;
 # the concat axis and the split / gather / reduce axes drawn too), lowered for every chip
-# profile of compiler/chips.py plus two test-only core counts (1 core; 3 cube / 5 vector cores:
+# profile of compiler/target/chips.py plus two test-only core counts (1 core; 3 cube / 5 vector cores:
 # `dataclasses.replace` of a real profile, only to exercise core splits, no hardware claim),
 # verified, printed and parsed back, and run tile by tile against the cann-level semantics.
 # hypothesis draws the shapes with a fixed seed (derandomize) and few examples per op.
@@ -199,7 +199,7 @@ import re  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from compiler import chips as chip_profiles  # noqa: E402
+from compiler.target import chips as chip_profiles  # noqa: E402
 
 DIMS = (1, 3, 17, 33)
 SMALL = (1, 3, 5, 17)
@@ -268,7 +268,7 @@ def _gen_select(draw):
 
 
 def _conv_out(n, k, s, d):
-    from compiler.conv_geometry import out_size, same_pads
+    from compiler.target.conv_geometry import out_size, same_pads
     p = same_pads(n, k, s, d)
     return out_size(n, k, s, d, *p), p
 

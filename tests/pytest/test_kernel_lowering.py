@@ -7,15 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.pipelines import run_passes
-from compiler.runner import run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import run_module
 from kernel_harness import compile_and_run, dense, ty  # noqa: F401
 from dialects.common import dense_from_numpy  # noqa: F401
 
 
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
     return tensorflow()
 
 
@@ -30,7 +30,7 @@ CONV = [  # (H, W, Cin, Cout, k, stride, padding)
 
 @pytest.mark.parametrize("h,w,cin,cout,k,s,padding", CONV)
 def test_conv_kernel(h, w, cin, cout, k, s, padding):
-    from compiler.conv_geometry import out_size, same_pads
+    from compiler.target.conv_geometry import out_size, same_pads
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, h, w, cin)).astype(np.float32)
     f = rng.normal(0, 0.5, (k, k, cin, cout)).astype(np.float32)
@@ -52,7 +52,7 @@ def test_conv_kernel(h, w, cin, cout, k, s, padding):
 @pytest.mark.parametrize("c,mult,s,padding", [(32, 1, 1, "SAME"), (24, 1, 2, "SAME"),
                                               (8, 2, 1, "VALID"), (40, 1, 2, "VALID")])
 def test_depthwise_kernel(c, mult, s, padding):
-    from compiler.conv_geometry import out_size, same_pads
+    from compiler.target.conv_geometry import out_size, same_pads
     rng = np.random.default_rng(1)
     h = w = 9
     x = rng.standard_normal((1, h, w, c)).astype(np.float32)
@@ -105,7 +105,7 @@ def test_batch_matmul_kernel():
 @pytest.mark.parametrize("kind,k,s,padding,c", [("MaxPool", 3, 2, "SAME", 20), ("AvgPool", 3, 2, "SAME", 20),
                                                  ("MaxPool", 2, 2, "VALID", 16), ("AvgPool", 3, 1, "VALID", 3)])
 def test_pool_kernel(kind, k, s, padding, c):
-    from compiler.conv_geometry import out_size, same_pads
+    from compiler.target.conv_geometry import out_size, same_pads
     rng = np.random.default_rng(4)
     x = rng.standard_normal((2, 9, 9, c)).astype(np.float32)
     pt, pb = same_pads(9, k, s, 1) if padding == "SAME" else (0, 0)
@@ -145,7 +145,7 @@ def test_elementwise_chain_on_nc1hwc0():
 
 
 def test_dynamic_dim_is_a_diagnostic():
-    from compiler.diagnostics import OpError
+    from compiler.ir.diagnostics import OpError
     text = ('builtin.module attributes {cann.soc_version = "Ascend910B3"} {\n'
             "func.func @main(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {\n"
             '  %y = cann.Sigmoid %x : (tensor<?x8xf32>) -> tensor<?x8xf32> loc("act/Sigmoid")\n'

@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.diagnostics import OpError
-from compiler.ir_io import make_context, parse_module
-from compiler.pipelines import run_passes
-from compiler.runner import run_module
+from compiler.ir.diagnostics import OpError
+from compiler.ir.ir_io import make_context, parse_module
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import run_module
 from kernel_harness import compile_and_run, dense, ty  # noqa: F401
 
 
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
     return tensorflow()
 
 
@@ -369,7 +369,7 @@ def test_concat_kernel_after_convs():
 def test_concat_kernel_plans_in_place():
     """plan-memory recognises the ConcatV2D kernel: with leading dims 1 its inputs are written
     into their slabs of the result and the concat is elided."""
-    from compiler import memory_plan as mp
+    from compiler.backend import memory_plan as mp
 
     a = RNG.standard_normal((1, 4, 64)).astype(np.float32)
     ts = ty((1, 4, 64))
@@ -439,7 +439,7 @@ def run_kernels(args: dict, results: list, body: str):
     ctx = make_context()
     module, _ = parse_module(ctx, text, "t.mlir")
     run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
-    from compiler.ir_io import module_to_text
+    from compiler.ir.ir_io import module_to_text
     out = module_to_text(module)
     module, _ = parse_module(ctx, out, "k.mlir")
     assert module_to_text(module) == out
@@ -629,8 +629,8 @@ def test_tf_graph_with_the_new_ops_runs_at_kernel_level():
     """A TensorFlow graph (import -> tf-to-cann -> fuse -> assign-layouts -> cann-to-kernel):
     gather, resize of a conv output (NC1HWC0, C = 19), split, mirror and value padding,
     comparisons, logic, select and a product, executed tile by tile against TensorFlow."""
-    from compiler.importers.graphdef import import_graphdef
-    from compiler.ir_io import module_to_text
+    from compiler.frontend.importers.graphdef import import_graphdef
+    from compiler.ir.ir_io import module_to_text
 
     T = tf()
     w = RNG.normal(0, 0.5, (3, 3, 5, 19)).astype(np.float32)  # a Const node of the graph
@@ -680,14 +680,14 @@ func.func @main(%x: tensor<?x5xf32>, %i: tensor<3xi32>, %r: tensor<1x2x2x20000xf
     module, _ = parse_module(ctx, text, "t.mlir")
     with pytest.raises(OpError) as e:
         run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
-    from compiler.diagnostics import node_name
+    from compiler.ir.diagnostics import node_name
 
     got = {node_name(op): m for op, m in e.value.items}
     assert set(got) == {"emb/Gather", "up/Resize"}
     assert "dynamic dimension" in got["emb/Gather"] and "do not fit" in got["up/Resize"]
 
 
-# --- Cumsum: the scan kernel (compiler/lowering/scan.py) ------------------------------------------
+# --- Cumsum: the scan kernel (compiler/conversions/cann_to_kernel/scan.py) ------------------------------------------
 
 @pytest.mark.parametrize("xs,axis,exclusive,reverse,dt", [
     ((3, 37), -1, False, False, np.float32),      # last axis, odd length
@@ -732,7 +732,7 @@ def test_cumsum_kernel_diagnostic_names_the_node():
   func.return %y : {ty((2, 3, 60000))}"""
     with pytest.raises(OpError) as e:
         run_kernels({"x": np.zeros((2, 3, 60000), np.float32)}, [((2, 3, 60000), np.float32)], body)
-    from compiler.diagnostics import node_name
+    from compiler.ir.diagnostics import node_name
 
     (op, msg), = e.value.items
     assert node_name(op) == "big/Cumsum" and "inner extent 60000" in msg

@@ -1,4 +1,4 @@
-"""The global layout assignment (compiler/layout_assignment.py, passes/assign-layouts): ops
+"""The global layout assignment (compiler/transforms/layout_assignment.py, passes/assign-layouts): ops
 between convs follow them onto NC1HWC0, concats over C at channel offsets on and off the C0
 grid included, executed tile by tile (and on the planned arena) against numpy; an op with no
 NC1HWC0 kernel keeps its TransData and the report names it."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler import memory_plan as mp
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.layout_assignment import report_lines
-from compiler.pipelines import run_passes
+from compiler.backend import memory_plan as mp
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.transforms.layout_assignment import report_lines
+from compiler.driver.pipelines import run_passes
 from kernel_harness import compile_and_run, dense, ty
 
 CONV = ('{strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, '
@@ -58,8 +58,8 @@ def test_concat_between_convs_runs_on_nc1hwc0(channels):
 def test_concat_on_nc1hwc0_runs_on_the_planned_arena(channels):
     """Inputs at whole C0 blocks are written in place; the others are copied lane by lane over
     the padding of the previous one; run on one arena at the planned offsets."""
-    from compiler.offline_model import run_planned
-    from compiler.runner import main_func
+    from compiler.backend.offline_model import run_planned
+    from compiler.driver.runner import main_func
 
     body, args, ys, want = _concat_block(channels, seed=1)
     sig = ", ".join(f"%{k}: {ty(v.shape)}" for k, v in args.items())

@@ -4,7 +4,7 @@ the precision modes, held against TensorFlow.
 Small cases are tf-level modules written in generic form, legalized with tf-to-cann, executed
 at the cann level (numpy semantics) and compared with TensorFlow's own kernels on the same
 inputs.  Whole models (`-m modelzoo`) are the Keras applications and the BERT-style encoder of
-compiler/model_zoo.py."""
+tests/model_zoo/zoo.py."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.pipelines import run_passes
-from compiler.runner import compare, random_inputs, run_graphdef, run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import compare, random_inputs, run_graphdef, run_module
 
 
 def legalize(text: str, passes=("tf-to-cann",), ctx=None):
@@ -27,7 +27,7 @@ def legalize(text: str, passes=("tf-to-cann",), ctx=None):
 
 
 def tf():
-    from compiler.tf_loader import tensorflow
+    from compiler.frontend.tf_loader import tensorflow
 
     return tensorflow()
 
@@ -160,8 +160,8 @@ FP16_BOUNDS = {"allow_fp32_to_fp16": 2e-3, "allow_mix_precision": 3e-3, "force_f
 
 @pytest.fixture(scope="module", params=MODELS)
 def zoo_model(request):
-    from compiler.importers.graphdef import import_graphdef_file
-    from compiler.model_zoo import frozen_graphdef
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from tests.model_zoo.zoo import frozen_graphdef
 
     path = frozen_graphdef(request.param)
     module = import_graphdef_file(path)
@@ -183,7 +183,7 @@ def _lower(module, mode=None):
 
 @pytest.mark.modelzoo
 def test_model_fp32_matches_tensorflow(zoo_model):
-    from compiler.legalization import tf_op_type
+    from compiler.conversions.tf_to_cann.legalization import tf_op_type
 
     name, path, module, inputs = zoo_model
     m = _lower(module)

@@ -7,9 +7,9 @@ import random
 import pytest
 from xdsl.parser import Parser
 
-from compiler import memory_plan as mp
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.runner import main_func
+from compiler.backend import memory_plan as mp
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.runner import main_func
 
 R = mp.TensorReq
 
@@ -216,7 +216,7 @@ builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{
 
 
 def _launch(fn, name):
-    from compiler.diagnostics import node_name
+    from compiler.ir.diagnostics import node_name
 
     return next(op for op in fn.body.blocks.first.ops if mp.is_kernel(op) and node_name(op) == name)
 

@@ -11,12 +11,12 @@ import zlib
 import numpy as np
 import pytest
 
-from compiler import offline_model as om
-from compiler.ir_io import load_module, module_to_text
-from compiler.memory_plan import plan_function
-from compiler.pipelines import LEVELS, run_passes
-from compiler.ir_io import make_context
-from compiler.runner import main_func, random_inputs, run_module
+from compiler.backend import offline_model as om
+from compiler.ir.ir_io import load_module, module_to_text
+from compiler.backend.memory_plan import plan_function
+from compiler.driver.pipelines import LEVELS, run_passes
+from compiler.ir.ir_io import make_context
+from compiler.driver.runner import main_func, random_inputs, run_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "examples", "conv_block.tf.mlir")
@@ -59,7 +59,7 @@ def test_round_trip_is_exact(kernel_module, om_path):
 
 def _vector_chain():
     """Hand-made kernel IR: Relu chains planned in place, with workspaces."""
-    from compiler.ir_io import parse_module
+    from compiler.ir.ir_io import parse_module
 
     t = "tensor<1x1x8x8x16xf32>"
     tiling = ("#kernel.tiling<totalElems = 1024, elemsPerCore = 1024, tileElems = 1024, "

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pathlib
 import re
 
-from compiler.ir_io import make_context
+from compiler.ir.ir_io import make_context
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = ("compiler", "dialects", "passes", "tools")

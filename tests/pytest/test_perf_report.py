@@ -1,4 +1,4 @@
-"""The performance report costs kernels by what their bodies do (compiler/kernel_cost_walk.py)."""
+"""The performance report costs kernels by what their bodies do (compiler/target/kernel_cost_walk.py)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from kernel_harness import dense, ty
 
-from compiler.chips import get_chip
-from compiler.cost_model import VECTOR_FITS, cube_core_cycles
-from compiler.formats import ceil_div
-from compiler.ir_io import make_context, parse_module
-from compiler.perf_report import perf_report
-from compiler.pipelines import run_passes
-from compiler.runner import run_module
+from compiler.target.chips import get_chip
+from compiler.target.cost_model import VECTOR_FITS, cube_core_cycles
+from compiler.target.formats import ceil_div
+from compiler.ir.ir_io import make_context, parse_module
+from compiler.backend.perf_report import perf_report
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import run_module
 
 CHIP = "Ascend910B3"
 
@@ -134,9 +134,9 @@ def test_model_totals_grow_with_the_vector_work(model):
     """Costing bodies adds the cube epilogues (ResNet50) and softmax / LayerNorm / Gelu work (BERT)
     that the old per-kernel estimate (one Add per element, no cube epilogue) left out."""
     import os
-    from compiler import memory_plan as mp
-    from compiler.model_zoo import frozen_graphdef
-    from compiler.runner import main_func
+    from compiler.backend import memory_plan as mp
+    from tests.model_zoo.zoo import frozen_graphdef
+    from compiler.driver.runner import main_func
     from tools.cann_compile import compile_model, parse_args
 
     path = frozen_graphdef(model, os.environ.get("CANN_MODEL_ZOO", "/tmp/zoo"))

@@ -1,4 +1,4 @@
-"""Row kernels on FRACTAL_NZ (passes/assign_layouts.py LayoutRowsNZ, compiler/lowering/vector.py
+"""Row kernels on FRACTAL_NZ (passes/assign_layouts.py LayoutRowsNZ, compiler/conversions/cann_to_kernel/vector.py
 RowsToVectorBody, the `nz_origin_rows` load/store views of compiler/interpreters/kernel_views.py):
 a matmul's NZ result goes straight into LayerNorm / AddLayerNorm / SoftmaxV2 over the last axis,
 with M and K not multiples of 16, so the padding rows and columns must stay out of the row
@@ -115,7 +115,7 @@ def test_add_layer_norm_then_matmul_stays_nz():
 def test_nz_origin_rows_views_match_the_format():
     """The load view reads exactly the origin rows (formats.to_storage's NZ map) and the store
     writes them back with zero padding, whatever the destination held before."""
-    from compiler.formats import Format, from_storage, to_storage
+    from compiler.target.formats import Format, from_storage, to_storage
     from compiler.interpreters.kernel_views import LOAD_VIEWS, STORE_VIEWS
     from dialects import kernel
     from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, StringAttr, f32, i64

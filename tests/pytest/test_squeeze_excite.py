@@ -1,5 +1,5 @@
 """Squeeze-excite in two kernels (rules/30_squeeze_excite.rules, FusedSqueezeExcite,
-FusedConv2DScaled, compiler/lowering/squeeze_excite.py): a Keras SE block checked against
+FusedConv2DScaled, compiler/conversions/cann_to_kernel/squeeze_excite.py): a Keras SE block checked against
 TensorFlow at the fused and the kernel level, and the gate / scaled-conv kernels on shapes
 that exercise their tiling (several channel blocks, H*W in chunks, batch 2)."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir_io import make_context, module_to_text, parse_module
-from compiler.pipelines import run_passes
-from compiler.runner import random_inputs, run_graphdef, run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import random_inputs, run_graphdef, run_module
 
 TOL = 1e-4
 
@@ -18,7 +18,7 @@ TOL = 1e-4
 def _keras_se_block(tmp_path, name, hw, c, co, residual):
     """EfficientNet's block tail: depthwise conv + BN + swish, SE (GlobalAveragePooling2D,
     Reshape, Conv2D swish, Conv2D sigmoid, Multiply), projection conv + BN (+ residual)."""
-    from compiler.model_zoo import freeze, tensorflow
+    from tests.model_zoo.zoo import freeze, tensorflow
 
     tf = tensorflow()
     k = tf.keras
@@ -51,15 +51,15 @@ def _roundtrip(ctx, module):
 
 @pytest.mark.parametrize("hw,c,co,residual", [(9, 40, 24, False), (6, 24, 24, True)])
 def test_keras_se_block_matches_tensorflow(tmp_path, hw, c, co, residual):
-    from compiler.fusion.engine import count_kernels
-    from compiler.importers.graphdef import import_graphdef_file
+    from compiler.transforms.fusion.engine import count_kernels
+    from compiler.frontend.importers.graphdef import import_graphdef_file
 
     path = _keras_se_block(tmp_path, "se", hw, c, co, residual)
     ctx = make_context()
     module = import_graphdef_file(path)
     run_passes(ctx, module, ("tf-to-cann", "cann-cleanup", "fuse"))
     names = [o.name for o in module.walk() if o.name.startswith("cann.") and o.name != "cann.Const"]
-    # the residual Add: the scaled conv's epilogue (a FusedKernel, compiler/fusion/auto.py)
+    # the residual Add: the scaled conv's epilogue (a FusedKernel, compiler/transforms/fusion/auto.py)
     epilogue = ["cann.FusedKernel", "cann.Add", "cann.Yield"] if residual else []
     assert names == ["cann.FusedDepthwiseConv2D", "cann.FusedSqueezeExcite",
                      "cann.FusedConv2DScaled", *epilogue]
@@ -122,7 +122,7 @@ def test_se_kernels_match_unfused_semantics(n, hw, c, cr, co, chip):
 
 
 def test_se_kernels_plan_memory_and_report():
-    from compiler.perf_report import perf_report
+    from compiler.backend.perf_report import perf_report
 
     ctx = make_context()
     module, _ = parse_module(ctx, _se_text(1, 7, 96, 4, 24), "<se>")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.model_zoo import ZOO
+from tests.model_zoo.zoo import ZOO
 
 #: model -> the failure today (stage: first line of the error, from benchmarks/zoo.py)
 NOT_PASSING_YET: dict[str, str] = {
@@ -34,7 +34,7 @@ def test_zoo_has_twenty_architectures_and_the_failure_list_names_zoo_models():
 
 def test_sample_inputs_of_an_int_signature_are_valid_ids_and_masks():
     """No model is built: the keras-hub backbones declare their signature."""
-    from compiler.model_zoo import HUB_SEQ, HUB_VOCAB, sample_inputs
+    from tests.model_zoo.zoo import HUB_SEQ, HUB_VOCAB, sample_inputs
 
     feeds = sample_inputs("BertBackbone", seed=3)
     assert sorted(feeds) == ["padding_mask", "segment_ids", "token_ids"]
@@ -50,7 +50,7 @@ def test_sample_inputs_of_an_int_signature_are_valid_ids_and_masks():
 @pytest.mark.modelzoo
 @pytest.mark.parametrize("name", TESTED)
 def test_zoo_model_compiles_and_matches_tensorflow(name, tmp_path, capsys):
-    from compiler.model_zoo import frozen_graphdef, sample_inputs
+    from tests.model_zoo.zoo import frozen_graphdef, sample_inputs
     from tools import cann_compile, cann_run
 
     path = frozen_graphdef(name)

@@ -1,5 +1,5 @@
 """The ops the model zoo needed (issue 12, item 7), each in a small Keras model frozen as
-compiler/model_zoo.py's freeze() does, compiled by cann-compile to an .om and checked by
+tests/model_zoo/zoo.py's freeze() does, compiled by cann-compile to an .om and checked by
 `cann-run --compare-with` against TensorFlow at atol 1e-4 / rtol 1e-3: a concat of inputs whose
 sizes ask for different core counts, Conv2DTranspose (Conv2DBackpropInput), UpSampling2D nearest
 (Tile) and bilinear, BroadcastTo and Slice, a grouped Conv2D (ConvNeXt's depthwise-as-groups and
@@ -14,7 +14,7 @@ import pytest
 
 
 def _keras():
-    from compiler.model_zoo import _keras as k
+    from tests.model_zoo.zoo import _keras as k
 
     return k()
 
@@ -93,7 +93,7 @@ MODELS = {f.__name__: f for f in (concat_sizes, conv_transpose, upsampling, broa
 
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_model_compiles_and_matches_tensorflow(name, tmp_path, capsys):
-    from compiler.model_zoo import freeze
+    from tests.model_zoo.zoo import freeze
     from tools import cann_compile, cann_run
 
     model = MODELS[name]()

@@ -1,7 +1,7 @@
 // RUN: cann-opt --assign-layouts --cann-to-kernel %s | filecheck %s
 // RUN: cann-opt --assign-layouts --cann-to-kernel %s | cann-opt | filecheck %s
 
-// The squeeze-excite kernels (compiler/lowering/squeeze_excite.py, cube.py's Conv2DScaled).
+// The squeeze-excite kernels (compiler/conversions/cann_to_kernel/squeeze_excite.py, cube.py's Conv2DScaled).
 // The gate: one vector kernel, one batch per core; H*W chunks added up in UB per channel block,
 // times the w1 block (filter_t) reduced to the hidden vector; / H*W, + b1, act1; then per block
 // of output channels w2 times hidden, + b2, act2, stored into the NC1HWC0 gate.

@@ -1,4 +1,4 @@
-// Automatic fusion (compiler/fusion/auto.py): every producer -> consumer DAG of pointwise ops
+// Automatic fusion (compiler/transforms/fusion/auto.py): every producer -> consumer DAG of pointwise ops
 // (op kinds Elementwise / Broadcast) of one shape becomes one cann.FusedKernel whose body is
 // those ops; a value with a consumer outside the group stays materialized, a broadcast operand
 // computed by another op (another shape) stays a kernel of its own.

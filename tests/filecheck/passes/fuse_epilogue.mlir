@@ -1,4 +1,4 @@
-// Cube epilogues by the automatic fusion (compiler/fusion/auto.py): the pointwise ops after a
+// Cube epilogues by the automatic fusion (compiler/transforms/fusion/auto.py): the pointwise ops after a
 // conv / matmul (OutputFusable ops) become a cann.FusedKernel whose input #0 is the cube op's
 // single-use result; cann-to-kernel runs its body on the cube kernel's output tile (the
 // residual loaded at the tile's index), so conv + epilogue is one kernel.

@@ -1,4 +1,4 @@
-// Conv prologues by the automatic fusion (compiler/fusion/auto.py mark_prologues): the BatchNorm
+// Conv prologues by the automatic fusion (compiler/transforms/fusion/auto.py mark_prologues): the BatchNorm
 // (per-channel Mul / Add) + Relu in front of a conv becomes a cann.FusedKernel marked `prologue`;
 // cann-to-kernel runs its body on each img2col A tile in UB (channel vectors broadcast by
 // img2col_channel), multiplies it by the img2col_valid mask (conv pads and channel padding lanes

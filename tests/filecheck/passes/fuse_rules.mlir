@@ -1,4 +1,4 @@
-// The built-in fusion rules (compiler/fusion/rules/*.rules): where each fires, and where a
+// The built-in fusion rules (compiler/transforms/fusion/rules/*.rules): where each fires, and where a
 // violated constraint must keep it from firing.
 // The automatic fusion of pointwise ops is off (`auto=false`, fuse_chains.mlir and
 // fuse_epilogue.mlir cover it) so the ops the rules leave stay visible.

@@ -4,7 +4,7 @@
 // RUN: cann-opt --fuse='disable=SqueezeExciteFusionPass,SqueezeExciteKeepDimsFusionPass' %s | filecheck %s --check-prefix=OFF
 // RUN: cann-opt --fuse --fusion-report=- %s 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 
-// Squeeze-excite (compiler/fusion/rules/30_squeeze_excite.rules): the gate's mean and two 1x1
+// Squeeze-excite (compiler/transforms/fusion/rules/30_squeeze_excite.rules): the gate's mean and two 1x1
 // convs become one FusedSqueezeExcite, and the Mul by the gate goes into the next conv's input
 // (FusedConv2DScaled).  Each constraint violated below keeps the unfused ops.
 // REPORT-DAG: SqueezeExciteFusionPass {{.*}} on

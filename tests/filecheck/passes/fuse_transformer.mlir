@@ -1,4 +1,4 @@
-// The transformer fusion rules (compiler/fusion/rules/20_transformer.rules): where each fires, and
+// The transformer fusion rules (compiler/transforms/fusion/rules/20_transformer.rules): where each fires, and
 // where a violated constraint must keep it from firing.  Fusing twice changes nothing.  The
 // automatic fusion of pointwise ops is off (`auto=false`) so the unfused ops stay visible
 // (fuse_chains.mlir covers it; the last RUN line fuses with it on, twice).

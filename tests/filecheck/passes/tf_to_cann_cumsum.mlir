@@ -24,7 +24,7 @@ func.func @cumsum(%x: tensor<2x3xf32>, %i: tensor<4x5xi32>) -> (tensor<2x3xf32>,
   func.return %0, %1, %2 : tensor<2x3xf32>, tensor<4x5xi32>, tensor<3x3xi32>
 }
 
-// The scan kernel (compiler/lowering/scan.py): x as [rows, length, inner]; per tile of rows a
+// The scan kernel (compiler/conversions/cann_to_kernel/scan.py): x as [rows, length, inner]; per tile of rows a
 // carry starts at 0, each chunk of the axis is scanned from it, stored, and summed into it.
 // KERNEL-LABEL: func.func @cumsum(
 // KERNEL: kernel.vec_kernel %x {kind = "Cumsum", {{.*}}scanLen = 3, chunkLen = 3, inner = 1>

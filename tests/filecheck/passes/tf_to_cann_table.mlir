@@ -1,5 +1,5 @@
 // RUN: cann-opt --tf-to-cann %s | filecheck %s
-// One function per row of the mapping table (compiler/legalization.py): the CANN op and how
+// One function per row of the mapping table (compiler/conversions/tf_to_cann/legalization.py): the CANN op and how
 // each TF attribute / constant input is converted.  TF ops are written in generic form.
 
 // CHECK-LABEL: func.func @depthwise

@@ -2,7 +2,7 @@
 // Regression test (this was a known bug, now fixed; see below).
 // Known driver bug: a type or attribute constraint that xDSL checks while *parsing* the custom
 // form (the declarative assembly format resolves operand/property constraints) raises a
-// VerifyException, which compiler/ir_io.parse_module does not catch.  The error then has no
+// VerifyException, which compiler/ir/ir_io.parse_module does not catch.  The error then has no
 // file:line:col ("cann-opt: error: f32 should be of base attribute tensor") and, with
 // --split-input-file, the remaining chunks are not processed.  It was fixed when the
 // parser turns such errors into located diagnostics.

@@ -1,0 +1,53 @@
+"""cann -> kernel lowerings, one module per kind of kernel (used by passes/cann_to_kernel.py):
+
+- cube: conv / depthwise / (batch) matmul as implicit GEMM on fractal tiles;
+- vector: elementwise, BNInfer, pooling, row kernels (softmax, LayerNorm), reductions;
+- fused: cann.FusedKernel (the automatic fusion's region) as one vector kernel, and the region
+  as a cube kernel's epilogue;
+- data_movement: TransData, pad, transpose, concat, strided slice, reshape views;
+- gather: GatherV2D (an indexed row move per index);
+- resize: ResizeBilinearV2 / ResizeNearestNeighborV2 (NC1HWC0 or NHWC);
+- attention: FusedMultiHeadAttention / FusedAttention (masks) / FusedGatedMatMul as cube and
+  vector kernels;
+- scan: Cumsum as a chunked scan along its axis;
+- squeeze_excite: the squeeze-excite gate (mean, two small GEMMs) on the vector unit;
+- control_flow: cann.If / Case / While as host-side kernel.if / case / while;
+- legacy: the body-less kernel.cube_conv2d / kernel.vector forms.
+
+Every pattern records what it cannot lower in the shared `failures` list (op, message), so one
+run reports every op at once.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import RewritePattern
+
+
+def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
+                      legacy: bool = False, impl=None) -> list[RewritePattern]:
+    """impl: the ImplMode (compiler/conversions/cann_to_kernel/implmode.py) every pattern lowers with."""
+    from compiler.conversions.cann_to_kernel import (attention, control_flow, cube, data_movement, fused, gather,
+                                   resize, squeeze_excite, vector)
+    from compiler.conversions.cann_to_kernel import legacy as legacy_forms
+
+    if legacy:
+        kinds = [legacy_forms.ConvToCube, legacy_forms.ElementwiseToVector]
+    else:
+        # Order matters where two patterns see one op (the first to fail records the diagnostic).
+        kinds = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
+                 vector.ElementwiseToVectorBody, vector.RowsToVectorBody,
+                 vector.ReduceToVectorBody, data_movement.PadToVectorBody,
+                 data_movement.ReshapeToView, vector.GeneralElementwiseToVectorBody,
+                 vector.BNInferToVectorBody, data_movement.TransposeToVectorBody,
+                 data_movement.ConcatToVectorBody, data_movement.StridedSliceToVectorBody,
+                 data_movement.BroadcastToVectorBody,
+                 attention.MultiHeadAttentionToKernels, attention.AttentionToKernels,
+                 attention.GatedMatMulToKernels, gather.GatherToVectorBody,
+                 resize.ResizeToVectorBody, data_movement.SplitToVectorBody,
+                 fused.FusedKernelToVectorBody,
+                 data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
+        kinds.append(__import__("compiler.conversions.cann_to_kernel.scan", fromlist=["scan"]).CumsumToVectorBody)
+    return [k(chip, failures, impl) for k in kinds] + [
+        data_movement.TransDataToKernel(chip, failures, impl),
+        control_flow.ControlFlowToKernel(chip, failures, impl)]

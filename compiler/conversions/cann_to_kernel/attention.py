@@ -1,0 +1,245 @@
+"""The transformer fused ops as cube and vector kernels: FusedMultiHeadAttention and
+FusedAttention (scores GEMM, mask, softmax, output GEMM; workspace tensors between them) and
+FusedGatedMatMul (the gate|up GEMM, then the gated vector kernel)."""
+
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IntegerType,
+    TensorType,
+    f32,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+)
+
+from compiler.conversions.cann_to_kernel.base import (
+    Body,
+    ChipPattern,
+    kernel_op,
+    num_elems,
+    prod,
+)
+from compiler.conversions.cann_to_kernel.cube import gemm_kernel
+from compiler.conversions.cann_to_kernel.vector import softmax_kernel
+from compiler.ir.rewriting import with_loc
+from compiler.target.tiling import TilingError, vector_tiling
+from dialects import cann, kernel
+from dialects.common import dense_from_numpy, numpy_dtype
+
+
+class MultiHeadAttentionToKernels(ChipPattern):
+    """FusedMultiHeadAttention -> four kernels, as the decoupled cube / vector cores of the
+    910B pass data through GM (workspace tensors between the kernels):
+      qkv = x @ W + b                       cube  [B, S, 3*N*D]
+      s   = scale * q_h @ k_h^T             cube  batch B*N, q_h / k_h read in place from qkv
+      p   = softmax(s) (last axis)          vector
+      y_h = p @ v_h                         cube  written in place into y [B, S, N, D]."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.FusedMultiHeadAttention":
+            return
+        vals = [op.x, op.qkv_weight, op.qkv_bias, op.y]
+        if op.mask is not None:
+            vals.append(op.mask)
+        if not self.static_row_major_values(op, vals):
+            return
+        bsz, seq, hid = op.x.type.get_shape()
+        heads = op.num_heads.value.data
+        d = op.y.type.get_shape()[3]
+        w3 = 3 * heads * d
+        et = op.y.type.element_type
+        qkv_t = TensorType(et, [bsz, seq, w3])
+        s_t = TensorType(et, [bsz * heads, seq, seq])
+        hp = dict(heads=heads, head_dim=d)
+        try:
+            k1 = gemm_kernel(
+                self.chip, "BatchMatMulV2" if bsz > 1 else "MatMulV2", [op.x, op.qkv_weight, op.qkv_bias],
+                qkv_t, batch=bsz, m=seq, n=w3, k=hid,
+                a_load=("nd", dict(transpose=0, batch=[bsz], rows=seq, cols=hid)),
+                b_load=("nd", dict(transpose=0, batch=[bsz], rows=hid, cols=w3)),
+                bias_load=("channel", dict(offset=0, N=w3)),
+                store=("nd", dict(batch=[bsz], rows=seq, cols=w3)), loc_op=op)
+            qkv = k1.results[0]
+            k2 = gemm_kernel(
+                self.chip, "BatchMatMulV2", [qkv, qkv], s_t, batch=bsz * heads, m=seq, n=seq, k=d,
+                a_load=("heads", dict(hp, col_offset=0, transpose=0)),
+                b_load=("heads", dict(hp, col_offset=heads * d, transpose=1)),
+                epilogue=[("muls", {"value": FloatAttr(float(op.scale.value.data), f32)})],
+                store=("nd", dict(batch=[bsz * heads], rows=seq, cols=seq)), loc_op=op)
+            masked = mask_kernels(self.chip, op, k2.results[0], [bsz, heads, seq, seq])
+            k3 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op, compute_type=(
+                self.impl.row_compute_type("SoftmaxV2", s_t.element_type)))
+            k4 = gemm_kernel(
+                self.chip, "BatchMatMulV2", [k3.results[0], qkv], op.y.type, batch=bsz * heads,
+                m=seq, n=d, k=seq,
+                a_load=("nd", dict(transpose=0, batch=[bsz * heads], rows=seq, cols=seq)),
+                b_load=("heads", dict(hp, col_offset=2 * heads * d, transpose=0)),
+                store=("heads", dict(hp, col_offset=0)), loc_op=op)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        extra = masked if op.mask is not None else []
+        rewriter.replace(op, [k1, k2, *extra, k3, k4])
+
+
+def _scalar_const(v: float, et, loc_op) -> cann.ConstOp:
+    return with_loc(cann.ConstOp(dense_from_numpy(np.asarray(v, numpy_dtype(et)))), loc_op)
+
+
+def mask_kernels(chip: str, op, s: SSAValue, scores_shape: list[int]) -> list[Operation]:
+    """The ops that apply op's mask (mask_kind: cann.MASK_KINDS) to the scores s, the last one
+    producing the masked scores: scalar constants (fill, threshold) and one vector kernel over
+    flat tiles of s, the mask broadcast (numpy rules) to [B, N, Sq, Sk] as it is loaded.
+    Without a mask: [the op producing s]."""
+    if op.mask is None:
+        return [s.owner]
+    kind = op.mask_kind.data if op.mask_kind is not None else "add"
+    st, et = s.type, s.type.element_type
+    consts = []
+    if kind != "add":
+        consts.append(_scalar_const(float(op.mask_value.value.data), et, op))
+    if kind == "greater":
+        consts.append(_scalar_const(float(op.mask_threshold.value.data),
+                                    op.mask.type.element_type, op))
+    operands = [s, op.mask, *(c.results[0] for c in consts)]
+    elems = num_elems(st)
+    eb = max(numpy_dtype(v.type.element_type).itemsize for v in operands)
+    t = vector_tiling("AttentionMask", elems, len(operands) + 1, eb, chip)
+    f, tile = t.fields, t.fields["tileElems"]
+    body = Body([*(v.type for v in operands), st])
+    with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+        with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+            ins = [body.load(body.args[i], [ti], "flat", [tile], v.type.element_type, "UB",
+                             shape=scores_shape) for i, v in enumerate(operands)]
+            if kind == "add":
+                r = body.vec("Add", ins[:2], [tile], et)
+            else:
+                keep = ins[1]
+                if kind == "greater":
+                    keep = body.vec("Greater", [ins[1], ins[3]], [tile], IntegerType(1))
+                r = body.vec("SelectV2", [keep, ins[0], ins[2]], [tile], et)
+            body.store(r, body.args[-1], [ti], "flat")
+    k = kernel_op(kernel.VectorKernelOp, "AttentionMask", operands, st, body.region(),
+                  t.block_dim, f, t.buffers, op)
+    return [*consts, k]
+
+
+def _view(v: SSAValue, shape: list[int], loc_op) -> kernel.ViewOp:
+    return with_loc(kernel.ViewOp(operands=[v], result_types=[
+        TensorType(v.type.element_type, shape)]), loc_op)
+
+
+class AttentionToKernels(ChipPattern):
+    """FusedAttention -> cube and vector kernels through GM workspaces:
+      s   = scale * q @ k^T     cube   [.., Sq, Sk] (BSND: heads read in place, batch B*N)
+      s'  = mask(s)             vector (when there is a mask; mask_kernels)
+      p   = softmax(s') (last axis)    vector
+      y   = p @ v               cube   (BSND: written in place into y [B, S, N, D])."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.FusedAttention":
+            return
+        vals = [op.q, op.k, op.v, op.y, *([op.mask] if op.mask is not None else [])]
+        if not self.static_row_major_values(op, vals):
+            return
+        bsnd = op.layout is not None and op.layout.data == "BSND"
+        adj_k = bool(op.adj_k.value.data)
+        q, k, v, y = (list(t.type.get_shape()) for t in (op.q, op.k, op.v, op.y))
+        et = op.y.type.element_type
+        scale = [("muls", {"value": FloatAttr(float(op.scale.value.data), f32)})]
+        pre: list[Operation] = []
+        try:
+            if bsnd:
+                (b, sq, heads, d), sk, dv = q, k[1], v[3]
+                if k[0] != b or v[0] != b or k[2] != heads or v[2] != heads:
+                    self.fail(op, f"{op.name}: BSND q, k, v must agree on B and N")
+                    return
+                qv, kv, vv = (_view(t, [s_[0], s_[1], s_[2] * s_[3]], op)
+                              for t, s_ in ((op.q, q), (op.k, k), (op.v, v)))
+                pre = [qv, kv, vv]
+                batch, out_b = b * heads, [b, heads]
+                s_t = TensorType(et, [batch, sq, sk])
+                hp = dict(heads=heads, head_dim=d)
+                k1 = gemm_kernel(
+                    self.chip, "BatchMatMulV2", [qv.y, kv.y], s_t, batch=batch, m=sq, n=sk, k=d,
+                    a_load=("heads", dict(hp, col_offset=0, transpose=0)),
+                    b_load=("heads", dict(hp, col_offset=0, transpose=1)),
+                    epilogue=scale, store=("nd", dict(batch=[batch], rows=sq, cols=sk)), loc_op=op)
+                p_v, b_load = vv.y, ("heads", dict(heads=heads, head_dim=dv, col_offset=0, transpose=0))
+                store = ("heads", dict(heads=heads, head_dim=dv, col_offset=0))
+            else:
+                sq, d = q[-2], q[-1]
+                sk = k[-1] if adj_k else k[-2]
+                out_b = list(y[:-2])
+                batch = prod(out_b)
+                s_t = TensorType(et, [*out_b, sq, sk])
+                k1 = gemm_kernel(
+                    self.chip, "BatchMatMulV2", [op.q, op.k], s_t, batch=batch, m=sq, n=sk, k=d,
+                    a_load=("nd", dict(transpose=0, batch=out_b, rows=sq, cols=d)),
+                    b_load=("nd", dict(transpose=int(not adj_k), batch=out_b, rows=k[-2], cols=k[-1])),
+                    epilogue=scale, store=("nd", dict(batch=out_b, rows=sq, cols=sk)), loc_op=op)
+                dv = v[-1]
+                p_v, b_load = op.v, ("nd", dict(transpose=0, batch=out_b, rows=sk, cols=dv))
+                store = ("nd", dict(batch=out_b, rows=sq, cols=dv))
+            masked = mask_kernels(self.chip, op, k1.results[0], [*out_b, sq, sk])
+            k2 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op, compute_type=(
+                self.impl.row_compute_type("SoftmaxV2", s_t.element_type)))
+            k3 = gemm_kernel(
+                self.chip, "BatchMatMulV2", [k2.results[0], p_v], op.y.type, batch=batch,
+                m=sq, n=dv, k=sk,
+                a_load=("nd", dict(transpose=0, batch=list(s_t.get_shape()[:-2]), rows=sq, cols=sk)),
+                b_load=b_load, store=store, loc_op=op)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        extra = masked if op.mask is not None else []
+        rewriter.replace(op, [*pre, k1, *extra, k2, k3])
+
+
+class GatedMatMulToKernels(ChipPattern):
+    """FusedGatedMatMul -> two kernels through a GM workspace h [M, 2F] (M = rows of x):
+      h = x @ weight + bias                       cube
+      y = activation(h[:, :F]) * h[:, F:]         vector (the halves read in place)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.FusedGatedMatMul":
+            return
+        vals = [op.x, op.weight, op.bias, op.y]
+        if not self.static_row_major_values(op, vals):
+            return
+        xs = list(op.x.type.get_shape())
+        kk, n2 = op.weight.type.get_shape()
+        m, f_ = prod(xs[:-1]), n2 // 2
+        et = op.y.type.element_type
+        xv = _view(op.x, [m, kk], op)
+        h_t = TensorType(et, [m, n2])
+        y2_t = TensorType(et, [m, f_])
+        try:
+            k1 = gemm_kernel(
+                self.chip, "MatMulV2", [xv.y, op.weight, op.bias], h_t, batch=1, m=m, n=n2, k=kk,
+                a_load=("nd", dict(transpose=0, batch=[], rows=m, cols=kk)),
+                b_load=("nd", dict(transpose=0, batch=[], rows=kk, cols=n2)),
+                bias_load=("channel", dict(offset=0, N=n2)),
+                store=("nd", dict(batch=[], rows=m, cols=n2)), loc_op=op)
+            elems = m * f_
+            t = vector_tiling("GatedActivation", elems, 3, numpy_dtype(et).itemsize, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        body = Body([h_t, y2_t])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                g, u = (body.load(body.args[0], [ti], "slice_flat", [tile], et, "UB",
+                                  start=[0, off], step=[1, 1], count=[m, f_]) for off in (0, f_))
+                a = body.vec(f"act:{op.activation.data}", [g], [tile], et)
+                body.store(body.vec("Mul", [a, u], [tile], et), body.args[-1], [ti], "flat")
+        k2 = kernel_op(kernel.VectorKernelOp, "GatedActivation", [k1.results[0]], y2_t,
+                       body.region(), t.block_dim, f, t.buffers, op)
+        yv = _view(k2.results[0], list(op.y.type.get_shape()), op)
+        rewriter.replace(op, [xv, k1, k2, yv])

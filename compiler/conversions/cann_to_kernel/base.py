@@ -1,0 +1,285 @@
+"""What every cann -> kernel lowering shares: the pattern base that collects diagnostics,
+the kernel-body builder (`Body`: GM arguments, cores / for regions, load / mmad / fixpipe / vec /
+store) and small shape and layout helpers."""
+
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    f32,
+    i64,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.pattern_rewriter import (
+    RewritePattern,
+)
+
+from compiler.target.formats import Format, ceil_div
+from compiler.ir.rewriting import with_loc
+from dialects import cann, kernel
+from dialects.common import int_array, numpy_dtype
+
+
+def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
+    return {
+        "block_dim": IntegerAttr(block_dim, i64),
+        "tiling": kernel.TilingAttr(fields),
+        "buffers": ArrayAttr([kernel.BufferAttr(b.space, b.size, b.role) for b in buffers]),
+    }
+
+
+class ChipPattern(RewritePattern):
+    def __init__(self, chip: str, failures: list[tuple[Operation, str]], impl=None):
+        from compiler.conversions.cann_to_kernel.implmode import ImplMode
+
+        self.chip, self.failures = chip, failures
+        self.impl = impl or ImplMode()
+        """Which implementation an op with two takes (--op_select_implmode)."""
+
+    def fail(self, op: Operation, msg: str) -> None:
+        if all(f is not op for f, _ in self.failures):
+            self.failures.append((op, msg))
+
+    def vector_tiling_or_fail(self, op: Operation, kind: str, units: int, n_buffers: int,
+                              unit_bytes: int, unit_elems: int = 1, note: str = ""):
+        """compiler.target.tiling.vector_tiling on this pattern's chip, or None after a diagnostic at
+        the op (the tiling error, then `note`)."""
+        from compiler.target.tiling import TilingError, vector_tiling
+
+        try:
+            return vector_tiling(kind, units, n_buffers, unit_bytes, self.chip, unit_elems)
+        except TilingError as e:
+            self.fail(op, f"{e}{note}")
+            return None
+
+    def static_row_major(self, op: Operation, xt, yt, kind: str) -> bool:
+        """Static shapes and row-major (unformatted) x and y, else a diagnostic at the op."""
+        msg = dynamic_dims_error(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return False
+        if not (row_major(xt) and row_major(yt)):
+            self.fail(op, f"{op.name}: x stored as {stored_as(xt)} has no {kind} kernel "
+                          "(needs row-major data)")
+            return False
+        return True
+
+    def static_row_major_values(self, op: Operation, values) -> bool:
+        """Static shapes and row-major storage for every value (a multi-operand kernel such as
+        attention), else a diagnostic at the op."""
+        msg = dynamic_dims_error(op, *(v.type for v in values))
+        if msg:
+            self.fail(op, msg)
+            return False
+        bad = [v for v in values if not row_major(v.type)]
+        if bad:
+            self.fail(op, f"{op.name}: runs on row-major tensors, but a value is stored as "
+                          f"{stored_as(bad[0].type)}")
+            return False
+        return True
+
+
+def attr_of(v):
+    if isinstance(v, bool):
+        return IntegerAttr(int(v), i64)
+    if isinstance(v, int):
+        return IntegerAttr(v, i64)
+    return int_array(list(v))
+
+
+class Body:
+    """Builds a kernel body: GM block arguments, then nested cores / for regions."""
+
+    def __init__(self, types):
+        self.block = Block(arg_types=[kernel.memref(t.get_shape(), t.element_type, "GM")
+                                      for t in types])
+        self.args = list(self.block.args)
+        self.cur = self.block
+
+    def add(self, op):
+        self.cur.add_op(op)
+        return op.results[0] if op.results else op
+
+    def index(self, v: int) -> SSAValue:
+        return self.add(kernel.IndexOp(properties={"value": IntegerAttr(v, i64)},
+                                       result_types=[IndexType()]))
+
+    @contextmanager
+    def cores(self, grid, tile):
+        blk = Block(arg_types=[IndexType()] * len(grid))
+        self.add(kernel.CoresOp(properties={"grid": int_array(grid), "tile": int_array(tile)},
+                                regions=[Region(blk)]))
+        outer, self.cur = self.cur, blk
+        yield list(blk.args)
+        blk.add_op(kernel.YieldOp())
+        self.cur = outer
+
+    @contextmanager
+    def loop(self, base: SSAValue, extent: int, step: int, limit: int):
+        blk = Block(arg_types=[IndexType()])
+        self.add(kernel.ForOp(operands=[base],
+                              properties={"extent": attr_of(extent), "step": attr_of(step),
+                                          "limit": attr_of(limit)},
+                              regions=[Region(blk)]))
+        outer, self.cur = self.cur, blk
+        yield blk.args[0]
+        blk.add_op(kernel.YieldOp())
+        self.cur = outer
+
+    def alloc(self, shape, et, space):
+        return self.add(kernel.AllocOp(result_types=[kernel.memref(shape, et, space)]))
+
+    def load(self, src, idx, view, tile_shape, et, space, **params):
+        return self.add(kernel.LoadOp(
+            operands=[src, list(idx)], result_types=[kernel.memref(tile_shape, et, space)],
+            properties={"view": StringAttr(view),
+                        "params": DictionaryAttr({k: attr_of(v) for k, v in params.items()})}))
+
+    def mmad(self, c, a, b):
+        self.add(kernel.MmadOp(operands=[c, a, b]))
+
+    def fixpipe(self, c, shape):
+        return self.add(kernel.FixpipeOp(operands=[c], result_types=[kernel.memref(shape, f32, "UB")]))
+
+    def vec(self, fn, inputs, shape, et, attrs=None):
+        return self.add(kernel.VecOp(
+            operands=[list(inputs)], result_types=[kernel.memref(shape, et, "UB")],
+            properties={"fn": StringAttr(fn), "attrs": DictionaryAttr(dict(attrs or {}))}))
+
+    def store(self, v, dst, idx, view, **params):
+        self.add(kernel.StoreOp(operands=[v, dst, list(idx)],
+                                properties={"view": StringAttr(view),
+                                            "params": DictionaryAttr({k: attr_of(x) for k, x in params.items()})}))
+
+    def region(self) -> Region:
+        self.block.add_op(kernel.YieldOp())
+        return Region(self.block)
+
+
+def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_load, store,
+              bias_load=None, epilogue=(), residual=None, a_scale=None,
+              a_prologue=None) -> Region:
+    """The cube body shared by conv, depthwise and (batch) matmul: cores x base-block loops over
+    mmad on fractal tiles, fixpipe to UB, the epilogue there, store to GM.
+
+    a_load / b_load / bias_load / store: (view, params) of the GM operands (args 0, 1, 2 / last).
+    a_scale: (arg index, view, params): each A tile goes GM -> UB, is multiplied there by that
+    operand's tile (the squeeze-excite gate) and moves UB -> L1.
+    a_prologue: fn(body, g, mi, ki, bm, bk) -> the A tile computed in UB (a fused pointwise
+    prologue, compiler/conversions/cann_to_kernel/cube.py), moved UB -> L1.
+    epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
+    kernel's body there (compiler/conversions/cann_to_kernel/fused.py)."""
+    f = t.fields
+    body = Body(types)
+    x_a, x_b, y = body.args[0], body.args[1], body.args[-1]
+    bm, bn, bk = f["baseM"], f["baseN"], f["baseK"]
+    in_bytes = numpy_dtype(et).itemsize
+    k0 = 32 // in_bytes  # one fractal is 32 bytes along K (L0 C0: 16 fp16, 8 fp32, 32 int8)
+    m_dim, n_dim = ceil_div(m, f["singleCoreM"]), ceil_div(n, f["singleCoreN"])
+    sb = f.get("singleCoreBatch", 1)
+    b_dim = ceil_div(batch, sb)
+    with body.cores([b_dim, m_dim, n_dim], [sb, f["singleCoreM"], f["singleCoreN"]]) as (g0, m0, n0):
+        with body.loop(g0, sb, 1, batch) as g:
+            with body.loop(m0, f["singleCoreM"], bm, m) as mi:
+                with body.loop(n0, f["singleCoreN"], bn, n) as ni:
+                    c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
+                    zero = body.index(0)
+                    with body.loop(zero, k, bk, k) as ki:
+                        if a_prologue is not None:
+                            au = a_prologue(body, g, mi, ki, bm, bk)
+                            a1 = body.load(au, [], "copy", [bm, bk], et, "L1")
+                        elif a_scale is None:
+                            a1 = body.load(x_a, [g, mi, ki], a_load[0], [bm, bk], et, "L1", **a_load[1])
+                        else:
+                            au = body.load(x_a, [g, mi, ki], a_load[0], [bm, bk], et, "UB", **a_load[1])
+                            su = body.load(body.args[a_scale[0]], [g, mi, ki], a_scale[1], [bm, bk],
+                                           et, "UB", **a_scale[2])
+                            au = body.vec("Mul", [au, su], [bm, bk], et)
+                            a1 = body.load(au, [], "copy", [bm, bk], et, "L1")
+                        a0 = body.load(a1, [], "Zz", [bm // 16, bk // k0, 16, k0], et, "L0A")
+                        b1 = body.load(x_b, [g, ki, ni],
+                                       b_load[0], [bk, bn], et, "L1", **b_load[1])
+                        b0 = body.load(b1, [], "Zn", [bk // k0, bn // 16, 16, k0], et, "L0B")
+                        body.mmad(c, a0, b0)
+                    u = body.fixpipe(c, [bm, bn])
+                    if bias_load is not None:
+                        bb = body.load(body.args[2], [g, ni], bias_load[0], [1, bn], f32, "UB",
+                                       **bias_load[1])
+                        u = body.vec("Add", [u, bb], [bm, bn], f32)
+                    for fn, attrs in epilogue:
+                        if fn == "residual":  # + residual tile (GM -> UB), TbeConv2DEltwise style
+                            idx_r, view_r, params_r = residual
+                            r = body.load(body.args[idx_r], [g, mi, ni], view_r, [bm, bn], et, "UB",
+                                          **params_r)
+                            u = body.vec("Add", [u, r], [bm, bn], f32)
+                        elif fn == "muls":  # a scalar factor (attention's scale)
+                            u = body.vec("Muls", [u], [bm, bn], f32, attrs)
+                        elif fn == "region":  # a cann.FusedKernel: compiler/conversions/cann_to_kernel/fused.py
+                            from compiler.conversions.cann_to_kernel.fused import emit_epilogue
+
+                            u = emit_epilogue(body, attrs, u, g, mi, ni, bm, bn)
+                        elif fn != "none":
+                            u = body.vec(f"act:{fn}", [u], [bm, bn], f32, attrs)
+                    body.store(u, y, [g, mi, ni], store[0], **store[1])
+    return body.region()
+
+
+def kernel_op(cls, kind: str, operands, result_type, region, block_dim, fields, buffers, loc_op):
+    op = cls(operands=[list(operands)], result_types=[result_type],
+             properties={"kind": StringAttr(kind), **kernel_props(block_dim, fields, buffers)},
+             regions=[region])
+    return with_loc(op, loc_op)
+
+
+def dynamic_dims_error(op: Operation, *types) -> str | None:
+    for t in types:
+        if isinstance(t, TensorType) and any(d < 0 for d in t.get_shape()):
+            return (f"{op.name}: dynamic dimension in {t} is not supported at the kernel level "
+                    "(the tiling needs static shapes)")
+    return None
+
+
+def align(v: int, a: int) -> int:
+    return ceil_div(v, a) * a
+
+
+def num_elems(t) -> int:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    return n
+
+
+def bias_layout(t) -> int:
+    f = cann.format_of(t)
+    if f is not None and f.fmt == Format.NC1HWC0:
+        return 1
+    if f is not None and f.fmt == Format.FRACTAL_NZ:
+        return 3
+    return 0
+
+
+def row_major(t) -> bool:
+    """A row-major tensor: no storage format, or one equal to its origin."""
+    f = cann.format_of(t)
+    return f is None or f.origin_fmt is None or f.fmt == f.origin_fmt
+
+
+def stored_as(t) -> str:
+    f = cann.format_of(t)
+    return f.fmt.value if f is not None else "ND"
+
+
+def prod(xs) -> int:
+    n = 1
+    for d in xs:
+        n *= d
+    return n

@@ -1,0 +1,272 @@
+"""Cube kernels: conv / depthwise (img2col implicit GEMM on NC1HWC0 x FRACTAL_Z) and (batch)
+matmul on FRACTAL_NZ, sharing one body: per-core base-block loops over mmad on fractal tiles,
+fixpipe to UB, the epilogue (bias, activation, residual) there, store to GM."""
+
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+)
+
+from compiler.target.formats import Format, c0_for, group_enlargement
+from compiler.conversions.cann_to_kernel.base import (
+    ChipPattern,
+    align,
+    dynamic_dims_error,
+    gemm_body,
+    kernel_op,
+)
+from compiler.conversions.cann_to_kernel.fused import (
+    Epilogue,
+    emit_prologue,
+    epilogue_consumer,
+    prologue_lowerable,
+)
+from compiler.target.tiling import TilingError, cube_tiling
+from dialects import cann, kernel
+from dialects.common import numpy_dtype
+
+CONV_OPS = (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp, cann.FusedDepthwiseConv2DOp,
+            cann.FusedConv2DScaledOp)
+DEPTHWISE_OPS = (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)
+MATMUL_OPS = ("cann.MatMulV2", "cann.BatchMatMulV2", "cann.FusedMatMul")
+
+
+def _epilogue(op) -> list:
+    """[(fn, attrs)]: activation, then (FusedConv2DAdd) + residual and its post_activation."""
+    out = []
+    act = op.properties.get("activation")
+    attrs = {"alpha": op.properties["alpha"]} if "alpha" in op.properties else {}
+    if act is not None and act.data != "none":
+        out.append((act.data, attrs))
+    if isinstance(op, cann.FusedConv2DAddOp) or getattr(op, "residual", None) is not None:
+        out.append(("residual", {}))
+        post = op.properties.get("post_activation")
+        if post is not None and post.data != "none":
+            out.append((post.data, attrs))
+    return out
+
+
+class ConvToCubeBody(ChipPattern):
+    """Conv2D / FusedConv2D / DepthwiseConv2D -> kernel.cube: img2col implicit GEMM per
+    (enlarged) group: M = N*Ho*Wo, K = c1*kh*kw*C0, N = n1*16 columns of FRACTAL_Z.
+    FusedConv2DScaled (kind "Conv2DScaled"): each A tile is loaded GM -> UB, multiplied there by
+    the per-(n, c) scale broadcast to the tile (view img2col_scale of the NC1HWC0 scale) and
+    moved UB -> L1 (an assumed path, see dialects/kernel.py LOAD_PATHS); the rest is Conv2D's.
+    A conv whose x is a FusedKernel marked `prologue` (compiler/transforms/fusion/auto.py) computes each A
+    tile from that kernel's inputs in UB (fused.emit_prologue: img2col loads, the body, the pad
+    mask) and moves it UB -> L1; the FusedKernel is erased once no conv reads it."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if not isinstance(op, CONV_OPS):
+            return
+        xf, wf = cann.format_of(op.x.type), cann.format_of(op.filter.type)
+        if xf is None or xf.fmt != Format.NC1HWC0 or wf is None or wf.fmt != Format.FRACTAL_Z \
+                or cann.format_of(op.y.type) is None:
+            self.fail(op, f"{op.name}: x must be NC1HWC0 and the filter FRACTAL_Z; "
+                          "run assign-layouts before cann-to-kernel")
+            return
+        msg = dynamic_dims_error(op, op.x.type, op.y.type)
+        if msg:
+            self.fail(op, msg)
+            return
+        et = op.x.type.element_type
+        dtype = numpy_dtype(et)
+        c0 = c0_for(dtype)
+        (sh, sw), (dh, dw), pads = op.geometry()
+        kh, kw, wc, wn = wf.origin
+        n_, c1x, _, _, _ = op.x.type.get_shape()
+        yo = cann.origin_shape(op.y.type)
+        fmt = op.data_format.data
+        cin = cann.origin_shape(op.x.type)[3 if fmt == "NHWC" else 1]
+        cout = yo[3 if fmt == "NHWC" else 1]
+        _, _, ho, wo, _ = op.y.type.get_shape()
+        groups = wf.groups_value
+        if isinstance(op, DEPTHWISE_OPS):
+            groups = cin
+        if groups == 1:
+            batch, cin_group, col_off, kk = 1, cin, 0, c1x * kh * kw * c0
+            ncols = cout
+        else:
+            e = group_enlargement(groups, cin // groups, cout // groups, c0)
+            batch = e["g_dim"]
+            cin_group = e["e_mult"] * e["cin_ori"]
+            col_off = e["e_mult"] * e["cout_ori"]
+            kk = e["c1"] * kh * kw * c0
+            ncols = col_off
+        m = n_ * ho * wo
+        kind = "DepthwiseConv2D" if isinstance(op, DEPTHWISE_OPS) else "Conv2D"
+        scaled = isinstance(op, cann.FusedConv2DScaledOp)
+        if scaled:
+            kind = "Conv2DScaled"
+        fk = epilogue_consumer(op)
+        pro = op.x.owner if isinstance(op.x.owner, cann.FusedKernelOp) and \
+            prologue_lowerable(op.x.owner) else None
+        ub_a = 2 if scaled else 0
+        if pro is not None:  # the body's live tiles and the pad mask, next to the A tile
+            from compiler.transforms.fusion.auto import live_tiles
+
+            ub_a = live_tiles(pro.body_ops()) + 1
+        try:
+            t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
+                            ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk))
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        geo = dict(kernel_hw=[kh, kw], strides=[sh, sw], dilations=[dh, dw], pads=list(pads),
+                   out_hw=[ho, wo])
+        has_bias = op.bias is not None
+        store_p = dict(out_hw=[ho, wo], M=m, N=ncols, offset=col_off, cout=cout)
+        epilogue, residual = _epilogue(op), None
+        if getattr(op, "residual", None) is not None:
+            residual = (list(op.operands).index(op.residual), "nc1hwc0", store_p)
+        a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
+        operands, y_type = list(op.operands), op.y.type
+        a_prologue = None
+        if pro is not None:  # x is computed on the A tile from the prologue's inputs
+            full = [i for i, v in enumerate(pro.inputs) if list(v.type.get_shape()) ==
+                    list(pro.y.type.get_shape())]
+            operands[0] = pro.inputs[full[0]]
+            arg_of = []
+            for i, v in enumerate(pro.inputs):
+                if i == full[0]:
+                    arg_of.append(0)
+                else:
+                    arg_of.append(len(operands))
+                    operands.append(v)
+
+            def a_prologue(body, g, mi, ki, bm, bk):
+                return emit_prologue(body, pro, arg_of, a_params, c0, et, g, mi, ki, bm, bk)
+        if fk is not None:  # the fused kernel reading the result runs on the output tile
+            epilogue = [*epilogue, ("region", Epilogue(
+                fk, len(operands), ("nc1hwc0", store_p),
+                ("channel", dict(offset=col_off, N=ncols))))]
+            operands, y_type = operands + list(fk.inputs)[1:], fk.y.type
+        region = gemm_body(
+            [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=ncols, k=kk, et=et,
+            a_load=("img2col", a_params),
+            a_scale=(3, "img2col_scale", a_params) if scaled else None, a_prologue=a_prologue,
+            b_load=("fz", dict(K=kk, N=ncols)),
+            bias_load=("channel", dict(offset=col_off, N=ncols)) if has_bias else None,
+            epilogue=epilogue, residual=residual, store=("nc1hwc0", store_p))
+        new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type, region, t.block_dim,
+                      t.fields, t.buffers, fk or op)
+        replace_with_epilogue(rewriter, op, fk, new)
+        if pro is not None:
+            erase_unread(rewriter, pro)
+
+
+def erase_unread(rewriter: PatternRewriter, fk: Operation) -> None:
+    """Erase a prologue FusedKernel no live op reads any more (and the dead TransData reading
+    it a layout rewrite left)."""
+    from compiler.transforms.fusion.auto import live_uses
+
+    if live_uses(fk.results[0]):
+        return
+    for u in [u.operation for u in fk.results[0].uses]:
+        rewriter.erase(u)
+    rewriter.erase(fk)
+
+
+def epilogue_tiles(fk) -> int:
+    """fp32 output tiles the epilogue keeps live in UB (1 without a fused epilogue)."""
+    if fk is None:
+        return 1
+    from compiler.transforms.fusion.auto import live_tiles
+
+    return max(1, live_tiles(fk.body_ops()))
+
+
+def replace_with_epilogue(rewriter: PatternRewriter, op: Operation, fk, new: Operation) -> None:
+    """The cube kernel replaces the op, or, with a fused epilogue, the FusedKernel (the op's
+    result then has no other use: it is erased)."""
+    if fk is None:
+        rewriter.replace(op, new)
+        return
+    from compiler.transforms.fusion.auto import live_uses
+
+    rewriter.replace_op(fk, new)
+    live = live_uses(op.results[0])
+    for u in [u.operation for u in op.results[0].uses if u.operation not in live]:
+        rewriter.erase(u)  # a dead TransData a layout rewrite left
+    rewriter.erase(op)
+
+
+def flag(attr) -> bool:
+    return bool(attr.value.data) if attr is not None else False
+
+
+class MatMulToCube(ChipPattern):
+    """MatMulV2 / BatchMatMulV2 -> kernel.cube on FRACTAL_NZ (or ND) operands, bias in UB."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in MATMUL_OPS:
+            return
+        x1, x2, y = op.operands[0], op.operands[1], op.results[0]
+        msg = dynamic_dims_error(op, x1.type, x2.type, y.type)
+        if msg:
+            self.fail(op, msg)
+            return
+        batched = op.name == "cann.BatchMatMulV2"
+        ta = flag(op.properties.get("adj_x1" if batched else "transpose_x1"))
+        tb = flag(op.properties.get("adj_x2" if batched else "transpose_x2"))
+        if len(op.operands) > 3:
+            self.fail(op, f"{op.name}: a residual operand has no kernel lowering yet")
+            return
+        a_o, b_o, y_o = (cann.origin_shape(v.type) for v in (x1, x2, y))
+        m, n = y_o[-2], y_o[-1]
+        k = a_o[-2] if ta else a_o[-1]
+        out_batch = tuple(y_o[:-2])
+        batch = 1
+        for d in out_batch:
+            batch *= d
+        et = y.type.element_type
+        dtype = numpy_dtype(et)
+        c0 = c0_for(dtype)
+        fk = epilogue_consumer(op)
+        try:
+            t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize, c0,
+                            self.chip, batch, ub_epilogue_tiles=epilogue_tiles(fk))
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+
+        def operand_view(v, transpose):
+            f = cann.format_of(v.type)
+            o = cann.origin_shape(v.type)
+            view = "nz" if f is not None and f.fmt == Format.FRACTAL_NZ else "nd"
+            return view, dict(transpose=transpose, batch=list(out_batch), rows=o[-2], cols=o[-1])
+
+        yf = cann.format_of(y.type)
+        sview = "nz" if yf is not None and yf.fmt == Format.FRACTAL_NZ else "nd"
+        has_bias = len(op.operands) > 2
+        epilogue, operands, y_type = _epilogue(op), list(op.operands), y.type
+        if fk is not None:  # the fused kernel reading the result runs on the output tile
+            tile = (sview, dict(transpose=False, batch=list(out_batch), rows=m, cols=n))
+            epilogue = [*epilogue, ("region", Epilogue(fk, len(operands), tile,
+                                                       ("channel", dict(offset=0, N=n))))]
+            operands, y_type = operands + list(fk.inputs)[1:], fk.y.type
+        region = gemm_body(
+            [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=n, k=align(k, c0),
+            et=et, a_load=operand_view(x1, ta), b_load=operand_view(x2, tb),
+            bias_load=("channel", dict(offset=0, N=n)) if has_bias else None,
+            epilogue=epilogue, store=(sview, dict(batch=list(out_batch), rows=m, cols=n)))
+        kind = "BatchMatMulV2" if batched or out_batch else "MatMulV2"
+        new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type,
+                      region, t.block_dim, t.fields, t.buffers, fk or op)
+        replace_with_epilogue(rewriter, op, fk, new)
+
+
+def gemm_kernel(chip: str, kind: str, operands, y_type, *, batch, m, n, k, a_load, b_load,
+                store, bias_load=None, epilogue=(), loc_op=None):
+    et = y_type.element_type
+    dtype = numpy_dtype(et)
+    c0 = c0_for(dtype)
+    t = cube_tiling(kind, m, n, align(k, c0), dtype.itemsize, c0, chip, batch)
+    region = gemm_body([*(v.type for v in operands), y_type], t, batch=batch, m=m, n=n,
+                       k=align(k, c0), et=et, a_load=a_load, b_load=b_load, bias_load=bias_load,
+                       epilogue=epilogue, store=store)
+    return kernel_op(kernel.CubeKernelOp, kind, operands, y_type, region, t.block_dim, t.fields,
+                   t.buffers, loc_op)

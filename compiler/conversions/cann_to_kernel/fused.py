@@ -1,0 +1,285 @@
+"""cann.FusedKernel -> one kernel whose tile body is the fused region's ops as kernel.vec ops.
+
+`emit_region` is shared by the two places a fused body runs:
+  * FusedKernelToVectorBody: a vector kernel of its own, UB tiles of the result's flat storage
+    data; each input loaded at the tile's index (flat when stored like the result or a scalar
+    or both row-major; per channel when a [C] / [1, .., 1, C] vector against a stored result);
+  * a cube kernel's epilogue (compiler/conversions/cann_to_kernel/cube.py): the fused kernel whose input #0 is a
+    cube op's single-use result runs on the [baseM, baseN] tile after fixpipe, before the store;
+    its other inputs are loaded at the output tile's index (same shape: the store's view; a
+    channel vector: the bias view).
+  * a conv kernel's prologue (compiler/conversions/cann_to_kernel/cube.py): a FusedKernel marked `prologue` by
+    the automatic fusion runs on each img2col A tile in UB before L1 (its x-shaped inputs
+    loaded with view img2col, channel vectors with img2col_channel), then is multiplied by the
+    img2col_valid mask so that conv pads and channel padding lanes stay zero.
+Each body op becomes kernel.vec `tile_fn(op)` (compiler/transforms/fusion/auto.py) with the op's
+properties as attributes; a scalar constant a `Duplicate` of its value over the tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from compiler.target.formats import Format
+from compiler.conversions.cann_to_kernel.base import (
+    Body,
+    ChipPattern,
+    dynamic_dims_error,
+    kernel_op,
+    num_elems,
+    row_major,
+    stored_as,
+)
+from compiler.target.tiling import TilingError, vector_tiling
+from dialects import cann, kernel
+from dialects.common import numpy_dtype, numpy_from_dense
+
+
+def emit_region(body: Body, fk: cann.FusedKernelOp, shape: list[int],
+                load_input: Callable[[int], SSAValue], et_of: Callable[[object], object],
+                given: dict[int, SSAValue] | None = None) -> SSAValue:
+    """The fused body on one tile of `shape`: returns the tile of the yielded value.  Inputs are
+    loaded by `load_input(i)` when first used (given[i]: already in UB); et_of(element type) is
+    the type a tile of that element type computes in."""
+    from compiler.transforms.fusion.auto import tile_fn
+
+    block = fk.body.block
+    vals: dict[SSAValue, SSAValue] = {}
+    arg_index = {a: i for i, a in enumerate(block.args)}
+    for i, v in (given or {}).items():
+        vals[block.args[i]] = v
+
+    def tile_of(v: SSAValue) -> SSAValue:
+        if v not in vals:
+            vals[v] = load_input(arg_index[v])
+        return vals[v]
+
+    for op in block.ops:
+        if isinstance(op, cann.YieldOp):
+            return tile_of(op.value)
+        et = et_of(op.results[0].type.element_type)
+        if isinstance(op, cann.ConstOp):
+            c = numpy_from_dense(op.value).reshape(-1)[0]
+            attr = (FloatAttr(float(c), f32) if numpy_dtype(op.output.type.element_type).kind == "f"
+                    else IntegerAttr(int(c), op.output.type.element_type))
+            vals[op.output] = body.vec("Duplicate", [], shape, et, {"value": attr})
+            continue
+        fn = tile_fn(op)
+        attrs = {k: v for k, v in op.properties.items() if k != "data_format"}
+        vals[op.results[0]] = body.vec(fn, [tile_of(v) for v in op.operands], shape, et, attrs)
+    raise AssertionError("a verified cann.FusedKernel ends in cann.Yield")
+
+
+def channel_layout(t) -> int | None:
+    """The `channel_flat` layout of a stored result (1 NC1HWC0, 3 FRACTAL_NZ), None otherwise."""
+    f = cann.format_of(t)
+    if f is None or f.origin_fmt is None or f.fmt == f.origin_fmt:
+        return None
+    return {Format.NC1HWC0: 1, Format.FRACTAL_NZ: 3}.get(f.fmt)
+
+
+def channel_count(t) -> int:
+    """The channel count of a stored result: C of NHWC / NCHW origins, the last axis otherwise."""
+    f = cann.format_of(t)
+    o = cann.origin_shape(t)
+    if f is not None and f.origin_fmt == Format.NCHW:
+        return o[1]
+    return o[-1]
+
+
+def is_channel_vector(v_type, y_type) -> bool:
+    """A row-major [C] or [1, .., 1, C] value of y's channel count."""
+    s = [d for d in cann.origin_shape(v_type)]
+    return (row_major(v_type) and len(s) >= 1 and all(d == 1 for d in s[:-1])
+            and s[-1] == channel_count(y_type))
+
+
+def input_view(v_type, y_type) -> tuple[str, dict] | None:
+    """How a vector fused kernel loads input tiles of type v_type for a result of y_type."""
+    yshape = list(y_type.get_shape())
+    same = list(v_type.get_shape()) == yshape and cann.format_of(v_type) == cann.format_of(y_type)
+    if same or num_elems(v_type) == 1 or (row_major(v_type) and row_major(y_type)):
+        return "flat", dict(shape=yshape)
+    layout = channel_layout(y_type)
+    if layout is not None and is_channel_vector(v_type, y_type):
+        return "channel_flat", dict(shape=yshape, layout=layout)
+    return None
+
+
+class FusedKernelToVectorBody(ChipPattern):
+    """cann.FusedKernel -> kernel.vec_kernel (kind "Elementwise": each tile is read and written
+    at one index, so the memory plan may run it in place and the interpreter zeroes a stored
+    result's padding, where f(0) need not be 0): per core, UB tiles of the flat
+    result; the inputs loaded at the tile's index, the body's ops as kernel.vec on the tile.
+    The tiling counts the body's live tiles (compiler/transforms/fusion/auto.py live_tiles)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if not isinstance(op, cann.FusedKernelOp):
+            return
+        if prologue_lowerable(op):
+            # a prologue runs on its convs' A tiles (compiler/conversions/cann_to_kernel/cube.py): lower them now,
+            # before the walker reaches (and lowers) the ops of this body; the last erases it
+            from compiler.transforms.fusion.auto import live_uses
+            from compiler.conversions.cann_to_kernel.cube import ConvToCubeBody
+
+            conv = ConvToCubeBody(self.chip, self.failures, self.impl)
+            for u in live_uses(op.y):
+                conv.match_and_rewrite(u, rewriter)
+            return
+        from compiler.transforms.fusion.auto import live_tiles
+
+        y = op.y.type
+        msg = dynamic_dims_error(op, y, *(v.type for v in op.inputs))
+        if msg:
+            self.fail(op, msg)
+            return
+        views = [input_view(v.type, y) for v in op.inputs]
+        for v, view in zip(op.inputs, views):
+            if view is None:
+                self.fail(op, f"{op.name}: an input stored as {stored_as(v.type)} "
+                              f"{list(cann.origin_shape(v.type))} does not broadcast to the result "
+                              f"stored as {stored_as(y)} {list(cann.origin_shape(y))} tile by tile")
+                return
+        eb = max(numpy_dtype(v.type.element_type).itemsize for v in (*op.inputs, op.y))
+        elems = num_elems(y)
+        try:
+            t = vector_tiling("Fused", elems, live_tiles(op.body_ops()), eb, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        body = Body([*(v.type for v in op.inputs), y])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                def load(i: int) -> SSAValue:
+                    view, params = views[i]
+                    return body.load(body.args[i], [ti], view, [tile],
+                                     op.inputs[i].type.element_type, "UB", **params)
+
+                r = emit_region(body, op, [tile], load, lambda et: et)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "Elementwise", op.inputs, y, body.region(),
+                        t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+# --- a fused kernel as a cube kernel's epilogue ------------------------------------------------
+
+class Epilogue:
+    """A cann.FusedKernel run on a cube kernel's [baseM, baseN] output tile: input #0 is the
+    accumulator; input i >= 1 is kernel argument `first_arg + i - 1`, loaded at the output
+    tile's index with the store's view (same shape) or the bias's (a channel vector)."""
+
+    def __init__(self, fk: cann.FusedKernelOp, first_arg: int, tile_view: tuple[str, dict],
+                 channel_view: tuple[str, dict]):
+        self.fk, self.first_arg = fk, first_arg
+        self.tile_view, self.channel_view = tile_view, channel_view
+
+    @staticmethod
+    def loadable(fk: cann.FusedKernelOp) -> str | None:
+        """Why the inputs past #0 cannot be loaded on the output tile, else None."""
+        y = fk.y.type
+        for v in list(fk.inputs)[1:]:
+            t = v.type
+            same = list(t.get_shape()) == list(y.get_shape()) and \
+                cann.format_of(t) == cann.format_of(y)
+            if not same and not is_channel_vector(t, y):
+                return (f"input {list(cann.origin_shape(t))} stored as {stored_as(t)} is neither "
+                        f"the output's shape nor a channel vector")
+        return None
+
+
+def _compute_type(et):
+    """The epilogue computes floats in fp32 (the fixpipe's output), other types in their own."""
+    return f32 if numpy_dtype(et).kind == "f" else et
+
+
+def emit_epilogue(body: Body, epi: Epilogue, acc: SSAValue, g, mi, ni, bm: int, bn: int):
+    y = epi.fk.y.type
+
+    def load(i: int) -> SSAValue:
+        v = epi.fk.inputs[i]
+        arg = body.args[epi.first_arg + i - 1]
+        et = v.type.element_type
+        if is_channel_vector(v.type, y) and not (
+                list(v.type.get_shape()) == list(y.get_shape())):
+            view, params = epi.channel_view
+            return body.load(arg, [g, ni], view, [1, bn], et, "UB", **params)
+        view, params = epi.tile_view
+        return body.load(arg, [g, mi, ni], view, [bm, bn], et, "UB", **params)
+
+    return emit_region(body, epi.fk, [bm, bn], load, _compute_type, given={0: acc})
+
+
+def epilogue_consumer(op: Operation) -> cann.FusedKernelOp | None:
+    """The FusedKernel that is `op`'s epilogue (compiler/transforms/fusion/auto.py epilogue_host) when the
+    cube kernel can load its other inputs, else None (it then runs as a kernel of its own)."""
+    from compiler.transforms.fusion.auto import epilogue_host, live_uses
+
+    uses = live_uses(op.results[0])
+    if len(uses) != 1 or epilogue_host(uses[0]) is not op:
+        return None
+    fk = uses[0]
+    return fk if Epilogue.loadable(fk) is None else None
+
+
+# --- a fused kernel as a conv kernel's prologue ------------------------------------------------
+
+def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
+    """Why the conv kernels reading `fk` cannot load its inputs on their A tiles, else None:
+    the result must be NC1HWC0, each input stored like it, a scalar or a row-major channel
+    vector."""
+    y = fk.y.type
+    yf = cann.format_of(y)
+    if yf is None or yf.fmt != Format.NC1HWC0:
+        return f"the result is stored as {stored_as(y)}, not NC1HWC0"
+    for v in fk.inputs:
+        t = v.type
+        same = list(t.get_shape()) == list(y.get_shape()) and cann.format_of(t) == yf
+        if not same and not (num_elems(t) == 1 and row_major(t)) and not is_channel_vector(t, y):
+            return (f"input {list(cann.origin_shape(t))} stored as {stored_as(t)} is neither the "
+                    "conv input's layout, a scalar nor a channel vector")
+    return None
+
+
+def prologue_lowerable(fk: Operation) -> bool:
+    """fk runs as the prologue of every conv reading it (none reads it from GM)."""
+    from compiler.transforms.fusion.auto import is_prologue
+
+    return is_prologue(fk) and prologue_loadable(fk) is None
+
+
+def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_params: dict,
+                  c0: int, et, g, mi, ki, bm: int, bk: int) -> SSAValue:
+    """fk's body on the [bm, bk] img2col A tile (input i is kernel argument arg_of[i]), masked
+    by img2col_valid: a conv pad or a channel padding lane is 0 in A, whatever f(0) is."""
+    y = fk.y.type
+    first = None
+
+    def load(i: int) -> SSAValue:
+        nonlocal first
+        v = fk.inputs[i]
+        arg = body.args[arg_of[i]]
+        if list(v.type.get_shape()) == list(y.get_shape()) and \
+                cann.format_of(v.type) == cann.format_of(y):
+            first = arg if first is None else first
+            return body.load(arg, [g, mi, ki], "img2col", [bm, bk], v.type.element_type, "UB",
+                             **a_params)
+        return body.load(arg, [g, mi, ki], "img2col_channel", [bm, bk], v.type.element_type,
+                         "UB", **a_params, c0=c0)
+
+    r = emit_region(body, fk, [bm, bk], load, lambda t: t)
+    if first is None:  # the x-shaped input the body did not read first: any one gives the mask
+        i = next(i for i, v in enumerate(fk.inputs) if list(v.type.get_shape()) ==
+                 list(y.get_shape()))
+        first = body.args[arg_of[i]]
+    mask = body.load(first, [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params)
+    # a select, not a multiply: f(0) may be inf or NaN on a padding lane (rsqrt of a zero
+    # variance), and NaN * 0 is NaN
+    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": FloatAttr(0.0, f32)})
+    return body.vec("SelectV2", [mask, r, zero], [bm, bk], et)

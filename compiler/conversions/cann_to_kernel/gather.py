@@ -1,0 +1,65 @@
+"""GatherV2D -> kernel.vec_kernel with an indexed data move (`kernel.gather`).
+
+x (row-major) is viewed as [outer, R, inner] around the gathered axis and y as
+[outer * M, inner] (M = the number of indices).  Per core, tiles of result rows: the tile's
+indices are loaded into UB (indices broadcast over `outer`: a `flat` load of shape
+[outer, *indices]), then one row of `inner` elements is moved from GM per index (Ascend C reads
+the index as a scalar and issues a DataCopy at that address), and the tile is stored as rows.
+An index outside [0, R) reads zeros (TensorFlow's CPU kernel rejects it; its GPU kernel writes
+zeros)."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DictionaryAttr
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter
+
+from compiler.conversions.cann_to_kernel.base import (
+    Body,
+    ChipPattern,
+    attr_of,
+    kernel_op,
+    num_elems,
+    prod,
+)
+from dialects import kernel
+from dialects.common import numpy_dtype
+
+
+class GatherToVectorBody(ChipPattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.GatherV2D":
+            return
+        xt, it, yt = op.x.type, op.indices.type, op.y.type
+        if not (self.static_row_major(op, xt, yt, "gather")
+                and self.static_row_major(op, it, it, "gather")):
+            return
+        xs, ishape = list(xt.get_shape()), list(it.get_shape())
+        axis = op.axis.value.data % len(xs)
+        outer, axis_len, inner = prod(xs[:axis]), xs[axis], prod(xs[axis + 1:])
+        m = num_elems(it)
+        rows = outer * m
+        et, ie = yt.element_type, it.element_type
+        row_bytes = numpy_dtype(et).itemsize * inner + numpy_dtype(ie).itemsize
+        # one UB buffer per row: its index and its `inner` elements, double-buffered
+        t = self.vector_tiling_or_fail(op, "GatherV2D", rows, 1, row_bytes, max(inner, 1),
+                                       note=f" (one gathered row is {inner} elements)")
+        if t is None:
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        params = {"axis_len": axis_len, "num_ids": m, "inner": inner}
+        body = Body([xt, it, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+                ids = body.load(body.args[1], [ti], "flat", [tile], ie, "UB",
+                                shape=[outer, *ishape])
+                v = body.add(kernel.GatherOp(
+                    operands=[body.args[0], [ti], ids],
+                    result_types=[kernel.memref([tile, inner], et, "UB")],
+                    properties={"params": DictionaryAttr({k: attr_of(v)
+                                                          for k, v in params.items()})}))
+                body.store(v, body.args[-1], [ti], "rows")
+        new = kernel_op(kernel.VectorKernelOp, "GatherV2D", [op.x, op.indices], yt, body.region(),
+                        t.block_dim, {**f, "axisLen": axis_len, "innerElems": inner}, t.buffers,
+                        op)
+        rewriter.replace(op, new)

@@ -1,0 +1,90 @@
+"""ResizeBilinearV2 / ResizeNearestNeighborV2 -> kernel.vec_kernel.
+
+x is NC1HWC0 (assign-layouts' rule: resizing is per channel, so each (n, c1) plane is resized
+with its C0 channels as vector lanes) or NHWC row-major (one plane of C lanes).  Per core, tiles
+of output pixels (n, c1, ho, wo) x lanes.  Nearest: one load of the source pixels
+(`resize_rows`, corner -1).  Bilinear: the four corner pixels and the two float32 lerp weights
+(`resize_weights`: TensorFlow's source coordinates, legacy / align_corners / half-pixel) are
+loaded, then top = tl + (tr - tl) * wx, bottom = bl + (br - bl) * wx,
+y = top + (bottom - top) * wy on the vector unit, in TensorFlow's order."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import f32
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter
+
+from compiler.target.formats import Format
+from compiler.conversions.cann_to_kernel.base import (
+    Body,
+    ChipPattern,
+    dynamic_dims_error,
+    kernel_op,
+    row_major,
+    stored_as,
+)
+from dialects import cann, kernel
+from dialects.common import numpy_dtype
+
+
+class ResizeToVectorBody(ChipPattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in ("cann.ResizeBilinearV2", "cann.ResizeNearestNeighborV2"):
+            return
+        xt, yt = op.x.type, op.y.type
+        msg = dynamic_dims_error(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return
+        xf, yf = cann.format_of(xt), cann.format_of(yt)
+        if xf is not None and xf.fmt == Format.NC1HWC0 and yf is not None \
+                and yf.fmt == Format.NC1HWC0 and xf.origin_fmt == Format.NHWC:
+            n_, c1, _, _, lanes = xt.get_shape()
+            _, _, ho, wo, _ = yt.get_shape()
+        elif row_major(xt) and row_major(yt):
+            n_, _, _, lanes = xt.get_shape()
+            _, ho, wo, _ = yt.get_shape()
+            c1 = 1
+        else:
+            self.fail(op, f"{op.name}: x stored as {stored_as(xt)}, y as {stored_as(yt)} has no "
+                          "resize kernel (needs NHWC row-major or NC1HWC0 of NHWC for both)")
+            return
+        nearest = op.name == "cann.ResizeNearestNeighborV2"
+        rows = n_ * c1 * ho * wo
+        xe, ye = xt.element_type, yt.element_type
+        eb = max(numpy_dtype(xe).itemsize, numpy_dtype(ye).itemsize)
+        kind = op.name.removeprefix("cann.")
+        # UB per output pixel, double-buffered: nearest in + out; bilinear 4 corners, 4 partial
+        # results, out and the two float32 weights
+        row_bytes = eb * lanes * (2 if nearest else 9) + (0 if nearest else 8)
+        t = self.vector_tiling_or_fail(op, kind, rows, 1, row_bytes, lanes)
+        if t is None:
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        geo = {"out_hw": [ho, wo], "align_corners": int(op.align_corners.value.data),
+               "half_pixel_centers": int(op.half_pixel_centers.value.data)}
+        body = Body([xt, yt])
+        x = body.args[0]
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+                if nearest:
+                    v = body.load(x, [ti], "resize_rows", [tile, lanes], xe, "UB", corner=-1,
+                                  **geo)
+                else:
+                    tl, tr, bl, br = (body.load(x, [ti], "resize_rows", [tile, lanes], xe, "UB",
+                                                corner=k, **geo) for k in range(4))
+                    wy, wx = (body.load(x, [ti], "resize_weights", [tile, 1], f32, "UB", axis=a,
+                                        **geo) for a in (0, 1))
+
+                    def lerp(a, b, w):
+                        d = body.vec("Sub", [b, a], [tile, lanes], ye)
+                        return body.vec("Add", [a, body.vec("Mul", [d, w], [tile, lanes], ye)],
+                                        [tile, lanes], ye)
+                    v = lerp(lerp(tl, tr, wx), lerp(bl, br, wx), wy)
+                body.store(v, body.args[-1], [ti], "rows")
+        new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
+                        t.buffers, op)
+        size = op.size.owner
+        rewriter.replace(op, new)
+        if isinstance(size, cann.ConstOp) and not size.results[0].uses:
+            rewriter.erase(size)  # the output size is the result type's (static) H, W

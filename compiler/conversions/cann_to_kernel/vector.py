@@ -1,0 +1,536 @@
+"""Vector kernels (UB tiles): elementwise and general elementwise ops, BNInfer, pooling, row
+kernels (softmax, LayerNorm, AddLayerNorm) and reductions."""
+
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    f32,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+)
+
+from compiler.target.chips import get_chip
+from compiler.target.formats import Format
+from compiler.conversions.cann_to_kernel.base import (
+    Body,
+    ChipPattern,
+    bias_layout,
+    dynamic_dims_error,
+    kernel_op,
+    num_elems,
+    prod,
+    row_major,
+    stored_as,
+)
+from compiler.conversions.cann_to_kernel.cube import flag
+from compiler.target.tiling import TilingError, vector_tiling
+from dialects import cann, kernel
+from dialects.common import int_array, ints, numpy_dtype
+
+
+class ElementwiseToVectorBody(ChipPattern):
+    """Any elementwise cann op (Relu, BiasAdd, unary and binary library ops) -> kernel.vec_kernel:
+    per core, UB tiles of the flattened storage data; operands broadcast to the result."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        unary = isinstance(op, (cann.ReluOp, cann.UnaryCannOp))
+        binary = isinstance(op, (cann.BiasAddOp, cann.BinaryCannOp))
+        if not (unary or binary):
+            return
+        y = op.results[0].type
+        msg = dynamic_dims_error(op, y, *(v.type for v in op.operands))
+        if msg:
+            self.fail(op, msg)
+            return
+        fn = op.name.removeprefix("cann.")
+        et = y.element_type
+        elems = num_elems(y)
+        t = self.vector_tiling_or_fail(op, fn, elems, len(op.operands) + 1, numpy_dtype(et).itemsize)
+        if t is None:
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        yshape = list(y.get_shape())
+        body = Body([*(v.type for v in op.operands), y])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                ins = []
+                for i, v in enumerate(op.operands):
+                    if isinstance(op, cann.BiasAddOp) and i == 1:
+                        layout = bias_layout(op.x.type)
+                        if layout == 0 and op.data_format.data == "NCHW":
+                            layout = 2
+                        ins.append(body.load(body.args[i], [ti], "channel_flat", [tile], et, "UB",
+                                             shape=yshape, layout=layout))
+                    else:
+                        ins.append(body.load(body.args[i], [ti], "flat", [tile], et, "UB", shape=yshape))
+                attrs = {k: v for k, v in op.properties.items()
+                         if k not in ("data_format",)}
+                r = body.vec("Add" if fn == "BiasAdd" else fn, ins, [tile], et, attrs)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "Elementwise", op.operands, y, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+#: cann op -> the vector function its per-tile body applies (`vec_fn`), operands loaded flat.
+#: Comparisons and logic compare in the operands' own type and write bool (i1) bytes.
+GENERAL_ELEMENTWISE = {"cann.Cast": "Cast", "cann.SelectV2": "SelectV2",
+                       **{f"cann.{n}": n for n in (
+                           "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
+                           "LogicalAnd", "LogicalOr", "LogicalNot")}}
+
+
+class GeneralElementwiseToVectorBody(ChipPattern):
+    """Cast, SelectV2, comparisons and logic -> kernel.vec_kernel: per core,
+    UB tiles of the flattened storage data, each operand loaded in its own element type (Cast
+    converts in UB; SelectV2's i1 condition is a byte mask; comparisons and logic write i1
+    bytes).  An operand must have the result's storage shape and format, or both
+    must be row-major (numpy broadcasting of the flat data is then exact)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        vfn = GENERAL_ELEMENTWISE.get(op.name)
+        if vfn is None:
+            return
+        y = op.results[0].type
+        msg = dynamic_dims_error(op, y, *(v.type for v in op.operands))
+        if msg:
+            self.fail(op, msg)
+            return
+        yshape = list(y.get_shape())
+        for v in op.operands:
+            t = v.type
+            same = list(t.get_shape()) == yshape and cann.format_of(t) == cann.format_of(y)
+            if not same and not (row_major(t) and row_major(y)):
+                self.fail(op, f"{op.name}: an operand stored as {stored_as(t)} does not match the "
+                              f"result stored as {stored_as(y)} (no broadcasting kernel across "
+                              "layouts)")
+                return
+        et = y.element_type
+        elems = num_elems(y)
+        eb = max(numpy_dtype(v.type.element_type).itemsize for v in (*op.operands, op.results[0]))
+        kind = op.name.removeprefix("cann.")
+        t = self.vector_tiling_or_fail(op, kind, elems, len(op.operands) + 1, eb)
+        if t is None:
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        attrs = {}
+        body = Body([*(v.type for v in op.operands), y])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                ins = [body.load(body.args[i], [ti], "flat", [tile], v.type.element_type, "UB",
+                                 shape=yshape) for i, v in enumerate(op.operands)]
+                r = body.vec(vfn, ins, [tile], et, attrs)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "Elementwise", op.operands, y, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class BNInferToVectorBody(ChipPattern):
+    """BNInfer -> kernel.vec_kernel: per core, UB tiles of the flattened x; the four per-channel
+    parameters are loaded for the tile's channels (`channel_flat`: C1*C0 lanes of NC1HWC0, axis
+    1 of NCHW, else the last axis) and y = (x - mean) * rsqrt(variance + eps) * scale + offset."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name != "cann.BNInfer":
+            return
+        xt, yt = op.x.type, op.y.type
+        params = [op.mean, op.variance, op.scale, op.offset]
+        msg = dynamic_dims_error(op, xt, yt, *(v.type for v in params))
+        if msg:
+            self.fail(op, msg)
+            return
+        bad = [v for v in params if not row_major(v.type) or len(v.type.get_shape()) != 1]
+        if bad or list(xt.get_shape()) != list(yt.get_shape()):
+            self.fail(op, f"{op.name}: the parameters must be 1-D row-major and y stored like x")
+            return
+        layout = bias_layout(xt)
+        if layout == 0 and op.data_format.data == "NCHW":
+            layout = 2
+        et = yt.element_type
+        elems = num_elems(yt)
+        t = self.vector_tiling_or_fail(op, "BNInfer", elems, 6, numpy_dtype(et).itemsize)
+        if t is None:
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        yshape = list(yt.get_shape())
+        eps = FloatAttr(float(op.epsilon.value.data), f32)
+        body = Body([v.type for v in op.operands] + [yt])
+        arg = {v: body.args[i] for i, v in enumerate(op.operands)}
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+                x = body.load(arg[op.x], [ti], "flat", [tile], et, "UB", shape=yshape)
+                mean, var, sc, off = (
+                    body.load(arg[v], [ti], "channel_flat", [tile], et, "UB", shape=yshape,
+                              layout=layout) for v in params)
+                d = body.vec("Sub", [x, mean], [tile], et)
+                ve = body.vec("Adds", [var], [tile], et, {"value": eps})
+                rs = body.vec("Rsqrt", [ve], [tile], et)
+                nrm = body.vec("Mul", [d, rs], [tile], et)
+                s_ = body.vec("Mul", [nrm, sc], [tile], et)
+                r = body.vec("Add", [s_, off], [tile], et)
+                body.store(r, body.args[-1], [ti], "flat")
+        new = kernel_op(kernel.VectorKernelOp, "Elementwise", op.operands, yt, body.region(),
+                      t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+class PoolToVectorBody(ChipPattern):
+    """MaxPool / AvgPool on NC1HWC0 -> kernel.vec_kernel: per core, tiles of output rows
+    (n, c1, ho, wo) x C0 lanes; the windows are loaded into UB and reduced there."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in ("cann.MaxPool", "cann.AvgPool"):
+            return
+        xt, yt = op.x.type, op.y.type
+        xf = cann.format_of(xt)
+        if xf is None or xf.fmt != Format.NC1HWC0:
+            self.fail(op, f"{op.name}: x must be NC1HWC0; run assign-layouts before cann-to-kernel")
+            return
+        msg = dynamic_dims_error(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return
+        from compiler.target.conv_geometry import same_pads
+
+        (kh, kw), (sh, sw) = op.window()
+        n_, c1, h, w, c0 = xt.get_shape()
+        _, _, ho, wo, _ = yt.get_shape()
+        if op.padding.data == "SAME":
+            pt, pb = same_pads(h, kh, sh, 1)
+            pl, pr = same_pads(w, kw, sw, 1)
+        else:
+            pt = pb = pl = pr = 0
+        rows = n_ * c1 * ho * wo
+        et = yt.element_type
+        eb = numpy_dtype(et).itemsize
+        try:
+            # each output row needs kh*kw*C0 window elements + C0 out (+ count), double-buffered
+            t = vector_tiling(op.name.removeprefix("cann."), rows, kh * kw + 2, eb * c0, self.chip)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f = t.fields
+        tile = f["tileElems"]
+        geo = dict(kernel_hw=[kh, kw], strides=[sh, sw], pads=[pt, pb, pl, pr], out_hw=[ho, wo])
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+                is_max = op.name == "cann.MaxPool"
+                win = body.load(body.args[0], [ti], "windows", [tile, kh * kw, c0], et, "UB",
+                                fill=int(is_max), **geo)
+                if is_max:
+                    r = body.vec("PoolMax", [win], [tile, c0], et)
+                else:
+                    cnt = body.load(body.args[0], [ti], "window_count", [tile, 1], et, "UB", **geo)
+                    r = body.vec("PoolAvg", [win, cnt], [tile, c0], et)
+                body.store(r, body.args[-1], [ti], "rows")
+        new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), [op.x], yt,
+                      body.region(), t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+
+
+
+
+def softmax_rows(body: Body, x, tile: int, length: int, et):
+    """softmax along the rows of a [tile, length] UB tile: max, x - max, exp, sum, divide."""
+    mx = body.vec("RowMax", [x], [tile, 1], et)
+    d = body.vec("Sub", [x, mx], [tile, length], et)
+    e = body.vec("Exp", [d], [tile, length], et)
+    sm = body.vec("RowSum", [e], [tile, 1], et)
+    return body.vec("RealDiv", [e, sm], [tile, length], et)
+
+
+def layer_norm_rows(body: Body, x, g, b, eps: float, tile: int, length: int, et):
+    """LayerNorm along the rows of a [tile, length] UB tile: mean, variance, rsqrt, gamma, beta."""
+    mean = body.vec("RowMean", [x], [tile, 1], et)
+    d = body.vec("Sub", [x, mean], [tile, length], et)
+    sq = body.vec("Mul", [d, d], [tile, length], et)
+    var = body.vec("RowMean", [sq], [tile, 1], et)
+    ve = body.vec("Adds", [var], [tile, 1], et, {"value": FloatAttr(eps, f32)})
+    rs = body.vec("Rsqrt", [ve], [tile, 1], et)
+    nrm = body.vec("Mul", [d, rs], [tile, length], et)
+    sc = body.vec("Mul", [nrm, g], [tile, length], et)
+    return body.vec("Add", [sc, b], [tile, length], et)
+
+
+def softmax_kernel(chip: str, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV2",
+                   compute_type=None):
+    """A vector kernel: softmax over the last axis of a row-major tensor, tiles of whole rows.
+    compute_type (default: the tensor's): the element type of the UB arithmetic; another type
+    casts each tile in and the result back (--op_select_implmode=high_precision on fp16)."""
+    shape = list(y_type.get_shape())
+    length, rows = shape[-1], prod(shape[:-1])
+    et = y_type.element_type
+    ct = compute_type or et
+    t = vector_tiling(kind, rows, 2, numpy_dtype(ct).itemsize * length, chip, length)
+    f, tile = t.fields, t.fields["tileElems"]
+    body = Body([x.type, y_type])
+    with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+        with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+            v = cast_tile(body, body.load(body.args[0], [ti], "rows", [tile, length], et, "UB"),
+                          [tile, length], et, ct)
+            r = cast_tile(body, softmax_rows(body, v, tile, length, ct), [tile, length], ct, et)
+            body.store(r, body.args[-1], [ti], "rows")
+    return kernel_op(kernel.VectorKernelOp, kind, [x], y_type, body.region(), t.block_dim, f,
+                   t.buffers, loc_op)
+
+
+def cast_tile(body: Body, v, shape, et, ct):
+    """v (a UB tile of et) as a tile of ct: a vector Cast, or v itself when the types agree."""
+    return v if ct == et else body.vec("Cast", [v], shape, ct)
+
+
+def nz_rows(t) -> bool:
+    """A FRACTAL_NZ tensor of an ND origin [.., M, K] (a row kernel's NZ operand)."""
+    f = cann.format_of(t)
+    return f is not None and f.fmt == Format.FRACTAL_NZ and f.origin_fmt == Format.ND
+
+
+class RowsToVectorBody(ChipPattern):
+    """SoftmaxV2 / LayerNorm / AddLayerNorm over the last axis -> kernel.vec_kernel: per core,
+    UB tiles of whole rows; the row statistics (max and sum; mean and variance) by vector
+    reductions along the row, gamma and beta loaded once per core.
+
+    Row-major tensors: tiles of rows (`rows` view).  FRACTAL_NZ tensors (x, x2 and y all NZ of
+    one shape, as passes/assign_layouts.py LayoutRowsNZ makes them): one m1 block across all
+    K1 column blocks holds exactly 16 whole rows of the origin [.., M, K]
+    (NZ[.., k1, m1, m0, k0] = ND[.., m1*16+m0, k1*C0+k0]), so the rows are those of the padded
+    row space (B * M1 * 16, batch-major) and a tile is loaded as [tile, K] rows
+    (`nz_origin_rows`: the columns past K are dropped, so the statistics see exactly K values
+    per row; the rows past M are zero and are stored as zeros, like the padding columns).  The
+    body is the row-major one.  On the device a tile of 16*j rows from a multiple of 16 is j
+    whole m1 blocks: per batch K1 bursts of j*16*C0 contiguous elements.  Rows rather than whole
+    blocks are the unit so that a small M still spreads over all vector cores (BERT's M = 128
+    is 8 blocks but 128 rows: 32 cores of 4 rows, K1 bursts of 4*C0 elements each)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in ("cann.SoftmaxV2", "cann.LayerNorm", "cann.AddLayerNorm"):
+            return
+        y = op.results[0]
+        msg = dynamic_dims_error(op, y.type, *(v.type for v in op.operands))
+        if msg:
+            self.fail(op, msg)
+            return
+        n_x = 2 if op.name == "cann.AddLayerNorm" else 1
+        xs = op.operands[:n_x]
+        on_nz = nz_rows(y.type)
+        if on_nz:
+            bad = [v for v in xs if v.type != y.type] + \
+                  [v for v in op.operands[n_x:] if not row_major(v.type)]
+            if bad:
+                self.fail(op, f"{op.name}: on FRACTAL_NZ, x must be stored like y and gamma/beta "
+                              f"row-major, but a value is stored as {stored_as(bad[0].type)} "
+                              f"{list(bad[0].type.get_shape())}")
+                return
+        else:
+            bad = [v for v in (*op.operands, y) if not row_major(v.type)]
+            if bad:
+                self.fail(op, f"{op.name}: runs on row-major or FRACTAL_NZ tensors, but a value is "
+                              f"stored as {stored_as(bad[0].type)}")
+                return
+        shape = list(cann.origin_shape(y.type))
+        rank = len(shape)
+        if op.name == "cann.SoftmaxV2":
+            axes = sorted(a % rank for a in ints(op.axes))
+            if axes != [rank - 1]:
+                self.fail(op, f"{op.name}: softmax over axes {axes} of a rank-{rank} tensor has no "
+                              "kernel lowering (only the last axis)")
+                return
+            if not on_nz:
+                try:
+                    new = softmax_kernel(self.chip, op.operands[0], y.type, op,
+                                         compute_type=self.impl.row_compute_type(
+                                             "SoftmaxV2", y.type.element_type))
+                except TilingError as e:
+                    self.fail(op, str(e))
+                    return
+                rewriter.replace(op, new)
+                return
+        else:
+            bna = op.begin_norm_axis.value.data % rank
+            bpa = op.begin_params_axis.value.data % rank
+            if bna != rank - 1 or bpa != rank - 1:
+                self.fail(op, f"{op.name}: normalization from axis {bna} (params from {bpa}) of a "
+                              f"rank-{rank} tensor has no kernel lowering (only the last axis)")
+                return
+            if any(tuple(cann.origin_shape(v.type)) != tuple(shape) for v in xs):
+                self.fail(op, f"{op.name}: broadcasting inputs have no kernel lowering")
+                return
+        length = shape[-1]
+        et = y.type.element_type
+        ct = self.impl.row_compute_type(op.name.removeprefix("cann."), et)  # UB arithmetic
+        eb = numpy_dtype(ct).itemsize
+        n_buf = 2 if op.name == "cann.SoftmaxV2" else n_x + 2
+        if on_nz:  # the padded row space: B * M1 * 16 rows
+            *batch, _, m1, m0, _ = y.type.get_shape()
+            units = prod(batch) * m1 * m0
+            view, vp = "nz_origin_rows", {"rows": shape[-2], "cols": length}
+        else:
+            units = prod(shape[:-1])
+            view, vp = "rows", {}
+        try:
+            t = vector_tiling(op.name.removeprefix("cann."), units, n_buf, eb * length, self.chip,
+                              length)
+        except TilingError as e:
+            self.fail(op, str(e))
+            return
+        f, rows = t.fields, t.fields["tileElems"]  # rows of one UB tile
+        tile = rows
+        body = Body([*(v.type for v in op.operands), y.type])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            if op.name != "cann.SoftmaxV2":
+                zero = body.index(0)
+                g = body.load(body.args[n_x], [zero], "flat", [length], et, "UB", shape=[length])
+                b = body.load(body.args[n_x + 1], [zero], "flat", [length], et, "UB",
+                              shape=[length])
+                g, b = (cast_tile(body, v, [length], et, ct) for v in (g, b))
+            with body.loop(o, f["elemsPerCore"], tile, units) as ti:
+                x = body.load(body.args[0], [ti], view, [rows, length], et, "UB", **vp)
+                x = cast_tile(body, x, [rows, length], et, ct)
+                if op.name == "cann.SoftmaxV2":
+                    r = softmax_rows(body, x, rows, length, ct)
+                else:
+                    if n_x == 2:
+                        x2 = body.load(body.args[1], [ti], view, [rows, length], et, "UB", **vp)
+                        x2 = cast_tile(body, x2, [rows, length], et, ct)
+                        x = body.vec("Add", [x, x2], [rows, length], ct)
+                    r = layer_norm_rows(body, x, g, b, float(op.epsilon.value.data), rows,
+                                        length, ct)
+                r = cast_tile(body, r, [rows, length], ct, et)
+                body.store(r, body.args[-1], [ti], view, **vp)
+        new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), op.operands, y.type,
+                      body.region(), t.block_dim, f, t.buffers, op)
+        rewriter.replace(op, new)
+
+
+def lower_new_ops(chip: str, failures, ops, rewriter: PatternRewriter, impl=None) -> None:
+    """Lower cann ops a pattern has just built in place of its op (cann-to-kernel's walk does
+    not revisit them): each by the first lowering pattern that takes it."""
+    from compiler.conversions.cann_to_kernel import lowering_patterns
+
+    patterns = lowering_patterns(chip, failures, impl=impl)
+    for o in ops:
+        for p in patterns:
+            if o.parent is None:  # replaced by a kernel
+                break
+            p.match_and_rewrite(o, rewriter)
+
+
+REDUCE_FNS = {"cann.ReduceMeanD": "Add", "cann.ReduceSumD": "Add", "cann.ReduceMaxD": "Max",
+              "cann.ReduceMinD": "Min", "cann.ReduceProdD": "Mul"}
+
+
+class ReduceToVectorBody(ChipPattern):
+    """ReduceMeanD / SumD / MaxD / MinD / ProdD -> kernel.vec_kernel over rows x L x inner:
+      x NC1HWC0, axes H, W: rows (n, c1), L = H*W, inner C0; result NC1HWC0 (keep_dims,
+          (N, C1, 1, 1, C0)) or FRACTAL_NZ of [N, C] (row (n, c1) -> NZ[c1, n // 16, n % 16, :]);
+      x row-major, axes one contiguous block (size-1 axes between them do not count): rows =
+          the extent before it, L = the reduced extent, inner = the extent after it; axes in
+          several blocks are first moved to the end by a TransposeD (its own kernel).
+    Per core, tiles of rows; the reduced axis in UB chunks, each reduced and accumulated."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if op.name not in REDUCE_FNS:
+            return
+        xt, yt = op.x.type, op.y.type
+        msg = dynamic_dims_error(op, xt, yt)
+        if msg:
+            self.fail(op, msg)
+            return
+        xf, yf = cann.format_of(xt), cann.format_of(yt)
+        xs = list(xt.get_shape())
+        axes = sorted(a % len(cann.origin_shape(xt)) for a in ints(op.axes))
+        store_view, store_p = "rows", {}
+        if xf is not None and xf.fmt == Format.NC1HWC0:
+            hw = [1, 2] if xf.origin_fmt == Format.NHWC else [2, 3]
+            n_, c1, h, w, c0 = xs
+            ok_y = yf is not None and (yf.fmt == Format.NC1HWC0 and flag(op.keep_dims)
+                                       or yf.fmt == Format.FRACTAL_NZ and not flag(op.keep_dims))
+            if axes != hw or not ok_y:
+                self.fail(op, f"{op.name}: on NC1HWC0 only the reduction over H and W (to NC1HWC0 "
+                              f"with keep_dims, or FRACTAL_NZ without) has a kernel lowering; got "
+                              f"axes {axes} to {stored_as(yt)}")
+                return
+            rows, length, inner = n_ * c1, h * w, c0
+            if yf.fmt == Format.FRACTAL_NZ:
+                store_view, store_p = "nz_rows", {"c1": c1}
+        elif row_major(xt) and row_major(yt):
+            rank = len(xs)
+            if not axes:
+                self.fail(op, f"{op.name}: a reduction over no axes has no kernel lowering")
+                return
+            if any(xs[a] != 1 for a in range(axes[0], axes[-1] + 1) if a not in axes):
+                # axes in several blocks: TransposeD the reduced axes to the end, reduce that one
+                # block, Reshape (a view) to the result; the new ops are lowered in turn
+                from compiler.ir.rewriting import with_loc
+
+                keep = [a for a in range(rank) if a not in axes]
+                tr = cann.TransposeDOp(operands=[op.x], result_types=[TensorType(
+                    xt.element_type, [xs[a] for a in keep + axes])],
+                    properties={"perm": int_array(keep + axes)})
+                red = type(op)(operands=[tr.y], result_types=[TensorType(
+                    yt.element_type, [xs[a] for a in keep])],
+                    properties={"axes": int_array(list(range(len(keep), rank))),
+                                "keep_dims": IntegerAttr(0, 1)})
+                view = cann.ReshapeOp(operands=[red.y], result_types=[yt],
+                                      properties={"shape": int_array(list(yt.get_shape()))})
+                new = [with_loc(o, op) for o in (tr, red, view)]
+                if red.y.type == yt:  # the result needs no reshape
+                    new.pop()
+                rewriter.replace(op, new, [new[-1].results[0]])
+                lower_new_ops(self.chip, self.failures, new, rewriter, self.impl)
+                return
+            rows, length = prod(xs[:axes[0]]), prod(xs[axes[0]:axes[-1] + 1])
+            inner = prod(xs[axes[-1] + 1:])
+        else:
+            self.fail(op, f"{op.name}: x stored as {stored_as(xt)} has no reduction kernel")
+            return
+        if 0 in (rows, length, inner):
+            self.fail(op, f"{op.name}: x of shape {'x'.join(map(str, xs))} has no elements; a "
+                          "zero-size reduction has no kernel lowering")
+            return
+        et = yt.element_type
+        eb = numpy_dtype(et).itemsize
+        chip = get_chip(self.chip)
+        chunk = max(1, min(length, chip.ub // (4 * eb * inner)))  # in + partial, double-buffered
+        kind = op.name.removeprefix("cann.")
+        t = self.vector_tiling_or_fail(op, kind, rows, 2, eb * inner * chunk, inner * length)
+        if t is None:
+            return
+        f, tile = t.fields, t.fields["tileElems"]
+        f = {**f, "reduceLen": length, "chunkLen": chunk}
+        acc_fn = REDUCE_FNS[op.name]
+        fill = {"Add": 0, "Max": 1, "Min": 2, "Mul": 3}[acc_fn]
+        red = {"Add": "RowSum", "Max": "RowMax", "Min": "RowMin", "Mul": "RowProd"}[acc_fn]
+        body = Body([xt, yt])
+        with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+                acc = body.vec("Fill", [], [tile, inner], et, {"fill": IntegerAttr(fill, i64)})
+                zero = body.index(0)
+                with body.loop(zero, length, chunk, length) as li:
+                    part = body.load(body.args[0], [ti, li], "chunk_rows", [tile, chunk, inner], et,
+                                     "UB", rows=rows, length=length, inner=inner, fill=fill)
+                    s = body.vec(red, [part], [tile, inner], et)
+                    body.add(kernel.AccumulateOp(operands=[acc, s],
+                                                 properties={"fn": StringAttr(acc_fn)}))
+                if op.name == "cann.ReduceMeanD":
+                    acc = body.vec("Muls", [acc], [tile, inner], et,
+                                   {"value": FloatAttr(1.0 / length, f32)})
+                body.store(acc, body.args[-1], [ti], store_view, **store_p)
+        new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
+                      t.buffers, op)
+        rewriter.replace(op, new)

@@ -1,0 +1,296 @@
+"""TensorLists as buffers: the first step of tf-to-cann gives every `!tf.variant` TensorList
+handle the dense type of the buffer it stands for, `tensor<N x element_shape x dtype>`.
+
+A TensorList (what `tf.TensorArray`, Keras's recurrent layers, `tf.map_fn` and `tf.scan` use
+inside a While) is then one preallocated tensor: TensorListReserve / TensorListFromTensor make
+it, TensorListGetItem reads row i, TensorListSetItem yields the buffer with row i replaced,
+TensorListStack is the buffer itself (compiler/conversions/tf_to_cann/legalization.py's rows).  The type of a handle
+comes from where it is made (Reserve: its constant element_shape and num_elements;
+FromTensor: the tensor) and flows, to a fixpoint, through Identity, SetItem, While loop
+variables (operand k = cond/body argument k = body result k = result k) and If / Case branch
+arguments and results.  Function signatures are updated with their arguments and results.
+
+A handle whose buffer type cannot be found (a non-constant size, a list that grows with
+PushBack) keeps its `!tf.variant` type; the op that reads it is then the legalization error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Attribute, SSAValue
+from xdsl.rewriter import Rewriter
+
+from compiler.conversions.tf_to_cann.legalization import tf_op_type
+
+LIST_OPS = {"TensorListReserve", "TensorListFromTensor", "TensorListGetItem",
+            "TensorListSetItem", "TensorListStack", "TensorListLength",
+            "TensorListElementShape"}
+_LOOPS = {"While", "StatelessWhile"}
+_CONDS = {"If", "StatelessIf", "Case", "StatelessCase"}
+
+
+def is_variant(t: Attribute) -> bool:
+    elt = getattr(t, "element_type", None)
+    return elt is not None and elt.name == "tf.variant"
+
+
+def _const(v: SSAValue) -> np.ndarray | None:
+    from passes.fold_constants import constant_value
+
+    return constant_value(v)
+
+
+def _merge(a, b):
+    """The more specific of two buffer types (dims known in either); a `(n, dtype)` pair is a
+    buffer whose element shape is not known yet (a TensorArray made without element_shape)."""
+    if a is None or b is None:
+        return a or b
+    if isinstance(a, tuple):
+        return b
+    if isinstance(b, tuple):
+        return a
+    sa, sb = a.get_shape(), b.get_shape()
+    if len(sa) != len(sb) or a.element_type != b.element_type:
+        return a
+    dims = [x if x >= 0 else y for x, y in zip(sa, sb)]
+    return TensorType(a.element_type, dims)
+
+
+def _with_rows(lst, row_type: Attribute):
+    """The buffer type `lst` (type or (n, dtype)) completed by one element's type."""
+    if not isinstance(row_type, TensorType) or lst is None:
+        return lst
+    if isinstance(lst, tuple):
+        n, elt = lst
+        return TensorType(elt, [n, *row_type.get_shape()])
+    if len(row_type.get_shape()) + 1 != len(lst.get_shape()):
+        return lst
+    return _merge(lst, TensorType(lst.element_type, [lst.get_shape()[0], *row_type.get_shape()]))
+
+
+def _funcs(module: ModuleOp) -> dict[str, FuncOp]:
+    return {f.sym_name.data: f for f in module.ops if isinstance(f, FuncOp)}
+
+
+def _sym(op, name: str) -> list[str]:
+    a = op.properties.get(name) or op.attributes.get(name)
+    a = getattr(a, "func", a)
+    if isinstance(a, SymbolRefAttr):
+        return [a.root_reference.data]
+    data = getattr(a, "data", None)
+    if isinstance(data, tuple):  # Case's branches
+        out = []
+        for x in data:
+            x = getattr(x, "func", x)
+            if isinstance(x, SymbolRefAttr):
+                out.append(x.root_reference.data)
+        return out
+    return []
+
+
+def _element_type(op) -> Attribute | None:
+    a = op.properties.get("element_dtype") or op.attributes.get("element_dtype")
+    return a
+
+
+def _made(op):
+    """The buffer type a TensorList-making op gives its result."""
+    t = tf_op_type(op)
+    if t == "TensorListFromTensor":
+        ty = op.operands[0].type
+        return ty if isinstance(ty, TensorType) else None
+    if t == "TensorListReserve":
+        shape, n, elt = _const(op.operands[0]), _const(op.operands[1]), _element_type(op)
+        if shape is None or n is None or elt is None or int(np.asarray(n)) < 0:
+            return None
+        dims = [int(d) for d in np.asarray(shape).reshape(-1)]
+        if np.asarray(shape).ndim == 0 and dims == [-1]:
+            return (int(np.asarray(n)), elt)  # unknown element shape: from the items
+        return TensorType(elt, [int(np.asarray(n)), *dims])
+    return None
+
+
+def resolve_tensor_lists(module: ModuleOp) -> int:
+    """Retype every TensorList handle whose buffer type is found; return how many."""
+    values = [v for o in module.walk() for v in (*o.results,
+              *(a for r in o.regions for b in r.blocks for a in b.args)) if is_variant(v.type)]
+    if not values:
+        return 0
+    funcs = _funcs(module)
+    known: dict[SSAValue, TensorType | tuple] = {}
+
+    def put(v: SSAValue, t) -> bool:
+        if t is None or not is_variant(v.type):
+            return False
+        new = _merge(known.get(v), t)
+        if new is not None and new != known.get(v):
+            known[v] = new
+            return True
+        return False
+
+    def returns(name: str) -> list[SSAValue]:
+        f = funcs.get(name)
+        if f is None or not f.body.blocks:
+            return []
+        last = f.body.blocks.first.last_op
+        return list(last.operands) if isinstance(last, ReturnOp) else []
+
+    def args(name: str) -> list[SSAValue]:
+        f = funcs.get(name)
+        return list(f.body.blocks.first.args) if f is not None and f.body.blocks else []
+
+    ops = [o for o in module.walk() if any(is_variant(v.type) for v in (*o.operands, *o.results))]
+    for _ in range(64):
+        changed = False
+        for op in ops:
+            t = tf_op_type(op)
+            if t in ("TensorListReserve", "TensorListFromTensor"):
+                changed |= put(op.results[0], _made(op))
+            elif t == "TensorListSetItem":
+                lst = _with_rows(known.get(op.operands[0]), op.operands[2].type)
+                changed |= put(op.results[0], lst)
+                changed |= put(op.operands[0], known.get(op.results[0]))
+            elif t == "TensorListGetItem":
+                changed |= put(op.operands[0], _with_rows(known.get(op.operands[0]),
+                                                          op.results[0].type))
+            elif t in ("Identity", "Snapshot"):
+                changed |= put(op.results[0], known.get(op.operands[0]))
+            elif t in _LOOPS:
+                cond, body = _sym(op, "cond"), _sym(op, "body")
+                bargs, cargs = args(body[0]) if body else [], args(cond[0]) if cond else []
+                brets = returns(body[0]) if body else []
+                for k, v in enumerate(op.operands):
+                    group = [v, op.results[k]] + [x[k] for x in (bargs, cargs, brets) if k < len(x)]
+                    t_k = None
+                    for g in group:
+                        t_k = _merge(t_k, known.get(g))
+                    for g in group:
+                        changed |= put(g, t_k)
+            elif t in _CONDS:
+                names = _sym(op, "branches") or _sym(op, "then_branch") + _sym(op, "else_branch")
+                for name in names:
+                    for k, a in enumerate(args(name)):
+                        if k + 1 < len(op.operands):
+                            changed |= put(a, known.get(op.operands[k + 1]))
+                    for k, r in enumerate(returns(name)):
+                        if k < len(op.results):
+                            changed |= put(op.results[k], known.get(r))
+        if not changed:
+            break
+    known = {v: t for v, t in known.items() if isinstance(t, TensorType)}
+    for op in ops:  # a list made and never read (tf.TensorArray(...).unstack makes a new one)
+        if tf_op_type(op) in ("TensorListReserve", "TensorListFromTensor") and \
+                not op.results[0].uses and op.parent is not None:
+            known.pop(op.results[0], None)
+            op.detach()
+            op.erase()
+    for v, t in known.items():
+        Rewriter.replace_value_with_new_type(v, t)
+    for f in funcs.values():
+        if not f.body.blocks:
+            continue
+        block = f.body.blocks.first
+        outs = list(block.last_op.operands) if isinstance(block.last_op, ReturnOp) else \
+            list(f.function_type.outputs.data)
+        from xdsl.dialects.builtin import FunctionType
+
+        f.function_type = FunctionType.from_lists(
+            [a.type for a in block.args], [o.type if isinstance(o, SSAValue) else o for o in outs])
+    return len(known)
+
+
+# --- the rows (compiler/conversions/tf_to_cann/legalization.py): TensorList ops on their buffers -------------------
+
+
+def _buffer(node, i: int = 0) -> TensorType:
+    from compiler.conversions.tf_to_cann.legalization import LegalizationError
+
+    t = node.op.operands[i].type
+    if not isinstance(t, TensorType) or is_variant(t):
+        raise LegalizationError(
+            "the TensorList's buffer type is unknown (its element_shape and num_elements must "
+            "be constants, or it must come from TensorListFromTensor)")
+    if any(d < 0 for d in t.get_shape()):
+        raise LegalizationError(f"the TensorList's buffer {t} is not static")
+    return t
+
+
+def _reserve(node, b):
+    """A buffer of zeros (what reading an unwritten element gives)."""
+    from dialects.common import numpy_dtype
+
+    t = node.result_type()
+    if is_variant(t) or any(d < 0 for d in t.get_shape()):
+        from compiler.conversions.tf_to_cann.legalization import LegalizationError
+
+        raise LegalizationError("element_shape and num_elements must be constants")
+    return [b.const(np.zeros(t.get_shape(), numpy_dtype(t.element_type)))]
+
+
+def _from_tensor(node, b):
+    return [node.operand(0)]
+
+
+def _get_item(node, b):
+    """Row i of the buffer: GatherV2D on axis 0 with the (scalar) index."""
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    from dialects import cann
+
+    buf = _buffer(node)
+    row = TensorType(buf.element_type, list(buf.get_shape())[1:])
+    y = b.create(cann.GatherV2DOp, [node.operand(0), node.operand(1)], row,
+                 axis=IntegerAttr(0, i64))
+    return [b.reshape(y, node.static_result_shape())]
+
+
+def _set_item(node, b):
+    """The buffer with row i replaced: SelectV2(iota == i, item, buffer), the comparison
+    broadcast over the rows (the row read and written in place by the plan: SelectV2 is
+    elementwise, so its result may take its else-input's buffer)."""
+    from xdsl.dialects.builtin import IntegerType
+
+    from dialects import cann
+
+    buf = _buffer(node)
+    shape = list(buf.get_shape())
+    idx = node.operand(1)
+    it = idx.type
+    iota = b.const(np.arange(shape[0], dtype=np.int32 if it.element_type.width.data == 32
+                             else np.int64).reshape([shape[0]] + [1] * (len(shape) - 1)))
+    mask = b.create(cann.EqualOp, [iota, idx],
+                    TensorType(IntegerType(1), [shape[0]] + [1] * (len(shape) - 1)))
+    item = b.reshape(node.operand(2), [1, *shape[1:]])
+    return [b.create(cann.SelectV2Op, [mask, item, node.operand(0)], buf)]
+
+
+def _stack(node, b):
+    from compiler.conversions.tf_to_cann.legalization import LegalizationError
+
+    buf = _buffer(node)
+    n = node.int("num_elements", -1)
+    if n not in (-1, buf.get_shape()[0]):
+        raise LegalizationError(f"num_elements = {n}, the buffer holds {buf.get_shape()[0]}")
+    return [b.reshape(node.operand(0), node.static_result_shape())]
+
+
+def _length(node, b):
+    from dialects.common import numpy_dtype
+
+    t = node.result_type()
+    return [b.const(np.asarray(_buffer(node).get_shape()[0], numpy_dtype(t.element_type)))]
+
+
+def _element_shape(node, b):
+    from dialects.common import numpy_dtype
+
+    t = node.result_type()
+    return [b.const(np.asarray(_buffer(node).get_shape()[1:], numpy_dtype(t.element_type)))]
+
+
+ROWS = {"TensorListReserve": _reserve, "TensorListFromTensor": _from_tensor,
+        "TensorListGetItem": _get_item, "TensorListSetItem": _set_item,
+        "TensorListStack": _stack, "TensorListLength": _length,
+        "TensorListElementShape": _element_shape}

@@ -1,0 +1,314 @@
+"""Tiling for one chip: cube (matmul / implicit-GEMM conv) and vector kernels.
+
+Cube tiling follows Ascend C's TCubeTiling (cann-facts.md section 7): base block
+(baseM, baseN, baseK) = (256 if L0C is 256 KiB else 128, 256, 128*8/bits) clipped to the
+problem, dbL0A = dbL0B = 2, every L0/L1 capacity respected, singleCoreK = K (no K split).
+The split of M and N over the cores is chosen among the factor pairs (mDim, nDim) of the core
+count by the cost model of `compiler.target.cost_model` (cube cycles against GM->L1 traffic per core).
+Results are cached by (op kind, shapes, dtype, chip).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from compiler.target.chips import ChipProfile, get_chip
+from compiler.target.cost_model import cube_core_cycles
+from compiler.target.formats import ceil_div
+
+ALIGN_M = ALIGN_N = 16
+
+
+def align(v: int, a: int) -> int:
+    return ceil_div(v, a) * a
+
+
+@dataclass(frozen=True)
+class Buffer:
+    space: str
+    size: int
+    role: str
+
+
+@dataclass(frozen=True)
+class CubeTiling:
+    fields: dict[str, int]
+    buffers: tuple[Buffer, ...]
+    block_dim: int
+    est_cycles: float
+
+
+class TilingError(ValueError):
+    pass
+
+
+def _base_block(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: int):
+    base_m = 256 if chip.l0c >= 256 * 1024 else 128
+    base_n = 256
+    base_k = 128 * 8 // (in_bytes * 8)
+    base_m = min(base_m, align(m, ALIGN_M))
+    base_n = min(base_n, align(n, ALIGN_N))
+    base_k = min(base_k, align(k, c0))
+    db_a = db_b = 2
+    db_c = 1
+    # Shrink until the L0 buffers hold (never needed for the recommended blocks, kept as a rule).
+    while base_m * base_k * in_bytes * db_a > chip.l0a and base_m > ALIGN_M:
+        base_m //= 2
+    while base_n * base_k * in_bytes * db_b > chip.l0b and base_n > ALIGN_N:
+        base_n //= 2
+    if base_m * base_n * 4 * 2 <= chip.l0c:
+        db_c = 2
+    while base_m * base_n * 4 * db_c > chip.l0c and base_n > ALIGN_N:
+        base_n //= 2
+    return base_m, base_n, base_k, db_a, db_b, db_c
+
+
+def _block_candidates(chip: ChipProfile, base_m: int, base_n: int, base_k: int, in_bytes: int):
+    """Base blocks (baseM, baseN) the solver tries: the recommended one first, then powers of
+    two from 64 to 256 that fit L0A/L0B with dbL0A = dbL0B = 2 and L0C (fp32) with dbL0C = 1."""
+    seen = [(base_m, base_n)]
+    for bm in (64, 128, 256):
+        for bn in (64, 128, 256):
+            if bm * base_k * in_bytes * 2 <= chip.l0a and bn * base_k * in_bytes * 2 <= chip.l0b \
+                    and bm * bn * 4 <= chip.l0c and (bm, bn) not in seen:
+                seen.append((bm, bn))
+    return seen
+
+
+def _factor_pairs(cores: int):
+    for m_dim in range(1, cores + 1):
+        for n_dim in range(1, cores // m_dim + 1):
+            yield m_dim, n_dim
+
+
+#: TCubeTiling's fields are int32 (asc-devkit matmul_tilingdata.h): an extent beyond this cannot
+#: be described by a tiling.
+MAX_EXTENT = 2**31 - 1
+
+
+def check_extents(kind: str, **dims: int) -> None:
+    """Diagnostics for shapes the tiling cannot serve: dynamic (< 0), empty, or beyond int32."""
+    dyn = [k for k, v in dims.items() if v < 0]
+    if dyn:
+        raise TilingError(f"{kind}: dynamic dimension {', '.join(dyn)} is not supported at the "
+                          "kernel level (the tiling needs static shapes)")
+    empty = [k for k, v in dims.items() if v == 0]
+    if empty:
+        raise TilingError(f"{kind}: empty dimension {', '.join(empty)}")
+    big = [f"{k}={v}" for k, v in dims.items() if v > MAX_EXTENT]
+    if big:
+        raise TilingError(f"{kind}: {', '.join(big)} exceeds the tiling's int32 range ({MAX_EXTENT})")
+
+
+def _l1_bytes(ska: int, skb: int, base_m: int, base_n: int, base_k: int, in_bytes: int) -> int:
+    return (ska * 2 * base_m * base_k + skb * 2 * base_n * base_k) * in_bytes + base_n * 4
+
+
+def candidate_splits(chip: ChipProfile, batch: int, m: int, n: int):
+    """(bDim, mDim, nDim) core grids with bDim*mDim*nDim <= cores (the solver's search space)."""
+    for b_dim in range(1, min(batch, chip.cube_cores) + 1):
+        for m_dim, n_dim in _factor_pairs(chip.cube_cores // b_dim):
+            if m_dim > ceil_div(m, ALIGN_M) or n_dim > ceil_div(n, ALIGN_N):
+                continue
+            yield b_dim, m_dim, n_dim
+
+
+def tiling_cost(chip: ChipProfile, batch: int, m: int, n: int, k: int, in_bytes: int,
+                b_dim: int, single_m: int, single_n: int, base_m: int, base_n: int) -> float:
+    """Cycles of the slowest core: its batch share times its GEMM (cost_model)."""
+    return ceil_div(batch, b_dim) * cube_core_cycles(chip, single_m, single_n, k, base_m, base_n,
+                                                     in_bytes)
+
+
+@lru_cache(maxsize=4096)
+def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
+                 chip_name: str, batch: int = 1, ub_a_tiles: int = 0,
+                 ub_epilogue_tiles: int = 1) -> CubeTiling:
+    chip = get_chip(chip_name)
+    check_extents(kind, M=m, N=n, K=k, batch=batch)
+    base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
+    best = None
+    for b_dim, m_dim, n_dim in candidate_splits(chip, batch, m, n):
+        single_m = align(ceil_div(m, m_dim), ALIGN_M)
+        single_n = align(ceil_div(n, n_dim), ALIGN_N)
+        used = ceil_div(m, single_m) * ceil_div(n, single_n)
+        single_b = ceil_div(batch, b_dim)
+        b_used = ceil_div(batch, single_b)
+        if used * b_used > chip.cube_cores:
+            continue
+        # The recommended block (section 7), and the larger / smaller power-of-two blocks that
+        # still fit L0A/L0B (double-buffered) and L0C: the cost model decides.
+        cands = list(_block_candidates(chip, base_m, base_n, base_k, in_bytes))
+        # balanced blocks: the core's extent cut into equal 16-aligned pieces of at most 256
+        for cap_m in (128, 256):
+            for cap_n in (128, 256):
+                bm_b = align(ceil_div(single_m, ceil_div(single_m, cap_m)), ALIGN_M)
+                bn_b = align(ceil_div(single_n, ceil_div(single_n, cap_n)), ALIGN_N)
+                if bm_b * base_k * in_bytes * 2 <= chip.l0a and bn_b * base_k * in_bytes * 2 \
+                        <= chip.l0b and bm_b * bn_b * 4 <= chip.l0c:
+                    cands.append((bm_b, bn_b))
+        for bm0, bn0 in cands:
+            bm, bn = min(bm0, single_m), min(bn0, single_n)
+            if (ub_a_tiles or ub_epilogue_tiles > 1) and bm * bn * 4 * ub_epilogue_tiles \
+                    + ub_a_tiles * bm * base_k * in_bytes > chip.ub:
+                continue  # the epilogue tiles and the A tiles staged in UB must fit together
+            cycles = tiling_cost(chip, batch, m, n, k, in_bytes, b_used, single_m, single_n, bm, bn)
+            key = (cycles, used * b_used, -(bm * bn))
+            if best is None or key < best[0]:
+                best = (key, single_m, single_n, used, bm, bn, single_b, b_used)
+    if best is None:
+        raise TilingError(f"{kind}: no base block fits {chip.name}'s UB ({chip.ub} bytes) with "
+                          f"{ub_a_tiles} A tiles staged there and {ub_epilogue_tiles} epilogue tiles")
+    (cycles, _, _), single_m, single_n, used, base_m, base_n, single_b, b_used = best
+    db_c = 2 if base_m * base_n * 4 * 2 <= chip.l0c else 1
+    k_blocks = ceil_div(k, base_k)
+    step_ka = step_kb = k_blocks
+    bias_bytes = base_n * 4
+
+    def l1_bytes(ska: int, skb: int) -> int:
+        return (ska * 2 * base_m * base_k + skb * 2 * base_n * base_k) * in_bytes + bias_bytes
+
+    while l1_bytes(step_ka, step_kb) > chip.l1 and max(step_ka, step_kb) > 1:
+        if step_ka >= step_kb:
+            step_ka = max(1, step_ka // 2)
+        else:
+            step_kb = max(1, step_kb // 2)
+    if l1_bytes(step_ka, step_kb) > chip.l1:
+        raise TilingError(f"{kind}: no tiling fits L1 ({chip.l1} bytes) for M={m} N={n} K={k}")
+    depth_a1, depth_b1 = step_ka * 2, step_kb * 2
+    fields = {
+        "usedCoreNum": used * b_used, "M": m, "N": n, "Ka": k, "Kb": k,
+        "singleCoreM": single_m, "singleCoreN": single_n, "singleCoreK": k,
+        "baseM": base_m, "baseN": base_n, "baseK": base_k,
+        "depthA1": depth_a1, "depthB1": depth_b1,
+        "stepM": 1, "stepN": 1, "stepKa": step_ka, "stepKb": step_kb,
+        "iterateOrder": 0 if single_m >= single_n else 1,
+        "dbL0A": db_a, "dbL0B": db_b, "dbL0C": db_c,
+    }
+    if batch != 1:  # batch / group split over the cores (this project's extension of TCubeTiling)
+        fields["batchNum"] = batch
+        fields["singleCoreBatch"] = single_b
+    buffers = (
+        Buffer("L1", depth_a1 * base_m * base_k * in_bytes, "A"),
+        Buffer("L1", depth_b1 * base_n * base_k * in_bytes, "B"),
+        Buffer("L1", bias_bytes, "bias"),
+        Buffer("L0A", base_m * base_k * in_bytes * db_a, "A"),
+        Buffer("L0B", base_n * base_k * in_bytes * db_b, "B"),
+        Buffer("L0C", base_m * base_n * 4 * db_c, "C"),
+        Buffer("UB", base_m * base_n * 4, "epilogue"),
+        # a fused epilogue's further live tiles (compiler/transforms/fusion/auto.py live_tiles)
+        *(Buffer("UB", base_m * base_n * 4, f"epilogue{i}") for i in range(1, ub_epilogue_tiles)),
+        # A tiles staged in UB (Conv2DScaled: the tile and its scale)
+        *(Buffer("UB", base_m * base_k * in_bytes, f"A{i}") for i in range(ub_a_tiles)),
+    )
+    for b in buffers:
+        cap = chip.capacity(b.space)
+        if cap is not None and b.size > cap:  # never expected: the rules above fit every buffer
+            raise TilingError(f"{kind}: {b.space} buffer '{b.role}' needs {b.size} bytes, "
+                              f"{chip.name} has {cap}")
+    return CubeTiling(fields, buffers, used * b_used, cycles)
+
+
+def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
+                chip: str, batch: int = 1, ub_a_tiles: int = 0,
+                ub_epilogue_tiles: int = 1) -> CubeTiling:
+    """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch,
+    ub_a_tiles: A tiles also held in UB next to the epilogue tile; ub_epilogue_tiles: the [baseM,
+    baseN] fp32 tiles a fused epilogue keeps live in UB at once)."""
+    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles, ub_epilogue_tiles)
+
+
+@dataclass(frozen=True)
+class VectorTiling:
+    fields: dict[str, int]
+    buffers: tuple[Buffer, ...]
+    block_dim: int
+
+
+#: Below this many elements per core, adding cores costs more in launch than it saves.
+MIN_ELEMS_PER_CORE = 1024
+VECTOR_BLOCK = 128  # elements per vector instruction (fp16)
+
+
+@lru_cache(maxsize=4096)
+def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_name: str,
+                   unit_elems: int = 1, blocks: int = 0) -> VectorTiling:
+    chip = get_chip(chip_name)
+    check_extents(kind, elements=elems)
+    if blocks:  # a phase of a kernel launched on `blocks` cores: the last ones may have no work
+        cores = blocks
+        per_core = ceil_div(elems, cores)
+    else:
+        cores = max(1, min(chip.vector_cores, elems,
+                           ceil_div(elems * unit_elems, MIN_ELEMS_PER_CORE)))
+        per_core = ceil_div(elems, cores)
+        cores = ceil_div(elems, per_core)
+    # n_buffers UB tiles, double-buffered, 32-byte granular.
+    cap = chip.ub // (n_buffers * 2) // elem_bytes
+    if cap <= 0:
+        raise TilingError(f"{kind}: {n_buffers} double-buffered UB tiles of {elem_bytes}-byte "
+                          f"elements do not fit {chip.name}'s UB ({chip.ub} bytes)")
+    cap = cap // VECTOR_BLOCK * VECTOR_BLOCK if cap >= VECTOR_BLOCK else cap
+    tile = min(align(per_core, max(1, 32 // elem_bytes)), cap)
+    fields = {"totalElems": elems, "elemsPerCore": per_core, "tileElems": tile,
+              "tilesPerCore": ceil_div(per_core, tile)}
+    buffers = tuple(Buffer("UB", tile * elem_bytes * 2, f"io{i}") for i in range(n_buffers))
+    return VectorTiling(fields, buffers, cores)
+
+
+def vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str,
+                  unit_elems: int = 1) -> VectorTiling:
+    """Tiles of `elems` units (elements, or rows of `unit_elems` elements each: a unit is never
+    split), cached by all arguments and the chip.  Cores: one per MIN_ELEMS_PER_CORE elements."""
+    return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip, unit_elems)
+
+
+def vector_tiling_on(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str,
+                     blocks: int) -> VectorTiling:
+    """The tiles of `elems` elements split over exactly `blocks` cores (block_dim = blocks): one
+    phase of a kernel whose phases share one launch, e.g. ConcatV2D's one copy per input.  Every
+    phase's kernel.cores grid must be the kernel's block_dim; blocks past the data get none."""
+    return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip, 1, blocks)
+
+
+def cache_clear() -> None:
+    _cube_tiling.cache_clear()
+    _vector_tiling.cache_clear()
+
+
+def cache_stats() -> dict[str, tuple[int, int]]:
+    """(hits, misses) of each tiling cache."""
+    return {"cube": (_cube_tiling.cache_info().hits, _cube_tiling.cache_info().misses),
+            "vector": (_vector_tiling.cache_info().hits, _vector_tiling.cache_info().misses)}
+
+
+def squeeze_excite_tiling(n: int, c1: int, hw: int, c0: int, hidden: int, channels: int,
+                          elem_bytes: int, chip_name: str) -> VectorTiling:
+    """The squeeze-excite gate kernel (compiler/conversions/cann_to_kernel/squeeze_excite.py): one batch per
+    vector core; UB in six equal parts, each holding one of the largest tiles that are live
+    together: x chunk and its accumulator [c1Tile, chunkLen, C0], w1 block and its product
+    [hidden, c1Tile, C0]; later w2 block and its product [cTile, hidden]."""
+    chip = get_chip(chip_name)
+    check_extents("SqueezeExcite", N=n, C1=c1, HW=hw, hidden=hidden)
+    cores = min(n, chip.vector_cores)
+    per_core = ceil_div(n, cores)
+    cores = ceil_div(n, per_core)
+    part = chip.ub // 6 // elem_bytes  # elements per part
+    if hidden * c0 > part:
+        raise TilingError(f"SqueezeExcite: a hidden width of {hidden} does not fit {chip.name}'s UB "
+                          f"({chip.ub} bytes) with one C0 block of channels")
+    c1_tile = min(c1, part // (hidden * c0))
+    chunk = min(hw, max(1, part // (c1_tile * c0)))
+    c_tile = min(align(channels, ALIGN_N), max(ALIGN_N, part // hidden // ALIGN_N * ALIGN_N))
+    fields = {"batch": n, "batchPerCore": per_core, "channels": channels, "hidden": hidden,
+              "channelBlocks": c1,
+              "reduceLen": hw, "c1Tile": c1_tile, "chunkLen": chunk, "cTile": c_tile,
+              "totalElems": n * c1 * hw * c0, "elemsPerCore": per_core * c1 * hw * c0}
+    buffers = (Buffer("UB", c1_tile * chunk * c0 * elem_bytes, "x"),
+               Buffer("UB", c1_tile * chunk * c0 * elem_bytes, "xsum"),
+               Buffer("UB", hidden * c1_tile * c0 * elem_bytes, "w1"),
+               Buffer("UB", hidden * c1_tile * c0 * elem_bytes, "w1x"),
+               Buffer("UB", c_tile * hidden * elem_bytes, "w2"),
+               Buffer("UB", c_tile * hidden * elem_bytes, "w2h"))
+    return VectorTiling(fields, buffers, cores)

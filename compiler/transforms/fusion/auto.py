@@ -1,0 +1,457 @@
+"""Automatic vertical fusion, driven by op kinds (dialects/op_kinds.py), not op names: the
+principle of TVM's FuseOps and XLA's loop fusion.
+
+Every maximal producer -> consumer DAG of pointwise ops (kinds Elementwise and Broadcast) of
+one output shape becomes one `cann.FusedKernel` whose body is those ops (one vector kernel;
+when its first input is a cube op's single-use result, cann-to-kernel makes the body that cube
+kernel's epilogue).  Groups grow from a root (the op whose result leaves the group) towards
+its producers, in reverse program order:
+
+  * a producer joins when it is pointwise, has a per-tile form (`tile_fn`), has the root's
+    origin shape (a smaller, broadcast operand is computed by a kernel of its own), and EVERY
+    use of its result is inside the group: a value with a consumer outside stays materialized
+    (recomputing it in each consumer is not done: it would multiply the work of every op above
+    it);
+  * the group's live UB tiles (its inputs, the result and the intermediates live at once, each
+    double-buffered) must leave a tile of at least MIN_TILE_ELEMS elements in the smallest UB
+    of the chip profiles (compiler/target/chips.py): otherwise the producer stays out;
+  * no cycle can form: only the root's result leaves a group, so a path from the group back
+    into it would be a path from the root to one of its own producers.
+
+PROLOGUES (pre-activation / densely connected CNNs put BatchNorm, as a per-channel Mul/Add,
+and ReLU BEFORE a convolution): a FusedKernel, or a single pointwise op (then made a FusedKernel
+of one op), whose result's only consumers are convolutions reading it as their data input x
+(Cube ops with a conv geometry, data_format NHWC), whose inputs are x-shaped tensors, scalars or
+per-channel vectors ([C] / [1, .., 1, C]), and that is no cube op's epilogue, is marked
+`prologue` (PROLOGUE_ATTR): cann-to-kernel (compiler/conversions/cann_to_kernel/cube.py) runs its body on every A
+tile of each consuming conv in UB before L1, with padded positions (conv pads, channel padding
+lanes) masked back to zero, so the pre-activation tensor is never written to GM.  Several convs
+reading it each recompute it (per-channel math on the A tile: cheap next to the mmad; keeping
+one materialized copy would cost a kernel, a GM write and reads).  At the cann level nothing
+changes (the FusedKernel is still an op: its semantics, the interpreters and the IR are the
+automatic fusion's).  A FusedKernel reading into a conv that is not made a prologue is listed in
+the report with the reason.  The switch AutomaticPrologueFusion (group UBFusion) turns this off.
+
+It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
+Scalar constants (one element, no storage format) are copied into the body; other values are
+the kernel's inputs.  A group of one op stays that op.  `Report` names every pointwise op left
+as a kernel of its own and why no neighbour took it (the fusion report's "unfused" list).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import Rewriter
+
+from compiler.ir.rewriting import with_loc
+from dialects import cann
+from dialects.op_kinds import OutputFusable, is_pointwise, kind_name
+
+#: The smallest tile (elements) a fused vector kernel may be left with.
+MIN_TILE_ELEMS = 1024
+
+
+@dataclass(frozen=True)
+class Switch:
+    """The automatic fusion as ATC switch files and `fuse disable=` see it: one UB fusion pass
+    (`{"Switch": {"UBFusion": {"ALL": "off"}}}` or `AutomaticUBFusion:off` turns it off)."""
+
+    name: str = "AutomaticUBFusion"
+    group: str = "UBFusion"
+
+
+SWITCH = Switch()
+#: The prologue marking alone (switch files / `fuse disable=AutomaticPrologueFusion`).
+PROLOGUE_SWITCH = Switch("AutomaticPrologueFusion")
+#: The unit attribute of a cann.FusedKernel run as its consumer convs' A-tile prologue.
+PROLOGUE_ATTR = "prologue"
+
+
+def tile_fn(op: Operation) -> str | None:
+    """The kernel.vec function that computes `op` on flat tiles of its result, or None when the
+    op has no such form (BNInfer's statistics, BiasAdd along NCHW's axis 1)."""
+    if not is_pointwise(op) or isinstance(op, (cann.FusedKernelOp, cann.BNInferOp)):
+        return None
+    if isinstance(op, cann.BiasAddOp):
+        return "Add" if op.data_format.data != "NCHW" else None
+    return op.name.removeprefix("cann.")
+
+
+def _static_tensor(v: SSAValue) -> bool:
+    t = v.type
+    return isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape())
+
+
+def _candidate(op: Operation) -> bool:
+    return (tile_fn(op) is not None and len(op.results) == 1 and op.parent_block() is not None
+            and all(_static_tensor(v) for v in (*op.operands, *op.results)))
+
+
+def scalar_const(v: SSAValue) -> bool:
+    """A one-element constant in its origin layout (copied into a fused body)."""
+    o = v.owner
+    return (isinstance(o, cann.ConstOp) and cann.format_of(v.type) is None
+            and _static_tensor(v) and _elems(v.type) == 1)
+
+
+def _elems(t) -> int:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    return n
+
+
+def _bytes(t) -> int:
+    from dialects.common import numpy_dtype
+
+    try:
+        return numpy_dtype(t.element_type).itemsize
+    except ValueError:
+        return 4
+
+
+def min_ub_bytes() -> int:
+    from compiler.target.chips import CHIPS
+
+    return min(c.ub for c in CHIPS.values())
+
+
+def live_tiles(ops: list[Operation]) -> int:
+    """UB tiles a fused body holds at once: its inputs, then at each op the values computed and
+    still needed (an input counts until the kernel ends: its tile is loaded once)."""
+    inside = {r for o in ops for r in o.results}
+    inputs = {v for o in ops for v in o.operands if v not in inside and not scalar_const(v)}
+    last_use: dict[SSAValue, int] = {}
+    for i, o in enumerate(ops):
+        for v in o.operands:
+            last_use[v] = i
+    live, peak = 0, 0
+    for i, o in enumerate(ops):
+        live += 1  # the result
+        peak = max(peak, live)
+        live -= sum(1 for v in set(o.operands) if v in inside and last_use.get(v) == i)
+    return len(inputs) + max(peak, 1)
+
+
+def fits_ub(ops: list[Operation]) -> bool:
+    eb = max(_bytes(r.type) for o in ops for r in (*o.results, *o.operands))
+    return min_ub_bytes() // (live_tiles(ops) * 2) // eb >= MIN_TILE_ELEMS
+
+
+@dataclass
+class Unfused:
+    op: str  # "Relu 'node'"
+    kind: str
+    reasons: list[str]
+
+
+@dataclass
+class Report:
+    kernels: int = 0  # FusedKernels built
+    epilogues: int = 0  # of them, epilogues of a cube op's kernel
+    ops_fused: int = 0
+    unfused: list[Unfused] = field(default_factory=list)
+    prologues: int = 0  # FusedKernels marked as their consumer convs' prologue
+
+
+def _describe(op: Operation) -> str:
+    from compiler.transforms.fusion.engine import describe
+
+    return describe(op)
+
+
+def _grow(root: Operation, taken: set[Operation]) -> list[Operation]:
+    """The group rooted at `root`, in program order."""
+    members = {root}
+    shape = cann.origin_shape(root.results[0].type)
+    changed = True
+    while changed:
+        changed = False
+        for m in list(members):
+            for v in m.operands:
+                p = v.owner
+                if not isinstance(p, Operation) or p in members or p in taken \
+                        or not _candidate(p) or p.parent_block() is not root.parent_block():
+                    continue
+                if cann.origin_shape(p.results[0].type) != shape:
+                    continue
+                if any(u.operation not in members for u in p.results[0].uses):
+                    continue
+                trial = _in_order(members | {p})
+                if not fits_ub(trial):
+                    continue
+                members.add(p)
+                changed = True
+    return _in_order(members)
+
+
+def _in_order(ops) -> list[Operation]:
+    block = next(iter(ops)).parent_block()
+    return [o for o in block.ops if o in ops]
+
+
+def live_uses(v: SSAValue) -> list[Operation]:
+    """The ops reading v, but for dead pure ops (a TransData a layout rewrite left unused)."""
+    return [u.operation for u in v.uses
+            if not (u.operation.name == "cann.TransData" and not u.operation.results[0].uses)]
+
+
+def _host_result(v: SSAValue, shape) -> bool:
+    """v is the single-use result of an OutputFusable op, of the epilogue's shape."""
+    p = v.owner
+    return (isinstance(p, Operation) and p.has_trait(OutputFusable, value_if_unregistered=False)
+            and len(p.results) == 1 and len(live_uses(v)) == 1
+            and cann.origin_shape(v.type) == shape)
+
+
+def epilogue_host(fk: Operation) -> Operation | None:
+    """The cube op whose kernel runs the cann.FusedKernel `fk` as its epilogue: fk's input #0 is
+    that op's single-use result, of fk's shape, in fk's block.  None: fk is a kernel of its own."""
+    if not isinstance(fk, cann.FusedKernelOp) or not fk.inputs:
+        return None
+    v = fk.inputs[0]
+    if not _host_result(v, cann.origin_shape(fk.y.type)) or v.owner.parent_block() is not \
+            fk.parent_block():
+        return None
+    return v.owner
+
+
+def _epilogue_input(ops: list[Operation]) -> SSAValue | None:
+    """An outside operand of the group that a cube kernel can take it as its epilogue for."""
+    inside = {r for o in ops for r in o.results}
+    shape = cann.origin_shape(ops[-1].results[0].type)
+    for o in ops:
+        for v in o.operands:
+            if v not in inside and _host_result(v, shape):
+                return v
+    return None
+
+
+def build_fused_kernel(ops: list[Operation]) -> cann.FusedKernelOp:
+    """A cann.FusedKernel computing ops[-1] (the root) from the ops' outside operands; the body
+    holds clones of `ops` (scalar constants copied in) on origin-shaped block arguments.  A cube
+    op's single-use result among the operands is input #0 (the kernel is that op's epilogue)."""
+    inside = {r for o in ops for r in o.results}
+    first = _epilogue_input(ops)
+    inputs: list[SSAValue] = [first] if first is not None else []
+    for o in ops:
+        for v in o.operands:
+            if v not in inside and not scalar_const(v) and v not in inputs:
+                inputs.append(v)
+    block = Block(arg_types=[cann.origin_tensor_type(v.type) for v in inputs])
+    mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
+    for o in ops:
+        for v in o.operands:
+            if v not in mapping and scalar_const(v):
+                c = v.owner.clone()
+                block.add_op(c)
+                mapping[v] = c.results[0]
+        new = type(o).create(operands=[mapping[v] for v in o.operands],
+                             result_types=[cann.origin_tensor_type(r.type) for r in o.results],
+                             properties=dict(o.properties), attributes=dict(o.attributes))
+        block.add_op(new)
+        for a, b in zip(o.results, new.results):
+            mapping[a] = b
+    root = ops[-1]
+    block.add_op(cann.YieldOp.create(operands=[mapping[root.results[0]]]))
+    fk = cann.FusedKernelOp(inputs, root.results[0].type, Region(block))
+    return with_loc(fk, root)
+
+
+def _why_alone(op: Operation) -> list[str]:
+    """Why neither a producer nor a consumer of the lone pointwise op `op` took it."""
+    reasons: list[str] = []
+    shape = cann.origin_shape(op.results[0].type)
+    users = [u.operation for u in op.results[0].uses]
+    if not users:
+        reasons.append("its result is a function result only")
+    fusable_users = [u for u in users if _candidate(u) or isinstance(u, cann.FusedKernelOp)]
+    if len(users) > 1 and fusable_users:
+        reasons.append(f"its result has {len(users)} consumers, so it stays materialized "
+                       "(a value read outside a kernel is not recomputed)")
+    for u in users:
+        if isinstance(u, cann.FusedKernelOp) or _candidate(u):
+            if cann.origin_shape(u.results[0].type) != shape:
+                reasons.append(f"consumer {_describe(u)} has another shape (this op is its "
+                               "broadcast operand)")
+        elif not isinstance(u, Operation) or u.name == "func.return":
+            continue
+        else:
+            k = kind_name(u) or u.name
+            why = "has no per-tile form" if is_pointwise(u) else "is not pointwise"
+            reasons.append(f"consumer {_describe(u)} is a {k} op that {why}")
+    producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)
+                 and not isinstance(v.owner, cann.ConstOp)]
+    for p in producers:
+        if _candidate(p):
+            if cann.origin_shape(p.results[0].type) != shape:
+                reasons.append(f"producer {_describe(p)} has another shape")
+            elif len(list(p.results[0].uses)) > 1:
+                reasons.append(f"producer {_describe(p)} has other consumers")
+        elif isinstance(p, cann.FusedKernelOp):
+            if len(list(p.results[0].uses)) > 1:
+                reasons.append(f"producer {_describe(p)} has other consumers (a fused kernel "
+                               "has one result)")
+            elif cann.origin_shape(p.results[0].type) != shape:
+                reasons.append(f"producer {_describe(p)} has another shape")
+        elif p.has_trait(OutputFusable, value_if_unregistered=False):
+            n = len(live_uses(p.results[0]))
+            reasons.append(f"producer {_describe(p)} is a cube op whose result has {n} consumers"
+                           if n > 1 else f"producer {_describe(p)} is a cube op of another shape")
+        else:
+            k = kind_name(p) or p.name
+            reasons.append(f"producer {_describe(p)} is a {k} op")
+    if not producers and users:
+        reasons.append("its operands are graph inputs or constants")
+    if tile_fn(op) is None:
+        reasons.insert(0, "it has no per-tile form")
+    return list(dict.fromkeys(reasons)) or ["no pointwise neighbour"]
+
+
+def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
+    """Group every pointwise DAG under `root_op` (a module or function) into FusedKernels;
+    with `prologues`, mark those that are their consumer convs' prologues (mark_prologues)."""
+    report = Report()
+    blocks = []
+    for o in root_op.walk():
+        for r in o.regions:
+            for b in r.blocks:
+                if not isinstance(b.parent_op(), cann.FusedKernelOp):
+                    blocks.append(b)
+    for block in blocks:
+        taken: set[Operation] = set()
+        for op in reversed(list(block.ops)):
+            if op in taken or not _candidate(op):
+                continue
+            group = _grow(op, taken)
+            taken.update(group)
+            if len(group) < 2 and _epilogue_input(group) is None:
+                continue  # one op on its own: no kernel saved (a cube op's epilogue saves one)
+            fk = build_fused_kernel(group)
+            Rewriter.insert_op(fk, _before(group[-1]))
+            group[-1].results[0].replace_all_uses_with(fk.y)
+            for o in reversed(group):
+                o.detach()
+                o.erase()
+            report.kernels += 1
+            report.ops_fused += len(group)
+            report.epilogues += epilogue_host(fk) is not None
+    if prologues:
+        mark_prologues(root_op, report)
+    for o in root_op.walk():
+        if _candidate(o) and not isinstance(o.parent_op(), cann.FusedKernelOp):
+            why = _why_alone(o)
+            extra = prologue_reason(o) if prologues else None
+            report.unfused.append(Unfused(_describe(o), kind_name(o),
+                                          why + ([extra] if extra else [])))
+    return report
+
+
+def _before(op: Operation):
+    from xdsl.rewriter import InsertPoint
+
+    return InsertPoint.before(op)
+
+
+# --- prologues: a pointwise kernel run on the A tiles of the convs reading it -------------------
+
+def _conv_reader(u: Operation) -> bool:
+    """A cube op with a convolution's geometry (img2col A tiles), NHWC, no A-tile scale yet."""
+    from dialects.op_kinds import is_cube
+
+    df = u.properties.get("data_format")
+    return (is_cube(u) and hasattr(u, "geometry") and df is not None and df.data == "NHWC"
+            and getattr(u, "scale", None) is None)
+
+
+def _channel_vector(t, channels: int) -> bool:
+    s = list(cann.origin_shape(t))
+    return len(s) >= 1 and all(d == 1 for d in s[:-1]) and s[-1] == channels
+
+
+def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
+    """Why a pointwise kernel computing `result` from `inputs` cannot be its consumers' conv
+    prologue, or None."""
+    users = live_uses(result)
+    if not users:
+        return "its result is a function result only"
+    for u in users:
+        if not _conv_reader(u):
+            return f"consumer {_describe(u)} is not a convolution (NHWC, no A-tile scale)"
+        if u.operands[0] is not result or any(v is result for v in u.operands[1:]):
+            return f"consumer {_describe(u)} reads it as another operand than its data input"
+    if epilogue:
+        return "it is a cube op's epilogue"
+    shape = list(cann.origin_shape(result.type))
+    if not _static_tensor(result) or len(shape) != 4:
+        return "its result is no static 4-d tensor"
+    full = 0
+    for v in inputs:
+        if not _static_tensor(v):
+            return "an input has a dynamic shape"
+        if list(cann.origin_shape(v.type)) == shape:
+            full += 1
+        elif _elems(v.type) != 1 and not _channel_vector(v.type, shape[-1]):
+            return (f"input {list(cann.origin_shape(v.type))} is neither the conv input's shape, "
+                    "a scalar nor a per-channel vector")
+    if not full:
+        return "no input has the conv input's shape"
+    return None
+
+
+def _fk_problem(fk: Operation) -> str | None:
+    return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None)
+
+
+def is_prologue(fk: Operation) -> bool:
+    """fk is marked as its consumer convs' prologue and still is one."""
+    return (isinstance(fk, cann.FusedKernelOp) and PROLOGUE_ATTR in fk.attributes
+            and _fk_problem(fk) is None)
+
+
+def _reads_into_conv(v: SSAValue) -> bool:
+    return any(_conv_reader(u) and u.operands[0] is v for u in live_uses(v))
+
+
+def mark_prologues(root_op: Operation, report: Report) -> None:
+    """Mark the FusedKernels that are prologues; a lone pointwise op that would be one becomes a
+    FusedKernel of one op first.  Rejections (a kernel reading into a conv) go to the report."""
+    from xdsl.dialects.builtin import UnitAttr
+
+    for op in list(root_op.walk()):
+        if isinstance(op.parent_op(), cann.FusedKernelOp):
+            continue
+        if _candidate(op) and _reads_into_conv(op.results[0]):
+            inputs = [v for v in op.operands if not scalar_const(v)]
+            why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None)
+            if why is not None:
+                continue  # listed with its reasons as an unfused op (fuse_pointwise)
+            fk = build_fused_kernel([op])
+            Rewriter.insert_op(fk, _before(op))
+            op.results[0].replace_all_uses_with(fk.y)
+            op.detach()
+            op.erase()
+            report.kernels += 1
+            report.ops_fused += 1
+            op = fk
+        if not isinstance(op, cann.FusedKernelOp) or not _reads_into_conv(op.y):
+            continue
+        why = _fk_problem(op)
+        if why is None:
+            op.attributes[PROLOGUE_ATTR] = UnitAttr()
+            report.prologues += 1
+        else:
+            report.unfused.append(Unfused(_describe(op), "prologue rejected",
+                                          [f"not its convs' prologue: {why}"]))
+
+
+def prologue_reason(op: Operation) -> str | None:
+    """For a lone pointwise op read by a conv: why it is not that conv's prologue."""
+    if not _reads_into_conv(op.results[0]):
+        return None
+    inputs = [v for v in op.operands if not scalar_const(v)]
+    why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None)
+    return None if why is None else f"not a conv prologue: {why}"

@@ -1,0 +1,567 @@
+"""The fusion engine: rules compiled to xDSL rewrite patterns, applied greedily by priority.
+
+Each `Rule` becomes a `RulePattern` (an xDSL `RewritePattern`): at a candidate root op it
+enumerates the structural matches of the rule's DAG (backtracking over commutative operands),
+checks the constraints in order (the implicit no-external-consumer constraints first, then the
+`require`s, then acyclicity), and on the first match that passes builds the replacement.
+
+`run_rules` applies the rules rule by rule in priority order (higher first; ties in file order),
+each over the whole function, and repeats until nothing changes: a higher-priority rule always
+sees (and may consume) the ops before a lower-priority one does.  Every rejected structural
+candidate is recorded (rule, root, node, failed constraint) for the fusion report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    f32,
+    i64,
+    ArrayAttr,
+)
+from xdsl.ir import Attribute, Block, OpResult, Operation, SSAValue
+from xdsl.irdl import OptOperandDef, VarOperandDef
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from xdsl.utils.exceptions import VerifyException
+
+from compiler.ir.diagnostics import CompileError, node_name, one_line
+from compiler.transforms.fusion.helpers import full_name, short_name
+from compiler.transforms.fusion.language import Expr, Rule, Stmt
+from compiler.ir.rewriting import with_loc
+from dialects.op_kinds import launches_kernel
+
+def is_kernel(op: Operation) -> bool:
+    """A cann op that launches a device kernel: not a view, not a constant (its kind trait)."""
+    return launches_kernel(op)
+
+
+def count_kernels(root: Operation) -> int:
+    """Kernel launches: the ops inside a cann.FusedKernel body are that one kernel, and a
+    FusedKernel that is a cube op's epilogue or its convs' prologue is part of that op's kernel."""
+    from compiler.transforms.fusion.auto import epilogue_host, is_prologue
+    from dialects.cann import FusedKernelOp
+
+    return sum(1 for op in root.walk() if is_kernel(op)
+               and not isinstance(op.parent_op(), FusedKernelOp) and epilogue_host(op) is None
+               and not is_prologue(op))
+
+
+def describe(op: Operation) -> str:
+    n = node_name(op)
+    return f"{short_name(op)} '{n}'" if n else short_name(op)
+
+
+def _nbytes(v: SSAValue) -> int:
+    t = v.type
+    if not isinstance(t, TensorType):
+        return 0
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        return 0
+    try:
+        from dialects.common import numpy_dtype
+
+        size = numpy_dtype(t.element_type).itemsize
+    except ValueError:
+        size = 4
+    return int(np.prod(shape)) * size if shape else size
+
+
+@dataclass
+class Rejection:
+    rule: str
+    root: str
+    node: str
+    constraint: str
+    detail: str = ""
+
+
+@dataclass
+class Stats:
+    matches: dict[str, int] = field(default_factory=dict)
+    rejections: list[Rejection] = field(default_factory=list)
+    hbm_bytes_saved: dict[str, int] = field(default_factory=dict)
+    inactive: dict[str, str] = field(default_factory=dict)
+    _seen: set = field(default_factory=set)
+
+    def reject(self, rule: str, root: Operation, node: str, constraint: str, detail: str = ""):
+        key = (rule, id(root), node, constraint)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self.rejections.append(Rejection(rule, describe(root), node, constraint, detail))
+
+
+class _Failed(Exception):
+    def __init__(self, node: str, constraint: str, detail: str = ""):
+        self.node, self.constraint, self.detail = node, constraint, detail
+
+
+def _value(x: Any) -> Any:
+    if isinstance(x, Operation):
+        return x.results[0]
+    return x
+
+
+def operand_values(op: Operation, n: int) -> list[SSAValue | None] | None:
+    """The op's operands as n pattern positions: one per operand definition of a registered op
+    (an absent optional operand is None, wherever it sits), else the flat operand list.  None
+    when the op does not have that shape."""
+    from xdsl.irdl import IRDLOperation
+
+    if isinstance(op, IRDLOperation) and not op.name.startswith("builtin.unregistered"):
+        defs = type(op).get_irdl_definition().operands
+        if len(defs) == 1 and isinstance(defs[0][1], VarOperandDef):
+            # one variadic operand (e.g. FusedKernel's inputs): matched by position, at most n of them
+            # (missing trailing positions are None: only optional operands `v?` accept them)
+            ops = list(op.operands)
+            return ops + [None] * (n - len(ops)) if len(ops) <= n else None
+        vals: list[SSAValue | None] = []
+        for name, d in defs:
+            v = getattr(op, name)
+            if isinstance(d, OptOperandDef):
+                vals.append(v)
+            elif isinstance(d, VarOperandDef):
+                return None  # variadic operands are not matched by position
+            else:
+                vals.append(v)
+        if len(vals) > n:
+            if any(v is not None for v in vals[n:]):
+                return None
+            vals = vals[:n]
+        return vals + [None] * (n - len(vals))
+    ops = list(op.operands)
+    if len(ops) > n:
+        return None
+    return ops + [None] * (n - len(ops))
+
+
+class RulePattern(RewritePattern):
+    """One compiled rule.  Usable in any xDSL walker; `run_rules` drives it by priority."""
+
+    def __init__(self, rule: Rule, ctx: Context, stats: Stats):
+        self.rule = rule
+        self.ctx = ctx
+        self.stats = stats
+        self.nodes = {n.name: n for n in rule.nodes}
+        self.internal = [n for n in rule.nodes[:-1] if not n.shared]
+        #: op -> position in walk order, set by `run_rules` (None: used standalone).  Ops
+        #: created since it was computed have no entry; the relative order of the others
+        #: never changes during fusion (ops are only inserted before a root and erased).
+        self.positions: dict[Operation, int] | None = None
+
+    # --- matching ----------------------------------------------------------------------------
+
+    def matches(self, root: Operation) -> Iterator[dict[str, Any]]:
+        yield from self._node(self.rule.root, root, {})
+
+    def _node(self, node, op: Operation, env: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        bound = env.get(node.name)
+        if bound is not None:
+            if bound is op:
+                yield env
+            return
+        if full_name(op) not in node.ops or op.name.startswith("func."):
+            return
+        if any(v is op for k, v in env.items() if k in self.nodes):
+            return  # one op cannot be two nodes
+        pats = node.operands
+        vals = operand_values(op, len(pats))
+        if vals is None:
+            return
+        if any(v is None and not p.optional for p, v in zip(pats, vals)):
+            return
+        env = dict(env)
+        env[node.name] = op
+        orders = [list(range(len(pats)))]
+        if node.commutative and len(pats) == 2:
+            orders.append([1, 0])
+        for order in orders:
+            yield from self._operands(pats, [vals[i] for i in order], 0, env)
+
+    def _operands(self, pats, vals, i, env) -> Iterator[dict[str, Any]]:
+        if i == len(pats):
+            yield env
+            return
+        p, v = pats[i], vals[i]
+        if p.name is None:
+            yield from self._operands(pats, vals, i + 1, env)
+            return
+        if p.name in self.nodes:
+            if v is None or not isinstance(v, OpResult) or v.index != 0:
+                return
+            for env2 in self._node(self.nodes[p.name], v.owner, env):
+                yield from self._operands(pats, vals, i + 1, env2)
+            return
+        if p.name in env:
+            if env[p.name] is not v:
+                return
+            yield from self._operands(pats, vals, i + 1, env)
+            return
+        env = dict(env)
+        env[p.name] = v
+        yield from self._operands(pats, vals, i + 1, env)
+
+    # --- constraints ----------------------------------------------------------------------------
+
+    def _node_of(self, expr: Expr) -> str:
+        return expr.names[0] if expr.names else self.rule.root.name
+
+    def check(self, env: dict[str, Any]) -> None:
+        matched = {id(env[n.name]) for n in self.rule.nodes}
+        for n in self.internal:
+            op = env[n.name]
+            for r in op.results:
+                for use in r.uses:
+                    if id(use.operation) not in matched:
+                        raise _Failed(n.name, f"no_external_consumer({n.name})",
+                                      f"also used by {describe(use.operation)}")
+        for c in self.rule.constraints:
+            try:
+                ok = c.expr.fn(env)
+            except Exception as e:  # noqa: BLE001 - a helper that cannot apply fails its constraint
+                raise _Failed(self._node_of(c.expr), c.expr.text, f"{type(e).__name__}: {e}") from None
+            if isinstance(ok, np.ndarray):
+                ok = bool(ok.all())
+            if not ok:
+                raise _Failed(self._node_of(c.expr), c.expr.text)
+        self.check_acyclic(env)
+
+    def check_acyclic(self, env: dict[str, Any]) -> None:
+        """No path may leave the matched set and re-enter it (through a leaf operand)."""
+        ops = [env[n.name] for n in self.rule.nodes]
+        matched = {id(o) for o in ops}
+        leaf_producers = {}
+        for name, v in env.items():
+            # (`v is None` first: a negative isinstance against the SSAValue ABC walks all of
+            # its subclasses, milliseconds each time the ABC caches were invalidated)
+            if name in self.nodes or v is None or not isinstance(v, SSAValue):
+                continue
+            if isinstance(v, OpResult) and id(v.owner) not in matched:
+                leaf_producers[id(v.owner)] = name
+        if not leaf_producers:
+            return
+        stack = [u.operation for o in ops for r in o.results for u in r.uses
+                 if id(u.operation) not in matched]
+        # A path back into the match runs through ops before a leaf producer, hence before
+        # the root (every leaf feeds a matched op, every matched op feeds the root): ops after
+        # the root cannot be on one, so the search never walks the rest of the graph.
+        pos, limit = self.positions, None
+        if pos is not None:
+            o = env[self.rule.root.name]
+            while o is not None and o not in pos:
+                o = o.next_op
+            limit = pos[o] if o is not None else None
+        seen: set[int] = set()
+        while stack:
+            op = stack.pop()
+            if id(op) in seen:
+                continue
+            seen.add(id(op))
+            if limit is not None:
+                p = pos.get(op)
+                if p is not None and p >= limit:
+                    continue
+            if id(op) in leaf_producers:
+                raise _Failed(leaf_producers[id(op)], "acyclic",
+                              f"'{leaf_producers[id(op)]}' depends on the matched ops through "
+                              f"{describe(op)}")
+            for r in op.results:
+                stack.extend(u.operation for u in r.uses)
+
+    # --- rewriting ------------------------------------------------------------------------------
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if full_name(op) not in self.rule.root.ops:
+            return
+        for env in self.matches(op):
+            try:
+                self.check(env)
+                new_ops = self.build(env)
+            except _Failed as f:
+                self.stats.reject(self.rule.name, op, f.node, f.constraint, f.detail)
+                continue
+            self.apply(env, op, new_ops, rewriter)
+            return
+
+    def _op_class(self, name: str):
+        cls = self.ctx.get_optional_op(name)
+        if cls is None:
+            raise _Failed(self.rule.root.name, "replacement",
+                          f"replacement op {name} is not registered")
+        return cls
+
+    def build(self, env: dict[str, Any]) -> list[Operation]:
+        env = dict(env)
+        root = env[self.rule.root.name]
+        new_ops: list[Operation] = []
+        for st in self.rule.replacement:
+            try:
+                op = self._build_stmt(st, env, root, new_ops)
+            except (_Failed, CompileError):
+                raise
+            except Exception as e:  # noqa: BLE001
+                raise _Failed(self.rule.root.name, f"replacement {short_name_of(st.op)}",
+                              f"{type(e).__name__}: {e}") from None
+            new_ops.append(op)
+            if st.name is not None:
+                env[st.name] = op.results[0]
+        return new_ops
+
+    def _build_stmt(self, st: Stmt, env, root: Operation, new_ops: list[Operation]) -> Operation:
+        from dialects.cann import ConstOp
+        from dialects.common import dense_from_numpy
+
+        cls = self._op_class(st.op)
+        opdef = cls.get_irdl_definition()
+        args = []
+        for a in st.args:
+            v = _value(a.fn(env))
+            if isinstance(v, np.ndarray):
+                c = ConstOp(dense_from_numpy(np.ascontiguousarray(v)))
+                new_ops.append(c)
+                v = c.output
+            elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                c = ConstOp(dense_from_numpy(np.asarray(v, dtype=np.float32)))
+                new_ops.append(c)
+                v = c.output
+            args.append(v)
+        defs = opdef.operands
+        if len(args) > len(defs):
+            raise ValueError(f"{st.op} takes {len(defs)} operands, got {len(args)}")
+        operands: list[Any] = []
+        for i, (_, d) in enumerate(defs):
+            v = args[i] if i < len(args) else None
+            if isinstance(d, (OptOperandDef, VarOperandDef)):
+                if v is None:
+                    operands.append([])
+                elif isinstance(v, (list, tuple)):
+                    operands.append(list(v))
+                else:
+                    operands.append([v])
+            else:
+                if v is None:
+                    raise ValueError(f"{st.op}: operand '{defs[i][0]}' is required")
+                operands.append(v)
+        props: dict[str, Attribute] = {}
+        prop_names = set(opdef.properties)
+        for name, expr, src in st.attrs:
+            if src is not None:
+                sop = env[src]
+                for pn, a in [*sop.properties.items(), *sop.attributes.items()]:
+                    if pn in prop_names and pn not in props:
+                        props[pn] = a
+                continue
+            if name not in prop_names:
+                raise ValueError(f"{st.op} has no attribute '{name}'")
+            val = expr.fn(env)
+            if val is None:
+                props.pop(name, None)
+                continue
+            props[name] = to_attr(val, props.get(name))
+        if st.result_type is not None:
+            t = st.result_type.fn(env)
+            t = _value(t)
+            rtype = t.type if isinstance(t, SSAValue) else t
+        else:
+            rtype = root.results[0].type
+        op = cls(operands=operands, result_types=[rtype], properties=props)
+        try:  # an invalid replacement is the rule file's mistake: name it, not the model
+            op.verify()
+        except VerifyException as e:
+            msg = one_line(str(e).removeprefix("Operation does not verify: "))
+            raise CompileError(f"{st.source or self.rule.source}: error: rule {self.rule.name}: "
+                               f"the replacement {st.op} does not verify: {msg}") from None
+        return op
+
+    def apply(self, env: dict[str, Any], root: Operation, new_ops: list[Operation],
+              rewriter: PatternRewriter) -> None:
+        matched = [env[n.name] for n in self.rule.nodes]
+        pos = self.positions
+        if pos is not None and all(o in pos for o in matched):
+            matched.sort(key=pos.__getitem__)
+        else:
+            block = root.parent_block()
+            order = {id(o): i for i, o in enumerate(block.ops)} if block is not None else {}
+            matched.sort(key=lambda o: order.get(id(o), 0))
+        final = new_ops[-1]
+        for o in new_ops:
+            with_loc(o, *matched)
+        rewriter.insert(new_ops, InsertPoint.before(root))
+        saved = 0
+        for r, nr in zip(root.results, final.results):
+            rewriter.replace_all_uses_with(r, nr)
+        rewriter.erase(root)
+        for o in reversed(matched[:-1] if matched[-1] is root else matched):
+            if o is root or o.parent is None:
+                continue
+            if all(not r.uses for r in o.results):
+                saved += sum(2 * _nbytes(r) for r in o.results)
+                rewriter.erase(o)
+        self.stats.matches[self.rule.name] = self.stats.matches.get(self.rule.name, 0) + 1
+        self.stats.hbm_bytes_saved[self.rule.name] = \
+            self.stats.hbm_bytes_saved.get(self.rule.name, 0) + saved
+
+
+def short_name_of(name: str) -> str:
+    return name.split(".", 1)[1] if name.startswith("cann.") else name
+
+
+def to_attr(v: Any, like: Attribute | None = None) -> Attribute:
+    """A Python value as an attribute (shaped like `like`, the attribute it overrides, if any)."""
+    if isinstance(v, Attribute):
+        return v
+    if isinstance(v, bool):
+        return IntegerAttr(int(v), 1)
+    if isinstance(v, str):
+        return StringAttr(v)
+    if isinstance(v, (int, np.integer)):
+        if isinstance(like, IntegerAttr):
+            return IntegerAttr(int(v), like.type)
+        return IntegerAttr(int(v), i64)
+    if isinstance(v, (float, np.floating)):
+        if isinstance(like, FloatAttr):
+            return FloatAttr(float(v), like.type)
+        return FloatAttr(float(v), f32)
+    if isinstance(v, (list, tuple)):
+        if all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in v):
+            return DenseArrayBase.from_list(i64, [int(x) for x in v])
+        return ArrayAttr([to_attr(x) for x in v])
+    raise ValueError(f"cannot make an attribute from {v!r}")
+
+
+def forward_see_through(block_root: Operation, names: set[str]) -> int:
+    """Forward ops that run no kernel and only pass values on (Identity, IdentityN, ...)."""
+    n = 0
+    for op in list(block_root.walk()):
+        if full_name(op) in names and len(op.operands) == len(op.results):
+            for r, v in zip(op.results, op.operands):
+                r.replace_all_uses_with(v)
+            op.detach()
+            op.erase()
+            n += 1
+    return n
+
+
+def dead_code(block_root: Operation) -> None:
+    """Erase cann ops whose results are unused (the folded constants, seen-through views)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(block_root.walk())):
+            if full_name(op).startswith("cann.") and op.results and \
+                    all(not r.uses for r in op.results) and op.parent is not None:
+                op.detach()
+                op.erase()
+                changed = True
+
+
+#: rules with a lower priority run in a second phase, after the others reached their fixpoint
+LATE_PRIORITY = 10
+
+
+def run_rules(module: Operation, rules: list[Rule], ctx: Context, stats: Stats,
+              max_rounds: int = 8) -> None:
+    """Greedy by priority: rule by rule (higher priority first) over the whole module, until
+    a round changes nothing."""
+    ordered = sorted(enumerate(rules), key=lambda t: (-t[1].priority, t[0]))
+    patterns = [RulePattern(r, ctx, stats) for _, r in ordered]
+    for p in patterns:
+        for st in p.rule.replacement:
+            if ctx.get_optional_op(st.op) is None:
+                stats.inactive[p.rule.name] = f"replacement op {st.op} is not registered"
+    active = [p for p in patterns if p.rule.name not in stats.inactive]
+    # Ops by name (and walk positions), rebuilt only after a rule changed the module: each
+    # rule visits the ops of its root names, in walk order, as they were when it started -
+    # what a walk of the whole module per rule gave, without the walk.
+    # Rules below LATE_PRIORITY (the elementwise chains) only start once the others have
+    # reached their fixpoint: they must not take ops a higher rule would fuse in a later round.
+    early = [p for p in active if p.rule.priority >= LATE_PRIORITY]
+    phases = [early, active] if len(early) < len(active) else [active]
+    try:
+        for phase in phases:
+            _run_phase(module, phase, active, max_rounds)
+    finally:
+        for p in active:
+            p.positions = None
+
+
+def _run_phase(module: Operation, phase: list[RulePattern], active: list[RulePattern],
+               max_rounds: int) -> None:
+    """Rule by rule of `phase` over the whole module, until a round changes nothing."""
+    by_name: dict[str, list[Operation]] | None = None
+    pos: dict[Operation, int] = {}
+    for _ in range(max_rounds):
+        changed = False
+        for p in phase:
+            if by_name is None:
+                by_name, pos = {}, {}
+                for k, o in enumerate(module.walk()):
+                    by_name.setdefault(full_name(o), []).append(o)
+                    pos[o] = k
+                for q in active:
+                    q.positions = pos
+            roots = set(p.rule.root_ops)
+            todo = [o for name in roots for o in by_name.get(name, ())]
+            if len(roots) > 1:
+                todo.sort(key=pos.__getitem__)
+            rule_changed = False
+            for op in todo:
+                if op.parent is None:
+                    continue
+                rewriter = PatternRewriter(op)
+                p.match_and_rewrite(op, rewriter)
+                if rewriter.has_done_action:
+                    rule_changed = True
+            if rule_changed:
+                changed = True
+                by_name = None
+        if not changed:
+            break
+
+
+_ = Block  # (kept for type references in docs)
+
+
+def fold_constants(root: Operation) -> int:
+    """Replace elementwise cann ops whose operands are all compile-time constants by a
+    cann.Const (GE's constant folding): they would otherwise launch a kernel at run time."""
+    from compiler.transforms.fusion.helpers import _BINARY, _UNARY, const_value
+    from dialects.cann import ConstOp
+    from dialects.common import dense_from_numpy, numpy_dtype
+
+    n = 0
+    for op in list(root.walk()):
+        name = full_name(op)
+        if name not in _UNARY and name not in _BINARY or op.parent is None or len(op.results) != 1:
+            continue
+        r = op.results[0]
+        if not isinstance(r.type, TensorType) or r.type.encoding is not None and \
+                getattr(r.type.encoding, "name", "") == "cann.format":
+            continue
+        a = const_value(r)
+        if a is None:
+            continue
+        c = ConstOp(dense_from_numpy(np.ascontiguousarray(a.astype(numpy_dtype(r.type.element_type)))))
+        if c.output.type != r.type:
+            continue
+        with_loc(c, op)
+        block = op.parent_block()
+        block.insert_op_before(c, op)
+        r.replace_all_uses_with(c.output)
+        op.detach()
+        op.erase()
+        n += 1
+    return n

@@ -1,0 +1,464 @@
+"""The fusion-rule language: parse rule files (lark) into checked `Rule` objects.
+
+A rule file holds `see_through` declarations and rules:
+
+    # ops that forward their operands and run no kernel: the matcher looks through them
+    see_through Identity, IdentityN, StopGradient
+
+    rule AABiasaddConvFusion priority 200 group GraphFusion {
+      match {
+        c = Conv2D | FusedConv2D (x, w, b0?)        # b0? : an optional operand (bound to none)
+        y = BiasAdd(c, b)
+      }
+      require act(c) == "none"
+      require y.data_format == c.data_format
+      require per_channel(b, channels(c))
+      replace {
+        FusedConv2D(x, w, add_bias(b0, b, channels(c))) { *c, activation = act(c) }
+      }
+    }
+
+Match: a DAG of named nodes over cann ops (names without a dialect are cann ops; `A | B` is
+either).  An operand is a variable: a node name (that node's op must produce it), or a leaf
+(any value; the same leaf name twice = a shared operand), `_` (anything), `v?` (optional: the
+op may lack it).  The last node is the root; every node must be reachable from it.  Flags:
+`commutative` (two operands, either order), `shared` (the node's value may have consumers
+outside the match; it is then kept).  By default a non-root node must have no consumer outside
+the match: the implicit constraint `no_external_consumer(node)`.
+
+Constraints: `require <expr>`: comparisons (== != < <= > >= in, not in), and/or/not,
+arithmetic, `node.attr` (the attribute as a Python value; none if absent), indexing, lists, and
+calls of the helpers in `compiler.transforms.fusion.helpers`.
+
+Replacement: one or more `[name =] Op(args) [: type] { attrs }`; args are expressions (a value,
+none, or a numpy array from a helper, which becomes a cann.Const); `: v` takes the result type
+of value `v` (default: the root's); `*node` copies the node's attributes that the new op has.
+The last statement replaces the root.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from compiler.ir.diagnostics import CompileError
+
+_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+_PARSER: Lark | None = None
+
+
+def parser() -> Lark:
+    global _PARSER
+    if _PARSER is None:
+        with open(_GRAMMAR, encoding="utf-8") as f:
+            _PARSER = Lark(f.read(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return _PARSER
+
+
+class RuleSyntaxError(CompileError):
+    pass
+
+
+def _tree_cache_path(text: str) -> str:
+    import hashlib
+
+    import lark
+
+    with open(_GRAMMAR, "rb") as f:
+        grammar = f.read()
+    key = hashlib.sha256(grammar + b"\0" + lark.__version__.encode() + b"\0" + text.encode())
+    # A per-user cache (pickles are code: never load one another user could have written).
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "cann-mlir", "rule-trees", key.hexdigest() + ".pickle")
+
+
+def _parse_tree(text: str) -> Tree:
+    """lark's parse of a rule file; parse trees of files seen before come from a pickle in the
+    temp dir keyed by the text, the grammar and lark's version (lark's LALR parse of the
+    built-in rules is a quarter of a second of every compile).  Errors are never cached."""
+    import pickle
+
+    path = _tree_cache_path(text)
+    try:
+        with open(path, "rb") as f:
+            tree = pickle.load(f)
+        if isinstance(tree, Tree):
+            return tree
+    except Exception:  # noqa: BLE001 - no or unreadable cache entry: parse
+        pass
+    tree = parser().parse(text)
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return tree
+
+
+@dataclass
+class Expr:
+    fn: Callable[[dict[str, Any]], Any]
+    text: str
+    names: tuple[str, ...]  # variables it mentions, in order
+
+
+@dataclass
+class Operand:
+    name: str | None  # None: wildcard
+    optional: bool = False
+
+
+@dataclass
+class Node:
+    name: str
+    ops: tuple[str, ...]  # full op names ("cann.Conv2D")
+    operands: list[Operand]
+    commutative: bool = False
+    shared: bool = False
+    line: int = 0
+
+
+@dataclass
+class Stmt:
+    name: str | None
+    op: str
+    args: list[Expr]
+    result_type: Expr | None
+    attrs: list[tuple[str, Expr | None, str | None]]  # (attr, expr) or (None, None, copied node)
+    source: str = ""  # file:line:col of the statement: a replacement that does not verify is blamed here
+
+
+@dataclass
+class Constraint:
+    expr: Expr
+    line: int
+
+
+@dataclass
+class Rule:
+    name: str
+    priority: int
+    group: str
+    nodes: list[Node]
+    constraints: list[Constraint]
+    replacement: list[Stmt]
+    source: str  # file:line
+    see_through: frozenset[str] = frozenset()
+
+    @property
+    def root(self) -> Node:
+        return self.nodes[-1]
+
+    def node(self, name: str) -> Node | None:
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        return None
+
+    @property
+    def root_ops(self) -> tuple[str, ...]:
+        return self.root.ops
+
+
+@dataclass
+class RuleFile:
+    path: str
+    rules: list[Rule] = field(default_factory=list)
+    see_through: set[str] = field(default_factory=set)
+
+
+def op_name(name: str) -> str:
+    return name if "." in name else f"cann.{name}"
+
+
+# --- expressions ---------------------------------------------------------------------------
+
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
+class _Compiler:
+    def __init__(self, path: str, text: str, helpers: dict[str, Callable]):
+        self.path = path
+        self.text = text
+        self.helpers = helpers
+
+    def error(self, meta_or_tok, msg: str) -> RuleSyntaxError:
+        line = getattr(meta_or_tok, "line", 0)
+        col = getattr(meta_or_tok, "column", 0)
+        return RuleSyntaxError(f"{self.path}:{line}:{col}: error: {msg}")
+
+    def source_of(self, tree) -> str:
+        if isinstance(tree, Token):
+            return str(tree)
+        m = tree.meta
+        if getattr(m, "empty", True):
+            return ""
+        return " ".join(self.text[m.start_pos:m.end_pos].split())
+
+    def expr(self, tree, scope: set[str]) -> Expr:
+        names: list[str] = []
+        fn = self._expr(tree, scope, names)
+        return Expr(fn, self.source_of(tree), tuple(dict.fromkeys(names)))
+
+    def _expr(self, t, scope: set[str], names: list[str]) -> Callable:
+        if isinstance(t, Token):
+            raise self.error(t, f"unexpected token {t!r}")
+        k = t.data
+        c = t.children
+        if k == "var":
+            name = str(c[0])
+            if name in ("none", "true", "false"):
+                const = {"none": None, "true": True, "false": False}[name]
+                return lambda env: const
+            if name not in scope:
+                raise self.error(c[0], f"unknown variable '{name}'")
+            names.append(name)
+            return lambda env: env[name]
+        if k == "number":
+            s = str(c[0])
+            v = float(s) if any(ch in s for ch in ".eE") else int(s)
+            return lambda env: v
+        if k == "string":
+            v = str(c[0])[1:-1].encode().decode("unicode_escape")
+            return lambda env: v
+        if k == "list_":
+            parts = [self._expr(x, scope, names) for x in c if x is not None]
+            return lambda env: [p(env) for p in parts]
+        if k == "or_":
+            a, b = (self._expr(x, scope, names) for x in c)
+            return lambda env: bool(a(env)) or bool(b(env))
+        if k == "and_":
+            a, b = (self._expr(x, scope, names) for x in c)
+            return lambda env: bool(a(env)) and bool(b(env))
+        if k == "not_":
+            a = self._expr(c[0], scope, names)
+            return lambda env: not a(env)
+        if k == "neg":
+            a = self._expr(c[0], scope, names)
+            return lambda env: -a(env)
+        if k == "compare":
+            a = self._expr(c[0], scope, names)
+            opname = " ".join(str(x) for x in c[1].children)
+            b = self._expr(c[2], scope, names)
+            if opname == "in":
+                return lambda env: _py(a(env)) in _py(b(env))
+            if opname == "not in":
+                return lambda env: _py(a(env)) not in _py(b(env))
+            f = _CMP[opname]
+            return lambda env: f(_py(a(env)), _py(b(env)))
+        if k == "arith":
+            a = self._expr(c[0], scope, names)
+            f = _ARITH[str(c[1].children[0])]
+            b = self._expr(c[2], scope, names)
+            return lambda env: f(a(env), b(env))
+        if k == "getattr_":
+            from compiler.transforms.fusion.helpers import attr_of
+
+            a = self._expr(c[0], scope, names)
+            name = str(c[1])
+            return lambda env: attr_of(a(env), name)
+        if k == "index":
+            a = self._expr(c[0], scope, names)
+            i = self._expr(c[1], scope, names)
+            return lambda env: a(env)[i(env)]
+        if k == "call":
+            fname = str(c[0])
+            if fname not in self.helpers:
+                raise self.error(c[0], f"unknown helper function '{fname}'; known: "
+                                        f"{', '.join(sorted(self.helpers))}")
+            helper = self.helpers[fname]
+            args = [self._expr(x, scope, names) for x in c[1:] if x is not None]
+            return lambda env: helper(*(a(env) for a in args))
+        raise self.error(t.meta, f"unsupported expression '{k}'")
+
+    # --- rules -------------------------------------------------------------------------------
+
+    def rule(self, t: Tree, see_through: set[str]) -> Rule:
+        name_tok = t.children[0]
+        priority, group = 0, "GraphFusion"
+        nodes: list[Node] = []
+        constraints: list[Constraint] = []
+        replacement: list[Stmt] = []
+        scope: set[str] = set()
+        for ch in t.children[1:]:
+            if ch.data == "priority":
+                priority = int(ch.children[0])
+            elif ch.data == "group":
+                group = str(ch.children[0])
+            elif ch.data == "match_block":
+                nodes = self.match_block(ch, scope)
+            elif ch.data == "require":
+                constraints.append(Constraint(self.expr(ch.children[0], scope), ch.meta.line))
+            elif ch.data == "replace_block":
+                replacement = self.replace_block(ch, scope, nodes)
+        rule = Rule(str(name_tok), priority, group, nodes, constraints, replacement,
+                    f"{self.path}:{name_tok.line}", frozenset(see_through))
+        self.check_reachable(rule, t)
+        return rule
+
+    def match_block(self, t: Tree, scope: set[str]) -> list[Node]:
+        nodes: list[Node] = []
+        node_names: set[str] = set()
+        for nt in t.children:
+            name = nt.children[0]
+            if str(name) in node_names:
+                raise self.error(name, f"node '{name}' is defined twice")
+            ops = tuple(op_name(str(x)) for x in nt.children[1].children)
+            operands: list[Operand] = []
+            commutative = shared = False
+            for x in nt.children[2:]:
+                if x is None:
+                    continue
+                if x.data == "var_operand":
+                    opt = len(x.children) > 1 and x.children[1] is not None
+                    operands.append(Operand(str(x.children[0]), opt))
+                elif x.data == "wildcard":
+                    operands.append(Operand(None))
+                elif x.data == "commutative":
+                    commutative = True
+                elif x.data == "shared":
+                    shared = True
+            if commutative and len(operands) != 2:
+                raise self.error(name, f"node '{name}': 'commutative' needs exactly two operands")
+            for o in operands:
+                if o.name is not None and o.name == str(name):
+                    raise self.error(name, f"node '{name}' uses itself")
+            nodes.append(Node(str(name), ops, operands, commutative, shared, name.line))
+            node_names.add(str(name))
+        for n in nodes:
+            scope.add(n.name)
+            for o in n.operands:
+                if o.name is not None:
+                    scope.add(o.name)
+        # a node must be defined before it is used as an operand (the match is a DAG in order)
+        seen: set[str] = set()
+        for n in nodes:
+            for o in n.operands:
+                if o.name in node_names and o.name not in seen:
+                    raise self.error(t.meta, f"node '{n.name}' uses node '{o.name}' before it is defined")
+            seen.add(n.name)
+        return nodes
+
+    def replace_block(self, t: Tree, scope: set[str], nodes: list[Node]) -> list[Stmt]:
+        stmts: list[Stmt] = []
+        node_names = {n.name for n in nodes}
+        for st in t.children:
+            if st.data == "named_stmt":
+                target, newop = st.children
+                target = str(target)
+            else:
+                target, newop = None, st.children[0]
+            opname_tok = newop.children[0]
+            args: list[Expr] = []
+            rtype = None
+            attrs: list[tuple[str, Expr | None, str | None]] = []
+            for x in newop.children[1:]:
+                if x is None:
+                    continue
+                if isinstance(x, Tree) and x.data == "result_type":
+                    rtype = self.expr(x.children[0], scope)
+                elif isinstance(x, Tree) and x.data == "attrs":
+                    for a in x.children:
+                        if a is None:
+                            continue
+                        if a.data == "attr_set":
+                            attrs.append((str(a.children[0]), self.expr(a.children[1], scope), None))
+                        else:
+                            src = str(a.children[0])
+                            if src not in node_names:
+                                raise self.error(a.children[0], f"'*{src}': '{src}' is not a match node")
+                            attrs.append(("", None, src))
+                else:
+                    args.append(self.expr(x, scope))
+            where = f"{self.path}:{getattr(opname_tok, 'line', 0)}:{getattr(opname_tok, 'column', 0)}"
+            stmts.append(Stmt(target, op_name(str(opname_tok)), args, rtype, attrs, where))
+            if target is not None:
+                if target in scope:
+                    raise self.error(st.meta, f"'{target}' is already defined")
+                scope.add(target)
+        return stmts
+
+    def check_reachable(self, rule: Rule, t: Tree) -> None:
+        if not rule.nodes:
+            raise self.error(t.meta, f"rule {rule.name}: empty match")
+        if not rule.replacement:
+            raise self.error(t.meta, f"rule {rule.name}: empty replace block")
+        names = {n.name: n for n in rule.nodes}
+        seen = set()
+        stack = [rule.root.name]
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            stack.extend(o.name for o in names[n].operands if o.name in names)
+        missing = [n.name for n in rule.nodes if n.name not in seen]
+        if missing:
+            raise self.error(t.meta, f"rule {rule.name}: node(s) {', '.join(missing)} do not feed "
+                                     f"the root '{rule.root.name}'")
+
+
+def _py(v):
+    from compiler.transforms.fusion.helpers import to_py
+
+    return to_py(v)
+
+
+def parse_rules(text: str, path: str, helpers: dict[str, Callable] | None = None) -> RuleFile:
+    """Parse and check a rule file; errors are `path:line:col: error: ...` (RuleSyntaxError)."""
+    if helpers is None:
+        from compiler.transforms.fusion.helpers import HELPERS
+
+        helpers = HELPERS
+    try:
+        tree = _parse_tree(text)
+    except UnexpectedInput as e:
+        line, col = getattr(e, "line", 0), getattr(e, "column", 0)
+        if isinstance(e, UnexpectedToken):
+            tok = e.token
+            what = "end of file" if tok.type == "$END" else f"'{tok}'"
+            expected = sorted(x for x in e.expected if not x.startswith("__"))
+            msg = f"unexpected {what}"
+            if expected:
+                msg += f"; expected one of: {', '.join(expected[:8])}"
+        elif isinstance(e, UnexpectedCharacters):
+            msg = f"unexpected character {text[e.pos_in_stream]!r}"
+        elif isinstance(e, UnexpectedEOF):
+            msg = "unexpected end of file"
+        else:
+            msg = str(e).splitlines()[0]
+        if line in (None, -1, 0):
+            line = text.count("\n") + 1
+            col = len(text.rsplit("\n", 1)[-1]) + 1
+        raise RuleSyntaxError(f"{path}:{line}:{col}: error: {msg}") from None
+    comp = _Compiler(path, text, helpers)
+    out = RuleFile(path)
+    see: set[str] = set()
+    names: set[str] = set()
+    for item in tree.children:
+        if item.data == "see_through":
+            see.update(op_name(str(x)) for x in item.children)
+        else:
+            rule = comp.rule(item, see)
+            if rule.name in names:
+                raise comp.error(item.children[0], f"rule '{rule.name}' is defined twice")
+            names.add(rule.name)
+            out.rules.append(rule)
+    out.see_through = see
+    return out
+
+
+def load_rule_file(path: str, helpers: dict[str, Callable] | None = None) -> RuleFile:
+    from compiler.ir.ir_io import read_text
+
+    return parse_rules(read_text(path, "a fusion rule file"), path, helpers)
