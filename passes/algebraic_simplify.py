@@ -16,7 +16,7 @@ from dialects import cann
 
 
 def _is(value, number: float) -> bool:
-    from passes.fold_constants import constant_value
+    from compiler.interpreters.constant_eval import constant_value
 
     owner = value.owner
     if not (getattr(owner, "name", None) == "cann.Const"):

@@ -105,7 +105,7 @@ def static_trip_count(op) -> int | None:
     from xdsl.ir import BlockArgument
     from xdsl.traits import SymbolTable
 
-    from passes.fold_constants import constant_value
+    from compiler.interpreters.constant_eval import constant_value
 
     cond = SymbolTable.lookup_symbol(op, op.properties["cond"])
     body = SymbolTable.lookup_symbol(op, op.properties["body"])

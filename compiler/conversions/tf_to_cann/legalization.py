@@ -247,7 +247,7 @@ class TfNode:
     # constant operands -> attributes
     def const(self, i: int, what: str) -> np.ndarray:
         """Operand i as a numpy array: it must be a constant (or computed from constants)."""
-        from passes.fold_constants import constant_value
+        from compiler.interpreters.constant_eval import constant_value
 
         v = constant_value(self.operand(i))
         if v is None:
@@ -684,7 +684,7 @@ def _cumsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     constant x (Keras 3's causal mask: cumsum(ones) on both axes) it is folded to a constant
     with the cann semantics, as GE's constant folding would (no kernel launch)."""
     from compiler.interpreters.cann_impl import cumsum
-    from passes.fold_constants import constant_value
+    from compiler.interpreters.constant_eval import constant_value
 
     x = node.operand(0)
     axis = _axis(node, 1, len(x.type.get_shape()))
@@ -741,7 +741,7 @@ def _const_or(node: TfNode, b: Builder, fn: Callable[[np.ndarray], np.ndarray]
               ) -> Sequence[SSAValue] | None:
     """Input 0 computed by `fn` at compile time when it is a constant (GE's constant folding),
     else None."""
-    from passes.fold_constants import constant_value
+    from compiler.interpreters.constant_eval import constant_value
 
     value = constant_value(node.operand(0))
     return None if value is None else _folded(node, b, fn(np.asarray(value)))

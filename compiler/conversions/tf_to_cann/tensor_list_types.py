@@ -37,7 +37,7 @@ def is_variant(t: Attribute) -> bool:
 
 
 def _const(v: SSAValue) -> np.ndarray | None:
-    from passes.fold_constants import constant_value
+    from compiler.interpreters.constant_eval import constant_value
 
     return constant_value(v)
 

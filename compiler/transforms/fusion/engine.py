@@ -538,14 +538,14 @@ _ = Block  # (kept for type references in docs)
 def fold_constants(root: Operation) -> int:
     """Replace elementwise cann ops whose operands are all compile-time constants by a
     cann.Const (GE's constant folding): they would otherwise launch a kernel at run time."""
-    from compiler.transforms.fusion.helpers import _BINARY, _UNARY, const_value
+    from compiler.transforms.fusion.helpers import FOLDED_BINARY, FOLDED_UNARY, const_value
     from dialects.cann import ConstOp
     from dialects.common import dense_from_numpy, numpy_dtype
 
     n = 0
     for op in list(root.walk()):
         name = full_name(op)
-        if name not in _UNARY and name not in _BINARY or op.parent is None or len(op.results) != 1:
+        if name not in FOLDED_UNARY and name not in FOLDED_BINARY or op.parent is None or len(op.results) != 1:
             continue
         r = op.results[0]
         if not isinstance(r.type, TensorType) or r.type.encoding is not None and \

@@ -16,7 +16,6 @@ import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntAttr,
     IntegerAttr,
@@ -94,17 +93,20 @@ def _tensor_type(x) -> TensorType | None:
     return t if isinstance(t, TensorType) else None
 
 
-#: elementwise ops folded on constants (a constant seen through a View-kind op stays a constant)
-_UNARY = {"cann.Rsqrt": lambda a: 1.0 / np.sqrt(a), "cann.Sqrt": np.sqrt, "cann.Neg": np.negative,
-          "cann.Reciprocal": lambda a: 1.0 / a, "cann.Square": np.square, "cann.Exp": np.exp}
-_BINARY = {"cann.Add": np.add, "cann.Mul": np.multiply, "cann.Sub": np.subtract,
-           "cann.RealDiv": np.divide, "cann.Maximum": np.maximum, "cann.Minimum": np.minimum}
+#: the elementwise ops fusion evaluates on constants (a constant seen through a View-kind op
+#: stays a constant); each is evaluated with the cann semantics (compiler/interpreters/constant_eval.py)
+FOLDED_UNARY = frozenset({"cann.Rsqrt", "cann.Sqrt", "cann.Neg", "cann.Reciprocal", "cann.Square",
+                          "cann.Exp"})
+FOLDED_BINARY = frozenset({"cann.Add", "cann.Mul", "cann.Sub", "cann.RealDiv", "cann.Maximum",
+                           "cann.Minimum"})
 
 
 def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
     """The value of a compile-time constant (cann.Const, possibly behind views and elementwise
     arithmetic on constants, as Keras 3's BatchNorm emits), in its origin shape; else None.
     Constants already in a device layout (a #cann.format type) are not folded."""
+    from compiler.interpreters.constant_eval import constant_attr_value, evaluate
+
     v = value(x)
     if v is None or _depth > 16:
         return None
@@ -120,27 +122,22 @@ def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
         return None
     try:
         if name == "cann.Const":
-            attr = op.properties.get("value")
-            if not isinstance(attr, DenseIntOrFPElementsAttr):
-                return None
-            from dialects.common import numpy_from_dense
-
-            return np.asarray(numpy_from_dense(attr)).reshape(shape)
+            a = constant_attr_value(op)
+            return None if a is None else np.asarray(a).reshape(shape)
         if kind_of(op) is View and op.operands:
             idx = v.index if len(op.results) > 1 else 0  # result i of a multi-result view is operand i
             a = const_value(op.operands[idx], _depth + 1)
             return None if a is None else a.reshape(shape)
-        if name in _UNARY and len(op.operands) == 1:
-            a = const_value(op.operands[0], _depth + 1)
-            return None if a is None else np.asarray(_UNARY[name](a)).astype(a.dtype).reshape(shape)
-        if name in _BINARY and len(op.operands) == 2:
-            a = const_value(op.operands[0], _depth + 1)
-            if a is None:
-                return None
-            b = const_value(op.operands[1], _depth + 1)
-            if b is None:
-                return None
-            return np.asarray(_BINARY[name](a, b)).astype(np.result_type(a, b)).reshape(shape)
+        arity = 1 if name in FOLDED_UNARY else 2 if name in FOLDED_BINARY else 0
+        if arity and len(op.operands) == arity:
+            args = []
+            for o in op.operands:
+                a = const_value(o, _depth + 1)
+                if a is None:
+                    return None
+                args.append(a)
+            out = evaluate(op, args)
+            return None if out is None else out.reshape(shape)
     except (ValueError, TypeError):
         return None
     return None
@@ -678,7 +675,7 @@ def _folded(x) -> np.ndarray | None:
     v = value(x)
     if v is None:
         return None
-    from passes.fold_constants import constant_value
+    from compiler.interpreters.constant_eval import constant_value
 
     a = constant_value(v)
     if a is None and const_value(v) is not None:

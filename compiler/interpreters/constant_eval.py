@@ -1,0 +1,137 @@
+"""The one constant evaluator: the value of an SSA value that constants alone compute.
+
+An op is evaluated on constant operands with the cann numpy semantics
+(`compiler/interpreters/cann_impl.py`), the implementations `cann-run` executes, so a folded
+program computes bit for bit what the unfolded one computes.  Its users:
+
+- `constant_value(v)`: any pure cann op over constants (fold-constants, algebraic-simplify,
+  tf-to-cann's constant inputs -> attributes, the TensorList types, the control-flow trip counts,
+  fusion's constant masks);
+- `fold_module(module)`: the fold-constants pass, every such op replaced by a `cann.Const`;
+- `evaluate(op, args)`: one op on given constant operands (fusion's `const_value`, which sees
+  only through views and a few elementwise ops, in the origin shape).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import OpResult, Operation, SSAValue
+
+#: Results larger than this many elements are not folded (a folded constant is stored).
+MAX_ELEMENTS = 1 << 24
+
+_INTERP = None
+
+
+def _interpreter():
+    global _INTERP
+    if _INTERP is None:
+        from xdsl.interpreter import Interpreter
+
+        from compiler.interpreters.cann_impl import CannFunctions
+
+        _INTERP = Interpreter(ModuleOp([]))
+        _INTERP.register_implementations(CannFunctions())
+    return _INTERP
+
+
+def is_constant_op(op: Operation | None) -> bool:
+    """A `cann.Const` or a `tf.Const` (typed, generic or unregistered)."""
+    if op is None:
+        return False
+    if op.name in ("cann.Const", "tf.Const"):
+        return True
+    return isinstance(op, UnregisteredOp) and op.op_name.data == "tf.Const"
+
+
+def constant_attr_value(op: Operation) -> np.ndarray | None:
+    """The dense `value` of a constant op as a numpy array (storage layout), else None."""
+    from dialects.common import numpy_from_dense
+
+    value = op.properties.get("value")
+    if value is None:  # not `or`: an empty dense attribute is falsy
+        value = op.attributes.get("value")
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return None
+    try:
+        return numpy_from_dense(value)
+    except ValueError:
+        return None
+
+
+def foldable(op: Operation) -> bool:
+    """A pure cann op with results, that has execution semantics and is not a constant."""
+    from xdsl.traits import Pure
+
+    return (op.dialect_name() == "cann" and op.name not in ("cann.Const", "cann.HostCall")
+            and op.has_trait(Pure) and len(op.results) == 1
+            and isinstance(op.results[0].type, TensorType))
+
+
+def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray | None:
+    """op's result on constant operands (storage layout), or None if it cannot be evaluated."""
+    t = op.results[0].type
+    if any(d < 0 for d in t.get_shape()) or int(np.prod(t.get_shape())) > MAX_ELEMENTS:
+        return None
+    try:
+        (out,) = _interpreter().run_op(op, tuple(args))
+    except Exception:  # noqa: BLE001 - not foldable (no semantics, bad shapes): leave it
+        return None
+    return np.asarray(out)
+
+
+def constant_value(v: SSAValue, _memo: dict | None = None) -> np.ndarray | None:
+    """The value of `v` if it is a constant or computed from constants by cann ops."""
+    memo = {} if _memo is None else _memo
+    if v in memo:
+        return memo[v]
+    op = v.owner if isinstance(v, OpResult) else None
+    result = None
+    if is_constant_op(op):
+        result = constant_attr_value(op)
+    elif op is not None and foldable(op):
+        args = [constant_value(o, memo) for o in op.operands]
+        if all(a is not None for a in args):
+            result = evaluate(op, args)
+    memo[v] = result
+    return result
+
+
+def fold_module(module: ModuleOp) -> int:
+    """Fold every foldable op with constant operands into a `cann.Const`; return how many were
+    folded.  Constants nothing reads any more are erased."""
+    from compiler.ir.rewriting import with_loc
+    from dialects import cann
+    from dialects.common import dense_from_numpy
+
+    values: dict[SSAValue, np.ndarray] = {}
+    folded = 0
+    for op in list(module.walk()):
+        if is_constant_op(op):
+            arr = constant_attr_value(op)
+            if arr is not None:
+                values[op.results[0]] = arr
+            continue
+        if not foldable(op) or not all(o in values for o in op.operands):
+            continue
+        out = evaluate(op, [values[o] for o in op.operands])
+        if out is None:
+            continue
+        rt = op.results[0].type
+        dense = dense_from_numpy(np.ascontiguousarray(out))
+        if tuple(dense.type.get_shape()) != tuple(rt.get_shape()):
+            continue
+        new = with_loc(cann.ConstOp(dense, rt if rt != dense.type else None), op)
+        block = op.parent_block()
+        block.insert_op_before(new, op)
+        op.results[0].replace_all_uses_with(new.results[0])
+        values[new.results[0]] = out
+        block.erase_op(op)
+        folded += 1
+    # Constants nothing reads any more.
+    for op in list(module.walk()):
+        if op.name == "cann.Const" and not op.results[0].uses:
+            op.parent_block().erase_op(op)
+    return folded
