@@ -294,8 +294,9 @@ class ConvLike(CannOp):
     def verify_op(self) -> None:
         n = self.name
         fmt = verify_conv_attributes(self)
-        if self.groups.value.data != 1:
-            raise VerifyException(f"{n}: only groups = 1 is supported here")
+        g = self.groups.value.data
+        if g < 1:
+            raise VerifyException(f"{n}: groups must be >= 1, got {g}")
         x, w, y = self.x.type, self.filter.type, self.y.type
         xs, ws, ys = origin_shape(x), origin_shape(w), origin_shape(y)
         check_rank(n, "x", xs, (4,))
@@ -303,11 +304,16 @@ class ConvLike(CannOp):
         check_rank(n, "y", ys, (4,))
         check_same_element_type(n, x, w, y)
         cin = xs[3] if fmt == "NHWC" else xs[1]
-        if not dims_compatible(cin, ws[2]):
-            raise VerifyException(f"{n}: x has {cin} channels, the filter (HWCN) expects {ws[2]}")
+        # grouped (groups = G): the filter (HWCN) is (kh, kw, Cin/G, Cout), group g reads input
+        # channels [g*Cin/G, (g+1)*Cin/G) and writes outputs [g*Cout/G, (g+1)*Cout/G)
+        if not dims_compatible(cin, ws[2] * g if ws[2] >= 0 else -1):
+            raise VerifyException(f"{n}: x has {cin} channels, the filter (HWCN) expects "
+                                  f"{ws[2]}" + (f" x {g} groups" if g != 1 else ""))
         cout = ys[3] if fmt == "NHWC" else ys[1]
         if not dims_compatible(cout, ws[3]):
             raise VerifyException(f"{n}: y has {cout} channels, the filter has {ws[3]} outputs")
+        if g != 1 and ws[3] >= 0 and ws[3] % g:
+            raise VerifyException(f"{n}: the filter's {ws[3]} outputs are not a multiple of {g} groups")
         if self.bias is not None:
             bs = origin_shape(self.bias.type)
             if len(bs) != 1 or not dims_compatible(bs[0], ws[3]):

@@ -68,7 +68,7 @@ class LayoutConv(RewritePattern):
         if any(d < 0 for d in op.x.type.get_shape()) or any(d < 0 for d in op.filter.type.get_shape()):
             return  # dynamic shapes stay in their origin layout (cann-to-kernel reports them)
         fmt = Format(op.data_format.data)
-        groups = 1
+        groups = op.groups.value.data if "groups" in op.properties else 1  # grouped Conv2D
         if isinstance(op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)):
             groups = cann.origin_shape(op.filter.type)[2]
         x5 = to_format(op.x, Format.NC1HWC0, fmt)
@@ -127,7 +127,7 @@ class LayoutConvScaled(RewritePattern):
             return
         fmt = Format(op.data_format.data)
         x5 = to_format(op.x, Format.NC1HWC0, fmt)
-        wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN)
+        wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, op.groups.value.data)
         s5 = to_format(op.scale, Format.NC1HWC0, fmt)
         extra = [to_format(op.residual, Format.NC1HWC0, fmt)] if op.residual is not None else []
         conv = type(op)(operands=[x5.dst, wfz.dst, op.bias, s5.dst, [e.dst for e in extra]],

@@ -34,7 +34,7 @@ def run_conv(op: cann.ConvLike, args: tuple[Any, ...], activation: str) -> np.nd
     x = to_origin(args[0], op.x.type, fmt, want="NHWC")
     w = to_origin(args[1], op.filter.type, "HWCN", want="HWCN")
     strides, dilations, pads = op.geometry()
-    y = numerics.conv2d_nhwc(x, w, strides, dilations, pads)
+    y = numerics.conv2d_nhwc(x, w, strides, dilations, pads, op.groups.value.data)
     if op.bias is not None:
         y = numerics.bias_add(y, to_origin(args[2], op.bias.type, "ND").astype(y.dtype), "NHWC")
     y = numerics.activate(y, activation)

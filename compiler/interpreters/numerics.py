@@ -44,8 +44,18 @@ def im2col_nhwc(x: np.ndarray, kh: int, kw: int, strides: Sequence[int], dilatio
 
 
 def conv2d_nhwc(x: np.ndarray, w_hwcn: np.ndarray, strides: Sequence[int] = (1, 1),
-                dilations: Sequence[int] = (1, 1), pads: Sequence[int] = (0, 0, 0, 0)) -> np.ndarray:
-    """y[n, ho, wo, co] = sum_{i, j, c} xpad[n, ho*sh + i*dh, wo*sw + j*dw, c] * w[i, j, c, co]."""
+                dilations: Sequence[int] = (1, 1), pads: Sequence[int] = (0, 0, 0, 0),
+                groups: int = 1) -> np.ndarray:
+    """y[n, ho, wo, co] = sum_{i, j, c} xpad[n, ho*sh + i*dh, wo*sw + j*dw, c] * w[i, j, c, co].
+    groups = G: w is (kh, kw, Cin/G, Cout) and output block g (Cout/G channels) is the conv of
+    input block g (Cin/G channels) with w[..., g*Cout/G:(g+1)*Cout/G] (TensorFlow's grouped Conv2D)."""
+    if groups != 1:
+        cin_g, per = w_hwcn.shape[2], w_hwcn.shape[3] // groups
+        if x.shape[3] != cin_g * groups or w_hwcn.shape[3] % groups:
+            raise ValueError(f"input has {x.shape[3]} channels, filter expects {cin_g} x {groups} groups")
+        return np.concatenate([conv2d_nhwc(x[..., g * cin_g:(g + 1) * cin_g],
+                                           w_hwcn[..., g * per:(g + 1) * per], strides, dilations, pads)
+                               for g in range(groups)], axis=3)
     kh, kw, cin, cout = w_hwcn.shape
     if x.shape[3] != cin:
         raise ValueError(f"input has {x.shape[3]} channels, filter expects {cin}")

@@ -895,8 +895,10 @@ def _with_groups(props: dict) -> dict:
 def _conv2d(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """Conv2D -> Conv2D.  A grouped conv (x has G times the filter's input channels, Keras
     Conv2D(groups=G)) is a DepthwiseConv2D when G is the channel count (ConvNeXt's 7x7 depthwise
-    conv: the filter [kh, kw, 1, C*m] reshaped to [kh, kw, C, m], same channel order), else
-    SplitD of x into G groups, one Conv2D per group on its slice of the filter, ConcatV2D."""
+    conv: the filter [kh, kw, 1, C*m] reshaped to [kh, kw, C, m], same channel order), else one
+    Conv2D with groups = G (CANN's Conv2D `groups` attribute; one cube kernel over the grouped
+    FRACTAL_Z filter), or, when Cin/G == G (see below), SplitD of x into G groups, one Conv2D
+    per group on its slice of the filter, ConcatV2D."""
     fmt = node.str("data_format", "NHWC")
     c_axis = 3 if fmt == "NHWC" else 1
     xs, ws = node.operand_type(0).get_shape(), _static_shape(node, 1, "the filter")
@@ -914,6 +916,13 @@ def _conv2d(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     if wcin == 1:
         wd = b.reshape(w, [ws[0], ws[1], cin, cout // cin])
         return [b.create(cann.DepthwiseConv2DOp, [x, wd, []], node.result_type(), **props)]
+    if wcin != groups:  # one cube kernel: Conv2D(groups = G), grouped FRACTAL_Z filter
+        return [b.create(cann.Conv2DOp, [x, w, []], node.result_type(),
+                         **{**_with_groups(props), "groups": IntegerAttr(groups, i64)})]
+    # Cin/G == G: a grouped FRACTAL_Z filter of origin HWCN (kh, kw, G, Cout) with groups = G is
+    # read as TF's depthwise filter (kh, kw, C, multiplier) by compiler/target/formats.py
+    # (storage_shape), and #cann.format carries nothing that tells them apart; such a conv keeps
+    # the split form below.
     rt = list(node.static_result_shape())
     xs = list(xs)
     xs[c_axis] = wcin
@@ -1139,7 +1148,8 @@ RULES: list[Rule] = [
     Rule("Shape", "Const", _shape, dtype_operand=None, note="static shapes only"),
     # convolution family
     Rule("Conv2D", "Conv2D", _conv2d,
-         note="grouped: DepthwiseConv2D (groups = channels) or SplitD + Conv2D per group + ConcatV2D"),
+         note="grouped: DepthwiseConv2D (groups = channels), Conv2D(groups = G), or (Cin/G == G) "
+              "SplitD + Conv2D per group + ConcatV2D"),
     Rule("Conv2DBackpropInput", "Conv2D", _conv_backprop_input, dtype_operand=2,
          note="CANN Conv2DTransposeD (graphengine nn_calculation_ops.h) computed as Reshape + "
               "PadD (zeros inserted) + Conv2D with the flipped, transposed filter"),

@@ -53,7 +53,7 @@ func.func @conv_stride_zero(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) ->
 // -----
 
 func.func @conv_groups(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> {
-  // CHECK-NEXT: {{.*}}invalid.mlir:57:3: error: cann.Conv2D: only groups = 1 is supported here [node 'conv3']
+  // CHECK-NEXT: {{.*}}invalid.mlir:57:3: error: cann.Conv2D: x has 3 channels, the filter (HWCN) expects 3 x 3 groups [node 'conv3']
   %y = cann.Conv2D %x, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 3 : i64, data_format = "NHWC"} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> loc("conv3")
   func.return %y : tensor<1x8x8x4xf32>
 }
