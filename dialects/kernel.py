@@ -543,6 +543,12 @@ LOAD_VIEWS = {
                    "lower/upper x x lower/upper) or of the nearest neighbour (corner -1): [t]",
     "resize_weights": "the interpolation weights (float32, [tile, 1]) along `axis` 0 (H) or 1 (W) "
                       "of output pixels [t, +tile): [t]",
+    "aipp_pixels": "static AIPP's source pixels of output pixels [t, +tile) (n, h, w) of the raw "
+                   "uint8 image (`format` 0 YUV420SP, 1 RGB888, 2 YUV400; `src_hw`, `crop`, `pads`, "
+                   "`swap`, `out_hw`, `rows`): input channel `channel` on every lane, or (-1) "
+                   "channel c in lane c: [t]",
+    "aipp_valid": "1 where output pixel t.. of static AIPP comes from the cropped image, 0 in "
+                  "its padding ([tile, 1]; aipp_pixels' params): [t]",
     "img2col_scale": "a per-(n, c) scale (N, C1, 1, 1, C0) broadcast to the img2col tile A[M, K]: "
                      "element (m, k) = scale[n of row m, channel of column k] (img2col's params): "
                      "[g, m, k]",

@@ -73,4 +73,5 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "cann-to-kernel": _cann_to_kernel,
     "plan-memory": _plan_memory,
     "perf-report": _perf_report,
+    "insert-aipp": _lazy("passes.insert_aipp", "InsertAippPass"),  # ATC's --insert_op_conf
 }

@@ -78,6 +78,8 @@ def _parser() -> ToolArgumentParser:
          help="the implementation of ops that have two (GELU; fp16 softmax / LayerNorm rows)")
     both("optypelist_for_implmode", default=None, metavar="OpType,...",
          help="only these op types (e.g. GeluErf,SoftmaxV2) take --op_select_implmode")
+    both("insert_op_conf", default=None, metavar="aipp.cfg",
+         help="static AIPP on the model inputs (ATC's aipp_op file)")
     a("--log", default=None, choices=list(LOG_LEVELS),
       help="debug|info|warning|error|null: log lines on stderr in ATC's format")
     a("-o", "--output", default=None, help="output path (.om appended when missing)")
@@ -138,6 +140,10 @@ def pipeline_options(args, module=None):
     implmode, implmode_ops = parse_implmode(args.op_select_implmode, args.optypelist_for_implmode)
     if args.fusion_switch_file and not os.path.isfile(args.fusion_switch_file):
         raise CompileError(f"{args.fusion_switch_file}: error: no such file (--fusion_switch_file)")
+    if args.insert_op_conf:  # the file checked on its own here; against the inputs by the pass
+        from compiler.driver.aipp_config import parse_aipp_config
+
+        parse_aipp_config(args.insert_op_conf)
     outs = _out_nodes(args)
     keep: tuple[str, ...] = ()
     custom: tuple[str, ...] = ()
@@ -155,7 +161,7 @@ def pipeline_options(args, module=None):
         customize_dtypes=custom,
         output_types=parse_output_type(args.output_type, outs) if args.output_type else (),
         fusion_switch_file=args.fusion_switch_file or "", layout_report=args.layout_report,
-        implmode=implmode, implmode_ops=implmode_ops)
+        implmode=implmode, implmode_ops=implmode_ops, aipp_config=args.insert_op_conf or "")
 
 
 def _out_nodes(args) -> list[str] | None:

@@ -90,6 +90,9 @@ class PipelineOptions:
     implmode_ops: tuple[str, ...] = ()
     """ATC's --optypelist_for_implmode: the op types that take `implmode` (empty: every op)."""
 
+    aipp_config: str = ""
+    """ATC's --insert_op_conf: the static AIPP file insert-aipp reads ("": no AIPP)."""
+
     def __post_init__(self):
         if self.level not in LEVEL_ORDER:
             raise CompileError(f"unknown level '{self.level}'; known: {', '.join(LEVEL_ORDER)}")
@@ -107,6 +110,8 @@ def _pass(name: str, **options) -> ModulePass:
 def _legalize(o: PipelineOptions) -> list[ModulePass]:
     passes = [_pass("tf-to-cann", allow_host_fallback=o.allow_host_fallback,
                     report=o.legalization_report)]
+    if o.aipp_config:  # static AIPP on the model inputs, before anything folds or fuses
+        passes.append(_pass("insert-aipp", config=o.aipp_config))
     if o.cleanup:
         passes.append(_pass("cann-cleanup"))
     return passes

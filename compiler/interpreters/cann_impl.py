@@ -540,6 +540,14 @@ def run_host_call(op, args: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
                  for o, r in zip(outs, op.results, strict=True))
 
 
+def _aipp(op, x):  # static AIPP: compiler/interpreters/aipp_impl.py
+    from compiler.interpreters.aipp_impl import aipp
+
+    return aipp(op, x)
+
+
+LIBRARY_SEMANTICS[cann.AippOp] = _aipp
+
 def _install_library_impls() -> None:
     for op_type in LIBRARY_SEMANTICS:
         setattr(CannFunctions, f"run_{op_type.name.removeprefix('cann.')}", _library_impl(op_type))

@@ -287,3 +287,12 @@ def _img2col_valid(op, src: np.ndarray, idx, out):
 
 LOAD_VIEWS["img2col_channel"] = _img2col_channel
 LOAD_VIEWS["img2col_valid"] = _img2col_valid
+
+
+def _register_aipp_views() -> None:  # static AIPP's source views (compiler/interpreters/aipp_impl.py)
+    from compiler.interpreters.aipp_impl import VIEWS
+
+    LOAD_VIEWS.update(VIEWS)
+
+
+_register_aipp_views()

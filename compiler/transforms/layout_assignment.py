@@ -338,6 +338,9 @@ RULES = {
     "concat": rule_concat,
     "split": rule_split,
     "slice-hw": rule_slice_hw,
+    # static AIPP (cann.Aipp) writes the 4-D model input NC1HWC0 directly (ATC: "the images
+    # processed by AIPP are stored in the 5D format NC1HWC0")
+    "aipp": lambda op, fmt: _device_shape(op, fmt),
 }
 
 

@@ -491,7 +491,7 @@ def test_mode3_passes_a_supported_model(tmp_path, capsys):
     (["--dynamic_batch_size=1,2", "--dynamic_image_size=8,8;16,16"],
      "--dynamic_batch_size and --dynamic_image_size cannot be used together"),
     (["--op_select_implmode=fast"], "--op_select_implmode=fast: not one of high_precision"),
-    (["--insert_op_conf=aipp.cfg"], "--insert_op_conf=aipp.cfg is not supported"),
+    (["--op_debug_level=1"], "--op_debug_level=1 is not supported"),
 ])
 def test_option_errors(tmp_path, args, text):
     out = tmp_path / "m.om"

@@ -10,6 +10,7 @@
 - attention: FusedMultiHeadAttention / FusedAttention (masks) / FusedGatedMatMul as cube and
   vector kernels;
 - scan: Cumsum as a chunked scan along its axis;
+- aipp: static AIPP (cann.Aipp) as the first kernel, writing the model input NC1HWC0;
 - squeeze_excite: the squeeze-excite gate (mean, two small GEMMs) on the vector unit;
 - control_flow: cann.If / Case / While as host-side kernel.if / case / while;
 - legacy: the body-less kernel.cube_conv2d / kernel.vector forms.
@@ -48,6 +49,7 @@ def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
                  fused.FusedKernelToVectorBody,
                  data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
         kinds.append(__import__("compiler.conversions.cann_to_kernel.scan", fromlist=["scan"]).CumsumToVectorBody)
+        kinds.append(__import__("compiler.conversions.cann_to_kernel.aipp", fromlist=["aipp"]).AippToVectorBody)
     return [k(chip, failures, impl) for k in kinds] + [
         data_movement.TransDataToKernel(chip, failures, impl),
         control_flow.ControlFlowToKernel(chip, failures, impl)]
