@@ -711,7 +711,7 @@ class LayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(fractal_nz="rows", params=("gamma", "beta")))
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:
         n = self.name
@@ -834,7 +834,7 @@ class SoftmaxV2Op(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axes = prop_def(I64Array)
-    traits = traits_def(Pure(), Reduction(), RunsOn(fractal_nz="rows"))
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows"))
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -1116,7 +1116,7 @@ class ReshapeOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     shape = prop_def(I64Array)
-    traits = traits_def(Pure(), View(), RunsOn(fractal_nz="batch-view"))
+    traits = traits_def(Pure(), View(), RunsOn(nc1hwc0="reshape-c", fractal_nz="batch-view"), ReshapeCanonicalization())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -1382,7 +1382,7 @@ class AddLayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(fractal_nz="rows", params=("gamma", "beta")))
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:
         n = self.name

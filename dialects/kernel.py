@@ -565,6 +565,9 @@ LOAD_VIEWS = {
                       "NZ[b, :, m1, m0, :] across all K1 column blocks, columns past K (`cols`) "
                       "dropped, rows past M (`rows`) zero; 16 rows from a multiple of 16 are one "
                       "m1 block (a row kernel's tile): [t]",
+    "nc1hwc0_rows": "rows [t, +tile[0]) of an NC1HWC0 (N, C1, H, W, C0) tensor as rows (n, h, w) "
+                    "of its NHWC origin: x[n, :, h, w, :] across all C1 blocks, the padding lanes "
+                    "past `channels` dropped (a row kernel over C, any channel count): [t]",
     "filter_t": "a 1x1 HWCN filter [1, 1, Ci, Co] as its transpose [Co, Ci], rows [r, +R) and "
                 "columns [c, +prod(tile[1:])) filled row-major into the tile (zero past the "
                 "ends): [r, c]",
@@ -587,6 +590,8 @@ STORE_VIEWS += ("scan_rows",)  # scan_rows: as the load view, clipped at the end
 #: concat_c0: a flat tile of an NC1HWC0 input into a concat over C at a channel offset off the C0
 #: grid, lane by lane (compiler/interpreters/kernel_views.py)
 STORE_VIEWS += ("concat_c0",)
+#: nc1hwc0_rows: the inverse of the load view of that name; the padding lanes written as zeros
+STORE_VIEWS += ("nc1hwc0_rows",)
 
 
 @irdl_op_definition
@@ -744,6 +749,28 @@ class GatherOp(IRDLOperation):
     param = LoadOp.param
 
 
+def _channels_view(xt, yt) -> bool:
+    """The same bytes under two NC1HWC0 descriptors: (N, C1, H, W, C0) -> (N, C1, H', W', C0)
+    (H, W regrouped), or NC1HWC0 (1, C1, H, W, C0) <-> FRACTAL_NZ (C1, H*W/16, 16, C0) of
+    [H*W, C] (C1 x C0 are K1 x C0; the rows (h, w) are the M rows, 16 to an m1 block)."""
+    from compiler.target.formats import Format
+    from dialects.cann import format_of
+
+    fx, fy = format_of(xt), format_of(yt)
+    if fx is None or fy is None:
+        return False
+    xs, ys = tuple(xt.get_shape()), tuple(yt.get_shape())
+    if fx.fmt == fy.fmt == Format.NC1HWC0:
+        return len(xs) == len(ys) == 5 and (xs[0], xs[1], xs[4]) == (ys[0], ys[1], ys[4])
+    if {fx.fmt, fy.fmt} != {Format.NC1HWC0, Format.FRACTAL_NZ}:
+        return False
+    five, nz = (xs, ys) if fx.fmt == Format.NC1HWC0 else (ys, xs)
+    if len(five) != 5 or len(nz) != 4:
+        return False
+    n_, c1, h, w, c0 = five
+    return n_ == 1 and (h * w) % 16 == 0 and nz == (c1, h * w // 16, 16, c0)
+
+
 @irdl_op_definition
 class ViewOp(IRDLOperation):
     """`kernel.view %x : (tensor<1x128x4x64xf32>) -> tensor<1x128x256xf32>`: the same GM bytes
@@ -768,6 +795,7 @@ class ViewOp(IRDLOperation):
         nz_view = (fx is not None and fy is not None and fx.fmt == fy.fmt == Format.FRACTAL_NZ
                    and tuple(xt.get_shape())[-4:] == tuple(yt.get_shape())[-4:]
                    and tuple(fx.origin)[-2:] == tuple(fy.origin)[-2:])
+        nz_view = nz_view or _channels_view(xt, yt)
         for what, t in (("operand", xt), ("result", yt)):
             f = format_of(t)
             if nz_view:

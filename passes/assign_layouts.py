@@ -296,13 +296,16 @@ class LayoutChosen(RewritePattern):
             td = with_loc(to_format(v, Format(want), _origin_of(op, want)), op)
             new_ops.append(td)
             operands.append(td.dst)
-        rts = [cann.storage_type(r.type, Format(f), _origin_of(op, f)) for r, f in zip(op.results, outs)]
+        nd = Format.ND.value  # a result written in its origin layout (a reduction over C)
+        rts = [r.type if f == nd else cann.storage_type(r.type, Format(f), _origin_of(op, f))
+               for r, f in zip(op.results, outs)]
         new = with_loc(type(op).create(operands=operands, result_types=rts,
                                        properties=dict(op.properties), attributes=dict(op.attributes),
                                        regions=[r.clone() for r in op.regions]), op)
-        backs = [with_loc(trans_data(n, Format(f), _origin_of(op, f), r.type), op)
+        backs = [None if f == nd else with_loc(trans_data(n, Format(f), _origin_of(op, f), r.type), op)
                  for n, f, r in zip(new.results, outs, op.results)]
-        rewriter.replace(op, [*new_ops, new, *backs], [b.dst for b in backs])
+        rewriter.replace(op, [*new_ops, new, *(b for b in backs if b is not None)],
+                         [n if b is None else b.dst for n, b in zip(new.results, backs)])
 
 
 class FoldReshapeChain(RewritePattern):
@@ -382,7 +385,7 @@ class AssignLayoutsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from compiler.transforms.layout_assignment import choose, report_lines
 
-        rewrite(op, [FoldConstReshape(), FoldReduceReshape()])
+        rewrite(op, [FoldConstReshape(), FoldReduceReshape(), FoldReshapeChain()])
         choices = choose(op)
         rewrite(op, [LayoutConv(), LayoutPool(), LayoutMatMul(), LayoutSqueezeExciteGate(),
                      LayoutConvScaled(), LayoutChosen(choices), FoldReshapeChain(),

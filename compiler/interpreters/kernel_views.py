@@ -185,6 +185,43 @@ def _store_nz_origin_rows(op, v, dst, idx):
 STORE_VIEWS = {"nz_origin_rows": _store_nz_origin_rows}
 
 
+def _nc1hwc0_tile_rows(shape, idx, tile_rows):
+    """Rows [t, +tile_rows) of an NC1HWC0 (N, C1, H, W, C0) tensor's origin rows (n, h, w)
+    (N*H*W rows, NHWC order): (n, h, w) of each row."""
+    (t,) = idx
+    n_, _, h_, w_, _ = shape
+    r = np.arange(t, min(t + tile_rows, n_ * h_ * w_))
+    n, rem = np.divmod(r, h_ * w_)
+    h, w = np.divmod(rem, w_)
+    return n, h, w
+
+
+def _nc1hwc0_rows(op, src, idx, out):
+    """Rows of an NC1HWC0 (N, C1, H, W, C0) tensor as [tile, C] rows of its NHWC origin: row
+    (n, h, w) = x[n, :, h, w, :], the C1 blocks of C0 lanes side by side, the padding lanes of
+    the last block (channels past `channels`) dropped, so a row statistic sees exactly C values
+    whatever C mod C0; rows past N*H*W are zero."""
+    n, h, w = _nc1hwc0_tile_rows(src.shape, idx, out.shape[0])
+    c1, c0 = src.shape[1], src.shape[4]
+    rows = src[n, :, h, w, :].reshape(n.size, c1 * c0)[:, :op.param("channels")]
+    out[:n.size] = rows
+    return out
+
+
+def _store_nc1hwc0_rows(op, v, dst, idx):
+    """The inverse of the `nc1hwc0_rows` load: each row (n, h, w) is written across all C1
+    blocks, the padding lanes as zeros (the format's rule, whatever the buffer held)."""
+    n, h, w = _nc1hwc0_tile_rows(dst.shape, idx, v.shape[0])
+    c1, c0 = dst.shape[1], dst.shape[4]
+    full = np.zeros((n.size, c1 * c0), dst.dtype)
+    full[:, :op.param("channels")] = v[:n.size]
+    dst[n, :, h, w, :] = full.reshape(n.size, c1, c0)
+
+
+LOAD_VIEWS["nc1hwc0_rows"] = _nc1hwc0_rows
+STORE_VIEWS["nc1hwc0_rows"] = _store_nc1hwc0_rows
+
+
 def _store_concat_c0(op, v, dst, idx):
     """concat_c0: a flat tile (elements [t, +tile)) of input i, stored NC1HWC0 (N, C1_i, HW, C0),
     into a concat over C whose channel offset is off the C0 grid: channel c of the input goes

@@ -246,24 +246,74 @@ def rule_pad_hw(op: Operation, fmt: str) -> str | None:
 
 
 def rule_reduce_hw(op: Operation, fmt: str) -> str | None:
+    """A reduction of a 4-D NC1HWC0 value over H and W (rows (n, c1) of C0 lanes), or over C
+    alone (rows (n, h, w) of C1 blocks of C0 lanes, the padding lanes of the last block
+    masked: any channel count)."""
     if not _static(op):
         return "dynamic shapes"
     if len(_shape(op.operands[0])) != 4:
         return "an input of rank other than 4"
     axes = sorted(a % 4 for a in _ints(op, "axes"))
-    if tuple(axes) != _hw_axes(op):
-        return f"it reduces axes {axes}, not H and W"
+    if tuple(axes) != _hw_axes(op) and axes != [_c_axis(op)]:
+        return f"it reduces axes {axes}, neither H and W nor C"
+    return None
+
+
+def reduces_c(op: Operation) -> bool:
+    """A 4-D reduction over C alone (rule_reduce_hw's second case)."""
+    xs = _shape(op.operands[0])
+    return len(xs) == 4 and sorted(a % 4 for a in _ints(op, "axes")) == [_c_axis(op)]
+
+
+def reshape_kind(op: Operation) -> str | None:
+    """How a Reshape of an NHWC value stored NC1HWC0 (N, C1, H, W, C0) keeps its channels:
+    "hw"      4-D -> 4-D, N and C unchanged: H, W regrouped inside each (n, c1) block, the
+              same bytes;
+    "flatten" [N, H, W, C] -> [N*H*W, C]: the rows (n, h, w) of C channels, which FRACTAL_NZ of
+              [M, C] stores as (K1 = C1, M1, 16, C0): the same bytes when N = 1 and H*W is a
+              multiple of 16, else a copy that inserts the padding rows;
+    "unflatten" the inverse, from FRACTAL_NZ [M, C] to NC1HWC0 [N, H, W, C];
+    None otherwise."""
+    xs, ys = _shape(op.operands[0]), _shape(op.results[0])
+    if len(xs) == 4 and len(ys) == 4 and xs[0] == ys[0] and xs[3] == ys[3]:
+        return "hw"
+    if len(xs) == 4 and len(ys) == 2 and ys == (xs[0] * xs[1] * xs[2], xs[3]):
+        return "flatten"
+    if len(xs) == 2 and len(ys) == 4 and xs == (ys[0] * ys[1] * ys[2], ys[3]):
+        return "unflatten"
+    return None
+
+
+def reshape_is_view(op: Operation) -> bool:
+    """A Reshape on NC1HWC0 (reshape_kind) that moves no byte."""
+    kind = reshape_kind(op)
+    nhwc = _shape(op.operands[0]) if kind in ("hw", "flatten") else _shape(op.results[0])
+    return kind == "hw" or (kind is not None and nhwc[0] == 1 and (nhwc[1] * nhwc[2]) % 16 == 0)
+
+
+def rule_reshape_c(op: Operation, fmt: str) -> str | None:
+    msg = _device_shape(op, fmt) if reshape_kind(op) != "flatten" else (
+        None if _static(op) else "dynamic shapes")
+    if msg:
+        return msg
+    if reshape_kind(op) is None:
+        return (f"it changes N or C ({list(_shape(op.operands[0]))} -> "
+                f"{list(_shape(op.results[0]))}): not H, W alone, nor a flatten to [N*H*W, C]")
     return None
 
 
 def rule_rows(op: Operation, fmt: str) -> str | None:
     """Softmax / LayerNorm statistics along the last axis: one m1 block of NZ across all K1
-    blocks holds 16 whole rows (cann-facts.md section 3)."""
+    blocks holds 16 whole rows (cann-facts.md section 3).  On NC1HWC0 the last axis of an NHWC
+    value is C: a row (n, h, w) is C1 blocks of C0 lanes, the padding lanes of the last block
+    masked (compiler/conversions/cann_to_kernel/vector.py RowsToVectorBody, `nc1hwc0_rows`)."""
     msg = _device_shape(op, fmt)
     if msg:
         return msg
     y = _shape(op.results[0])
     rank = len(y)
+    if fmt == NC1HWC0 and origin_format(op) != "NHWC":
+        return "the last axis of an NCHW value is W, not C"
     if op.name == "cann.SoftmaxV2":
         if sorted(a % rank for a in _ints(op, "axes")) != [rank - 1]:
             return "a softmax over another axis than the last"
@@ -335,6 +385,7 @@ RULES = {
     "reduce-hw": rule_reduce_hw,
     "rows": rule_rows,
     "batch-view": rule_batch_view,
+    "reshape-c": rule_reshape_c,
     "concat": rule_concat,
     "split": rule_split,
     "slice-hw": rule_slice_hw,
@@ -373,8 +424,25 @@ def io_layouts(op: Operation, fmt: str) -> tuple[list[str | None], list[str]]:
             ins.append(fmt)
     outs = [fmt] * len(op.results)
     if fmt == NC1HWC0 and runs_on(op).rule(fmt) == "reduce-hw" and not _int(op, "keep_dims"):
-        outs = [FRACTAL_NZ]  # [N, C]: C1 x C0 of the input are K1 x C0 of NZ
+        # over H, W: [N, C], C1 x C0 of the input are K1 x C0 of NZ; over C: [N, H, W] row-major
+        outs = [ND] if reduces_c(op) else [FRACTAL_NZ]
+    if fmt == NC1HWC0 and runs_on(op).rule(fmt) == "reshape-c":
+        kind = reshape_kind(op)
+        if kind == "flatten":
+            outs = [FRACTAL_NZ]
+        elif kind == "unflatten":
+            ins = [FRACTAL_NZ]
     return ins, outs
+
+
+def op_cost(op: Operation, fmt: str) -> int:
+    """The bytes the op itself moves on `fmt` where that differs between formats (energy
+    units): a Reshape between NC1HWC0 and FRACTAL_NZ that is no view copies its value once
+    (read + write), as a TransData does, so the assignment weighs it against the TransData
+    chain through ND (twice that)."""
+    if fmt == NC1HWC0 and runs_on(op).rule(fmt) == "reshape-c" and not reshape_is_view(op):
+        return 2 * _bytes(op.results[0]) * SCALE
+    return 0
 
 
 # --- the assignment ---------------------------------------------------------------------------
@@ -431,8 +499,11 @@ class Problem:
     def read(self, k: int, i: int, labels: list[str]) -> str | None:
         return ND if k < 0 else self.layouts(k, labels[k])[0][i]
 
+    def unary(self, k: int, fmt: str) -> int:
+        return _bias(fmt) + op_cost(self.ops[k], fmt)
+
     def energy(self, labels: list[str]) -> int:
-        total = sum(_bias(f) for f in labels)
+        total = sum(self.unary(k, f) for k, f in enumerate(labels))
         for v, rs in self.readers.items():
             p = self.produced(v, labels)
             want = {self.read(k, i, labels) for k, i in rs} - {None, p}
@@ -569,8 +640,8 @@ def _expand(prob: Problem, labels: list[str], alpha: str) -> list[str]:
             if w > 0:  # submodular part; a non-submodular remainder is dropped (truncation)
                 edges[(vp, vq)] = edges.get((vp, vq), 0) + w
     for k, n in var.items():
-        u0[n] += _bias(labels[k])
-        u1[n] += _bias(alpha)
+        u0[n] += prob.unary(k, labels[k])
+        u1[n] += prob.unary(k, alpha)
     for n in range(nv):
         m = min(u0[n], u1[n])
         if u1[n] - m:

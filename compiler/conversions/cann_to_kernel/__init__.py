@@ -28,8 +28,8 @@ from xdsl.pattern_rewriter import RewritePattern
 def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
                       legacy: bool = False, impl=None) -> list[RewritePattern]:
     """impl: the ImplMode (compiler/conversions/cann_to_kernel/implmode.py) every pattern lowers with."""
-    from compiler.conversions.cann_to_kernel import (attention, control_flow, cube, data_movement, fused, gather,
-                                   resize, squeeze_excite, vector)
+    from compiler.conversions.cann_to_kernel import (attention, channels, control_flow, cube, data_movement, fused,
+                                   gather, resize, squeeze_excite, vector)
     from compiler.conversions.cann_to_kernel import legacy as legacy_forms
 
     if legacy:
@@ -39,7 +39,8 @@ def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
         kinds = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
                  vector.ElementwiseToVectorBody, vector.RowsToVectorBody,
                  vector.ReduceToVectorBody, data_movement.PadToVectorBody,
-                 data_movement.ReshapeToView, vector.GeneralElementwiseToVectorBody,
+                 channels.ReshapeChannelsToKernel, data_movement.ReshapeToView,
+                 vector.GeneralElementwiseToVectorBody,
                  vector.BNInferToVectorBody, data_movement.TransposeToVectorBody,
                  data_movement.ConcatToVectorBody, data_movement.StridedSliceToVectorBody,
                  data_movement.BroadcastToVectorBody,

@@ -295,9 +295,11 @@ def cast_tile(body: Body, v, shape, et, ct):
 
 
 def nz_rows(t) -> bool:
-    """A FRACTAL_NZ tensor of an ND origin [.., M, K] (a row kernel's NZ operand)."""
+    """A FRACTAL_NZ tensor of an ND origin [.., M, K] (a row kernel's NZ operand), or an
+    NC1HWC0 tensor of an NHWC origin (rows (n, h, w) over C: `nc1hwc0_rows`)."""
     f = cann.format_of(t)
-    return f is not None and f.fmt == Format.FRACTAL_NZ and f.origin_fmt == Format.ND
+    return f is not None and (f.fmt == Format.FRACTAL_NZ and f.origin_fmt == Format.ND
+                              or f.fmt == Format.NC1HWC0 and f.origin_fmt == Format.NHWC)
 
 
 class RowsToVectorBody(ChipPattern):
@@ -332,7 +334,7 @@ class RowsToVectorBody(ChipPattern):
             bad = [v for v in xs if v.type != y.type] + \
                   [v for v in op.operands[n_x:] if not row_major(v.type)]
             if bad:
-                self.fail(op, f"{op.name}: on FRACTAL_NZ, x must be stored like y and gamma/beta "
+                self.fail(op, f"{op.name}: on {stored_as(y.type)}, x must be stored like y and gamma/beta "
                               f"row-major, but a value is stored as {stored_as(bad[0].type)} "
                               f"{list(bad[0].type.get_shape())}")
                 return
@@ -375,7 +377,12 @@ class RowsToVectorBody(ChipPattern):
         ct = self.impl.row_compute_type(op.name.removeprefix("cann."), et)  # UB arithmetic
         eb = numpy_dtype(ct).itemsize
         n_buf = 2 if op.name == "cann.SoftmaxV2" else n_x + 2
-        if on_nz:  # the padded row space: B * M1 * 16 rows
+        if on_nz and cann.format_of(y.type).fmt == Format.NC1HWC0:
+            # rows (n, h, w) of C channels: C1 blocks of C0 lanes, the padding lanes of the last
+            # block dropped on load and written as zeros on store (any C, not only multiples of C0)
+            units = prod(shape[:-1])
+            view, vp = "nc1hwc0_rows", {"channels": length}
+        elif on_nz:  # the padded row space: B * M1 * 16 rows
             *batch, _, m1, m0, _ = y.type.get_shape()
             units = prod(batch) * m1 * m0
             view, vp = "nz_origin_rows", {"rows": shape[-2], "cols": length}
@@ -458,11 +465,18 @@ class ReduceToVectorBody(ChipPattern):
         if xf is not None and xf.fmt == Format.NC1HWC0:
             hw = [1, 2] if xf.origin_fmt == Format.NHWC else [2, 3]
             n_, c1, h, w, c0 = xs
+            if axes == [3 if xf.origin_fmt == Format.NHWC else 1] and (
+                    yf is None and not flag(op.keep_dims)
+                    or yf is not None and yf.fmt == Format.NC1HWC0 and flag(op.keep_dims)):
+                from compiler.conversions.cann_to_kernel.channels import lower_reduce_over_c
+
+                lower_reduce_over_c(self, op, rewriter, REDUCE_FNS[op.name])
+                return
             ok_y = yf is not None and (yf.fmt == Format.NC1HWC0 and flag(op.keep_dims)
                                        or yf.fmt == Format.FRACTAL_NZ and not flag(op.keep_dims))
             if axes != hw or not ok_y:
                 self.fail(op, f"{op.name}: on NC1HWC0 only the reduction over H and W (to NC1HWC0 "
-                              f"with keep_dims, or FRACTAL_NZ without) has a kernel lowering; got "
+                              f"with keep_dims, or FRACTAL_NZ without) or over C has a kernel lowering; got "
                               f"axes {axes} to {stored_as(yt)}")
                 return
             rows, length, inner = n_ * c1, h * w, c0

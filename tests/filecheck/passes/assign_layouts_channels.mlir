@@ -1,0 +1,68 @@
+// RUN: cann-opt --assign-layouts %s | filecheck %s
+// RUN: cann-opt --assign-layouts %s | cann-opt --assign-layouts | filecheck %s
+// RUN: cann-opt --assign-layouts --cann-to-kernel='soc-version=Ascend910B3' %s | filecheck %s --check-prefix=KERNEL
+// RUN: cann-opt --assign-layouts --cann-to-kernel='soc-version=Ascend910B3' %s | cann-opt | filecheck %s --check-prefix=KERNEL
+
+// Ops over the channels of NC1HWC0 values (dialects/layouts.py RunsOn, compiler/transforms/
+// layout_assignment.py rules "rows", "reduce-hw" over C, "reshape-c"): LayerNorm over C (24
+// channels: the last C1 block has 8 padding lanes), the flatten [N, H, W, C] -> [N*H*W, C]
+// to a matmul's FRACTAL_NZ and back, and a max over C with keep_dims, all between two convs:
+// TransData only at the graph's input and output (and the weights, converted at compile time
+// when they are constants).
+// CHECK-LABEL: func.func @norm_flatten_reduce
+// CHECK:         %[[C:.*]] = cann.Conv2D {{.*}} -> tensor<1x2x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 24]>>
+// CHECK-NEXT:    %[[LN:.*]] = cann.LayerNorm %[[C]], %g, %b {{.*}} : (tensor<1x2x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 24]>>, tensor<24xf32>, tensor<24xf32>) -> tensor<1x2x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 24]>>
+// CHECK-NEXT:    %[[F:.*]] = cann.Reshape %[[LN]] {shape = array<i64: 36, 24>} : (tensor<1x2x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 24]>>) -> tensor<2x3x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [36, 24]>>
+// CHECK:         %[[M:.*]] = cann.MatMulV2 %[[F]], {{.*}} -> tensor<1x3x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [36, 8]>>
+// CHECK-NEXT:    %[[U:.*]] = cann.Reshape %[[M]] {shape = array<i64: 1, 6, 6, 8>} : (tensor<1x3x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [36, 8]>>) -> tensor<1x1x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 8]>>
+// CHECK-NEXT:    %[[R:.*]] = cann.ReduceMaxD %[[U]] {axes = array<i64: 3>, keep_dims = 1 : i64} : (tensor<1x1x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 8]>>) -> tensor<1x1x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 1]>>
+// CHECK:         %[[Y:.*]] = cann.Conv2D %[[R]], {{.*}} -> tensor<1x1x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 4]>>
+// CHECK-NEXT:    %[[O:.*]] = cann.TransData %[[Y]] {src_format = "NC1HWC0", dst_format = "NHWC", groups = 1 : i64}
+// CHECK-NEXT:    func.return %[[O]]
+// The row kernels read and write rows (n, h, w) of C lanes (`nc1hwc0_rows`); the flatten is a
+// kernel moving rows between that view and NZ's (36 rows: not a multiple of 16, so no view).
+// KERNEL-LABEL: func.func @norm_flatten_reduce
+// KERNEL:         kernel.vec_kernel {{.*}} {kind = "LayerNorm"
+// KERNEL:           kernel.load {{.*}} {view = "nc1hwc0_rows", params = {channels = 24 : i64}} : memref<1x2x6x6x16xf32, #kernel.space<GM>> -> memref<36x24xf32, #kernel.space<UB>>
+// KERNEL:           kernel.store {{.*}} {view = "nc1hwc0_rows", params = {channels = 24 : i64}}
+// KERNEL:         kernel.vec_kernel {{.*}} {kind = "Reshape"
+// KERNEL:           kernel.load {{.*}} {view = "nc1hwc0_rows", params = {channels = 24 : i64}}
+// KERNEL:           kernel.store {{.*}} {view = "nz_origin_rows", params = {rows = 36 : i64, cols = 24 : i64}}
+// KERNEL:         kernel.cube {{.*}} {kind = "MatMulV2"
+// KERNEL:         kernel.vec_kernel {{.*}} {kind = "Reshape"
+// KERNEL:           kernel.load {{.*}} {view = "nz_origin_rows", params = {rows = 36 : i64, cols = 8 : i64}}
+// KERNEL:           kernel.store {{.*}} {view = "nc1hwc0_rows", params = {channels = 8 : i64}}
+// KERNEL:         kernel.vec_kernel {{.*}} {kind = "ReduceMaxD"
+// KERNEL:           kernel.vec {{.*}} {fn = "RowMax", attrs = {}} : (memref<36x8xf32, #kernel.space<UB>>) -> memref<36x1xf32, #kernel.space<UB>>
+// KERNEL:           kernel.store {{.*}} {view = "nc1hwc0_rows", params = {channels = 1 : i64}}
+func.func @norm_flatten_reduce(%x: tensor<1x6x6x3xf32>, %w1: tensor<3x3x3x24xf32>, %g: tensor<24xf32>, %b: tensor<24xf32>, %wm: tensor<24x8xf32>, %w2: tensor<3x3x1x4xf32>) -> tensor<1x6x6x4xf32> {
+  %0 = cann.Conv2D %x, %w1 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x6x6x3xf32>, tensor<3x3x3x24xf32>) -> tensor<1x6x6x24xf32>
+  %1 = cann.LayerNorm %0, %g, %b {begin_norm_axis = 3 : i64, begin_params_axis = 3 : i64, epsilon = 1.0e-06 : f32} : (tensor<1x6x6x24xf32>, tensor<24xf32>, tensor<24xf32>) -> tensor<1x6x6x24xf32>
+  %2 = cann.Reshape %1 {shape = array<i64: 36, 24>} : (tensor<1x6x6x24xf32>) -> tensor<36x24xf32>
+  %3 = cann.MatMulV2 %2, %wm {transpose_x1 = false, transpose_x2 = false} : (tensor<36x24xf32>, tensor<24x8xf32>) -> tensor<36x8xf32>
+  %4 = cann.Reshape %3 {shape = array<i64: 1, 6, 6, 8>} : (tensor<36x8xf32>) -> tensor<1x6x6x8xf32>
+  %5 = cann.ReduceMaxD %4 {axes = array<i64: 3>, keep_dims = 1 : i64} : (tensor<1x6x6x8xf32>) -> tensor<1x6x6x1xf32>
+  %6 = cann.Conv2D %5, %w2 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x6x6x1xf32>, tensor<3x3x1x4xf32>) -> tensor<1x6x6x4xf32>
+  func.return %6 : tensor<1x6x6x4xf32>
+}
+
+// With N = 1 and H*W = 64 (a multiple of 16) NC1HWC0 (1, C1, 8, 8, C0) and FRACTAL_NZ
+// (C1, 4, 16, C0) of [64, C] hold the same bytes: the flatten is a kernel.view.  A reshape
+// that regroups H and W only ([1, 8, 8, C] -> [1, 4, 16, C]) between two convs is a view too.
+// CHECK-LABEL: func.func @views
+// CHECK:         %[[C:.*]] = cann.Conv2D {{.*}} -> tensor<1x2x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 20]>>
+// CHECK-NEXT:    %[[H:.*]] = cann.Reshape %[[C]] {{.*}} -> tensor<1x2x4x16x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 4, 16, 20]>>
+// CHECK:         cann.Conv2D %[[H]]
+// CHECK:         cann.Reshape %[[C]] {{.*}} -> tensor<2x4x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [64, 20]>>
+// KERNEL-LABEL: func.func @views
+// KERNEL:         kernel.view {{.*}} : (tensor<1x2x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 20]>>) -> tensor<1x2x4x16x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 4, 16, 20]>>
+// KERNEL:         kernel.view {{.*}} : (tensor<1x2x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 20]>>) -> tensor<2x4x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [64, 20]>>
+// KERNEL-NOT:     kind = "Reshape"
+func.func @views(%x: tensor<1x8x8x3xf32>, %w1: tensor<1x1x3x20xf32>, %w2: tensor<1x1x20x4xf32>, %wm: tensor<20x8xf32>) -> (tensor<1x4x16x4xf32>, tensor<64x8xf32>) {
+  %0 = cann.Conv2D %x, %w1 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x8x8x3xf32>, tensor<1x1x3x20xf32>) -> tensor<1x8x8x20xf32>
+  %1 = cann.Reshape %0 {shape = array<i64: 1, 4, 16, 20>} : (tensor<1x8x8x20xf32>) -> tensor<1x4x16x20xf32>
+  %2 = cann.Conv2D %1, %w2 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x4x16x20xf32>, tensor<1x1x20x4xf32>) -> tensor<1x4x16x4xf32>
+  %3 = cann.Reshape %0 {shape = array<i64: 64, 20>} : (tensor<1x8x8x20xf32>) -> tensor<64x20xf32>
+  %4 = cann.MatMulV2 %3, %wm {transpose_x1 = false, transpose_x2 = false} : (tensor<64x20xf32>, tensor<20x8xf32>) -> tensor<64x8xf32>
+  func.return %2, %4 : tensor<1x4x16x4xf32>, tensor<64x8xf32>
+}
