@@ -40,7 +40,8 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, SymbolTable
+from xdsl.traits import (Commutative, ConstantLike, HasCanonicalizationPatternsTrait, HasParent,
+                         IsolatedFromAbove, IsTerminator, Pure, SymbolTable)
 
 from dialects.op_kinds import (Broadcast, Constant, Cube, Elementwise, Injective, Opaque,
                                OutputFusable, Reduction, View)
@@ -202,6 +203,38 @@ class CannOp(IRDLOperation):
         pass
 
 
+class ReshapeCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from compiler.transforms.canonicalization import ReshapeNoop
+
+        return (ReshapeNoop(),)
+
+
+class TransposeCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from compiler.transforms.canonicalization import TransposeNoop
+
+        return (TransposeNoop(),)
+
+
+class CastCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from compiler.transforms.canonicalization import CastNoop
+
+        return (CastNoop(),)
+
+
+class TransDataCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from compiler.transforms.canonicalization import TransDataInverse
+
+        return (TransDataInverse(),)
+
+
 @irdl_op_definition
 class ConstOp(IRDLOperation):
     """`%w = cann.Const dense<...> : tensor<...> -> tensor<..., #cann.format<FRACTAL_Z, ...>>`.
@@ -213,7 +246,7 @@ class ConstOp(IRDLOperation):
     name = "cann.Const"
     value = prop_def(DenseIntOrFPElementsAttr)
     output = result_def(TensorType)
-    traits = traits_def(Pure(), Constant())
+    traits = traits_def(Pure(), Constant(), ConstantLike())
 
     def __init__(self, value: DenseIntOrFPElementsAttr, result_type: TensorType | None = None):
         super().__init__(properties={"value": value},
@@ -391,7 +424,7 @@ class TransDataOp(CannOp):
     src_format = prop_def(StringAttr)
     dst_format = prop_def(StringAttr)
     groups = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective())
+    traits = traits_def(Pure(), Injective(), TransDataCanonicalization())
 
     def verify_op(self) -> None:
         n = self.name
@@ -608,11 +641,13 @@ class BinaryCannOp(CannOp):
 @irdl_op_definition
 class AddOp(BinaryCannOp):
     name = "cann.Add"
+    traits = traits_def(Commutative())
 
 
 @irdl_op_definition
 class MulOp(BinaryCannOp):
     name = "cann.Mul"
+    traits = traits_def(Commutative())
 
 
 @irdl_op_definition
@@ -628,11 +663,13 @@ class RealDivOp(BinaryCannOp):
 @irdl_op_definition
 class MaximumOp(BinaryCannOp):
     name = "cann.Maximum"
+    traits = traits_def(Commutative())
 
 
 @irdl_op_definition
 class MinimumOp(BinaryCannOp):
     name = "cann.Minimum"
+    traits = traits_def(Commutative())
 
 
 @irdl_op_definition
@@ -959,7 +996,7 @@ class TransposeDOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     perm = prop_def(I64Array)
-    traits = traits_def(Pure(), Injective())
+    traits = traits_def(Pure(), Injective(), TransposeCanonicalization())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -1035,7 +1072,7 @@ class CastOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     dst_type = prop_def(Attribute)
-    traits = traits_def(Pure(), Elementwise())
+    traits = traits_def(Pure(), Elementwise(), CastCanonicalization())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1116,7 +1153,7 @@ class ReshapeOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     shape = prop_def(I64Array)
-    traits = traits_def(Pure(), View(), RunsOn(nc1hwc0="reshape-c", fractal_nz="batch-view"), ReshapeCanonicalization())
+    traits = traits_def(Pure(), View(), RunsOn(nc1hwc0="reshape-c", fractal_nz="batch-view"), ReshapeCanonicalization(), ReshapeCanonicalization())
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -1757,11 +1794,13 @@ class LessEqualOp(CompareCannOp):
 @irdl_op_definition
 class EqualOp(CompareCannOp):
     name = "cann.Equal"
+    traits = traits_def(Commutative())
 
 
 @irdl_op_definition
 class NotEqualOp(CompareCannOp):
     name = "cann.NotEqual"
+    traits = traits_def(Commutative())
 
 
 class LogicalBinaryOp(CompareCannOp):
@@ -1774,11 +1813,13 @@ class LogicalBinaryOp(CompareCannOp):
 @irdl_op_definition
 class LogicalAndOp(LogicalBinaryOp):
     name = "cann.LogicalAnd"
+    traits = traits_def(Commutative())
 
 
 @irdl_op_definition
 class LogicalOrOp(LogicalBinaryOp):
     name = "cann.LogicalOr"
+    traits = traits_def(Commutative())
 
 
 @irdl_op_definition
