@@ -4,7 +4,9 @@ the original TensorFlow graph.
     cann-run model.mlir|model.om --input x=x.npy [--input y=y.npy] [--seed 0] [--output-dir DIR]
              [--compare-with model.pb|model.pbtxt] [--atol 1e-5] [--rtol 1e-5]
 
-Inputs not given are drawn from normal(0, 1) with --seed.  Without --compare-with each output is
+Inputs not given are drawn from normal(0, 1) with --seed.  A multi-gear .om (cann-compile
+--dynamic_batch_size / --dynamic_image_size / --dynamic_dims) runs the gear the given inputs'
+shapes are, or the one an `ascend_mbatch_shape_data` input names; with no input, the first.  Without --compare-with each output is
 summarised; with it, one line per output `name: max_abs=.. max_rel=.. (atol=.., rtol=..) OK|FAIL`
 and exit code 1 if any output fails.  --output-dir writes NAME.npy per output ('/' and ':' in a
 name become '_').  TensorFlow is imported only for tf-level ops or --compare-with.
@@ -13,6 +15,7 @@ name become '_').  TensorFlow is imported only for tf-level ops or --compare-wit
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -71,6 +74,7 @@ def load_npy(path: str, name: str) -> np.ndarray:
         raise
     except Exception as e:  # noqa: BLE001 - numpy's header parser raises many kinds on bad bytes
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        first = re.sub(r"<([\w.]+) object at 0x[0-9a-fA-F]+>", r"<\1>", first)  # no address
         raise CompileError(f"{path}: error: not a valid .npy file: {first}") from None
     if not isinstance(value, np.ndarray):
         raise CompileError(f"{path}: error: expected one array (.npy), got an archive")
@@ -130,10 +134,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             om_model = load_offline_model(args.model)
             module = om_model.module
             source[0] = om_model.source or source[0]
+            from compiler.driver.shape_ranges import recorded, run_ranged
+
+            if recorded(module):  # range-compiled: tiled at dispatch, one run per --input value
+                return run_ranged(args, module, args.model, load_npy)
         else:
             module, source[0] = load_module(args.model)
         files: dict[str, str] = {}
         given = parse_inputs(args.input, files)
+        if om and om_model.gears is not None:  # a multi-gear .om: the gear the inputs are in
+            from compiler.driver.gears import MBATCH_INPUT
+
+            om_model = om_model.gears.models[om_model.gears.select(given, files)]
+            module = om_model.module
+            given.pop(MBATCH_INPUT, None)
         known = [n for n, _, _ in input_specs(module)]
         for n in given:
             if n not in known:

@@ -396,6 +396,19 @@ def test_npy_of_the_wrong_shape_names_the_npy(capsys):
                          r"\[1, 8, 8, 3\]$", npy)
 
 
+def test_npy_header_with_an_expression_gives_the_same_message_every_run(capsys):
+    """numpy's header parser quoted an AST node with its memory address (`<ast.BinOp object at
+    0x7f...>`): the message differed from run to run (the fuzz harness's determinism check)."""
+    npy = repro("npy-header-object-address", "expression_shape.npy")
+    errs = []
+    for _ in range(2):
+        rc, err = run_tool("cann-run", [TF_EXAMPLE, "--input", f"x={npy}"], capsys)
+        assert rc == 1
+        errs.append(err)
+    one_line_errors(errs[0], r": error: not a valid .npy file: .*<ast\.BinOp>$", npy)
+    assert errs[0] == errs[1]
+
+
 def test_npy_whose_data_is_shorter_than_its_header_says(capsys, tmp_path):
     import numpy as np
 
