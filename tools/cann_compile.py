@@ -441,3 +441,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+    a("--report-shape", dest="report_shape", default=None, metavar="x:4,224,224,3",
+      help="with a ranged --input_shape: the estimate of the kernels tiled at this shape")
+    from compiler.driver.shape_ranges import is_range_spec
+
+    if is_range_spec(args.input_shape):  # "x:1~16,...": tiled at dispatch (shape_ranges.py)
+        from compiler.driver.shape_ranges import compile_ranged
+
+        with cycle_collection_paused():
+            return compile_ranged(args, pipeline_options(args), log_step, print_spec)[0], None, None
+        if args.report_shape:  # a range-compiled model: the kernels tiled at that shape
+            from compiler.driver.shape_ranges import report_module
+
+            module = report_module(module, args.report_shape)

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -289,7 +290,7 @@ class Builder:
         if tuple(x.type.get_shape()) == tuple(shape):
             return x
         return self.create(cann.ReshapeOp, [x], TensorType(x.type.element_type, shape),
-                           shape=int_array(shape))
+                           shape=int_array([-1 if d < 0 else d for d in shape]))
 
     def transpose(self, x: SSAValue, perm: Sequence[int]) -> SSAValue:
         perm = [int(p) for p in perm]
@@ -384,7 +385,11 @@ def int_value(value: int) -> Converter:
 
 
 def result_shape(n: TfNode) -> Attribute:
-    """Reshape's shape from the (static) result type that shape inference gave the node."""
+    """Reshape's shape from the result type that shape inference gave the node; one `?` (a
+    ranged input's dimension) is the inferred -1 (compiler/frontend/symbolic_shapes.py)."""
+    shape = tuple(n.result_type().get_shape())
+    if sum(d < 0 for d in shape) == 1:
+        return int_array([-1 if d < 0 else d for d in shape])
     return int_array(n.static_result_shape())
 
 
@@ -446,9 +451,8 @@ def _const(node: TfNode, b: Builder) -> Sequence[SSAValue]:
 
 
 def _reshape(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-    shape = node.static_result_shape()
     x = node.operand(0)
-    return [b.create(cann.ReshapeOp, [x], node.result_type(), shape=int_array(shape))]
+    return [b.create(cann.ReshapeOp, [x], node.result_type(), shape=result_shape(node))]
 
 
 def _shape(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -556,8 +560,6 @@ def _einsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     a_shape, b_shape = list(a.type.get_shape()), list(bv.type.get_shape())
     if len(a_lab) != len(a_shape) or len(b_lab) != len(b_shape):
         raise LegalizationError(f"Einsum '{eq}': labels do not match the input ranks")
-    if any(d < 0 for d in a_shape + b_shape):
-        raise LegalizationError(f"Einsum '{eq}': needs static input shapes")
     for lab in (a_lab, b_lab, out):
         if len(set(lab)) != len(lab):
             raise LegalizationError(f"Einsum '{eq}': repeated labels (traces) are not supported")
@@ -569,20 +571,31 @@ def _einsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     if set(a_lab) - set(batch + contract + free_a) or set(b_lab) - set(batch + contract + free_b):
         raise LegalizationError(f"Einsum '{eq}': labels summed in one input only are not supported")
 
-    def prod(labels):
+    def prod(labels):  # a `?` label (a ranged input's dimension) makes the group `?` (-1)
+        if any(size[c] < 0 for c in labels):
+            return DYNAMIC_INDEX
         return int(np.prod([size[c] for c in labels])) if labels else 1
 
     at = b.transpose(a, [a_lab.index(c) for c in batch + free_a + contract])
     bt = b.transpose(bv, [b_lab.index(c) for c in batch + contract + free_b])
     bs = [size[c] for c in batch]
     m, k, n = prod(free_a), prod(contract), prod(free_b)
-    a3 = b.reshape(at, [*bs, m, k])
-    b3 = b.reshape(bt, [*bs, k, n])
+    def reshape(x, shape, groups):  # a constant reshape infers one `?` (-1) at most
+        if all(len(g) == 1 for g in groups):
+            return x  # one label per flattened group: x has the shape already
+        if sum(d < 0 for d in shape) > 1:
+            raise LegalizationError(f"Einsum '{eq}': reshaping to "
+                                    f"{'x'.join('?' if d < 0 else str(d) for d in shape)} needs "
+                                    "more than one dynamic (?) dimension inferred")
+        return b.reshape(x, shape)
+
+    a3 = reshape(at, [*bs, m, k], (free_a, contract))
+    b3 = reshape(bt, [*bs, k, n], (contract, free_b))
     elt = a.type.element_type
     y = b.create(cann.BatchMatMulV2Op, [a3, b3, []], TensorType(elt, [*bs, m, n]),
                  adj_x1=IntegerAttr(0, 1), adj_x2=IntegerAttr(0, 1))
     natural = batch + free_a + free_b
-    y = b.reshape(y, [size[c] for c in natural])
+    y = reshape(y, [size[c] for c in natural], (free_a, free_b))
     return [b.transpose(y, [natural.index(c) for c in out])]
 
 

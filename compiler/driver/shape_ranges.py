@@ -1,0 +1,323 @@
+"""Shape ranges (issue 16 part 2): `--input_shape="x:1~16,224,224,3"` compiles once for every
+shape in the range; the kernels are tiled at dispatch, for the shape the model is run at.
+
+    cann-compile --model=m.pb --input_shape="x:1~16,32,32,3" --output=m    # one .om
+    cann-run m.om --input x=x4.npy --input x=x9.npy --compare-with m.pb     # one run per value
+
+What the compile does:
+
+1. The model is imported at the range's largest shape with TensorFlow's shape inference; a value
+   whose shape is still unknown there depends on the data (Where, Unique, ...), which no range
+   can express: one error naming the node.
+2. It is imported again with `?` at every ranged dimension.  Reshape targets Keras computes from
+   the tensor's own shape (Tensordot) are folded symbolically (compiler/frontend/symbolic_shapes.py)
+   and shape inference reruns, until nothing changes.  tf-to-cann and cann-cleanup run on this
+   symbolic graph: the cann level carries `?` (the mapping table, Einsum included, keeps it).
+3. The rest of the pipeline (fuse, [set-precision], assign-layouts, cann-to-kernel, plan-memory)
+   is the *tiling function*: it runs at dispatch on the symbolic function made concrete at the
+   run's shape (compiler/backend/runtime_tiling.py), with the same tiling solver as a static
+   compile.  The kernel module of the .om is this function run at the range's largest shape, so
+   its memory plan is sized for the maximum; the symbolic function, the ranges and the tiling
+   function's pass spec are recorded on that module (attributes `cann.shape_ranges`,
+   `cann.dispatch_pipeline`, `cann.dispatch_source`), so they travel inside MODEL_DEF.
+4. The tiling function also runs at the range's smallest shape at compile time: an op it cannot
+   lower, or a plan larger than the maximum's, is a compile error, not a run-time one.
+
+A range is `lo~hi` (1 <= lo <= hi).  ATC's `-1` (unbounded) is refused here: the memory plan
+must be sized for a maximum.  A shape outside the ranges is one error naming the input, its
+shape and the allowed ones.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass
+
+from compiler.ir.diagnostics import CompileError
+
+from compiler.backend.runtime_tiling import PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
+#: Rounds of symbolic reshape folding + re-import (each round can refine the next Reshape).
+MAX_REFINE_ROUNDS = 8
+
+
+@dataclass(frozen=True)
+class DimRange:
+    lo: int
+    hi: int
+
+    @property
+    def ranged(self) -> bool:
+        return self.lo != self.hi
+
+    def text(self) -> str:
+        return f"{self.lo}~{self.hi}" if self.ranged else str(self.lo)
+
+
+Ranges = dict[str, tuple[DimRange, ...]]
+
+
+def _bad(spec: str, why: str) -> CompileError:
+    return CompileError(f"--input_shape={spec}: {why}")
+
+
+def is_range_spec(spec: str | None) -> bool:
+    """Whether an --input_shape gives a range (`lo~hi`) anywhere."""
+    return bool(spec) and "~" in spec
+
+
+def parse_ranges(spec: str) -> Ranges:
+    """`"x:1~16,224,224,3;y:1,1~128"` -> {name: (DimRange, ...)}."""
+    out: Ranges = {}
+    for part in spec.split(";"):
+        if not part.strip():
+            continue
+        name, colon, dims = part.strip().rpartition(":")
+        name = name.strip()
+        if not colon or not name:
+            raise _bad(spec, f"'{part}' is not name:d0,d1,...")
+        values = []
+        for d in (d.strip() for d in dims.split(",")):
+            if d in ("-1", "?"):
+                raise _bad(spec, f"'{part}': an unbounded dimension ('{d}') has no maximum to "
+                                 "size the memory plan for; give a range lo~hi")
+            lo_s, tilde, hi_s = d.partition("~")
+            if not tilde:
+                lo_s = hi_s = d
+            if not (lo_s.strip().isdigit() and hi_s.strip().isdigit()):
+                raise _bad(spec, f"'{part}': '{d}' is neither a positive integer nor a range lo~hi")
+            lo, hi = int(lo_s), int(hi_s)
+            if lo < 1 or hi < lo:
+                raise _bad(spec, f"'{part}': range '{d}' must have 1 <= lo <= hi")
+            values.append(DimRange(lo, hi))
+        if name in out:
+            raise _bad(spec, f"'{name}' is given twice")
+        out[name] = tuple(values)
+    if not out:
+        raise _bad(spec, "no input given")
+    if not any(r.ranged for dims in out.values() for r in dims):
+        raise _bad(spec, "no dimension is a range lo~hi")
+    return out
+
+
+def ranges_text(ranges: Ranges) -> str:
+    return ";".join(f"{n}:{','.join(r.text() for r in dims)}" for n, dims in ranges.items())
+
+
+def shape_at(ranges: Ranges, which: str) -> dict[str, list[int]]:
+    return {n: [getattr(r, which) for r in dims] for n, dims in ranges.items()}
+
+
+def outside(ranges: Ranges, name: str, shape) -> str | None:
+    """Why `shape` is no shape of input `name` in the ranges, or None."""
+    dims = ranges.get(name)
+    if dims is None:
+        return None
+    shape = tuple(int(d) for d in shape)
+    if len(shape) == len(dims) and all(r.lo <= d <= r.hi for r, d in zip(dims, shape)):
+        return None
+    allowed = ",".join(r.text() for r in dims)
+    return f"input '{name}' has shape {list(shape)}, outside the compiled ranges [{allowed}]"
+
+
+def parse_shape_spec(spec: str, option: str) -> dict[str, list[int]]:
+    """`"x:4,32,32,3;y:..."` (concrete shapes, e.g. --report-shape)."""
+    out: dict[str, list[int]] = {}
+    for part in (p.strip() for p in spec.split(";")):
+        if not part:
+            continue
+        name, colon, dims = part.rpartition(":")
+        ds = [d.strip() for d in dims.split(",")]
+        if not colon or not name or not all(d.isdigit() and int(d) > 0 for d in ds):
+            raise CompileError(f"--{option}={spec}: '{part}' is not name:d0,d1,... of positive "
+                               "integers")
+        out[name.strip()] = [int(d) for d in ds]
+    if not out:
+        raise CompileError(f"--{option}={spec}: no input given")
+    return out
+
+
+# --- the compile ------------------------------------------------------------------------------
+
+def _load_graphdef(path: str):
+    from compiler.frontend.tf_loader import (load_keras_graphdef, load_saved_model_graphdef,
+                                             read_graphdef_file)
+
+    if os.path.isdir(path):
+        return load_saved_model_graphdef(path, None)
+    if path.endswith(".keras"):
+        return load_keras_graphdef(path)
+    if path.endswith((".pb", ".pbtxt")):
+        return read_graphdef_file(path)
+    raise CompileError(f"{path}: error: --input_shape with a range needs a TensorFlow model "
+                       "(.pb, .pbtxt, SavedModel, .keras): the IR's shapes are fixed")
+
+
+def _import(graph_def, path: str, shapes: dict[str, list[int]], outs, warn):
+    from compiler.frontend.importers.graphdef import import_graphdef
+
+    return import_graphdef(graph_def, path, input_shapes=shapes, outputs=outs, warn=warn)
+
+
+def check_data_independent(module, path: str) -> None:
+    """At a concrete input shape every value's shape is known unless it depends on the data."""
+    from xdsl.dialects.builtin import TensorType
+
+    from compiler.ir.diagnostics import node_name
+
+    for op in module.walk():
+        for r in op.results:
+            t = r.type
+            if isinstance(t, TensorType) and any(d < 0 for d in t.get_shape()):
+                shape = "x".join("?" if d < 0 else str(d) for d in t.get_shape())
+                raise CompileError(
+                    f"{path}: error: node '{node_name(op) or op.name}' ({op.name}) has an output "
+                    f"shape ({shape}) that depends on the data, not only on the input shapes; "
+                    "a shape range cannot express it")
+
+
+def import_symbolic(path: str, ranges: Ranges, outs, warn=lambda line: None):
+    """The tf-level module with `?` at each ranged dimension, reshape targets folded."""
+    from compiler.frontend.symbolic_shapes import (erase_dead_shape_ops, patch_graphdef,
+                                                   reshape_targets)
+
+    graph_def = copy.deepcopy(_load_graphdef(path))
+    shapes = {n: [-1 if r.ranged else r.lo for r in dims] for n, dims in ranges.items()}
+    at_max = _import(graph_def, path, shape_at(ranges, "hi"), outs, warn)
+    check_data_independent(at_max, path)
+    if outs is None:  # the graph's own outputs: a patched shape subgraph must not become one
+        from compiler.driver.runner import io_names, main_func
+
+        outs = io_names(main_func(at_max))[1]
+    module = _import(graph_def, path, shapes, outs, warn)
+    for _ in range(MAX_REFINE_ROUNDS):
+        targets = reshape_targets(module)
+        if not targets:
+            break
+        patch_graphdef(graph_def, targets)
+        module = _import(graph_def, path, shapes, outs, warn)
+    erase_dead_shape_ops(module)
+    return module
+
+
+def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=None):
+    """cann-compile with a ranged --input_shape: the kernel module at the range's maximum, with
+    the symbolic function and the tiling function recorded on it."""
+    import time
+
+    from xdsl.dialects.builtin import DictionaryAttr, StringAttr
+
+    from compiler.backend.runtime_tiling import Dispatcher, tail_passes
+    from compiler.driver.pipelines import build_pipeline, pipeline_spec, run_pipeline
+    from compiler.ir.diagnostics import SourceMap
+    from compiler.ir.ir_io import make_context
+
+    ranges = parse_ranges(args.input_shape)
+    t0 = time.perf_counter()
+    outs = args.out_nodes.split(";") if args.out_nodes else None
+    module = import_symbolic(args.model, ranges, outs)
+    log_step("import (symbolic)", time.perf_counter() - t0)
+    from dataclasses import replace
+
+    head = build_pipeline(replace(options, level="cann"))
+    tail = tail_passes(options)
+    if print_spec:
+        print_spec(pipeline_spec([*head, *tail]))
+    module.attributes["cann.soc_version"] = StringAttr(options.chip.name)
+    if args.input_format:
+        module.attributes["cann.input_format"] = StringAttr(args.input_format)
+    t0 = time.perf_counter()
+    run_pipeline(make_context(), module, head, SourceMap(args.model))
+    log_step("tf-to-cann (symbolic)", time.perf_counter() - t0)
+    module.attributes[RANGES_ATTR] = DictionaryAttr(
+        {n: StringAttr(",".join(r.text() for r in dims)) for n, dims in ranges.items()})
+    module.attributes[PIPELINE_ATTR] = StringAttr(pipeline_spec(tail))
+    dispatcher = Dispatcher(module, source=args.model)
+    t0 = time.perf_counter()
+    top = dispatcher.kernels(shape_at(ranges, "hi"))
+    low = dispatcher.kernels(shape_at(ranges, "lo"))  # lowers at the smallest shape too
+    from compiler.backend.memory_plan import read_plan
+    from compiler.driver.runner import main_func
+
+    arena = read_plan(main_func(top)).arena
+    if read_plan(main_func(low)).arena > arena:
+        raise CompileError(f"{args.model}: error: the memory plan at the smallest shape "
+                           f"({read_plan(main_func(low)).arena} B) exceeds the one at the largest "
+                           f"({arena} B): a plan sized for the range's maximum cannot hold it")
+    log_step("tiling at min and max", time.perf_counter() - t0)
+    out = top.clone()
+    for key in (RANGES_ATTR, PIPELINE_ATTR):
+        out.attributes[key] = module.attributes[key]
+    out.attributes[SOURCE_ATTR] = StringAttr(dispatcher.source_text())
+    return out, dispatcher
+
+
+def recorded(module) -> bool:
+    return RANGES_ATTR in module.attributes
+
+
+def report_module(module, spec: str):
+    """The planned kernel module a range-compiled `module` runs at the shapes of `spec`
+    (--report-shape): the perf report of the kernels as tiled at dispatch."""
+    from compiler.backend.runtime_tiling import Dispatcher
+
+    if not recorded(module):
+        raise CompileError(f"--report-shape={spec}: needs a ranged --input_shape (lo~hi)")
+    return Dispatcher.of_kernel_module(module).kernels(parse_shape_spec(spec, "report-shape"))
+
+
+# --- cann-run ---------------------------------------------------------------------------------
+
+def run_ranged(args, module, model_path: str, load_npy) -> int:
+    """cann-run on a range-compiled model: `--input NAME=FILE` may repeat, one run per value
+    (an input given fewer times keeps its last value; one never given is random, at the range's
+    largest shape).  Each run is dispatched at its inputs' shapes; the tiling cache's hits and
+    misses are printed after the runs."""
+    import numpy as np
+
+    from compiler.backend.runtime_tiling import Dispatcher
+    from compiler.driver.runner import compare, input_specs, random_inputs, run_graphdef
+
+    dispatcher = Dispatcher.of_kernel_module(module, model_path)
+    known = [n for n, _, _ in input_specs(module)]
+    given: dict[str, list] = {}
+    for spec in args.input:
+        name, eq, path = spec.partition("=")
+        if not eq or not name or not path:
+            raise CompileError(f"cann-run: error: --input expects NAME=FILE.npy, got '{spec}'")
+        if name not in known:
+            raise CompileError(f"cann-run: error: unknown input '{name}'; the model's inputs are "
+                               f"{', '.join(known) or '(none)'}")
+        given.setdefault(name, []).append((path, load_npy(path, name)))
+    for name, values in given.items():
+        for path, v in values:
+            if name in dispatcher.ranges and (why := outside(dispatcher.ranges, name, np.shape(v))):
+                raise CompileError(f"{path}: error: {why}")
+    n_runs = max((len(v) for v in given.values()), default=1)
+    default = random_inputs(module, args.seed)
+    failed = False
+    for k in range(n_runs):
+        inputs = dict(default)
+        for name, values in given.items():
+            inputs[name] = values[min(k, len(values) - 1)][1]
+        shapes = ";".join(f"{n}:{','.join(map(str, np.shape(v)))}" for n, v in inputs.items())
+        outputs = dispatcher.run(inputs)
+        prefix = f"[{shapes}] " if n_runs > 1 or args.compare_with else ""
+        if args.output_dir:
+            os.makedirs(args.output_dir, exist_ok=True)
+            for name, v in outputs.items():
+                tag = f"_run{k}" if n_runs > 1 else ""
+                np.save(os.path.join(args.output_dir, name.replace("/", "_").replace(":", "_")
+                                     + f"{tag}.npy"), v)
+        if not args.compare_with:
+            for name, v in outputs.items():
+                print(f"{prefix}{name}: shape={list(v.shape)} dtype={v.dtype}")
+            continue
+        reference = run_graphdef(args.compare_with, inputs, list(outputs))
+        for name, c in compare(outputs, reference, args.atol, args.rtol).items():
+            note = f" [{c.note}]" if c.note else ""
+            print(f"{prefix}{name}: max_abs={c.max_abs:.3g} max_rel={c.max_rel:.3g} "
+                  f"(atol={args.atol:g}, rtol={args.rtol:g}) {'OK' if c.ok else 'FAIL'}{note}")
+            failed |= not c.ok
+    print(dispatcher.stats_line())
+    return 1 if failed else 0

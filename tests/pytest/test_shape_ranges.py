@@ -1,0 +1,176 @@
+"""Shape ranges with tiling at dispatch (issue 16 part 2): `cann-compile --input_shape="x:1~16,.."`
+compiles once; `cann-run` runs the .om at several shapes in the range, each tiled at dispatch
+and cached by shape, and compares each with TensorFlow.  Models: tests/model_zoo/ranged.py (a
+small CNN with a dynamic batch, a Keras-layer transformer encoder with a dynamic sequence)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+pytest.importorskip("tensorflow")
+pytest.importorskip("keras")
+
+
+def _compile(capsys, *argv):
+    from tools.cann_compile import main as compile_main
+
+    rc = compile_main(["--framework=3", "--soc_version=Ascend910B3", *argv])
+    return rc, capsys.readouterr()
+
+
+def _run(capsys, *argv):
+    from tools.cann_run import main as run_main
+
+    rc = run_main(list(argv))
+    return rc, capsys.readouterr()
+
+
+@pytest.fixture(scope="module")
+def cnn(tmp_path_factory):
+    from tests.model_zoo.ranged import ranged_graphdef
+    from tools.cann_compile import main as compile_main
+
+    pb = ranged_graphdef("RangedCNN")
+    out = tmp_path_factory.mktemp("cnn") / "cnn"
+    assert compile_main([f"--model={pb}", "--framework=3", "--input_shape=x:1~16,32,32,3",
+                         f"--output={out}"]) == 0
+    return pb, f"{out}.om"
+
+
+@pytest.fixture(scope="module")
+def encoder(tmp_path_factory):
+    from tests.model_zoo.ranged import ranged_graphdef
+    from tools.cann_compile import main as compile_main
+
+    pb = ranged_graphdef("RangedEncoder")
+    out = tmp_path_factory.mktemp("enc") / "enc"
+    assert compile_main([f"--model={pb}", "--framework=3", "--input_shape=x:1,1~32,32",
+                         f"--output={out}"]) == 0
+    return pb, f"{out}.om"
+
+
+def _inputs(tmp_path, shapes):
+    paths = []
+    for k, s in enumerate(shapes):
+        p = tmp_path / f"x{k}.npy"
+        np.save(p, np.random.default_rng(k).standard_normal(s).astype(np.float32))
+        paths.append(p)
+    return paths
+
+
+def _check_runs(capsys, tmp_path, model, shapes):
+    pb, om = model
+    argv = [om]
+    for p in _inputs(tmp_path, shapes):
+        argv += ["--input", f"x={p}"]
+    rc, out = _run(capsys, *argv, "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3")
+    lines = out.out.strip().splitlines()
+    assert rc == 0, out.out + out.err
+    runs = [ln for ln in lines if ln.startswith("[")]
+    assert len(runs) == len(shapes) and all(ln.endswith(" OK") for ln in runs), out.out
+    for ln, s in zip(runs, shapes):
+        assert ln.startswith(f"[x:{','.join(map(str, s))}]")
+    return lines[-1]
+
+
+def test_cnn_with_a_batch_range_matches_tf_at_six_shapes(capsys, tmp_path, cnn):
+    shapes = [(b, 32, 32, 3) for b in (1, 3, 4, 9, 16, 4)]
+    stats = _check_runs(capsys, tmp_path, cnn, shapes)
+    assert stats.startswith("tiling at dispatch: 1 hits, 5 misses of the shape cache (5 shapes"), stats
+
+
+def test_encoder_with_a_sequence_range_matches_tf_at_six_lengths(capsys, tmp_path, encoder):
+    shapes = [(1, s, 32) for s in (1, 5, 8, 13, 24, 32, 13)]
+    stats = _check_runs(capsys, tmp_path, encoder, shapes)
+    assert stats.startswith("tiling at dispatch: 1 hits, 6 misses of the shape cache (6 shapes"), stats
+
+
+def test_the_om_is_planned_for_the_range_maximum(cnn):
+    """The .om's arena is the plan at batch 16; every shape's plan at dispatch fits in it."""
+    from compiler.backend.memory_plan import read_plan
+    from compiler.backend.offline_model import load_offline_model
+    from compiler.backend.runtime_tiling import Dispatcher
+    from compiler.driver.runner import input_specs, main_func
+
+    module = load_offline_model(cnn[1]).module
+    assert input_specs(module)[0][1] == (16, 32, 32, 3)
+    d = Dispatcher.of_kernel_module(module)
+    arena = read_plan(main_func(module)).arena
+    plans = [read_plan(main_func(d.kernels({"x": [b, 32, 32, 3]}))).arena for b in (1, 7, 16)]
+    assert plans[-1] == arena and all(p <= arena for p in plans) and plans[0] < arena
+
+
+def test_a_shape_outside_the_range_is_one_error(capsys, tmp_path, cnn):
+    (p,) = _inputs(tmp_path, [(17, 32, 32, 3)])
+    rc, out = _run(capsys, cnn[1], "--input", f"x={p}")
+    assert rc == 1
+    assert out.err.strip() == (f"{p}: error: input 'x' has shape [17, 32, 32, 3], outside the "
+                               "compiled ranges [1~16,32,32,3]")
+
+
+@pytest.mark.parametrize("spec,why", [
+    ("x:1~,32,32,3", "'1~' is neither a positive integer nor a range lo~hi"),
+    ("x:16~1,32,32,3", "range '16~1' must have 1 <= lo <= hi"),
+    ("x:0~4,32,32,3", "range '0~4' must have 1 <= lo <= hi"),
+    ("x:1~a,32,32,3", "'1~a' is neither a positive integer nor a range lo~hi"),
+])
+def test_a_malformed_range_is_one_error(capsys, tmp_path, cnn, spec, why):
+    out = tmp_path / "bad"
+    rc, res = _compile(capsys, f"--model={cnn[0]}", f"--input_shape={spec}", f"--output={out}")
+    assert rc == 1 and not (tmp_path / "bad.om").exists()
+    assert res.err.strip() == f"cann-compile: error: --input_shape={spec}: '{spec}': {why}", res.err
+
+
+def test_a_data_dependent_shape_is_one_error_naming_the_node(capsys, tmp_path):
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 8], name="x")
+        tf.gather_nd(x, tf.where(x > 0, name="positive"), name="y")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "dd.pb", as_text=False)
+    pb = tmp_path / "dd.pb"
+    rc, res = _compile(capsys, f"--model={pb}", "--input_shape=x:1~4,8", f"--output={tmp_path / 'dd'}")
+    assert rc == 1 and not (tmp_path / "dd.om").exists()
+    assert res.err.strip() == (
+        f"{pb}: error: node 'positive' (tf.Where) has an output shape (?x2) that depends on the "
+        "data, not only on the input shapes; a shape range cannot express it"), res.err
+
+
+@pytest.mark.parametrize("model,spec,shape", [
+    ("RangedCNN", "x:1~16,32,32,3", "x:4,32,32,3"),
+    ("RangedEncoder", "x:1,1~32,32", "x:1,13,32"),
+])
+def test_run_time_tiling_estimate_is_within_1_1x_of_a_static_compile(capsys, tmp_path, model,
+                                                                      spec, shape):
+    from tests.model_zoo.ranged import ranged_graphdef
+
+    pb = ranged_graphdef(model)
+    ranged, static = tmp_path / "ranged.json", tmp_path / "static.json"
+    rc, res = _compile(capsys, f"--model={pb}", f"--input_shape={spec}", f"--report-shape={shape}",
+                       f"--report-json={ranged}", f"--output={tmp_path / 'r'}")
+    assert rc == 0, res.err
+    rc, res = _compile(capsys, f"--model={pb}", f"--input_shape={shape}",
+                       f"--report-json={static}", f"--output={tmp_path / 's'}")
+    assert rc == 0, res.err
+    ours = json.loads(ranged.read_text())["latency_us"]
+    theirs = json.loads(static.read_text())["latency_us"]
+    assert ours <= 1.1 * theirs, (ours, theirs)
+
+
+def test_symbolic_shapes_reach_the_recorded_cann_function(cnn, encoder):
+    """The tiling function's source is cann-level IR with `?` where the range is; it parses and
+    prints back the same."""
+    from compiler.backend.offline_model import load_offline_model
+    from compiler.backend.runtime_tiling import SOURCE_ATTR
+    from compiler.ir.ir_io import make_context, module_to_text, parse_module
+
+    for (_, om), pattern in ((cnn, r"cann\.Conv2D.*tensor<\?x32x32x3xf32>"),
+                             (encoder, r"cann\.BatchMatMulV2.*tensor<1x2x\?x16xf32>")):
+        text = load_offline_model(om).module.attributes[SOURCE_ATTR].data
+        assert re.search(pattern, text), text[:2000]
+        assert module_to_text(parse_module(make_context(), text, "source")[0]) == text
