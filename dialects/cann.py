@@ -2127,3 +2127,136 @@ CANN = Dialect(
      *EXTRA_LIBRARY_OPS, *CONTROL_OPS],
     [FormatAttr],
 )
+
+
+# === Recurrent layers (issue 13): CANN's fused recurrent operators =============================
+#
+# What these ops rely on (CANN's op proto, rnn.h: REG_OP(DynamicRNN), REG_OP(DynamicRNNV2),
+# REG_OP(DynamicGRUV2), as vendored e.g. in mindspore-ai/akg third_party/fwkacllib/inc/ops/rnn.h;
+# the formulas of MindSpore's ops.DynamicRNN / ops.DynamicGRUV2 documentation; the weight layout
+# and gate offsets of cann-ops src/rnn/dynamic_rnn/op_kernel/LstmFP32.cpp):
+# - DynamicRNN(x, w, b, seq_length?, init_h?, init_c?, wci?, wcf?, wco?, mask?) -> y, output_h,
+#   output_c, i, j, f, o, tanhc; x [num_step, batch, input_size] (time_major), w
+#   [input_size + hidden_size, 4 * hidden_size] (the input rows, then the hidden rows), b
+#   [4 * hidden_size]; gate_order "ijfo" (i, j = the cell candidate, f, o) or "ifjo" (the
+#   order of a Keras LSTM kernel); forget_bias is added to f's pre-activation; y = output_h =
+#   h of every step [num_step, batch, hidden_size] (num_proj = 0), output_c = c of every step.
+#   direction: only UNIDIRECTIONAL is supported by CANN's DynamicRNN (rnn.h).
+# - DynamicGRUV2(x, weight_input, weight_hidden, bias_input?, bias_hidden?, seq_length?,
+#   init_h?) -> y, output_h, update, reset, new, hidden_new; weight_input [input_size,
+#   3 * hidden_size], weight_hidden [hidden_size, 3 * hidden_size], gate_order "zrh" (the
+#   order of a Keras GRU kernel) or "rzh", reset_after = true:
+#   n = tanh(W_in x + b_in + r * (W_hn h + b_hn)), h' = (1 - z) * n + z * h.
+# Only the inference outputs are represented (is_training = false: CANN writes i, j, f, o,
+# tanhc / update, reset, new, hidden_new only for training), and no seq_length, peephole or
+# mask operands (every sequence runs all num_step steps).  init_h / init_c are required here:
+# [1, batch, hidden] for DynamicRNN, [batch, hidden] for DynamicGRUV2 (MindSpore's shapes).
+# Semantics: compiler/interpreters/recurrent.py; recomposition from Keras's While loop:
+# compiler/transforms/recurrent.py; lowering: compiler/conversions/cann_to_kernel/recurrent.py.
+
+RNN_GATE_ORDERS = {"LSTM": ("ijfo", "ifjo"), "GRU": ("zrh", "rzh")}
+
+
+def _check_rnn_common(op, x, hidden: int, gates: int, w_shapes) -> tuple[int, int, int]:
+    n = op.name
+    xs = _oshape(x)
+    if len(xs) != 3:
+        raise VerifyException(f"{n}: x must be [num_step, batch, input_size], got {_fmt_shape(xs)}")
+    t, b, i = xs
+    for what, v, want in w_shapes(i):
+        if not _shapes_match(_oshape(v), want):
+            raise VerifyException(f"{n}: {what} must be {_fmt_shape(want)}, got "
+                                  f"{_fmt_shape(_oshape(v))}")
+    check_one_of(n, "direction", op.direction, ("UNIDIRECTIONAL",))
+    check_one_of(n, "activation", op.activation, ("tanh",))
+    if not _flag(op.time_major):
+        raise VerifyException(f"{n}: only time_major = true (x as [num_step, batch, input_size]) "
+                              "is represented")
+    for r in op.results:
+        _check_result_shape(n, (t, b, hidden), _oshape(r))
+    check_same_element_type(n, x.type, *(r.type for r in op.results))
+    return t, b, i
+
+
+@irdl_op_definition
+class DynamicRNNOp(CannOp):
+    """CANN's DynamicRNN (an LSTM layer over all time steps, one kernel): see the section note."""
+
+    name = "cann.DynamicRNN"
+    x = operand_def(TensorType)
+    w = operand_def(TensorType)
+    b = operand_def(TensorType)
+    init_h = operand_def(TensorType)
+    init_c = operand_def(TensorType)
+    y = result_def(TensorType)
+    output_h = result_def(TensorType)
+    output_c = result_def(TensorType)
+    cell_type = prop_def(StringAttr)
+    direction = prop_def(StringAttr)
+    time_major = prop_def(IntegerAttr)
+    activation = prop_def(StringAttr)
+    forget_bias = prop_def(FloatAttr)
+    gate_order = prop_def(StringAttr)
+    traits = traits_def(Pure(), Cube(), RunsOn())
+
+    def hidden_size(self) -> int:
+        return _oshape(self.w)[1] // 4
+
+    def verify_op(self) -> None:
+        n = self.name
+        check_one_of(n, "cell_type", self.cell_type, ("LSTM",))
+        check_one_of(n, "gate_order", self.gate_order, RNN_GATE_ORDERS["LSTM"])
+        ws = _oshape(self.w)
+        if len(ws) != 2 or ws[1] % 4:
+            raise VerifyException(f"{n}: w must be [input_size + hidden_size, 4 * hidden_size], "
+                                  f"got {_fmt_shape(ws)}")
+        h = ws[1] // 4
+        b = _oshape(self.x)[1] if len(_oshape(self.x)) == 3 else -1
+        _check_rnn_common(self, self.x, h, 4, lambda i: (
+            ("w", self.w, (i + h, 4 * h)), ("b", self.b, (4 * h,)),
+            ("init_h", self.init_h, (1, b, h)), ("init_c", self.init_c, (1, b, h))))
+
+
+@irdl_op_definition
+class DynamicGRUV2Op(CannOp):
+    """CANN's DynamicGRUV2 (a GRU layer over all time steps, one kernel): see the section note."""
+
+    name = "cann.DynamicGRUV2"
+    x = operand_def(TensorType)
+    weight_input = operand_def(TensorType)
+    weight_hidden = operand_def(TensorType)
+    bias_input = operand_def(TensorType)
+    bias_hidden = operand_def(TensorType)
+    init_h = operand_def(TensorType)
+    y = result_def(TensorType)
+    output_h = result_def(TensorType)
+    direction = prop_def(StringAttr)
+    time_major = prop_def(IntegerAttr)
+    activation = prop_def(StringAttr)
+    gate_order = prop_def(StringAttr)
+    reset_after = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), Cube(), RunsOn())
+
+    def hidden_size(self) -> int:
+        return _oshape(self.weight_hidden)[0]
+
+    def verify_op(self) -> None:
+        n = self.name
+        check_one_of(n, "gate_order", self.gate_order, RNN_GATE_ORDERS["GRU"])
+        if not _flag(self.reset_after):
+            raise VerifyException(f"{n}: only reset_after = true is represented")
+        hs = _oshape(self.weight_hidden)
+        if len(hs) != 2 or hs[1] != 3 * hs[0]:
+            raise VerifyException(f"{n}: weight_hidden must be [hidden_size, 3 * hidden_size], "
+                                  f"got {_fmt_shape(hs)}")
+        h = hs[0]
+        b = _oshape(self.x)[1] if len(_oshape(self.x)) == 3 else -1
+        _check_rnn_common(self, self.x, h, 3, lambda i: (
+            ("weight_input", self.weight_input, (i, 3 * h)),
+            ("bias_input", self.bias_input, (3 * h,)), ("bias_hidden", self.bias_hidden, (3 * h,)),
+            ("init_h", self.init_h, (b, h))))
+
+
+RECURRENT_OPS = (DynamicRNNOp, DynamicGRUV2Op)
+__all__ += [c.__name__ for c in RECURRENT_OPS]
+CANN = Dialect("cann", [*CANN.operations, *RECURRENT_OPS], list(CANN.attributes))

@@ -702,7 +702,8 @@ class StoreOp(IRDLOperation):
 @irdl_op_definition
 class AccumulateOp(IRDLOperation):
     """`kernel.accumulate %acc, %v {fn = "Add"}`: acc = fn(acc, v) in place in UB (a reduction's
-    accumulator across the chunks of the reduced axis; fn is Add, Max or Min)."""
+    accumulator across the chunks of the reduced axis; fn is Add, Max or Min; Copy: acc = v, a
+    UB -> UB DataCopy, the state a recurrent kernel carries from one time step to the next)."""
 
     name = "kernel.accumulate"
     irdl_options = (ParsePropInAttrDict(),)
@@ -714,7 +715,7 @@ class AccumulateOp(IRDLOperation):
     def verify_(self) -> None:
         _need_space(self, "acc", self.acc.type, ("UB",))
         _need_space(self, "value", self.value.type, ("UB",))
-        check_one_of(self.name, "fn", self.fn, ("Add", "Max", "Min", "Mul"))
+        check_one_of(self.name, "fn", self.fn, ("Add", "Max", "Min", "Mul", "Copy"))
         if tuple(self.acc.type.get_shape()) != tuple(self.value.type.get_shape()):
             raise VerifyException(f"{self.name}: acc {self.acc.type} and value {self.value.type} "
                                   "must have one shape")

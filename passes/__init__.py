@@ -73,5 +73,6 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "cann-to-kernel": _cann_to_kernel,
     "plan-memory": _plan_memory,
     "perf-report": _perf_report,
+    "recompose-rnn": _lazy("passes.recompose_rnn", "RecomposeRnnPass"),  # LSTM / GRU loops
     "insert-aipp": _lazy("passes.insert_aipp", "InsertAippPass"),  # ATC's --insert_op_conf
 }

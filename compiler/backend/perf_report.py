@@ -274,7 +274,8 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
             # the epilogue (bias, activation, residual) and a scaled conv's A tiles, in UB
             vec = walk.vector_cycles + walk.ub_to_l1_cycles
             if walk.ub_to_l1_bytes:
-                note += "; " + SCALED_CONV_NOTE
+                note += "; " + (RECURRENT_NOTE if _kind(op) in ("DynamicRNN", "DynamicGRUV2")
+                                else SCALED_CONV_NOTE)
         else:  # kernel.cube_conv2d: bias add and activation on the output block
             act = _prop(op, "activation")
             fns = ["Add"] if len(op.operands) > 2 else []
@@ -320,6 +321,10 @@ def _kind(op) -> str:
     return k.data if isinstance(k, StringAttr) else ""
 
 
+#: A recurrent kernel (compiler/conversions/cann_to_kernel/recurrent.py) moves h_{t-1} UB -> L1
+#: every step, at the same assumed rate.
+RECURRENT_NOTE = ("h_{t-1} moved UB->L1 every time step, a path and bandwidth not in the reference: "
+                  "assumed like UB->GM")
 SCALED_CONV_NOTE = ("A tiles scaled in UB (Mul) and moved UB->L1, a path and bandwidth not in the "
                     "reference: assumed like UB->GM")
 

@@ -117,6 +117,11 @@ def _legalize(o: PipelineOptions) -> list[ModulePass]:
     return passes
 
 
+def _recurrent(o: PipelineOptions) -> list[ModulePass]:
+    # Keras's LSTM / GRU While loops -> DynamicRNN / DynamicGRUV2 (compiler/transforms/recurrent.py)
+    return [_pass("recompose-rnn")]
+
+
 def _fuse(o: PipelineOptions) -> list[ModulePass]:
     # After cann-cleanup the constants are folded already: fuse need not fold them again.
     return [_pass("fuse", rules=o.fusion_rules, disable=o.fusion_disable,
@@ -157,6 +162,7 @@ class Stage:
 #: The default pipeline, in order.  Append or insert stages to extend it.
 STAGES: list[Stage] = [
     Stage("cann", _legalize),
+    Stage("fused", _recurrent),
     Stage("fused", _fuse),
     Stage("fused", _precision),
     Stage("layouts", _layouts),

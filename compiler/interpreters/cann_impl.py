@@ -559,6 +559,12 @@ def _install_library_impls() -> None:
     for cls in (cann.SplitDOp, cann.SplitVDOp):
         setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
                 impl(cls)(lambda self, interp, op, args: _split(op, np.asarray(args[0]))))
+    from compiler.interpreters.recurrent import semantics as recurrent_semantics
+
+    for cls, fn in recurrent_semantics().items():  # DynamicRNN, DynamicGRUV2: several results
+        setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
+                impl(cls)(lambda self, interp, op, args, fn=fn: tuple(
+                    fn(op, *(np.asarray(a) for a in args)))))
     for cls, fn in ((cann.IfOp, run_if), (cann.CaseOp, run_case), (cann.WhileOp, run_while)):
         setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
                 impl(cls)(lambda self, interp, op, args, fn=fn: fn(interp, op, args)))

@@ -832,7 +832,8 @@ class KernelBodyFunctions(InterpreterFunctions):
     @impl(kernel.AccumulateOp)
     def run_accumulate(self, interp: Interpreter, op: kernel.AccumulateOp, args):
         acc, v = args
-        fn = {"Add": np.add, "Max": np.maximum, "Min": np.minimum, "Mul": np.multiply}[op.fn.data]
+        fn = {"Add": np.add, "Max": np.maximum, "Min": np.minimum, "Mul": np.multiply,
+              "Copy": lambda a, b, out: np.copyto(out, b)}[op.fn.data]
         fn(acc, v.astype(acc.dtype, copy=False), out=acc)
         return ()
 

@@ -40,7 +40,8 @@ ACTIVATION_STEPS: dict[str, tuple[str, ...]] = {
     "HardSwish": ("Add", "Relu6", "Mul", "Mul"),
 }
 #: kernel.accumulate's fn -> the vector op it is
-ACCUMULATE_FNS = {"Add": "Add", "Max": "Maximum", "Min": "Minimum", "Mul": "Mul"}
+ACCUMULATE_FNS = {"Add": "Add", "Max": "Maximum", "Min": "Minimum", "Mul": "Mul",
+                  "Copy": "Copy"}  # Copy: a UB -> UB DataCopy, no measured fit (the default's)
 #: The rate UB -> L1 moves are charged at (an assumption: the reference lists no such path).
 UB_TO_L1 = "UB->GM"
 

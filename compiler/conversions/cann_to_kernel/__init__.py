@@ -10,6 +10,7 @@
 - attention: FusedMultiHeadAttention / FusedAttention (masks) / FusedGatedMatMul as cube and
   vector kernels;
 - scan: Cumsum as a chunked scan along its axis;
+- recurrent: DynamicRNN / DynamicGRUV2 as one cube kernel per layer looping over the time steps;
 - aipp: static AIPP (cann.Aipp) as the first kernel, writing the model input NC1HWC0;
 - squeeze_excite: the squeeze-excite gate (mean, two small GEMMs) on the vector unit;
 - control_flow: cann.If / Case / While as host-side kernel.if / case / while;
@@ -50,6 +51,9 @@ def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
                  fused.FusedKernelToVectorBody,
                  data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
         kinds.append(__import__("compiler.conversions.cann_to_kernel.scan", fromlist=["scan"]).CumsumToVectorBody)
+        from compiler.conversions.cann_to_kernel.recurrent import RecurrentToCube
+
+        kinds.append(RecurrentToCube)  # DynamicRNN / DynamicGRUV2: one kernel per layer
         kinds.append(__import__("compiler.conversions.cann_to_kernel.aipp", fromlist=["aipp"]).AippToVectorBody)
     return [k(chip, failures, impl) for k in kinds] + [
         data_movement.TransDataToKernel(chip, failures, impl),

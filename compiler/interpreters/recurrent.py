@@ -1,0 +1,81 @@
+"""numpy semantics of CANN's fused recurrent operators (dialects/cann.py, the section
+"Recurrent layers"): DynamicRNN (LSTM) and DynamicGRUV2 (GRU), time-major, UNIDIRECTIONAL,
+computed in float32 step by step as the operators define them (the formulas of MindSpore's
+ops.DynamicRNN / ops.DynamicGRUV2 documentation; gate offsets of cann-ops'
+src/rnn/dynamic_rnn/op_kernel/LstmFP32.cpp)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-z))
+
+
+#: gate name -> position in the 4H / 3H axis of w and b, per gate order
+def gate_slices(order: str, hidden: int) -> dict[str, slice]:
+    return {g: slice(k * hidden, (k + 1) * hidden) for k, g in enumerate(order)}
+
+
+def lstm_cell(x_t, h, c, w_x, w_h, b, order: str, forget_bias: float = 0.0):
+    """One DynamicRNN step: (h', c') from x_t [B, I], h, c [B, H]; order "ijfo" / "ifjo"."""
+    hidden = h.shape[-1]
+    z = x_t @ w_x + h @ w_h + b
+    s = gate_slices(order, hidden)
+    i = _sigmoid(z[:, s["i"]])
+    j = np.tanh(z[:, s["j"]])
+    f = _sigmoid(z[:, s["f"]] + forget_bias)
+    o = _sigmoid(z[:, s["o"]])
+    c_new = f * c + i * j
+    return o * np.tanh(c_new), c_new
+
+
+def gru_cell(x_t, h, w_i, w_h, b_i, b_h, order: str):
+    """One DynamicGRUV2 step (reset_after = true): h' from x_t [B, I], h [B, H]."""
+    hidden = h.shape[-1]
+    gx = x_t @ w_i + b_i
+    gh = h @ w_h + b_h
+    s = gate_slices(order, hidden)
+    z = _sigmoid(gx[:, s["z"]] + gh[:, s["z"]])
+    r = _sigmoid(gx[:, s["r"]] + gh[:, s["r"]])
+    n = np.tanh(gx[:, s["h"]] + r * gh[:, s["h"]])
+    return (1.0 - z) * n + z * h
+
+
+def dynamic_rnn(op, x, w, b, init_h, init_c):
+    """-> (y, output_h, output_c), each [T, B, H]."""
+    acc = np.float32 if x.dtype != np.float64 else np.float64
+    hidden = w.shape[1] // 4
+    w = w.astype(acc)
+    w_x, w_h = w[:-hidden], w[-hidden:]
+    h = init_h.reshape(init_h.shape[-2:]).astype(acc)
+    c = init_c.reshape(init_c.shape[-2:]).astype(acc)
+    hs, cs = [], []
+    for t in range(x.shape[0]):
+        h, c = lstm_cell(x[t].astype(acc), h, c, w_x, w_h, b.astype(acc), op.gate_order.data,
+                         float(op.forget_bias.value.data))
+        hs.append(h)
+        cs.append(c)
+    y = np.stack(hs).astype(x.dtype)
+    return y, y.copy(), np.stack(cs).astype(x.dtype)
+
+
+def dynamic_gru_v2(op, x, w_i, w_h, b_i, b_h, init_h):
+    """-> (y, output_h), each [T, B, H]."""
+    acc = np.float32 if x.dtype != np.float64 else np.float64
+    h = init_h.astype(acc)
+    hs = []
+    for t in range(x.shape[0]):
+        h = gru_cell(x[t].astype(acc), h, w_i.astype(acc), w_h.astype(acc), b_i.astype(acc),
+                     b_h.astype(acc), op.gate_order.data)
+        hs.append(h)
+    y = np.stack(hs).astype(x.dtype)
+    return y, y.copy()
+
+
+def semantics():
+    from dialects import cann
+
+    return {cann.DynamicRNNOp: dynamic_rnn, cann.DynamicGRUV2Op: dynamic_gru_v2}

@@ -1,0 +1,72 @@
+"""Issue 13 item 4: the While loops Keras emits for LSTM and GRU layers are recomposed into
+CANN's DynamicRNN / DynamicGRUV2 (compiler/transforms/recurrent.py) and lowered as one kernel
+per layer whose body loops over the time steps (compiler/conversions/cann_to_kernel/recurrent.py).
+`cann-compile --report` lists one cube kernel per recurrent layer and no host-side while; the
+numbers against TensorFlow are tests/pytest/test_control_flow_zoo.py's (cann-run
+--compare-with at atol 1e-5).  A SimpleRNN (no CANN operator of this family) stays a loop."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.model_zoo.control_flow import control_flow_graphdef
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _compile_report(name: str, out: Path) -> list[str]:
+    pb = control_flow_graphdef(name)
+    r = subprocess.run([sys.executable, "-m", "tools.cann_compile", f"--model={pb}",
+                        "--framework=3", "--soc_version=Ascend910B3", "-o", out / name,
+                        "--report"], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr
+    return [ln for ln in r.stdout.splitlines() if re.match(r"\s+\d+ ", ln)]
+
+
+def _kernels(rows: list[str]) -> list[tuple[str, str]]:
+    """(kernel, kind) per report row: kind is the bracketed note's first word."""
+    out = []
+    for ln in rows:
+        m = re.search(r"\[(\w+)", ln)
+        out.append((ln.split()[1], m.group(1) if m else ""))
+    return out
+
+
+@pytest.mark.modelzoo
+@pytest.mark.parametrize("name, layers", [
+    ("LstmGruTextClassifier", {"DynamicRNN": 1, "DynamicGRUV2": 1}),
+    ("BidirectionalLstm", {"DynamicRNN": 4}),  # 2 Bidirectional layers x 2 directions
+])
+def test_each_recurrent_layer_is_one_launch(name, layers, tmp_path):
+    ks = _kernels(_compile_report(name, tmp_path))
+    got = {kind: sum(1 for k, kd in ks if k == "cube" and kd == kind) for kind in layers}
+    assert got == layers
+    assert not [k for k, _ in ks if k == "while"]
+
+
+@pytest.mark.modelzoo
+def test_simple_rnn_stays_a_loop(tmp_path):
+    ks = _kernels(_compile_report("SimpleRnn", tmp_path))
+    assert [k for k, _ in ks if k == "while"] and not [
+        kd for _, kd in ks if kd in ("DynamicRNN", "DynamicGRUV2")]
+
+
+def test_lstm_semantics_follow_the_gate_order():
+    """DynamicRNN's "ifjo" weights are "ijfo" weights with the j and f column blocks swapped."""
+    from compiler.interpreters.recurrent import lstm_cell
+
+    rng = np.random.default_rng(0)
+    x, h, c = (rng.standard_normal((2, n)).astype(np.float32) for n in (3, 4, 4))
+    wx, wh = rng.standard_normal((3, 16)), rng.standard_normal((4, 16))
+    b = rng.standard_normal(16)
+    perm = np.r_[0:4, 8:12, 4:8, 12:16]
+    a = lstm_cell(x, h, c, wx, wh, b, "ifjo")
+    bb = lstm_cell(x, h, c, wx[:, perm], wh[:, perm], b[perm], "ijfo")
+    np.testing.assert_allclose(a[0], bb[0], rtol=1e-6)
+    np.testing.assert_allclose(a[1], bb[1], rtol=1e-6)
