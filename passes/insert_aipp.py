@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import (DenseArrayBase, FloatAttr, IntegerAttr, IntegerType,
+from xdsl.dialects.builtin import (DenseArrayBase, DictionaryAttr, FloatAttr, IntegerAttr, IntegerType,
                                    ModuleOp, NameLoc, NoneAttr, Signedness, StringAttr,
                                    TensorType, f16, f32, f64, i64)
 from xdsl.passes import ModulePass
 
+from compiler.interpreters.aipp_impl import RECORD
 from compiler.ir.diagnostics import CompileError
 
 
@@ -45,6 +46,7 @@ def insert_aipp(module: ModuleOp, path: str) -> None:
     fn = main_func(module)
     names = io_names(fn)[0]
     block = fn.body.blocks.first
+    records: dict[str, DictionaryAttr] = {}
     for cfg in configs:
         if cfg.rank >= len(block.args):
             listed = ", ".join(names) or "none"
@@ -81,6 +83,9 @@ def insert_aipp(module: ModuleOp, path: str) -> None:
             block.insert_op_before(op, first)
         arg.replace_all_uses_with(op.y)
         block.erase_arg(arg)
+        records[name] = DictionaryAttr({**op.properties, "dtype": StringAttr(
+            "float16" if t.element_type == f16 else "float32")})
+    module.attributes[RECORD] = DictionaryAttr(records)
     fn.function_type = func.FunctionType.from_lists([a.type for a in block.args],
                                                     list(fn.function_type.outputs.data))
 

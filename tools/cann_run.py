@@ -175,7 +175,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise CompileError(
                 f"{args.model}: error: @main has no '{ENTRY_ATTR}' attribute naming its inputs "
                 "and outputs; cannot match them with the GraphDef's tensors")
-        reference = run_graphdef(args.compare_with, inputs, list(outputs))
+        from compiler.interpreters.aipp_impl import framework_inputs  # AIPP'd raw images
+
+        reference = run_graphdef(args.compare_with, framework_inputs(module, inputs), list(outputs))
         results = compare(outputs, reference, args.atol, args.rtol)
         failed = False
         for name, c in results.items():

@@ -49,16 +49,22 @@ def csc(px: np.ndarray, matrix, input_bias, output_bias, yuv_in: bool) -> np.nda
 
 
 def params(op) -> dict:
+    return params_of(op.properties)
+
+
+def params_of(props) -> dict:
+    """The parameters of a cann.Aipp's properties (name -> attribute)."""
     from dialects.common import ints
 
-    return {"code": FORMAT_CODES[op.input_format.data], "src_hw": ints(op.src_hw),
-            "crop": ints(op.crop), "pads": ints(op.pads), "swap": bool(op.rbuv_swap.value.data),
-            "csc": bool(op.csc.value.data), "matrix": ints(op.matrix),
-            "input_bias": ints(op.input_bias), "output_bias": ints(op.output_bias),
-            "mean": np.asarray(ints(op.mean), np.float32),
-            "min": np.asarray(op.min_chn.get_values(), np.float32),
-            "var_reci": np.asarray(op.var_reci.get_values(), np.float32),
-            "padding_value": float(op.padding_value.value.data)}
+    return {"code": FORMAT_CODES[props["input_format"].data], "src_hw": ints(props["src_hw"]),
+            "crop": ints(props["crop"]), "pads": ints(props["pads"]),
+            "swap": bool(props["rbuv_swap"].value.data), "csc": bool(props["csc"].value.data),
+            "matrix": ints(props["matrix"]), "input_bias": ints(props["input_bias"]),
+            "output_bias": ints(props["output_bias"]),
+            "mean": np.asarray(ints(props["mean"]), np.float32),
+            "min": np.asarray(props["min_chn"].get_values(), np.float32),
+            "var_reci": np.asarray(props["var_reci"].get_values(), np.float32),
+            "padding_value": float(props["padding_value"].value.data)}
 
 
 def _pixel_grid(crop, pads, n: np.ndarray, oh: np.ndarray, ow: np.ndarray):
@@ -75,7 +81,33 @@ def aipp(op, x: np.ndarray) -> np.ndarray:
     """cann.Aipp on the raw image x: the NHWC result (origin layout), in y's dtype."""
     from dialects.common import numpy_dtype
 
-    p = params(op)
+    return preprocess(params(op), x, numpy_dtype(op.y.type.element_type))
+
+
+#: Module attribute insert-aipp records each AIPP'd input in: input name -> the cann.Aipp's
+#: properties and `dtype`, the model input's element type (so that cann-run --compare-with can
+#: give TensorFlow the preprocessed image after the kernels are lowered).
+RECORD = "cann.aipp_inputs"
+
+
+def framework_inputs(module, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The inputs the original framework model takes: each raw image AIPP reads (RECORD)
+    preprocessed as the cann.Aipp does, the other inputs as they are."""
+    from xdsl.dialects.builtin import DictionaryAttr
+
+    rec = module.attributes.get(RECORD)
+    if not isinstance(rec, DictionaryAttr):
+        return inputs
+    out = dict(inputs)
+    for name, props in rec.data.items():
+        if name in out:
+            p = dict(props.data)
+            out[name] = preprocess(params_of(p), np.asarray(out[name]), np.dtype(p["dtype"].data))
+    return out
+
+
+def preprocess(p: dict, x: np.ndarray, dtype) -> np.ndarray:
+    """Static AIPP of the raw image x with parameters p (`params_of`): NHWC, in dtype."""
     _, _, ch, cw = p["crop"]
     pt, pb, pl, pr = p["pads"]
     oh_, ow_ = ch + pt + pb, cw + pl + pr
@@ -86,7 +118,7 @@ def aipp(op, x: np.ndarray) -> np.ndarray:
         px = csc(px, p["matrix"], p["input_bias"], p["output_bias"], p["code"] != 1)
     y = (px - p["mean"] - p["min"]) * p["var_reci"]
     y = np.where(inside[..., None], y, np.float32(p["padding_value"]))
-    return y.astype(numpy_dtype(op.y.type.element_type))
+    return y.astype(dtype)
 
 
 # --- the kernel's load views (kernel.load view = "aipp_pixels" / "aipp_valid") ---------------

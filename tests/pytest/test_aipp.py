@@ -105,6 +105,12 @@ def _compile_and_run(capsys, tmp_path, pb, cfg_text, img):
     assert f'insert-aipp{{config="{cfg}"}}' in out.splitlines()[0]
     img_path = tmp_path / "img.npy"
     np.save(img_path, img)
+    # cann-run --compare-with gives TensorFlow the image preprocessed as the model's AIPP says
+    from tools.cann_run import main
+
+    rc = main([str(om), "--input", f"x={img_path}", "--compare-with", pb, "--atol", "1e-4"])
+    res = capsys.readouterr()
+    assert rc == 0 and res.out.strip().endswith("OK"), res.out + res.err
     return out, _run_om(capsys, om, img_path, tmp_path / "out")
 
 
