@@ -14,18 +14,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PBTXT = os.path.join(ROOT, "examples", "conv_block.pbtxt")  # input x [1, 8, 8, 3] (NHWC)
 
 
-@pytest.fixture(scope="module")
-def conv_model(tmp_path_factory):
-    """A frozen Conv2D(3 -> 4, 3x3, SAME) + BiasAdd + Relu GraphDef on x [1, 8, 8, 3] and a
+def _conv_model(tmp_path_factory, cin: int):
+    """A frozen Conv2D(cin -> 4, 3x3, SAME) + BiasAdd + Relu GraphDef on x [1, 8, 8, cin] and a
     function running it with TensorFlow."""
     import tensorflow as tf
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
 
     rng = np.random.default_rng(0)
-    w = tf.constant(rng.standard_normal((3, 3, 3, 4)).astype(np.float32) * 0.2)
+    w = tf.constant(rng.standard_normal((3, 3, cin, 4)).astype(np.float32) * 0.2)
     b = tf.constant(rng.standard_normal(4).astype(np.float32))
 
-    @tf.function(input_signature=[tf.TensorSpec([1, 8, 8, 3], tf.float32, name="x")])
+    @tf.function(input_signature=[tf.TensorSpec([1, 8, 8, cin], tf.float32, name="x")])
     def f(x):
         return tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "SAME"), b))
 
@@ -33,6 +32,16 @@ def conv_model(tmp_path_factory):
     d = tmp_path_factory.mktemp("aipp")
     tf.io.write_graph(gd, str(d), "conv.pb", as_text=False)
     return str(d / "conv.pb"), lambda x: f(tf.constant(x)).numpy()
+
+
+@pytest.fixture(scope="module")
+def conv_model(tmp_path_factory):
+    return _conv_model(tmp_path_factory, 3)
+
+
+@pytest.fixture(scope="module")
+def gray_conv_model(tmp_path_factory):
+    return _conv_model(tmp_path_factory, 1)
 
 
 def _compile(capsys, *args):
@@ -147,6 +156,16 @@ def test_yuv420sp_csc_normalization_padding_matches_tensorflow(capsys, tmp_path,
     np.testing.assert_allclose(got, tf_run(x), atol=1e-4, rtol=0)
 
 
+def test_yuv400_normalization_matches_tensorflow(capsys, tmp_path, gray_conv_model):
+    pb, tf_run = gray_conv_model
+    cfg = ("aipp_op {\n aipp_mode: static\n input_format: YUV400_U8\n mean_chn_0: 100\n"
+           " min_chn_0: 0.5\n var_reci_chn_0: 0.01\n}\n")  # src size 0: the model input's 8x8
+    img = np.random.default_rng(3).integers(0, 256, (1, 8, 8, 1)).astype(np.uint8)
+    _, got = _compile_and_run(capsys, tmp_path, pb, cfg, img)
+    x = (img.astype(np.float32) - np.float32(100) - np.float32(0.5)) * np.float32(0.01)
+    np.testing.assert_allclose(got, tf_run(x), atol=1e-4, rtol=0)
+
+
 def _one_error(rc, err, text):
     assert rc == 1, err
     lines = err.strip().splitlines()
@@ -163,6 +182,10 @@ BASE = ("aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n"
     (BASE + "  crop_size_q: 4\n}\n", "aipp.cfg:6: error: --insert_op_conf: unknown field 'crop_size_q'"),
     (BASE + "  csc_switch true\n}\n", "aipp.cfg:6: error: --insert_op_conf: expected ':' after csc_switch, got 'true'"),
     (BASE + "  related_input_rank: 1\n}\n", "aipp.cfg:6: error: --insert_op_conf: related_input_rank 1 names no input (the model has 1: x)"),
+    ("aipp_op {\n  aipp_mode: static\n  input_format: XRGB8888_U8\n}\n",
+     "aipp.cfg:3: error: --insert_op_conf: input_format: 'XRGB8888_U8' is not supported by this compiler"),
+    ("aipp_op {\n  aipp_mode: dynamic\n  input_format: RGB888_U8\n}\n",
+     "aipp.cfg:2: error: --insert_op_conf: aipp_mode: dynamic AIPP is not supported"),
     (BASE + "  crop: true\n  load_start_pos_w: 2\n  crop_size_w: 8\n}\n",
      "aipp.cfg:8: error: --insert_op_conf: load_start_pos_w 2 + crop_size_w 8 exceeds src_image_size_w 8"),
 ])
