@@ -80,6 +80,12 @@ def _parser() -> ToolArgumentParser:
          help="only these op types (e.g. GeluErf,SoftmaxV2) take --op_select_implmode")
     both("insert_op_conf", default=None, metavar="aipp.cfg",
          help="static AIPP on the model inputs (ATC's aipp_op file)")
+    both("dynamic_batch_size", default=None, metavar='"1,2,4,8"',
+         help="batch gears: -1 in the first dimension of --input_shape (compiler/driver/gears.py)")
+    both("dynamic_image_size", default=None, metavar='"h,w;h,w"',
+         help="image-size gears: -1 at H and W of --input_shape (NHWC or NCHW)")
+    both("dynamic_dims", default=None, metavar='"d1,d2;d1,d2"',
+         help="gears of the -1s of --input_shape, in order (--input_format=ND)")
     a("--log", default=None, choices=list(LOG_LEVELS),
       help="debug|info|warning|error|null: log lines on stderr in ATC's format")
     a("-o", "--output", default=None, help="output path (.om appended when missing)")
@@ -90,6 +96,8 @@ def _parser() -> ToolArgumentParser:
       help="list every TransData left by assign-layouts and why (- for stderr)")
     a("--report-json", dest="report_json", default=None, metavar="FILE",
       help="write the performance estimate as JSON")
+    a("--report-shape", dest="report_shape", default=None, metavar="x:4,224,224,3",
+      help="with a ranged --input_shape: the estimate of the kernels tiled at this shape")
     a("--dump-graph", dest="dump_graph", default=None, metavar="FILE.dot|FILE.svg",
       help="draw the graph before and after fusion")
     a("--name", default=None, help="model name in the .om header (default: the output's)")
@@ -105,7 +113,9 @@ def _rejected(args) -> None:
     """Options ATC forbids together, then ATC options this compiler does not implement."""
     from compiler.driver.atc_options import EXCLUSIVE, NOT_IMPLEMENTED
 
-    given = {n for n in NOT_IMPLEMENTED if getattr(args, n) is not None}
+    from compiler.driver.gears import GEAR_OPTIONS
+
+    given = {n for n in (*NOT_IMPLEMENTED, *GEAR_OPTIONS) if getattr(args, n) is not None}
     if args.precision_mode is not None:
         given.add("precision_mode")
     for x, y in EXCLUSIVE:
@@ -219,6 +229,11 @@ def import_model(args):
                        "SavedModel directory, a .keras file or .mlir")
 
 
+def _rank(value) -> int | None:
+    shape = getattr(value.type, "shape", None)
+    return len(shape) if shape is not None else None
+
+
 def check_input_format(module, fmt: str | None) -> None:
     """--input_format must be the layout the model's ops read: the data_format of the first
     layout-sensitive op each input reaches (NHWC for TensorFlow's default).  ND: no such op."""
@@ -240,7 +255,9 @@ def check_input_format(module, fmt: str | None) -> None:
                     continue
                 seen.add(id(op))
                 df = op.attributes.get("data_format") or op.properties.get("data_format")
-                if isinstance(df, StringAttr) and len(df.data) == 4:
+                # A 4-letter data_format is a layout of 4-d operands only (a BiasAdd of a
+                # [batch, seq, hidden] tensor says NHWC and reads it as ND).
+                if isinstance(df, StringAttr) and len(df.data) == 4 and _rank(op.operands[0]) == 4:
                     found = (op, df.data)
                     break
                 stack.extend(op.results)
@@ -274,9 +291,10 @@ def cycle_collection_paused() -> Iterator[None]:
         gc.enable()
 
 
-def compile_model(args, log_step=lambda step, dt: None, print_spec=None):
+def compile_model(args, log_step=lambda step, dt: None, print_spec=None, imported=None):
     """Returns (kernel-level planned module, before-fusion module or None, after-fusion module
-    or None).  `args` are cann-compile's parsed arguments (`parse_args`)."""
+    or None).  `args` are cann-compile's parsed arguments (`parse_args`); `imported`: the
+    tf-level module already imported (one gear's, compiler/driver/gears.py)."""
     from xdsl.dialects.builtin import StringAttr
 
     from compiler.ir.ir_io import make_context
@@ -286,9 +304,16 @@ def compile_model(args, log_step=lambda step, dt: None, print_spec=None):
     if not args.model:
         raise CompileError("--model is required (the model to compile)")
     pipeline_options(args)  # every option value checked before the (slow) import
+    from compiler.driver.shape_ranges import is_range_spec
+
+    if is_range_spec(args.input_shape):  # "x:1~16,...": tiled at dispatch (shape_ranges.py)
+        from compiler.driver.shape_ranges import compile_ranged
+
+        with cycle_collection_paused():
+            return compile_ranged(args, pipeline_options(args), log_step, print_spec)[0], None, None
     with cycle_collection_paused():
         t0 = time.perf_counter()
-        module = import_model(args)
+        module = import_model(args) if imported is None else imported
         check_input_format(module, args.input_format)
         options = pipeline_options(args, module)
         passes = build_pipeline(options)
@@ -387,6 +412,12 @@ def _mode_compile(args) -> int:
         if args.time:
             print(f"// {step}: {dt:.4f} s", file=sys.stderr)
 
+    from compiler.driver.gears import compile_gears_to_om, parse_gears
+
+    spec = parse_gears(args)
+    if spec is not None:
+        return compile_gears_to_om(args, spec, compile_model, log_step,
+                                   lambda line: log.warning(line), output_path(args.output))
     t_all = time.perf_counter()
     with cycle_collection_paused():
         module, before, after = compile_model(
@@ -412,6 +443,10 @@ def _mode_compile(args) -> int:
     if args.report or args.report_json:
         from compiler.backend.perf_report import perf_report
 
+        if args.report_shape:  # a range-compiled model: the kernels tiled at that shape
+            from compiler.driver.shape_ranges import report_module
+
+            module = report_module(module, args.report_shape)
         rep = perf_report(module)
         if args.report:
             sys.stdout.write(rep.to_text())
@@ -441,16 +476,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-    a("--report-shape", dest="report_shape", default=None, metavar="x:4,224,224,3",
-      help="with a ranged --input_shape: the estimate of the kernels tiled at this shape")
-    from compiler.driver.shape_ranges import is_range_spec
-
-    if is_range_spec(args.input_shape):  # "x:1~16,...": tiled at dispatch (shape_ranges.py)
-        from compiler.driver.shape_ranges import compile_ranged
-
-        with cycle_collection_paused():
-            return compile_ranged(args, pipeline_options(args), log_step, print_spec)[0], None, None
-        if args.report_shape:  # a range-compiled model: the kernels tiled at that shape
-            from compiler.driver.shape_ranges import report_module
-
-            module = report_module(module, args.report_shape)

@@ -72,6 +72,7 @@ from compiler.backend import memory_plan as mp
 MAGIC = 0x444F4D49
 HEADER_SIZE = 256
 FORMAT_VERSION = 1
+GEARS_FORMAT_VERSION = 2  #: a multi-gear .om (compiler/backend/gear_model.py)
 SECTION_ALIGN = 512
 WEIGHT_ALIGN = 512
 WEIGHT_ARGS_ATTR = "om.weight_args"
@@ -197,8 +198,47 @@ def _weights_as_arguments(fn: func.FuncOp):
     return consts, undo
 
 
-def _offline_model_chunks(module: ModuleOp, name: str) -> tuple[list, list]:
-    """(header fields but the digest, payload chunks) of the .om of a kernel-level module."""
+class WeightSink:
+    """The WEIGHTS section being built: each weight's raw bytes at a 512-aligned offset.  With
+    `dedupe`, bytes equal to a weight already placed (same SHA-256 and length) are not stored
+    again: the second weight gets the first one's offset (a multi-gear .om's gears share them)."""
+
+    def __init__(self, dedupe: bool = False):
+        self.chunks: list = []
+        self.length = 0
+        self.dedupe = dedupe
+        self._seen: dict[tuple[bytes, int], int] = {}
+        self.requested = 0  #: bytes of every weight placed, stored or deduplicated
+
+    def place(self, raw) -> int:
+        self.requested += len(raw)
+        key = (hashlib.sha256(raw).digest(), len(raw)) if self.dedupe else None
+        if key is not None and key in self._seen:
+            return self._seen[key]
+        off = _align(self.length, WEIGHT_ALIGN)
+        if off > self.length:
+            self.chunks.append(bytes(off - self.length))
+        self.chunks.append(raw)
+        self.length = off + len(raw)
+        if key is not None:
+            self._seen[key] = off
+        return off
+
+
+@dataclass
+class ModelParts:
+    """The sections of one planned kernel module (WEIGHTS aside: its weights went to a sink)."""
+
+    sections: list  #: (kind, chunks) of MODEL_DEF, WEIGHT_INDEX, TILING, MEMORY_PLAN, MANIFEST
+    launches: int
+    arena: int
+    soc: str
+    manifest: dict
+
+
+def model_parts(module: ModuleOp, name: str, sink: WeightSink) -> ModelParts:
+    """Everything of the .om of a kernel-level module but the WEIGHTS section, whose bytes go
+    to `sink` (the WEIGHT_INDEX offsets are the sink's)."""
     from compiler.driver.runner import input_specs, io_names
     from dialects.common import numpy_dtype
 
@@ -230,8 +270,6 @@ def _offline_model_chunks(module: ModuleOp, name: str) -> tuple[list, list]:
         value = op.properties.get("value", op.attributes.get("value"))
         if not isinstance(value, DenseIntOrFPElementsAttr):
             raise OmError(f"internal error: constant {op.name} has no dense value")
-    weights: list = []
-    wlen = 0
     index = []
     consts, undo = _weights_as_arguments(fn)
     try:
@@ -239,11 +277,7 @@ def _offline_model_chunks(module: ModuleOp, name: str) -> tuple[list, list]:
             value = op.properties.get("value", op.attributes.get("value"))
             raw = value.data.data
             dtype = numpy_dtype(value.type.element_type)
-            off = _align(wlen, WEIGHT_ALIGN)
-            if off > wlen:
-                weights.append(bytes(off - wlen))
-            weights.append(raw)
-            wlen = off + len(raw)
+            off = sink.place(raw)
             index.append({"name": node_name(op), "offset": off, "bytes": len(raw),
                           "dtype": str(dtype), "shape": list(value.type.get_shape()),
                           "op": op.name, "position": position})
@@ -270,28 +304,44 @@ def _offline_model_chunks(module: ModuleOp, name: str) -> tuple[list, list]:
                 "format_version": FORMAT_VERSION}
     sections = [
         (MODEL_DEF, [text]),
-        (WEIGHTS, weights),
         (WEIGHT_INDEX, [json.dumps(index).encode()]),
         (TILING, [tiling]),
         (MEMORY_PLAN, [json.dumps(plan_json).encode()]),
         (MANIFEST, [json.dumps(manifest).encode()]),
     ]
+    return ModelParts(sections, len(launches), plan.arena, soc, manifest)
+
+
+def assemble(sections: list, name: str, op_count: int, soc: str, arena: int, weight_bytes: int,
+             version: int = FORMAT_VERSION) -> tuple[list, list]:
+    """(header fields but the digest, payload chunks) of sections given as (kind, gear, chunks);
+    `gear` goes to the section table's second word (0 in a single-gear file)."""
     table_end = HEADER_SIZE + _SECTION.size * len(sections)
     offset = _align(table_end, SECTION_ALIGN)
     table = bytearray()
     body: list = []  # chunks: the weights are never joined into one buffer
-    for kind, chunks in sections:
+    for kind, gear, chunks in sections:
         n = sum(len(c) for c in chunks)
-        table += _SECTION.pack(kind, 0, offset, n)
+        table += _SECTION.pack(kind, gear, offset, n)
         body.extend(chunks)
         pad = _align(offset + n, SECTION_ALIGN) - (offset + n)
         body.append(bytes(pad))
         offset += n + pad
     payload = [bytes(table), bytes(_align(table_end, SECTION_ALIGN) - table_end), *body]
     length = sum(len(c) for c in payload)
-    fields = [MAGIC, HEADER_SIZE, FORMAT_VERSION, len(sections), length, None,
-              _pad(name.encode(), 32), len(launches), _pad(soc.encode(), 20), plan.arena, wlen]
+    fields = [MAGIC, HEADER_SIZE, version, len(sections), length, None,
+              _pad(name.encode(), 32), op_count, _pad(soc.encode(), 20), arena, weight_bytes]
     return fields, payload
+
+
+def _offline_model_chunks(module: ModuleOp, name: str) -> tuple[list, list]:
+    """(header fields but the digest, payload chunks) of the .om of a kernel-level module."""
+    sink = WeightSink()
+    parts = model_parts(module, name, sink)
+    first, *rest = parts.sections
+    sections = [(first[0], 0, first[1]), (WEIGHTS, 0, sink.chunks),
+                *((kind, 0, chunks) for kind, chunks in rest)]
+    return assemble(sections, name, parts.launches, parts.soc, parts.arena, sink.length)
 
 
 def _header(fields: list, digest: bytes) -> bytes:
@@ -326,11 +376,18 @@ def write_offline_model(module: ModuleOp, path: str, name: str | None = None) ->
     written chunk by chunk while another thread hashes it (both release the GIL), then the
     header with the checksum goes in front."""
     import os
-    import tempfile
-    import threading
 
     fields, payload = _offline_model_chunks(
         module, name or os.path.splitext(os.path.basename(path))[0])
+    return write_chunks(path, fields, payload)
+
+
+def write_chunks(path: str, fields: list, payload: list) -> int:
+    """Write an assembled .om (`assemble`) atomically; returns the file size."""
+    import os
+    import tempfile
+    import threading
+
     size = HEADER_SIZE + fields[4]
     if path is None or path == "-":
         from compiler.ir.ir_io import write_atomically
@@ -390,6 +447,7 @@ class OfflineModel:
     plan: dict
     weight_index: list
     source: SourceMap | None = None  #: where MODEL_DEF's ops stand, for diagnostics
+    gears: object = None  #: a multi-gear file's gear_model.GearModel (this is its first gear)
 
 
 def _fail(path: str, msg: str):
@@ -413,9 +471,10 @@ def parse_header(data: bytes, path: str) -> Header:
      wbytes) = _HEAD.unpack_from(data, 0)
     if magic != MAGIC:
         _fail(path, f"not an offline model: magic 0x{magic:08X}, expected 0x{MAGIC:08X} ('DOMI')")
-    if version != FORMAT_VERSION:
+    if version not in (FORMAT_VERSION, GEARS_FORMAT_VERSION):
         _fail(path, f"unsupported offline model format version {version}; "
-                    f"this tool reads version {FORMAT_VERSION}")
+                    f"this tool reads versions {FORMAT_VERSION} and {GEARS_FORMAT_VERSION} "
+                    "(multi-gear)")
     (crc,) = struct.unpack_from("<I", data, 252)
     if head_size != HEADER_SIZE or crc != zlib.crc32(data[:252]):
         _fail(path, "corrupted offline model: header checksum mismatch")
@@ -431,18 +490,25 @@ def parse_header(data: bytes, path: str) -> Header:
                   platform.rstrip(b"\0").decode("utf-8", "replace"), arena, wbytes)
 
 
-def read_sections(data: bytes, header: Header, path: str) -> dict[int, memoryview]:
-    out: dict[int, memoryview] = {}
+def read_section_table(data: bytes, header: Header, path: str) -> dict[tuple[int, int], memoryview]:
+    """(kind, gear) -> section bytes; gear is the table entry's second word (0 but in a
+    multi-gear file, compiler/backend/gear_model.py)."""
+    out: dict[tuple[int, int], memoryview] = {}
     view = memoryview(data)
     for i in range(header.sections):
         pos = HEADER_SIZE + i * _SECTION.size
         if pos + _SECTION.size > len(data):
             _fail(path, "corrupted offline model: section table runs past the end")
-        kind, _, off, n = _SECTION.unpack_from(data, pos)
+        kind, gear, off, n = _SECTION.unpack_from(data, pos)
         if off < HEADER_SIZE or off + n > len(data):
             _fail(path, f"corrupted offline model: section {SECTION_NAMES.get(kind, kind)} "
                         f"[{off}, {off + n}) lies outside the file")
-        out[kind] = view[off:off + n]
+        out[(kind, gear)] = view[off:off + n]
+    return out
+
+
+def read_sections(data: bytes, header: Header, path: str) -> dict[int, memoryview]:
+    out = {kind: v for (kind, _), v in read_section_table(data, header, path).items()}
     for kind in SECTION_NAMES:
         if kind not in out:
             _fail(path, f"corrupted offline model: no {SECTION_NAMES[kind]} section")
@@ -505,9 +571,8 @@ _MANIFEST = {"inputs?": list, "outputs?": list}
 
 
 def load_offline_model(path: str) -> OfflineModel:
-    """Read, check and rebuild the kernel-level module; never imports TensorFlow."""
-    from compiler.ir.ir_io import make_context, parse_module
-
+    """Read, check and rebuild the kernel-level module; never imports TensorFlow.  A
+    multi-gear file gives its first gear, with `.gears` holding them all."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -518,7 +583,18 @@ def load_offline_model(path: str) -> OfflineModel:
     except OSError as e:
         _fail(path, f"cannot read: {e.strerror}")
     header = parse_header(data, path)
-    secs = read_sections(data, header, path)
+    if header.version == GEARS_FORMAT_VERSION:
+        from compiler.backend.gear_model import load_gears
+
+        return load_gears(path, data, header)
+    return rebuild(path, header, read_sections(data, header, path), header.op_count, header.arena)
+
+
+def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) -> OfflineModel:
+    """The OfflineModel of one planned module's sections (`op_count` launches, `arena` bytes:
+    the header's, or in a multi-gear file the gear table's)."""
+    from compiler.ir.ir_io import make_context, parse_module
+
     manifest = _json(secs[MANIFEST], "MANIFEST", path)
     index = _json(secs[WEIGHT_INDEX], "WEIGHT_INDEX", path)
     tiling = _json(secs[TILING], "TILING", path)
@@ -592,9 +668,9 @@ def load_offline_model(path: str) -> OfflineModel:
         launches = _launches(module)
     except mp.PlanError as e:
         _fail(path, f"invalid model: {e}")
-    if len(launches) != header.op_count or len(tiling) != len(launches):
+    if len(launches) != op_count or len(tiling) != len(launches):
         _fail(path, f"corrupted offline model: {len(launches)} kernel launches in MODEL_DEF, "
-                    f"header says {header.op_count}, TILING has {len(tiling)}")
+                    f"header says {op_count}, TILING has {len(tiling)}")
     for k, (f, op) in enumerate(launches):
         want = _op_json(op, k, f)
         got = tiling[k]
@@ -605,7 +681,7 @@ def load_offline_model(path: str) -> OfflineModel:
     problems = mp.check_module(module)
     if problems:
         _fail(path, f"invalid memory plan: {problems[0]}")
-    if mp.read_plan(fn).arena != header.arena or plan.get("arena") != header.arena:
+    if mp.read_plan(fn).arena != arena or plan.get("arena") != arena:
         _fail(path, "corrupted offline model: arena size disagrees between header, "
                     "MEMORY_PLAN and MODEL_DEF")
     return OfflineModel(path, header, module, manifest, tiling, plan, index, source)

@@ -22,8 +22,7 @@ UNSUPPORTED_MODES = {"5": "GE dump graph to JSON (this compiler writes no GE dum
 
 #: ATC options that are recognised and rejected by name: passing one is an error, never ignored.
 NOT_IMPLEMENTED = (
-    "dynamic_batch_size",
-    "dynamic_image_size", "dynamic_dims", "input_fp16_nodes", "is_output_adjust_hw_layout",
+    "input_fp16_nodes", "is_output_adjust_hw_layout",
     "is_input_adjust_hw_layout", "enable_small_channel", "compression_optimize_conf",
     "op_debug_level", "buffer_optimize", "precision_mode_v2", "modify_mixlist",
     "op_precision_mode", "sparsity", "enable_compress_weight", "compress_weight_conf",

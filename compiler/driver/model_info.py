@@ -57,11 +57,22 @@ def _op_json(op: Operation, index: int) -> dict:
 
 def offline_model_json(path: str) -> dict:
     """ATC's --mode=1 on an .om: graph (every kernel launch with its TF node names, attributes,
-    shapes, formats and tiling), inputs/outputs, memory plan and weights."""
-    from compiler.backend import memory_plan as mp
+    shapes, formats and tiling), inputs/outputs, memory plan and weights; a multi-gear .om
+    adds `gears`: its gear table and each gear's model as JSON."""
     from compiler.backend.offline_model import load_offline_model
 
     om = load_offline_model(path)
+    out = _model_json(om, path)
+    if om.gears is not None:  # a multi-gear .om: the gear table, then every gear's model
+        out["gears"] = {**om.gears.table,
+                        "models": [_model_json(m, path) for m in om.gears.models]}
+        out["inputs"], out["outputs"] = om.gears.table["inputs"], om.gears.table["outputs"]
+    return out
+
+
+def _model_json(om, path: str) -> dict:
+    from compiler.backend import memory_plan as mp
+
     tiling = {(t["function"], t["step"]): t for t in om.tiling}
     functions = []
     for f in mp.planned_functions(om.module):
@@ -118,8 +129,20 @@ def model_info_text(path: str) -> str:
              f"kernels: {h.op_count}",
              f"arena: {h.arena} bytes (device memory besides inputs and outputs)",
              f"weights: {len(om.weight_index)} tensors, {h.weight_bytes} bytes"]
+    table = om.gears.table if om.gears is not None else None
+    if table is not None:  # a multi-gear .om (compiler/backend/gear_model.py)
+        lines[5] = f"kernels: {h.op_count} ({' + '.join(map(str, table['launches']))} per gear)"
+        lines[6] = f"arena: {h.arena} bytes (the largest gear's)"
+        lines[7] = (f"weights: {h.weight_bytes} bytes, stored once for every gear "
+                    f"({table.get('weight_bytes_all_gears', '?')} bytes over the gears)")
+        lines.append(f"gears: {len(table['gears'])} (--{table['option']}=\"{table['value']}\"; "
+                     f"input ascend_mbatch_shape_data selects one)")
+        for k, g in enumerate(table["gears"]):
+            shapes = ";".join(f"{n}:{','.join(map(str, d))}" for n, d in table["shapes"][k].items())
+            lines.append(f"  gear {k}: [{','.join(map(str, g))}] {shapes} "
+                         f"({table['launches'][k]} kernels, arena {table['arenas'][k]} bytes)")
     for what in ("inputs", "outputs"):
-        items = om.manifest.get(what, [])
+        items = table[what] if table is not None else om.manifest.get(what, [])
         lines.append(f"{what}: {len(items)}")
         for i, t in enumerate(items):
             shape = "x".join(str(d) for d in t.get("shape", [])) or "scalar"

@@ -1,0 +1,132 @@
+"""The multi-gear offline model: one planned kernel module per gear of --dynamic_batch_size /
+--dynamic_image_size / --dynamic_dims (compiler/driver/gears.py), one copy of the weights.
+
+The file is an .om of format version 2 (GEARS_FORMAT_VERSION; a single-gear .om stays
+version 1, and loads as before).  Header and section table are those of
+compiler/backend/offline_model.py; a section's table entry carries its gear in the second word:
+
+    GEARS (7), gear 0   JSON: the option and its value, the --input_shape template (-1s), each
+                        gear's values and input shapes, the model's inputs and outputs with -1
+                        where the gears differ and the extra input `ascend_mbatch_shape_data`
+                        (int64, [values per gear]) last, and per gear its launches and arena
+    WEIGHTS, gear 0     every gear's weights, each distinct one once: a weight whose bytes (by
+                        SHA-256 and length) are already stored points at them (weights in
+                        device layout do not depend on the batch or the image size)
+    per gear k: MODEL_DEF, WEIGHT_INDEX (offsets into the one WEIGHTS), TILING, MEMORY_PLAN,
+                        MANIFEST, each with gear k
+
+The header's op count is the sum of the gears' launches, its arena the largest gear's (the
+device memory one loaded model needs), its weight bytes the WEIGHTS section's.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from compiler.backend import offline_model as om
+
+GEARS = 7
+GEAR_SECTIONS = (om.MODEL_DEF, om.WEIGHT_INDEX, om.TILING, om.MEMORY_PLAN, om.MANIFEST)
+
+
+@dataclass
+class GearModel:
+    """A loaded multi-gear .om: the gear table and one OfflineModel per gear."""
+
+    path: str
+    header: om.Header
+    table: dict
+    models: list = field(default_factory=list)
+
+    def select(self, inputs: dict, files: dict[str, str] | None = None) -> int:
+        from compiler.driver.gears import select_gear
+
+        return select_gear(self.table, inputs, files)
+
+
+def _io_table(manifests: list[dict], what: str) -> list[dict]:
+    """The inputs or outputs of every gear as one list: -1 where the gears' shapes differ."""
+    out = []
+    for k, item in enumerate(manifests[0][what]):
+        shapes = [m[what][k]["shape"] for m in manifests]
+        shape = [d if all(s[i] == d for s in shapes) else -1 for i, d in enumerate(shapes[0])]
+        out.append({**item, "shape": shape})
+    return out
+
+
+def build_gears(modules: list, spec, name: str) -> tuple[list, list, dict]:
+    """(header fields, payload, stats) of the multi-gear .om of the gears' planned modules."""
+    from compiler.driver.gears import MBATCH_DTYPE, MBATCH_INPUT
+
+    sink = om.WeightSink(dedupe=True)
+    parts = [om.model_parts(m, name, sink) for m in modules]
+    manifests = [p.manifest for p in parts]
+    for k, m in enumerate(manifests):
+        if [i["name"] for i in m["inputs"]] != [i["name"] for i in manifests[0]["inputs"]] or \
+                [o["name"] for o in m["outputs"]] != [o["name"] for o in manifests[0]["outputs"]]:
+            raise om.OmError(f"internal error: gear {k} has other inputs or outputs than gear 0")
+    n_values = len(spec.gears[0])
+    table = {
+        "option": spec.option, "value": spec.value, "input_shape": spec.template,
+        "gears": [list(g) for g in spec.gears],
+        "shapes": [spec.shapes(k) for k in range(len(spec.gears))],
+        "inputs": [*_io_table(manifests, "inputs"),
+                   {"name": MBATCH_INPUT, "shape": [n_values], "dtype": MBATCH_DTYPE}],
+        "outputs": _io_table(manifests, "outputs"),
+        "mbatch_input": {"name": MBATCH_INPUT, "shape": [n_values], "dtype": MBATCH_DTYPE},
+        "launches": [p.launches for p in parts],
+        "arenas": [p.arena for p in parts],
+        "weight_bytes_all_gears": sink.requested,
+    }
+    sections = [(GEARS, 0, [json.dumps(table).encode()]), (om.WEIGHTS, 0, sink.chunks)]
+    for k, p in enumerate(parts):
+        sections += [(kind, k, chunks) for kind, chunks in p.sections]
+    fields, payload = om.assemble(sections, name, sum(table["launches"]), parts[0].soc,
+                                  max(table["arenas"]), sink.length,
+                                  version=om.GEARS_FORMAT_VERSION)
+    return fields, payload, {"weight_bytes": sink.length, "weight_bytes_all_gears": sink.requested}
+
+
+def write_gears(modules: list, spec, path: str, name: str | None = None) -> tuple[int, dict]:
+    """Write the multi-gear .om atomically; returns (file size, stats)."""
+    import os
+
+    fields, payload, stats = build_gears(
+        modules, spec, name or os.path.splitext(os.path.basename(path))[0])
+    return om.write_chunks(path, fields, payload), stats
+
+
+#: What the loader reads of the GEARS section.
+_TABLE = {"option": str, "value": str, "gears": [list], "shapes": [dict], "inputs": list,
+          "outputs": list, "launches": [int], "arenas": [int]}
+
+
+def load_gears(path: str, data: bytes, header: om.Header) -> om.OfflineModel:
+    """The first gear's OfflineModel, `.gears` holding the GearModel of every gear."""
+    secs = om.read_section_table(data, header, path)
+    if (GEARS, 0) not in secs:
+        om._fail(path, "corrupted offline model: a multi-gear model without its GEARS section")
+    table = om._json(secs[(GEARS, 0)], "GEARS", path)
+    om._schema(table, _TABLE, "GEARS", path)
+    n = len(table["gears"])
+    if not (n == len(table["shapes"]) == len(table["launches"]) == len(table["arenas"])) or n < 1:
+        om._fail(path, "corrupted offline model: GEARS lists different numbers of gears")
+    if (om.WEIGHTS, 0) not in secs:
+        om._fail(path, "corrupted offline model: no WEIGHTS section")
+    if sum(table["launches"]) != header.op_count or max(table["arenas"]) != header.arena:
+        om._fail(path, "corrupted offline model: the header's op count or arena disagrees with "
+                       "the gear table")
+    model = GearModel(path, header, table)
+    for k in range(n):
+        gear_secs = {om.WEIGHTS: secs[(om.WEIGHTS, 0)]}
+        for kind in GEAR_SECTIONS:
+            if (kind, k) not in secs:
+                om._fail(path, f"corrupted offline model: gear {k} has no "
+                               f"{om.SECTION_NAMES[kind]} section")
+            gear_secs[kind] = secs[(kind, k)]
+        model.models.append(om.rebuild(path, header, gear_secs, table["launches"][k],
+                                       table["arenas"][k]))
+    for m in model.models:
+        m.gears = model
+    return model.models[0]

@@ -1,0 +1,243 @@
+"""Shape gears end to end (compiler/driver/gears.py, compiler/backend/gear_model.py):
+cann-compile --dynamic_batch_size / --dynamic_image_size / --dynamic_dims writes one multi-gear
+.om, cann-run picks the gear from the inputs' shapes (or from ascend_mbatch_shape_data) and each
+gear matches TensorFlow; the weights are stored once; every bad value is one error line.
+
+The models (tests/model_zoo/gear_models.py) are built here, frozen with `?` where the gears
+apply.  Compiles and runs call the tools' main() in this process; the error tests run them as
+subprocesses (exit code and stderr as a user sees them)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PBTXT = os.path.join(ROOT, "examples", "conv_block.pbtxt")
+BATCHES = (1, 2, 4, 8)
+
+
+def _tool(name: str, capsys, *args) -> tuple[int, str, str]:
+    import importlib
+
+    rc = importlib.import_module(f"tools.{name}").main([str(a) for a in args])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def _run(tool, *args):
+    return subprocess.run([sys.executable, "-m", f"tools.{tool}", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=900)
+
+
+def _one_error(r, *texts):
+    assert r.returncode == 1, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and ": error: " in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
+    for text in texts:
+        assert text in r.stderr, r.stderr
+
+
+def _npy(path, shape, seed=0):
+    np.save(path, np.random.default_rng(seed).standard_normal(shape).astype(np.float32))
+    return path
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    from tests.model_zoo.gear_models import cnn_graphdef, encoder_graphdef
+
+    d = tmp_path_factory.mktemp("gear_models")
+    return {"cnn": cnn_graphdef(str(d / "cnn.pb")), "encoder": encoder_graphdef(str(d / "enc.pb"))}
+
+
+@pytest.fixture(scope="module")
+def batch_om(models, tmp_path_factory):
+    """The CNN with 4 batch gears, and the same CNN compiled static (batch 1)."""
+    from tools.cann_compile import main
+
+    d = tmp_path_factory.mktemp("batch_gears")
+    om, static = str(d / "cnn_gears.om"), str(d / "cnn_static.om")
+    assert main([f"--model={models['cnn']}", "-o", om, "--input_shape=x:-1,32,32,3",
+                 "--dynamic_batch_size=" + ",".join(map(str, BATCHES))]) == 0
+    assert main([f"--model={models['cnn']}", "-o", static, "--input_shape=x:1,32,32,3"]) == 0
+    return om, static
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_batch_gear_matches_tensorflow(batch_om, models, tmp_path, capsys, batch):
+    x = _npy(tmp_path / "x.npy", (batch, 32, 32, 3), seed=batch)
+    rc, out, err = _tool("cann_run", capsys, batch_om[0], "--input", f"x={x}",
+                         "--compare-with", models["cnn"], "--atol", "1e-4")
+    assert rc == 0, out + err
+    assert out.count(" OK") == 1 and "FAIL" not in out, out
+
+
+def test_weights_stored_once(batch_om):
+    """4 gears in one .om: at most 1.1x one static .om, every gear's weights in one WEIGHTS."""
+    from compiler.backend.offline_model import load_offline_model
+
+    om, static = batch_om
+    assert os.path.getsize(om) <= 1.1 * os.path.getsize(static), \
+        (os.path.getsize(om), os.path.getsize(static))
+    gears = load_offline_model(om).gears
+    assert gears.header.weight_bytes == load_offline_model(static).header.weight_bytes
+    assert gears.table["weight_bytes_all_gears"] >= 4 * gears.header.weight_bytes * 0.95
+
+
+def test_mbatch_input_selects_the_gear(batch_om, tmp_path, capsys):
+    x = _npy(tmp_path / "x.npy", (4, 32, 32, 3))
+    mb = tmp_path / "mb.npy"
+    np.save(mb, np.array([4], np.int64))
+    out_a, out_b = tmp_path / "a", tmp_path / "b"
+    rc, out, err = _tool("cann_run", capsys, batch_om[0], "--input", f"x={x}",
+                         "--input", f"ascend_mbatch_shape_data={mb}", "--output-dir", out_a)
+    assert rc == 0, err
+    rc, out, err = _tool("cann_run", capsys, batch_om[0], "--input", f"x={x}", "--output-dir", out_b)
+    assert rc == 0, err
+    (name,) = os.listdir(out_a)
+    a, b = np.load(out_a / name), np.load(out_b / name)
+    assert a.shape == (4, 10) and np.array_equal(a, b)
+
+
+def test_shape_in_no_gear_is_one_error(batch_om, tmp_path):
+    x = _npy(tmp_path / "x.npy", (3, 32, 32, 3))
+    r = _run("cann_run", batch_om[0], "--input", f"x={x}")
+    _one_error(r, "input 'x' has shape [3, 32, 32, 3], which matches no gear",
+               "1,32,32,3 | 2,32,32,3 | 4,32,32,3 | 8,32,32,3", str(x))
+
+
+def test_mbatch_value_of_no_gear_is_one_error(batch_om, tmp_path):
+    mb = tmp_path / "mb.npy"
+    np.save(mb, np.array([3], np.int64))
+    r = _run("cann_run", batch_om[0], "--input", f"ascend_mbatch_shape_data={mb}")
+    _one_error(r, "input 'ascend_mbatch_shape_data' = [3] is no gear", "the gears are 1; 2; 4; 8")
+
+
+def test_mode6_and_mode1_show_the_gears(batch_om, tmp_path, capsys):
+    import json
+
+    rc, out, err = _tool("cann_compile", capsys, "--mode=6", f"--om={batch_om[0]}")
+    assert rc == 0, err
+    assert 'gears: 4 (--dynamic_batch_size="1,2,4,8"' in out
+    assert "  gear 3: [8] x:8,32,32,3 " in out
+    assert "[0] x: -1x32x32x3 float32" in out and "[1] ascend_mbatch_shape_data: 1 int64" in out
+    js = tmp_path / "m.json"
+    rc, out, err = _tool("cann_compile", capsys, "--mode=1", f"--om={batch_om[0]}", f"--json={js}")
+    assert rc == 0, err
+    data = json.loads(js.read_text())
+    assert data["gears"]["gears"] == [[b] for b in BATCHES]
+    assert [m["inputs"][0]["shape"][0] for m in data["gears"]["models"]] == list(BATCHES)
+
+
+def test_image_size_gears_match_tensorflow(models, tmp_path, capsys):
+    om = tmp_path / "cnn_hw.om"
+    rc, out, err = _tool("cann_compile", capsys, f"--model={models['cnn']}", "-o", om,
+                         "--input_shape=x:1,-1,-1,3", "--dynamic_image_size=16,16;24,32;40,40")
+    assert rc == 0, err
+    assert "3 gears (--dynamic_image_size=16,16;24,32;40,40)" in out
+    for h, w in ((16, 16), (24, 32), (40, 40)):
+        x = _npy(tmp_path / f"x{h}.npy", (1, h, w, 3), seed=h)
+        rc, out, err = _tool("cann_run", capsys, om, "--input", f"x={x}",
+                             "--compare-with", models["cnn"], "--atol", "1e-4")
+        assert rc == 0 and " OK" in out, out + err
+
+
+def test_encoder_sequence_gears_match_tensorflow(models, tmp_path, capsys):
+    om = tmp_path / "enc.om"
+    seqs = (8, 16, 24, 32)
+    rc, out, err = _tool("cann_compile", capsys, f"--model={models['encoder']}", "-o", om,
+                         "--input_shape=x:2,-1,64", "--input_format=ND",
+                         "--dynamic_dims=" + ";".join(map(str, seqs)))
+    assert rc == 0, err
+    for s in seqs:
+        x = _npy(tmp_path / f"x{s}.npy", (2, s, 64), seed=s)
+        rc, out, err = _tool("cann_run", capsys, om, "--input", f"x={x}",
+                             "--compare-with", models["encoder"], "--atol", "1e-4")
+        assert rc == 0 and " OK" in out, out + err
+
+
+def test_encoder_batch_gears_match_tensorflow(models, tmp_path, capsys):
+    om = tmp_path / "enc_b.om"
+    rc, out, err = _tool("cann_compile", capsys, f"--model={models['encoder']}", "-o", om,
+                         "--input_shape=x:-1,16,64", "--dynamic_batch_size=1,2,4,8")
+    assert rc == 0, err
+    for b in (1, 8):
+        x = _npy(tmp_path / f"x{b}.npy", (b, 16, 64), seed=b)
+        rc, out, err = _tool("cann_run", capsys, om, "--input", f"x={x}",
+                             "--compare-with", models["encoder"], "--atol", "1e-4")
+        assert rc == 0 and " OK" in out, out + err
+
+
+def test_dynamic_dims_fill_the_minus_ones_in_order():
+    from compiler.driver.gears import GearSpec
+
+    spec = GearSpec("dynamic_dims", "20,20,1,1;40,40,2,2",
+                    {"data": [1, 1, 40, -1], "label": [1, -1], "mask": [-1, -1]},
+                    ((20, 20, 1, 1), (40, 40, 2, 2)))
+    # ATC's example: gear 0 is data(1,1,40,20) + label(1,20) + mask(1,1)
+    assert spec.shapes(0) == {"data": [1, 1, 40, 20], "label": [1, 20], "mask": [1, 1]}
+    assert spec.shapes(1) == {"data": [1, 1, 40, 40], "label": [1, 40], "mask": [2, 2]}
+
+
+def test_single_gear_om_is_still_version_1(batch_om):
+    from compiler.backend import offline_model as om
+
+    with open(batch_om[1], "rb") as f:
+        assert om.parse_header(f.read(), batch_om[1]).version == om.FORMAT_VERSION
+    assert om.load_offline_model(batch_om[1]).gears is None
+
+
+# --- bad values: one line naming the option and the value, exit 1, no .om --------------------
+
+MANY = ",".join(str(b) for b in range(1, 102))
+
+
+@pytest.mark.parametrize("args, texts", [
+    (["--input_shape=x:-1,8,8,3", "--dynamic_batch_size=4"],
+     ["--dynamic_batch_size=4: 1 gear(s); ATC takes 2 to 100"]),
+    (["--input_shape=x:-1,8,8,3", f"--dynamic_batch_size={MANY}"], ["101 gear(s); ATC takes 2 to 100"]),
+    (["--input_shape=x:-1,8,8,3", "--dynamic_batch_size=1,x"],
+     ["--dynamic_batch_size=1,x: 'x' is not a positive integer"]),
+    (["--input_shape=x:-1,8,8,3", "--dynamic_batch_size=2,2"], ["gear '2' is given twice"]),
+    (["--input_shape=x:-1,8,8,3", "--dynamic_batch_size=1,4096"], ["batch size 4096 is above ATC's limit 2048"]),
+    (["--dynamic_batch_size=1,2"], ["--dynamic_batch_size=1,2: needs --input_shape"]),
+    (["--input_shape=x:1,8,8,3", "--dynamic_batch_size=1,2"],
+     ["--input_shape=x:1,8,8,3: no dimension is -1"]),
+    (["--input_shape=x:1,-1,8,3", "--dynamic_batch_size=1,2"],
+     ["--input_shape=x:1,-1,8,3: 'x' has -1 in dimension 1", "only in the first (batch)"]),
+    (["--input_shape=x:1~4,8,8,3", "--dynamic_batch_size=1,2"], ["ATC forbids shape ranges with gears"]),
+    (["--input_shape=x:1,-1,-1,3", "--dynamic_image_size=8,8;16"],
+     ["--dynamic_image_size=8,8;16: gear '16' has 1 value(s); each gear is h,w"]),
+    (["--input_shape=x:1,-1,-1,3", "--dynamic_image_size=8,8;;16,16"], ["an empty gear"]),
+    (["--input_shape=x:1,-1,-1,3", "--dynamic_image_size=8,8;16,16", "--input_format=ND"],
+     ["--dynamic_image_size=8,8;16,16: needs --input_format NCHW or NHWC, got ND"]),
+    (["--input_shape=x:1,-1,-1,3", "--dynamic_image_size=8,8;16,16", "--input_format=NCHW"],
+     ["'x': with --dynamic_image_size and NCHW, -1 stands at H and W (dimensions 2 and 3"]),
+    (["--input_shape=x:1,8,-1,3", "--dynamic_image_size=8,8;16,16"], ["-1 stands at H and W"]),
+    (["--input_shape=x:1,-1,8,3", "--dynamic_dims=4;8"], ["--dynamic_dims=4;8: needs --input_format=ND"]),
+    (["--input_shape=x:1,-1,8,-1", "--dynamic_dims=4;8", "--input_format=ND"],
+     ["gear '4' has 1 value(s); each gear is 2 value(s), one per -1 of --input_shape"]),
+    (["--input_shape=x:-1,8,8,3", "--dynamic_batch_size=1,2", "--dynamic_dims=4;8"],
+     ["--dynamic_batch_size and --dynamic_dims cannot be used together"]),
+    (["--input_shape=x:-1,8,8,3"], ["--input_shape=x:-1,8,8,3: 'x:-1,8,8,3': dynamic dimension"]),
+])
+def test_gear_option_errors(tmp_path, args, texts):
+    out = tmp_path / "m.om"
+    r = _run("cann_compile", f"--model={PBTXT}", "-o", out, *args)
+    _one_error(r, *texts)
+    assert not out.exists()
+
+
+def test_gear_the_model_rejects_names_the_gear(tmp_path):
+    """A gear TensorFlow's shape inference rejects: the importer's line, with the gear."""
+    out = tmp_path / "m.om"
+    r = _run("cann_compile", f"--model={PBTXT}", "-o", out, "--input_shape=x:-1,8,8,5",
+             "--dynamic_batch_size=1,2")
+    _one_error(r, "(gear 0: x:1,8,8,5)")
+    assert not out.exists()
