@@ -12,7 +12,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from compiler.ir.rewriting import rewrite
+from compiler.ir.rewriting import erase_dead, rewrite
 from compiler.transforms.canonicalization import CastNoop, ReshapeNoop, TransposeNoop
 
 
@@ -22,18 +22,5 @@ class RemoveNoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rewrite(op, [ReshapeNoop(), TransposeNoop(), CastNoop()])
-        _erase_dead(op)
+        erase_dead(op)
 
-
-def _erase_dead(module: ModuleOp) -> None:
-    """Erase pure cann ops whose results nothing reads (bottom-up)."""
-    from xdsl.traits import Pure
-
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(module.walk())):
-            if (op.dialect_name() == "cann" and op.has_trait(Pure) and op.results
-                    and all(not r.uses for r in op.results)):
-                op.parent_block().erase_op(op)
-                changed = True

@@ -101,8 +101,8 @@ def constant_value(v: SSAValue, _memo: dict | None = None) -> np.ndarray | None:
 
 def fold_module(module: ModuleOp) -> int:
     """Fold every foldable op with constant operands into a `cann.Const`; return how many were
-    folded.  Constants nothing reads any more are erased."""
-    from compiler.ir.rewriting import with_loc
+    folded.  Then xDSL's DCE erases what nothing reads any more (the folded ops' operands)."""
+    from compiler.ir.rewriting import erase_dead, with_loc
     from dialects import cann
     from dialects.common import dense_from_numpy
 
@@ -130,8 +130,5 @@ def fold_module(module: ModuleOp) -> int:
         values[new.results[0]] = out
         block.erase_op(op)
         folded += 1
-    # Constants nothing reads any more.
-    for op in list(module.walk()):
-        if op.name == "cann.Const" and not op.results[0].uses:
-            op.parent_block().erase_op(op)
+    erase_dead(module)  # the constants nothing reads any more
     return folded

@@ -1,4 +1,5 @@
-"""Small helpers the rewrite patterns share: locations of replaced and fused ops."""
+"""Small helpers the rewrite patterns share: locations of replaced and fused ops, the pattern
+walker, and dead-op erasure (xDSL's DCE)."""
 
 from __future__ import annotations
 
@@ -29,9 +30,25 @@ def with_loc(new: Operation, *sources: Operation) -> Operation:
 
 
 def rewrite(module: Operation, patterns: list[RewritePattern], recursive: bool = True) -> bool:
-    """Apply patterns with a walker; never deletes unused ops behind the patterns' backs."""
+    """Apply patterns with a walker; never deletes unused ops behind the patterns' backs.
+
+    xDSL's applier would erase every unused pure op before any pattern sees it (its DCE): tf ops
+    are Pure, so tf-to-cann would then report no node whose result nothing reads, and
+    cann-to-kernel would lower (and diagnose) no such op.  A pass that wants its dead ops gone
+    calls `erase_dead` after the walk."""
     walker = PatternRewriteWalker(
         GreedyRewritePatternApplier(patterns, dce_enabled=False),
         apply_recursively=recursive,
     )
     return walker.rewrite_module(module)
+
+
+def erase_dead(root: Operation) -> bool:
+    """Erase the ops under `root` that nothing reads and that have no other effect (Pure ops,
+    transitively): xDSL's DCE (`region_dce`) over root's regions.  True if anything was erased."""
+    from xdsl.transforms.dead_code_elimination import region_dce
+
+    changed = False
+    for region in root.regions:
+        changed = region_dce(region) or changed
+    return changed

@@ -456,16 +456,11 @@ def forward_see_through(block_root: Operation, names: set[str]) -> int:
 
 
 def dead_code(block_root: Operation) -> None:
-    """Erase cann ops whose results are unused (the folded constants, seen-through views)."""
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(block_root.walk())):
-            if full_name(op).startswith("cann.") and op.results and \
-                    all(not r.uses for r in op.results) and op.parent is not None:
-                op.detach()
-                op.erase()
-                changed = True
+    """Erase cann ops whose results are unused (the folded constants, seen-through views):
+    xDSL's DCE (compiler/ir/rewriting.erase_dead)."""
+    from compiler.ir.rewriting import erase_dead
+
+    erase_dead(block_root)
 
 
 #: rules with a lower priority run in a second phase, after the others reached their fixpoint
