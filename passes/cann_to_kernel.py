@@ -19,7 +19,7 @@ tile by tile on the device layouts by compiler/interpreters/kernel_impl.py:
 - control flow: cann.If / Case / While become the host-side kernel.if / case / while naming the
   same functions, whose bodies are lowered like @main.
 
-`legacy=true` emits the body-less kernel.cube_conv2d / kernel.vector forms instead.  Any op left
+Any op left
 is a diagnostic naming the op and its TF node; every such op is reported in one run.  The
 lowerings live in compiler/conversions/cann_to_kernel/, one module per kind; this pass picks the chip and runs them.
 """
@@ -48,9 +48,6 @@ class CannToKernelPass(ModulePass):
     soc_version: str = ""
     """The chip (ATC's --soc_version name); default: the module's, else Ascend910B3."""
 
-    legacy: bool = False
-    """Emit the body-less kernel.cube_conv2d / kernel.vector forms (semantics built in)."""
-
     implmode: str = ""
     """ATC's --op_select_implmode: high_precision or high_performance ("" = each op's default
     implementation); see compiler/conversions/cann_to_kernel/implmode.py."""
@@ -73,7 +70,7 @@ class CannToKernelPass(ModulePass):
             raise CompileError(f"cann-to-kernel: error: {e}") from None
         op.attributes[kernel.SOC_ATTR] = StringAttr(chip)
         failures: list[tuple[Operation, str]] = []
-        rewrite(op, lowering_patterns(chip, failures, legacy=self.legacy, impl=impl),
+        rewrite(op, lowering_patterns(chip, failures, impl=impl),
                 recursive=False)
         select_implementations(op, impl)
         for left in op.walk():

@@ -14,7 +14,6 @@
 - aipp: static AIPP (cann.Aipp) as the first kernel, writing the model input NC1HWC0;
 - squeeze_excite: the squeeze-excite gate (mean, two small GEMMs) on the vector unit;
 - control_flow: cann.If / Case / While as host-side kernel.if / case / while;
-- legacy: the body-less kernel.cube_conv2d / kernel.vector forms.
 
 Every pattern records what it cannot lower in the shared `failures` list (op, message), so one
 run reports every op at once.
@@ -27,34 +26,29 @@ from xdsl.pattern_rewriter import RewritePattern
 
 
 def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
-                      legacy: bool = False, impl=None) -> list[RewritePattern]:
+                      impl=None) -> list[RewritePattern]:
     """impl: the ImplMode (compiler/conversions/cann_to_kernel/implmode.py) every pattern lowers with."""
     from compiler.conversions.cann_to_kernel import (attention, channels, control_flow, cube, data_movement, fused,
                                    gather, resize, squeeze_excite, vector)
-    from compiler.conversions.cann_to_kernel import legacy as legacy_forms
+    # Order matters where two patterns see one op (the first to fail records the diagnostic).
+    kinds = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
+             vector.ElementwiseToVectorBody, vector.RowsToVectorBody,
+             vector.ReduceToVectorBody, data_movement.PadToVectorBody,
+             channels.ReshapeChannelsToKernel, data_movement.ReshapeToView,
+             vector.GeneralElementwiseToVectorBody,
+             vector.BNInferToVectorBody, data_movement.TransposeToVectorBody,
+             data_movement.ConcatToVectorBody, data_movement.StridedSliceToVectorBody,
+             data_movement.BroadcastToVectorBody,
+             attention.MultiHeadAttentionToKernels, attention.AttentionToKernels,
+             attention.GatedMatMulToKernels, gather.GatherToVectorBody,
+             resize.ResizeToVectorBody, data_movement.SplitToVectorBody,
+             fused.FusedKernelToVectorBody,
+             data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
+    kinds.append(__import__("compiler.conversions.cann_to_kernel.scan", fromlist=["scan"]).CumsumToVectorBody)
+    from compiler.conversions.cann_to_kernel.recurrent import RecurrentToCube
 
-    if legacy:
-        kinds = [legacy_forms.ConvToCube, legacy_forms.ElementwiseToVector]
-    else:
-        # Order matters where two patterns see one op (the first to fail records the diagnostic).
-        kinds = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
-                 vector.ElementwiseToVectorBody, vector.RowsToVectorBody,
-                 vector.ReduceToVectorBody, data_movement.PadToVectorBody,
-                 channels.ReshapeChannelsToKernel, data_movement.ReshapeToView,
-                 vector.GeneralElementwiseToVectorBody,
-                 vector.BNInferToVectorBody, data_movement.TransposeToVectorBody,
-                 data_movement.ConcatToVectorBody, data_movement.StridedSliceToVectorBody,
-                 data_movement.BroadcastToVectorBody,
-                 attention.MultiHeadAttentionToKernels, attention.AttentionToKernels,
-                 attention.GatedMatMulToKernels, gather.GatherToVectorBody,
-                 resize.ResizeToVectorBody, data_movement.SplitToVectorBody,
-                 fused.FusedKernelToVectorBody,
-                 data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
-        kinds.append(__import__("compiler.conversions.cann_to_kernel.scan", fromlist=["scan"]).CumsumToVectorBody)
-        from compiler.conversions.cann_to_kernel.recurrent import RecurrentToCube
-
-        kinds.append(RecurrentToCube)  # DynamicRNN / DynamicGRUV2: one kernel per layer
-        kinds.append(__import__("compiler.conversions.cann_to_kernel.aipp", fromlist=["aipp"]).AippToVectorBody)
+    kinds.append(RecurrentToCube)  # DynamicRNN / DynamicGRUV2: one kernel per layer
+    kinds.append(__import__("compiler.conversions.cann_to_kernel.aipp", fromlist=["aipp"]).AippToVectorBody)
     return [k(chip, failures, impl) for k in kinds] + [
         data_movement.TransDataToKernel(chip, failures, impl),
         control_flow.ControlFlowToKernel(chip, failures, impl)]

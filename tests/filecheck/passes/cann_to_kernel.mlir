@@ -1,9 +1,7 @@
-// RUN: cann-opt --assign-layouts --cann-to-kernel='legacy=true' %s | filecheck %s
-// RUN: cann-opt --assign-layouts --cann-to-kernel %s | filecheck %s --check-prefix=BODY
+// RUN: cann-opt --assign-layouts --cann-to-kernel %s | filecheck %s
 // RUN: cann-opt --assign-layouts --cann-to-kernel='soc-version=Ascend910A' %s | filecheck %s --check-prefix=A910
 // RUN: cann-opt --soc-version=Ascend310P3 --assign-layouts --cann-to-kernel %s | filecheck %s --check-prefix=P310
-// RUN: cann-opt --assign-layouts --cann-to-kernel='legacy=true' %s | cann-opt --print-op-generic | cann-opt | filecheck %s
-// RUN: cann-opt --assign-layouts --cann-to-kernel %s | cann-opt --print-op-generic | cann-opt | filecheck %s --check-prefix=BODY
+// RUN: cann-opt --assign-layouts --cann-to-kernel %s | cann-opt --print-op-generic | cann-opt | filecheck %s
 // RUN: not cann-opt --cann-to-kernel='soc-version=Ascend999' %s 2>&1 | filecheck %s --check-prefix=BADCHIP
 // RUN: not cann-opt --cann-to-kernel %s 2>&1 | filecheck %s --check-prefix=NOLAYOUT
 
@@ -12,32 +10,27 @@
 // (128, 256, 32) clipped to (.., 48, ..) and the M x N split chosen by the cost model.
 // CHECK: builtin.module attributes {cann.soc_version = "Ascend910B3"}
 // CHECK: kernel.transdata %x {src_format = "NHWC", dst_format = "NC1HWC0", block_dim = [[BD:[0-9]+]] : i64, tiling = #kernel.tiling<totalElems = 1536, elemsPerCore = {{[0-9]+}}, tileElems = {{[0-9]+}}, tilesPerCore = {{[0-9]+}}>, buffers = [#kernel.buffer<UB, {{[0-9]+}}, "io0">, #kernel.buffer<UB, {{[0-9]+}}, "io1">]}
-// CHECK: kernel.cube_conv2d {{.*}}strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, kernel_hw = array<i64: 3, 3>, activation = "Relu", block_dim = [[CORES:[0-9]+]] : i64, tiling = #kernel.tiling<usedCoreNum = [[CORES]], M = 512, N = 40, Ka = 144, Kb = 144, singleCoreM = {{[0-9]+}}, singleCoreN = {{[0-9]+}}, singleCoreK = 144, baseM = {{[0-9]+}}, baseN = {{[0-9]+}}, baseK = 32, {{.*}}dbL0A = 2, dbL0B = 2, dbL0C = {{[12]}}>, buffers = [#kernel.buffer<L1, {{[0-9]+}}, "A">, {{.*}}#kernel.buffer<L0A, {{[0-9]+}}, "A">, #kernel.buffer<L0B, {{[0-9]+}}, "B">, #kernel.buffer<L0C, {{[0-9]+}}, "C">, #kernel.buffer<UB, {{[0-9]+}}, "epilogue">]}
-// CHECK: kernel.vector {{.*}}fn = "BiasAdd"
-// CHECK: kernel.transdata {{.*}}src_format = "NC1HWC0", dst_format = "NHWC"
-// The default form has an explicit body: per-core tile loops, GM -> L1 -> L0A/L0B loads of
+// Each kernel has an explicit body: per-core tile loops, GM -> L1 -> L0A/L0B loads of
 // fractal tiles, mmad into L0C, fixpipe to UB, the epilogue (bias, Relu) there, store to GM.
-// BODY: builtin.module attributes {cann.soc_version = "Ascend910B3"}
-// BODY: kernel.transdata %x {src_format = "NHWC", dst_format = "NC1HWC0"
-// BODY: kernel.cube {{.*}}kind = "Conv2D", block_dim = [[CORES:[0-9]+]] : i64, tiling = #kernel.tiling<usedCoreNum = [[CORES]], M = 512, N = 40, Ka = 144, Kb = 144, {{.*}}baseK = 32,
-// BODY-NEXT: ^bb0(%{{.*}}: memref<2x1x16x16x16xf32, #kernel.space<GM>>, %{{.*}}: memref<9x3x16x16xf32, #kernel.space<GM>>, %{{.*}}: memref<40xf32, #kernel.space<GM>>, %{{.*}}: memref<2x3x16x16x16xf32, #kernel.space<GM>>):
-// BODY-NEXT: kernel.cores attributes {grid = array<i64: 1, {{[0-9]+}}, {{[0-9]+}}>
-// BODY: kernel.alloc : memref<{{[0-9]+}}x{{[0-9]+}}x16x16xf32, #kernel.space<L0C>>
-// BODY: kernel.load {{.*}}view = "img2col"{{.*}} -> memref<{{[0-9]+}}x32xf32, #kernel.space<L1>>
-// BODY-NEXT: kernel.load {{.*}}view = "Zz"{{.*}}#kernel.space<L0A>>
-// BODY-NEXT: kernel.load {{.*}}view = "fz"{{.*}}#kernel.space<L1>>
-// BODY-NEXT: kernel.load {{.*}}view = "Zn"{{.*}}#kernel.space<L0B>>
-// BODY-NEXT: kernel.mmad
-// BODY: kernel.fixpipe {{.*}}#kernel.space<L0C>> -> memref<{{.*}}#kernel.space<UB>>
-// BODY-NEXT: kernel.load {{.*}}view = "channel"
-// BODY-NEXT: kernel.vec {{.*}}fn = "Add"
-// BODY-NEXT: kernel.vec {{.*}}fn = "act:Relu"
-// BODY-NEXT: kernel.store {{.*}}view = "nc1hwc0"
-// BODY: kernel.vec_kernel {{.*}}kind = "Elementwise"
-// BODY: kernel.load {{.*}}view = "channel_flat"
-// BODY: kernel.vec {{.*}}fn = "Add"
-// BODY: kernel.store {{.*}}view = "flat"
-// BODY: kernel.transdata {{.*}}src_format = "NC1HWC0", dst_format = "NHWC"
+// CHECK: kernel.cube {{.*}}kind = "Conv2D", block_dim = [[CORES:[0-9]+]] : i64, tiling = #kernel.tiling<usedCoreNum = [[CORES]], M = 512, N = 40, Ka = 144, Kb = 144, singleCoreM = {{[0-9]+}}, singleCoreN = {{[0-9]+}}, singleCoreK = 144, baseM = {{[0-9]+}}, baseN = {{[0-9]+}}, baseK = 32, {{.*}}dbL0A = 2, dbL0B = 2, dbL0C = {{[12]}}>, buffers = [#kernel.buffer<L1, {{[0-9]+}}, "A">, {{.*}}#kernel.buffer<L0A, {{[0-9]+}}, "A">, #kernel.buffer<L0B, {{[0-9]+}}, "B">, #kernel.buffer<L0C, {{[0-9]+}}, "C">, #kernel.buffer<UB, {{[0-9]+}}, "epilogue">]}
+// CHECK-NEXT: ^bb0(%{{.*}}: memref<2x1x16x16x16xf32, #kernel.space<GM>>, %{{.*}}: memref<9x3x16x16xf32, #kernel.space<GM>>, %{{.*}}: memref<40xf32, #kernel.space<GM>>, %{{.*}}: memref<2x3x16x16x16xf32, #kernel.space<GM>>):
+// CHECK-NEXT: kernel.cores attributes {grid = array<i64: 1, {{[0-9]+}}, {{[0-9]+}}>
+// CHECK: kernel.alloc : memref<{{[0-9]+}}x{{[0-9]+}}x16x16xf32, #kernel.space<L0C>>
+// CHECK: kernel.load {{.*}}view = "img2col"{{.*}} -> memref<{{[0-9]+}}x32xf32, #kernel.space<L1>>
+// CHECK-NEXT: kernel.load {{.*}}view = "Zz"{{.*}}#kernel.space<L0A>>
+// CHECK-NEXT: kernel.load {{.*}}view = "fz"{{.*}}#kernel.space<L1>>
+// CHECK-NEXT: kernel.load {{.*}}view = "Zn"{{.*}}#kernel.space<L0B>>
+// CHECK-NEXT: kernel.mmad
+// CHECK: kernel.fixpipe {{.*}}#kernel.space<L0C>> -> memref<{{.*}}#kernel.space<UB>>
+// CHECK-NEXT: kernel.load {{.*}}view = "channel"
+// CHECK-NEXT: kernel.vec {{.*}}fn = "Add"
+// CHECK-NEXT: kernel.vec {{.*}}fn = "act:Relu"
+// CHECK-NEXT: kernel.store {{.*}}view = "nc1hwc0"
+// CHECK: kernel.vec_kernel {{.*}}kind = "Elementwise"
+// CHECK: kernel.load {{.*}}view = "channel_flat"
+// CHECK: kernel.vec {{.*}}fn = "Add"
+// CHECK: kernel.store {{.*}}view = "flat"
+// CHECK: kernel.transdata {{.*}}src_format = "NC1HWC0", dst_format = "NHWC"
 // A910: builtin.module attributes {cann.soc_version = "Ascend910A"}
 // P310: builtin.module attributes {cann.soc_version = "Ascend310P3"}
 // BADCHIP: cann_to_kernel.mlir: error: cann-to-kernel: unknown soc version 'Ascend999'; known: Ascend910A, Ascend910B1, Ascend910B2, Ascend910B3, Ascend910B4, Ascend310P3
