@@ -156,6 +156,29 @@ def test_yuv420sp_csc_normalization_padding_matches_tensorflow(capsys, tmp_path,
     np.testing.assert_allclose(got, tf_run(x), atol=1e-4, rtol=0)
 
 
+def test_force_fp16_aipp_writes_float16(capsys, tmp_path, conv_model):
+    """Under --precision_mode=force_fp16 the AIPP kernel writes the conv's float16 input, as the
+    device's AIPP does (ATC: "if the AIPP output is FP16, C0 = 16"): 8x8 pixels x 16 lanes x 2
+    bytes; the result within the README's force_fp16 bound (5e-3 of max |TF|)."""
+    pb, tf_run = conv_model
+    cfg = tmp_path / "aipp.cfg"
+    cfg.write_text(RGB_CFG)
+    om = tmp_path / "m.om"
+    rc, out, err = _compile(capsys, f"--model={pb}", f"--output={om}", f"--insert_op_conf={cfg}",
+                            "--precision_mode=force_fp16", "--report")
+    assert rc == 0, err
+    first = next(ln.split() for ln in out.splitlines() if ln.strip()[:1].isdigit())
+    assert first[1:3] == ["vec_kernel", "x/aipp"] and first[7] == str(8 * 8 * 16 * 2)
+    img = np.random.default_rng(1).integers(0, 256, (1, 10, 12, 3)).astype(np.uint8)
+    np.save(tmp_path / "img.npy", img)
+    got = _run_om(capsys, om, tmp_path / "img.npy", tmp_path / "out")
+    px = img[:, 1:9, 3:11, ::-1].astype(np.float32)
+    x = (px - np.float32([120, 110, 100]) - np.float32([3.5, 1.25, 0.5])) * \
+        np.float32([0.0171247538316637, 0.0175070028011204, 0.0174291938997821])
+    ref = tf_run(x)
+    assert np.abs(got - ref).max() / np.abs(ref).max() < 5e-3
+
+
 def test_yuv400_normalization_matches_tensorflow(capsys, tmp_path, gray_conv_model):
     pb, tf_run = gray_conv_model
     cfg = ("aipp_op {\n aipp_mode: static\n input_format: YUV400_U8\n mean_chn_0: 100\n"
