@@ -407,12 +407,12 @@ def _control_costs(op, chip: ChipProfile, launch_us: float, notes: list[str],
                 turns += [*body(cond), switch("predicate read: iterate"), *body(loop)]
             return [switch("loop variables copied in", moved), *turns, *body(cond),
                     switch("predicate read: exit, loop variables copied out", 0, moved)]
-        note = (f"{op.name} '{node_name(op)}': one iteration assumed (trip count known at run "
-                "time): cond twice, body once, one switch per predicate read")
+        note = (f"{op.name} '{node_name(op)}': trip count unknown at compile time (known at run "
+                "time): one iteration assumed, cond twice, body once, one switch per predicate read")
         if note not in notes:
             notes.append(note)
         return [switch("loop variables copied in", moved), *body(cond),
-                switch("predicate read: 1 iteration assumed"), *body(loop), *body(cond),
+                switch("predicate read: trip count unknown, 1 iteration assumed"), *body(loop), *body(cond),
                 switch("predicate read: exit, loop variables copied out", 0, moved)]
     branches = [body(f) for f in fns]
     worst = max(range(len(fns)), key=lambda i: sum(k.total_us for k in branches[i]))

@@ -1,6 +1,8 @@
 """Issue 13: the perf report costs a loop as trip count x (cond + body) when the trip count is a
 compile-time constant (kernel.trip_count, set by cann-to-kernel from the cann-level cond and
-body), and says one iteration is assumed when it is known only at run time."""
+body; a bound may be a loop-invariant variable starting at a constant, as Keras's RNN loops'
+maximum_iterations), and says the trip count is unknown and one iteration assumed when it is
+known only at run time."""
 
 from __future__ import annotations
 
@@ -52,11 +54,26 @@ def test_static_trip_count_costs_trips_times_body():
     assert len(body) == 4  # the body's matmul, once per turn
 
 
-def test_data_dependent_trip_count_says_one_iteration_assumed():
+def test_data_dependent_trip_count_says_unknown_and_one_iteration_assumed():
     def fn(x):
         return tf().while_loop(lambda a: tf().reduce_sum(a) < 100.0, lambda a: a * 2.0 + 1.0, [x])
 
     module = _kernels(fn, tf().TensorSpec([2, 3], tf().float32))
     (loop,) = [o for o in module.walk() if o.name == "kernel.while"]
     assert "kernel.trip_count" not in loop.attributes
-    assert "one iteration assumed (trip count known at run time)" in perf_report(module).to_text()
+    assert "trip count unknown at compile time (known at run time): one iteration assumed" in \
+        perf_report(module).to_text()
+
+
+def test_loop_invariant_bound_gives_the_trip_count():
+    """maximum_iterations (how Keras's RNN loops are bounded) is a loop variable the body passes
+    through unchanged, starting at a constant: cond `counter < it and i < 100` turns 5 times."""
+    def fn(x):
+        return tf().while_loop(lambda i, a: i < 100, lambda i, a: (i + 1, tf().matmul(a, W)),
+                               [tf().constant(0), x], maximum_iterations=5)[1]
+
+    module = _kernels(fn, tf().TensorSpec([2, 3], tf().float32))
+    (loop,) = [o for o in module.walk() if o.name == "kernel.while"]
+    assert loop.attributes["kernel.trip_count"].value.data == 5
+    assert "trip count 5 known at compile time: cond 6 times, body 5 times" in \
+        perf_report(module).to_text()

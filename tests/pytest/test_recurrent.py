@@ -21,18 +21,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _compile_report(name: str, out: Path) -> list[str]:
+    """The report's lines of `cann-compile --report` on the zoo model."""
     pb = control_flow_graphdef(name)
     r = subprocess.run([sys.executable, "-m", "tools.cann_compile", f"--model={pb}",
                         "--framework=3", "--soc_version=Ascend910B3", "-o", out / name,
                         "--report"], capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert r.returncode == 0, r.stderr
-    return [ln for ln in r.stdout.splitlines() if re.match(r"\s+\d+ ", ln)]
+    return r.stdout.splitlines()
 
 
-def _kernels(rows: list[str]) -> list[tuple[str, str]]:
+def _kernels(lines: list[str]) -> list[tuple[str, str]]:
     """(kernel, kind) per report row: kind is the bracketed note's first word."""
     out = []
-    for ln in rows:
+    for ln in lines:
+        if not re.match(r"\s+\d+ ", ln):
+            continue
         m = re.search(r"\[(\w+)", ln)
         out.append((ln.split()[1], m.group(1) if m else ""))
     return out
@@ -50,11 +53,23 @@ def test_each_recurrent_layer_is_one_launch(name, layers, tmp_path):
     assert not [k for k, _ in ks if k == "while"]
 
 
+@pytest.fixture(scope="module")
+def simple_rnn_report(tmp_path_factory):
+    return _compile_report("SimpleRnn", tmp_path_factory.mktemp("srnn"))
+
+
 @pytest.mark.modelzoo
-def test_simple_rnn_stays_a_loop(tmp_path):
-    ks = _kernels(_compile_report("SimpleRnn", tmp_path))
+def test_simple_rnn_stays_a_loop(simple_rnn_report):
+    ks = _kernels(simple_rnn_report)
     assert [k for k, _ in ks if k == "while"] and not [
         kd for _, kd in ks if kd in ("DynamicRNN", "DynamicGRUV2")]
+
+
+@pytest.mark.modelzoo
+def test_keras_rnn_loop_trip_count_comes_from_its_bound(simple_rnn_report):
+    """Keras's loop: time < 6 and counter < maximum_iterations (a loop variable starting at 6)."""
+    assert any("simple_rnn_1/while': trip count 6 known at compile time" in ln
+               for ln in simple_rnn_report)
 
 
 def test_lstm_semantics_follow_the_gate_order():

@@ -96,7 +96,8 @@ TRIP_COUNT_ATTR = "kernel.trip_count"
 def static_trip_count(op) -> int | None:
     """The trip count of a cann.While when its cond (still cann ops) is a conjunction of
     `var < C` / `C > var` on loop variables that start at a constant and that the body steps by
-    a positive constant; None if any part of the condition is anything else (a data-dependent
+    a positive constant (C a constant, or a loop variable the body passes through unchanged that
+    starts at a constant: the maximum_iterations of a Keras RNN loop); None if any part of the condition is anything else (a data-dependent
     trip count, or only an upper bound)."""
     import math
 
@@ -139,8 +140,16 @@ def static_trip_count(op) -> int | None:
 
     cblock = cond.body.blocks.first
 
+    def outer(v):
+        """v, or the operand a FusedKernel (the fused cond) binds its body argument v to."""
+        while isinstance(v, BlockArgument) and isinstance(v.block.parent_op(), cann.FusedKernelOp):
+            v = v.block.parent_op().inputs[v.index]
+        return v
+
     def count(v) -> int | None:
         p = v.owner
+        if isinstance(p, cann.FusedKernelOp):  # the fused cond: its yielded predicate
+            return count(p.body.block.last_op.operands[0])
         if isinstance(p, cann.LogicalAndOp):
             parts = [count(x) for x in p.operands]
             return None if any(t is None for t in parts) else min(parts)
@@ -150,7 +159,13 @@ def static_trip_count(op) -> int | None:
             bound, var = p.operands
         else:
             return None
+        var, bound = outer(var), outer(bound)
         k, c = arg_index(var, cblock), scalar(bound)
+        if c is None:  # a loop-invariant bound (Keras RNN loops' maximum_iterations): its start
+            j = arg_index(bound, cblock)
+            bblock = body.body.blocks.first
+            if j is not None and j < len(bret.operands) and arg_index(bret.operands[j], bblock) == j:
+                c = scalar(op.operands[j])
         return None if k is None or c is None else trips_of(k, c)
 
     return count(cret.operands[0])
