@@ -96,8 +96,9 @@ def _parser() -> ToolArgumentParser:
       help="list every TransData left by assign-layouts and why (- for stderr)")
     a("--report-json", dest="report_json", default=None, metavar="FILE",
       help="write the performance estimate as JSON")
-    a("--report-shape", dest="report_shape", default=None, metavar="x:4,224,224,3",
-      help="with a ranged --input_shape: the estimate of the kernels tiled at this shape")
+    a("--report-shape", dest="report_shape", action="append", default=[], metavar="x:4,224,224,3",
+      help="with a ranged --input_shape: print the estimate of the kernels tiled at this shape "
+           "(repeatable)")
     a("--dump-graph", dest="dump_graph", default=None, metavar="FILE.dot|FILE.svg",
       help="draw the graph before and after fusion")
     a("--name", default=None, help="model name in the .om header (default: the output's)")
@@ -440,13 +441,13 @@ def _mode_compile(args) -> int:
     print(f"{out}: {size} bytes, {len(plan.collected.launches)} kernels, arena {plan.arena} B "
           f"(live-set bound {plan.live_bound} B, naive {plan.naive} B), "
           f"compiled in {time.perf_counter() - t_all:.2f} s")
+    if args.report_shape:  # a range-compiled model: the estimate of the kernels tiled at each shape
+        from compiler.driver.shape_ranges import shape_reports
+
+        return shape_reports(module, args.report_shape, args.report_json)
     if args.report or args.report_json:
         from compiler.backend.perf_report import perf_report
 
-        if args.report_shape:  # a range-compiled model: the kernels tiled at that shape
-            from compiler.driver.shape_ranges import report_module
-
-            module = report_module(module, args.report_shape)
         rep = perf_report(module)
         if args.report:
             sys.stdout.write(rep.to_text())

@@ -256,14 +256,31 @@ def recorded(module) -> bool:
     return RANGES_ATTR in module.attributes
 
 
-def report_module(module, spec: str):
-    """The planned kernel module a range-compiled `module` runs at the shapes of `spec`
-    (--report-shape): the perf report of the kernels as tiled at dispatch."""
+def shape_reports(module, specs: list[str], json_path: str | None) -> int:
+    """--report-shape: the perf report of the kernels a range-compiled `module` runs at each
+    shape, printed (and with --report-json written: one report, or {shape: report} for
+    several).  The kernels are those of the dispatch (the same tiling function and cache)."""
+    import json
+
+    from compiler.backend.perf_report import perf_report
     from compiler.backend.runtime_tiling import Dispatcher
 
     if not recorded(module):
-        raise CompileError(f"--report-shape={spec}: needs a ranged --input_shape (lo~hi)")
-    return Dispatcher.of_kernel_module(module).kernels(parse_shape_spec(spec, "report-shape"))
+        raise CompileError(f"--report-shape={specs[0]}: needs a ranged --input_shape (lo~hi)")
+    shapes = [parse_shape_spec(spec, "report-shape") for spec in specs]  # all checked first
+    dispatcher = Dispatcher.of_kernel_module(module)
+    reports = {}
+    for spec, shape in zip(specs, shapes):
+        rep = reports[spec] = perf_report(dispatcher.kernels(shape))
+        print(f"estimate at {spec} (tiled at dispatch):")
+        print(rep.to_text(), end="")
+    if json_path:
+        from compiler.ir.ir_io import write_atomically
+
+        data = next(iter(reports.values())).to_dict() if len(reports) == 1 else \
+            {spec: r.to_dict() for spec, r in reports.items()}
+        write_atomically(json_path, lambda: json.dumps(data, indent=1) + "\n")
+    return 0
 
 
 # --- cann-run ---------------------------------------------------------------------------------
