@@ -81,8 +81,9 @@ class FusePass(ModulePass):
                     all_rules = [x for x in all_rules if x.name != r.name]
                 all_rules.append(r)
         from compiler.transforms.fusion.auto import PROLOGUE_SWITCH, SWITCH
+        from compiler.transforms.fusion.horizontal import SWITCH as HORIZONTAL
 
-        known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name]
+        known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name, HORIZONTAL.name]
         off = set(self.disable)
         unknown = sorted(off - set(known))
         if unknown:
@@ -90,7 +91,7 @@ class FusePass(ModulePass):
                 f"fuse: error: unknown fusion rule(s) {', '.join(unknown)}; known: {', '.join(known)}")
         if self.switch_file:
             off |= disabled_by_switch_file(self.switch_file, [*all_rules, SWITCH,
-                                                              PROLOGUE_SWITCH])
+                                                              PROLOGUE_SWITCH, HORIZONTAL])
         active = [r for r in all_rules if r.name not in off]
 
         stats = Stats()
@@ -100,6 +101,12 @@ class FusePass(ModulePass):
             fold_constants(op)
         run_rules(op, active, ctx, stats)
         dead_code(op)
+        horizontal = None
+        if HORIZONTAL.name not in off:  # sibling convs on one input: one wide conv
+            from compiler.transforms.fusion.horizontal import fuse_siblings
+
+            horizontal = fuse_siblings(op)
+            dead_code(op)
         auto = None
         if self.auto and SWITCH.name not in off:
             from compiler.transforms.fusion.auto import fuse_pointwise
@@ -108,5 +115,6 @@ class FusePass(ModulePass):
             dead_code(op)
         after = count_kernels(op)
         LAST_REPORT = build_report(all_rules, off, stats, before, after, auto)
+        LAST_REPORT["horizontal_fusion"] = None if horizontal is None else horizontal.as_dict()
         if self.report:
             write_report(self.report, LAST_REPORT)

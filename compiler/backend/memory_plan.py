@@ -29,6 +29,12 @@ Reuse.
   a concat's result may itself be a slab of a later concat (a dense block: the whole chain is one
   buffer).  Other inputs are copied by the concat kernel; a concat none of whose inputs is
   copied moves no data (`mem.elided`, no launch in the perf report).
+* Views (zero-copy slices): a slicing kernel (SplitD / SplitVD piece, StridedSliceD) whose result
+  is one contiguous slab of its operand (`slice_view_offset`; on NC1HWC0 a piece of whole C0
+  blocks, N = 1) shares the operand's bytes at that offset and moves no data (`mem.elided`), when
+  the result is an arena tensor not already a concat slab and the offset is SLAB_ALIGN-aligned.
+  The overlap checker treats it as a slab of its operand, so nothing may write over either
+  while the other is read (an in-place write over the operand is refused).
 * Groups: tensors sharing one buffer (concat slabs, in-place results) form a group at fixed
   offsets (`choose_aliases`); every merge is re-checked by the overlap checker and refused if
   the group would be unsound (an in-place write over a slab whose concat still lives).
@@ -56,7 +62,8 @@ the better of a few orderings is kept.  The lower bound is the largest sum, over
 Recorded in the IR (round-trips through the textual form):
   on each launch   `mem.offsets = array<i64: o0, ...>`  one per result, -1 = model output
                    `mem.workspace = array<i64: offset, bytes>`  when it has a workspace
-                   `mem.elided`  (unit) for a concat all of whose inputs were written in place
+                   `mem.elided`  (unit) for a concat all of whose inputs were written in place,
+                                 or a slicing kernel whose result is a view of its operand
   on the function  `mem.plan = {alignment = 512, arena = N, live_bound = N, naive = N,
                                 tensors = N, inplace = N, concat_inplace = N}`
 """
@@ -291,7 +298,9 @@ def _containers(reqs: list[TensorReq], offsets: list[int],
     for (a, b), (kind, d) in allowed.items():
         if kind != "concat":
             continue
-        slab, whole, off = (a, b, d) if d >= 0 else (b, a, -d)
+        # d = 0: the smaller tensor is the slab (a slice's result is produced after its operand)
+        slab, whole, off = (a, b, d) if d > 0 or (d == 0 and reqs[a].size <= reqs[b].size) \
+            else (b, a, -d)
         if offsets[slab] == offsets[whole] + off and reqs[slab].size + off <= reqs[whole].size:
             parent.setdefault(slab, []).append(whole)
     out: list[set[int]] = []
@@ -508,6 +517,50 @@ def concat_slab_offsets(op: Operation) -> list[tuple[int, bool] | None] | None:
     return offs if off == tensor_bytes(yt) else None
 
 
+#: Kernel kinds that copy a box of their one operand into their result (SplitD / SplitVD pieces,
+#: StridedSliceD): when the box is contiguous the result may be a view (`slice_view_offset`).
+SLICE_KINDS = ("SplitD", "SplitVD", "StridedSliceD")
+
+
+def slice_view_offset(op: Operation) -> int | None:
+    """The byte offset of a slicing kernel's result inside its one operand when the result is
+    one contiguous slab of it, else None.  The kernel's body loads the box [start, start+count)
+    with unit steps (`slice_flat`) of the stored operand (on NC1HWC0 a split over C on whole C0
+    blocks is one over C1); the box is contiguous when, on the stored shapes, every axis before
+    some axis a has count 1 and every axis after a is whole.  Its bytes are then the operand's
+    from (row-major index of start) * element size, so the result can share them."""
+    kind = _prop(op, "kind")
+    if not (isinstance(kind, StringAttr) and kind.data in SLICE_KINDS) or len(op.operands) != 1 \
+            or len(op.results) != 1:
+        return None
+    xt, yt = op.operands[0].type, op.results[0].type
+    if not isinstance(xt, TensorType) or not isinstance(yt, TensorType) or not op.regions:
+        return None
+    loads = [o for o in op.walk() if o.name == "kernel.load"]
+    if len(loads) != 1:
+        return None
+    view, params = loads[0].properties.get("view"), loads[0].properties.get("params")
+    if not isinstance(view, StringAttr) or view.data != "slice_flat" or params is None:
+        return None
+    try:
+        start, step, count = (list(params.data[k].get_values()) for k in ("start", "step", "count"))
+    except (KeyError, AttributeError):
+        return None
+    xs, ys = list(xt.get_shape()), list(yt.get_shape())
+    if len(start) != len(xs) or any(d < 0 for d in xs) or any(v != 1 for v in step) \
+            or [c for c in count if c != 1] != [d for d in ys if d != 1] or xt.element_type != yt.element_type:
+        return None
+    a = next((i for i, c in enumerate(count) if c != 1), len(xs) - 1)
+    if any(c != 1 for c in count[:a]) or any(o != 0 or c != d for o, c, d in
+                                             zip(start[a + 1:], count[a + 1:], xs[a + 1:])):
+        return None
+    flat, stride = 0, 1
+    for o, d in zip(reversed(start), reversed(xs)):
+        flat += o * stride
+        stride *= d
+    return flat * (tensor_bytes(xt) // max(1, stride))
+
+
 def _nc1hwc0(t):
     f = getattr(t, "encoding", None)
     fmt = getattr(f, "format", None)
@@ -672,6 +725,9 @@ class Collected:
     allowed: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)
     #: concat launches whose inputs may be written in place: step -> [(input tensor, offset)]
     concat_slabs: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    #: slicing launches whose result may be a view of their operand: step -> (result tensor,
+    #: operand tensor, byte offset)
+    views: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     outputs: int = 0
 
 
@@ -764,6 +820,15 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
             if chosen:
                 c.concat_slabs[k] = chosen
                 claimed.update(i for i, _ in chosen)
+        # a slicing kernel whose result is a contiguous slab of its operand: a view of it
+        for k, op in enumerate(launches):
+            off = slice_view_offset(op)
+            out_idx = c.result_tensor.get((k, 0))
+            i = value_tensor.get(op.operands[0]) if off is not None else None
+            if i is None or out_idx is None or out_idx in claimed or off % SLAB_ALIGN:
+                continue
+            c.allowed[(min(i, out_idx), max(i, out_idx))] = ("concat", off if out_idx < i else -off)
+            c.views[k] = (out_idx, i, off)
     if inplace:
         for k, op in enumerate(launches):
             if not (is_elementwise(op) or (any_op and is_pointwise(op))) \
@@ -851,6 +916,10 @@ def choose_aliases(c: Collected, inplace: bool = True, concat: bool = True) -> N
             for i, off in c.concat_slabs[k]:
                 if groups.root[i] == i:
                     groups.merge(i, out_idx, off, "concat")
+        for k in sorted(c.views):  # a slicing kernel's result as a view of its operand
+            out_idx, i, off = c.views[k]
+            if groups.root[out_idx] == out_idx:
+                groups.merge(out_idx, i, off, "concat")
     if inplace:
         taken: set[int] = set()
         for (i, j), (kind, _) in sorted(c.allowed.items(), key=lambda kv: -kv[0][1]):
@@ -892,6 +961,15 @@ def in_place_inputs(c: Collected, offsets: list[int], k: int) -> list[bool]:
     return flags
 
 
+def is_view(c: Collected, offsets: list[int], k: int) -> bool:
+    """Launch k is a slicing kernel whose result sits on its slab of the operand under
+    `offsets`: it moves no data (`mem.elided`)."""
+    if k not in c.views:
+        return False
+    out_idx, i, off = c.views[k]
+    return offsets[out_idx] == offsets[i] + off
+
+
 def _i64s(values) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [int(v) for v in values])
 
@@ -916,7 +994,7 @@ def plan_function(fn: func.FuncOp, alignment: int = ALIGNMENT, inplace: bool = T
         else:
             op.attributes.pop(WORKSPACE_ATTR, None)
         flags = in_place_inputs(c, plan.offsets, k) if concat else []
-        if flags and all(flags):
+        if (flags and all(flags)) or is_view(c, plan.offsets, k):
             op.attributes[ELIDED_ATTR] = UnitAttr()
         else:
             op.attributes.pop(ELIDED_ATTR, None)
@@ -995,7 +1073,8 @@ def check_function(fn: func.FuncOp) -> list[str]:
     problems = check_plan(p.collected.reqs, p.offsets, p.arena, p.alignment, p.collected.allowed)
     for k, op in enumerate(p.collected.launches):
         if ELIDED_ATTR in op.attributes and not (
-                is_concat(op) and all(in_place_inputs(p.collected, p.offsets, k) or [False])):
+                is_concat(op) and all(in_place_inputs(p.collected, p.offsets, k) or [False])) \
+                and not is_view(p.collected, p.offsets, k):
             problems.append(f"{_describe(op, k)} is marked '{ELIDED_ATTR}' but not every input "
                             "sits in its slab of the result")
     return problems

@@ -251,7 +251,8 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
     name = op.name.removeprefix("kernel.")
     if mp.ELIDED_ATTR in op.attributes:
         return KernelCost(step, name, node, "elided", 0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0,
-                          "inputs written in place")
+                          "inputs written in place" if mp.is_concat(op) else
+                          "a view of its operand (memory plan)")
     if isinstance(op, ViewOp):  # the same GM bytes with another shape: no launch, no data move
         return KernelCost(step, name, node, "elided", 0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0,
                           "a view: no kernel")

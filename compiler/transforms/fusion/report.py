@@ -67,6 +67,16 @@ def format_table(report: dict, max_rejections: int = 40) -> str:
             lines.append(f"  {x['rule']} @ {x['root']}: {x['node']}: {x['constraint']}{detail}")
         if len(rej) > max_rejections:
             lines.append(f"  ... {len(rej) - max_rejections} more (see the JSON report)")
+    hz = report.get("horizontal_fusion")
+    if hz is not None:
+        lines += ["", f"horizontal fusion: {len(hz['merged'])} groups of sibling convs merged "
+                      "(one wide conv + SplitVD)"]
+        for m in hz["merged"]:
+            pads = f"; zero input rows added to {', '.join(m['padded_readers'])}" \
+                if m["padded_readers"] else ""
+            lines.append(f"  on {m['input']}: {', '.join(m['convs'])} -> pieces {m['channels']}{pads}")
+        for k in hz["skipped"]:
+            lines.append(f"  not merged, on {k['input']}: {', '.join(k['convs'])}: {k['reason']}")
     auto = report.get("auto_fusion")
     if auto is not None:
         lines += ["", f"automatic fusion: {auto['ops_fused']} pointwise ops in "

@@ -1,0 +1,66 @@
+"""Horizontal fusion end to end: the three 1x1 Conv-BN-ReLU branches that open an inception
+block read the same input; cann-compile merges them into one wide conv whose output pieces are
+views the memory plan aliases (compiler/transforms/fusion/horizontal.py), so the .om launches
+fewer kernels than with HorizontalConvFusion:off in a fusion switch file, and it still matches
+TensorFlow under cann-run --compare-with (atol 1e-4, rtol 1e-3)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _block():
+    from tests.model_zoo.zoo import _keras
+
+    keras = _keras()
+    layers = keras.layers
+
+    def cbr(x, c, k, name):
+        x = layers.Conv2D(c, k, padding="same", use_bias=False, name=name)(x)
+        return layers.ReLU()(layers.BatchNormalization(name=name + "_bn")(x))
+
+    x = keras.Input((12, 12, 8), batch_size=1)
+    b1 = cbr(x, 16, 1, "b1")
+    b2 = cbr(cbr(x, 12, 1, "b2a"), 16, 3, "b2b")
+    b3 = cbr(cbr(x, 8, 1, "b3a"), 12, 3, "b3b")
+    b4 = cbr(layers.MaxPooling2D(3, 1, padding="same")(x), 8, 1, "b4")
+    model = keras.Model(x, layers.Concatenate()([b1, b2, b3, b4]))
+    for w in model.weights:  # BN statistics away from the identity
+        rng = np.random.default_rng(len(w.name) + int(np.prod(w.shape)))
+        w.assign(rng.uniform(0.5, 1.5, w.shape).astype(np.float32) * np.sign(
+            rng.standard_normal(w.shape)).astype(np.float32) if "kernel" in w.path else
+            rng.uniform(0.5, 1.5, w.shape).astype(np.float32))
+    return model
+
+
+def _launches(om) -> int:
+    from compiler.backend.offline_model import load_offline_model
+    from compiler.backend.perf_report import perf_report
+
+    return perf_report(load_offline_model(str(om)).module, "Ascend910B3").launches
+
+
+def test_sibling_convs_merge_into_one_wide_conv_and_match_tensorflow(tmp_path, capsys):
+    from tests.model_zoo.zoo import freeze
+    from tools import cann_compile, cann_run
+
+    model = _block()
+    pb = tmp_path / "inc.pb"
+    pb.write_bytes(freeze(model).SerializeToString())
+    off = tmp_path / "off.cfg"
+    off.write_text("HorizontalConvFusion:off\n")
+    oms = {}
+    for name, extra in (("on", []), ("off", [f"--fusion_switch_file={off}"])):
+        oms[name] = tmp_path / f"{name}.om"
+        rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                                f"--output={oms[name]}", *extra])
+        out = capsys.readouterr()
+        assert rc == 0, out.err
+    # b1, b2a, b3a: 3 conv launches become 1 (b1's piece is copied into the concat)
+    assert _launches(oms["on"]) == _launches(oms["off"]) - 1
+    npy = tmp_path / "x.npy"
+    np.save(npy, np.random.default_rng(0).standard_normal((1, 12, 12, 8)).astype(np.float32))
+    rc = cann_run.main([str(oms["on"]), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
+                        "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err
