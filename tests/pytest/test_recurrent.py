@@ -85,3 +85,35 @@ def test_lstm_semantics_follow_the_gate_order():
     bb = lstm_cell(x, h, c, wx[:, perm], wh[:, perm], b[perm], "ijfo")
     np.testing.assert_allclose(a[0], bb[0], rtol=1e-6)
     np.testing.assert_allclose(a[1], bb[1], rtol=1e-6)
+
+
+@pytest.mark.modelzoo
+def test_batched_wide_layers_match_tensorflow(tmp_path):
+    """Batch 3 and 130 units (input 130 wide): the kernel's column chunks of H, K chunks of I and
+    the h_{t-1} chunks all take more than one tile; LSTM then GRU, through cann-compile and
+    cann-run --compare-with at atol 1e-5."""
+    from compiler.frontend.tf_loader import tensorflow
+    from tests.model_zoo.zoo import Input, freeze
+
+    keras = tensorflow().keras
+    keras.utils.set_random_seed(3)
+    x = keras.Input((4, 130), batch_size=3, name="x")
+    h = keras.layers.LSTM(130, return_sequences=True)(x)
+    h = keras.layers.GRU(20)(h)
+    gd = freeze(keras.Model(x, h), 3, (Input("x", (3, 4, 130)),))
+    pb = tmp_path / "wide.pb"
+    pb.write_bytes(gd.SerializeToString())
+    r = subprocess.run([sys.executable, "-m", "tools.cann_compile", f"--model={pb}",
+                        "--framework=3", "--soc_version=Ascend910B3", "-o", tmp_path / "wide",
+                        "--report"], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr
+    kinds = [k for _, k in _kernels(r.stdout.splitlines())]
+    assert kinds.count("DynamicRNN") == 1 and kinds.count("DynamicGRUV2") == 1
+    np.save(tmp_path / "x.npy", np.random.default_rng(0).standard_normal((3, 4, 130))
+            .astype(np.float32))
+    r = subprocess.run([sys.executable, "-m", "tools.cann_run", tmp_path / "wide.om",
+                        "--compare-with", pb, f"--input=x={tmp_path / 'x.npy'}", "--atol", "1e-5",
+                        "--rtol", "1e-5"], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if "max_abs=" in ln]
+    assert lines and all(ln.endswith("OK") for ln in lines), r.stdout
