@@ -141,6 +141,11 @@ def model_info_text(path: str) -> str:
             shapes = ";".join(f"{n}:{','.join(map(str, d))}" for n, d in table["shapes"][k].items())
             lines.append(f"  gear {k}: [{','.join(map(str, g))}] {shapes} "
                          f"({table['launches'][k]} kernels, arena {table['arenas'][k]} bytes)")
+    ranges = om.module.attributes.get("cann.shape_ranges")
+    if ranges is not None:  # range-compiled (compiler/driver/shape_ranges.py)
+        lines[6] = f"arena: {h.arena} bytes (planned at the ranges' maximum)"
+        lines.append("shape ranges (kernels tiled at dispatch; inputs below at the maximum): "
+                     + ";".join(f"{n}:{getattr(v, 'data', v)}" for n, v in ranges.data.items()))
     for what in ("inputs", "outputs"):
         items = table[what] if table is not None else om.manifest.get(what, [])
         lines.append(f"{what}: {len(items)}")

@@ -174,3 +174,12 @@ def test_symbolic_shapes_reach_the_recorded_cann_function(cnn, encoder):
         text = load_offline_model(om).module.attributes[SOURCE_ATTR].data
         assert re.search(pattern, text), text[:2000]
         assert module_to_text(parse_module(make_context(), text, "source")[0]) == text
+
+
+def test_model_information_names_the_ranges(capsys, cnn):
+    rc, out = _compile(capsys, "--mode=6", f"--om={cnn[1]}")
+    assert rc == 0, out.err
+    lines = out.out.splitlines()
+    assert ("shape ranges (kernels tiled at dispatch; inputs below at the maximum): "
+            "x:1~16,32,32,3") in lines
+    assert "  [0] x: 16x32x32x3 float32" in lines
