@@ -115,10 +115,10 @@ class RecurrentToCube(ChipPattern):
         kind = "DynamicRNN" if lstm else "DynamicGRUV2"
         new = kernel_op(kernel.CubeKernelOp, kind, list(op.operands), y_type, body.region(),
                         block_dim, fields, bufs, op)
-        rewriter.insert_op(new, InsertPoint.before(op))
+        rewriter.insert(new, InsertPoint.before(op))
         op.y.replace_all_uses_with(new.results[0])
         op.output_h.replace_all_uses_with(new.results[0])  # num_proj = 0: output_h is y
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, bk, bn) -> None:
