@@ -189,6 +189,38 @@ def test_yuv400_normalization_matches_tensorflow(capsys, tmp_path, gray_conv_mod
     np.testing.assert_allclose(got, tf_run(x), atol=1e-4, rtol=0)
 
 
+def test_print_pipeline_with_aipp_replays_with_cann_opt(capsys, tmp_path):
+    """cann-compile --print-pipeline's spec (insert-aipp{config=...} included), replayed by
+    cann-opt on the imported IR, gives the .om's kernel IR."""
+    from xdsl.dialects.builtin import UnknownLoc
+
+    from compiler.backend.offline_model import load_offline_model
+    from compiler.ir.ir_io import load_module, module_to_text
+    from tools.cann_opt import main as opt
+    from tools.cann_translate import main as translate
+
+    cfg = tmp_path / "aipp.cfg"
+    cfg.write_text("aipp_op { aipp_mode: static input_format: RGB888_U8 padding: true\n"
+                   "  left_padding_size: 2 mean_chn_1: 7 }\n")  # an 8x6 image padded to 8x8
+    om = tmp_path / "m.om"
+    rc, out, err = _compile(capsys, f"--model={PBTXT}", f"--output={om}", f"--insert_op_conf={cfg}",
+                            "--print-pipeline")
+    assert rc == 0, err
+    spec = out.splitlines()[0]
+    assert spec.startswith(f'tf-to-cann,insert-aipp{{config="{cfg}"}},cann-cleanup,')
+    tf_ir, k_ir = tmp_path / "m.tf.mlir", tmp_path / "k.mlir"
+    assert translate(["--import-graphdef", PBTXT, "-o", str(tf_ir)]) == 0
+    assert opt(["-p", spec, str(tf_ir), "-o", str(k_ir)]) == 0, capsys.readouterr().err
+    replayed, compiled = load_module(str(k_ir))[0], load_offline_model(str(om)).module
+    for m in (replayed, compiled):  # locations and the order of the module's attributes aside
+        for op in m.walk():
+            op.location = UnknownLoc()
+        attrs = sorted(m.attributes.items())
+        m.attributes.clear()
+        m.attributes.update(attrs)
+    assert module_to_text(replayed) == module_to_text(compiled)
+
+
 def _one_error(rc, err, text):
     assert rc == 1, err
     lines = err.strip().splitlines()
