@@ -12,15 +12,28 @@ Kinds (each a hypothesis strategy drawing a seed input and a list of mutations):
 * `om`: a compiled `.om` with one section mutated (JSON sections structurally, MODEL_DEF by
   tokens, WEIGHTS by bytes) and resealed with valid checksums -> `cann-run`;
 * `npy`: `.npy` inputs with mutated headers (shape, dtype, order, version, header length) and
-  data sizes -> `cann-run model.om --input x=...`.
+  data sizes -> `cann-run model.om --input x=...` (the worker keeps that one seed .om parsed);
+* `compile`: `cann-compile` itself: a seed GraphDef (structurally mutated in one case of three)
+  with 1-4 ATC options whose values are valid, near misses or token-mutated (`--input_shape`,
+  `--out_nodes`, `--precision_mode`, `--output_type`, `--log`, `--soc_version`,
+  `--input_format`, `--framework`, and `--keep_dtype` / `--customize_dtypes` cfg files, some
+  missing, a directory or not UTF-8).
 
 An outcome is one of: ok (exit 0), error (exit 1, every diagnostic one line naming one of the
 case's files), and the defects counted in the table: internal error (a line `internal error` or
 an exception escaping the tool), crash (the worker process died: segfault, abort), hang (no
 answer within the per-case timeout), message without file name (an error line that does not
 start with one of the case's input files), multi-line (a line that is not a diagnostic), output
-left behind (an -o file written although the exit code is 1).  Defective cases are saved under
-the run directory for inspection.
+left behind (an -o file written although the exit code is 1), nondeterministic (one case in
+`determinism_every`, default 20, runs twice: exit code, stdout, stderr and output bytes must be
+the same, wall-clock durations and `--log` time stamps aside).  An error about an option's
+value may name the option (`cann-compile: error: --out_nodes=...`) instead of a file; `--log`
+lines (ATC's format) are one line each.  Defective cases are saved under the run directory for
+inspection.
+
+Cost: the worker process imports TensorFlow and xDSL once and looks xDSL's entry points up once;
+per case, a kind costs what its tool's work costs (`python -m tests.fuzz` prints, per kind, the
+wall time and the CPU time of the tools and of this process).
 """
 
 from __future__ import annotations
@@ -41,9 +54,9 @@ from hypothesis import strategies as st
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEEDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seeds")
-KINDS = ("graphdef", "ir", "rules", "om", "npy")
+KINDS = ("graphdef", "ir", "rules", "om", "npy", "compile")
 DEFECTS = ("internal error", "crash", "hang", "message without file name", "multi-line",
-           "output left")
+           "output left", "nondeterministic")
 
 
 # --- running cases in a worker process ------------------------------------------------------
@@ -54,6 +67,14 @@ class Worker:
     def __init__(self, env: dict[str, str] | None = None):
         self.env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", **(env or {})}
         self.proc: subprocess.Popen | None = None
+        self.preloaded: list[str] = []
+
+    def preload(self, path: str) -> None:
+        """Have the worker (and every worker started after a crash) keep the offline model
+        `path` parsed: a file with its bytes loads as a copy of it (see `worker.preload`)."""
+        self.preloaded.append(path)
+        if self.proc is not None:
+            _must(self._request({"preload": path}, 600), f"preload of {path}")
 
     def start(self) -> None:
         r, w = os.pipe()
@@ -63,6 +84,8 @@ class Worker:
                                      text=True)
         os.close(w)
         self.reply = os.fdopen(r, "r")
+        for path in self.preloaded:
+            _must(self._request({"preload": path}, 600), f"preload of {path}")
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -72,12 +95,15 @@ class Worker:
             self.proc = None
 
     def run(self, tool: str, argv: list[str], timeout: float) -> dict:
-        """{"rc", "stdout", "stderr"}, or {"crash": signal} / {"hang": True}."""
+        """{"rc", "stdout", "stderr", "cpu"}, or {"crash": signal} / {"hang": True}."""
         if self.proc is None:
             self.start()
+        return self._request({"tool": tool, "argv": argv}, timeout)
+
+    def _request(self, request: dict, timeout: float) -> dict:
         assert self.proc is not None and self.proc.stdin is not None
         try:
-            self.proc.stdin.write(json.dumps({"tool": tool, "argv": argv}) + "\n")
+            self.proc.stdin.write(json.dumps(request) + "\n")
             self.proc.stdin.flush()
         except BrokenPipeError:
             pass
@@ -95,10 +121,23 @@ class Worker:
 
 # --- classification -------------------------------------------------------------------------
 
+#: A `--log` line, in ATC's format: `[INFO] COMPILE(pid,tool):2026-01-01-12:00:00.000.000 [file.py:12]...`
+_LOG_LINE = re.compile(r"\[(DEBUG|INFO|WARNING|ERROR|EVENT)\] [A-Z]+\(\d+,[\w-]+\):[\d:.-]+ \[[\w.]+:\d+\]")
 _DIAGNOSTIC = re.compile(r": (error|warning|note): |^note: |^\S+: warning: ")
 
 
-def classify(result: dict, files: list[str], output: str | None) -> list[str]:
+def _names_input(line: str, files: list[str], options: list[str]) -> bool:
+    """An error line names one of the case's files, or (a bad option value) starts
+    `tool: error: ` and names one of the case's options."""
+    if any(line.startswith(f) for f in files):
+        return True
+    head, sep, rest = line.partition(": error: ")
+    return bool(sep) and " " not in head and any(
+        re.search(rf"(^|[\s/(]){re.escape(o)}([=:/\s)]|$)", rest) for o in options)
+
+
+def classify(result: dict, files: list[str], output: str | None,
+             options: list[str] = ()) -> list[str]:
     """The defects of one case's result (empty: the contract holds)."""
     if result.get("hang"):
         return ["hang"]
@@ -108,12 +147,12 @@ def classify(result: dict, files: list[str], output: str | None) -> list[str]:
     err = result["stderr"]
     if "internal error" in err or "Traceback" in err or result["rc"] not in (0, 1):
         defects.append("internal error")
-    lines = [ln for ln in err.splitlines() if ln.strip()]
+    lines = [ln for ln in err.splitlines() if ln.strip() and not _LOG_LINE.match(ln)]
     errors = [ln for ln in lines if ": error: " in ln]
     if result["rc"] == 1:
         if not errors:
             defects.append("message without file name")
-        elif any(not any(ln.startswith(f) for f in files) for ln in errors):
+        elif any(not _names_input(ln, files, list(options)) for ln in errors):
             defects.append("message without file name")
         if output and os.path.exists(output):
             defects.append("output left")
@@ -303,6 +342,7 @@ class Case:
     files: list[str]  # the inputs a diagnostic may name
     output: str | None = None
     then: "Case | None" = None  # a follow-up run when this one succeeds
+    options: list[str] = field(default_factory=list)  # options a diagnostic may name instead
 
 
 @dataclass
@@ -337,11 +377,12 @@ class Corpus:
                                           f"--output={self.om[:-3]}"], 600), "seed .om")
         with open(self.om, "rb") as f:
             self.om_bytes = f.read()
+        worker.preload(self.om)  # the npy kind's cases all run this one model
         # warm the worker up (xDSL's interpreters): the first case of a kind must not pay the
         # imports against its timeout
         for seed in (self.om, os.path.join(workdir, "small.kernel.mlir")):
             _must(worker.run("cann-run", [seed], 600), f"run of the seed {seed}")
-        self.rules = _read(os.path.join(REPO, "compiler", "fusion", "rules", "00_conv.rules"))
+        self.rules = _read(os.path.join(REPO, "compiler", "transforms", "fusion", "rules", "00_conv.rules"))
         self.switch_text = "TbeConv2DReluFusion:off\nAABiasaddConvFusion:on\n# comment\n"
         self.switch_json = json.dumps({"Switch": {"GraphFusion": {"ALL": "on",
                                                                   "TbeConv2DReluFusion": "off"},
@@ -507,8 +548,82 @@ def npy_cases(c: Corpus) -> st.SearchStrategy:
     return case()
 
 
+#: Values of cann-compile's options for the `compile` kind: valid ones (for the seed graphs'
+#: node names) and near misses.  A cfg-file option's values are file contents.
+COMPILE_OPTIONS: dict[str, list[str]] = {
+    "input_shape": ["x:2,8", "x:1,8", "x:4,8", "x:1,8,8,3", "x:2,8;x:2,8", "x:-1,8", "x:?,8",
+                    "x:1~4,8", "x:0,8", "x:2,a", "x:", ":2,8", "x:2,8,1", "x:99999999999,8",
+                    "x:2;8", "y:2,8", "x : 2 , 8", "x:2,8;", ";", "", "x:2,,8", "x:+2,8",
+                    "x:2.5,8", "x:٣,8", "x:2,8;y", "conv1/Conv2D:1,8", "x:1,4,4,3"],
+    "out_nodes": ["output:0", "sum:0", "relu:0", "mul:0;sum:0", "output:1", "output:-1",
+                  "output:abc", "output", "nope:0", "", ";", "output:0;output:0", ":0",
+                  "x:0", "conv1/Relu:0", "output:99999999999999999999", "axis:0", "scale:0"],
+    "precision_mode": ["force_fp16", "allow_fp32_to_fp16", "allow_mix_precision",
+                       "must_keep_origin_dtype", "force_fp32", "bogus", "", "FORCE_FP16"],
+    "output_type": ["FP16", "FP32", "INT8", "UINT8", "INT32", "fp16", "FP99", "", "output:0:FP16",
+                    "output:0:FP99", "nope:0:FP16", "output:FP16", "output:x:FP16",
+                    "sum:0:FP32;output:0:FP16", ":0:FP16", "output:0:", ";"],
+    "log": ["debug", "info", "warning", "error", "null", "loud", "", "INFO"],
+    "soc_version": ["Ascend910B3", "Ascend910A", "Ascend310P3", "Ascend910B1", "Ascend9999",
+                    "", "ascend910b3"],
+    "input_format": ["NHWC", "NCHW", "ND", "NC1HWC0", ""],
+    "framework": ["3", "5", "0", "x", ""],
+    "keep_dtype": ["relu\n", "OpType::Relu\n", "OpType::ReduceSumD\nmul\n", "# only a comment\n",
+                   "nope\n", "OpType::\n", "OpType::Nope\n", "relu\nrelu\n", "", "\x00\n",
+                   "output\n", "conv1/Relu\n"],
+    "customize_dtypes": ["relu::InputDtype:float16,OutputDtype:float16\n",
+                         "OpType::Relu:InputDtype:float16,OutputDtype:float16\n",
+                         "mul::InputDtype:float32\n", "relu::InputDtype:float16,OutputDtype:float32\n",
+                         "relu::InputDtype:int8\n", "relu::\n", "relu\n", "::InputDtype:float16\n",
+                         "OpType::Nope:InputDtype:float16\n", "nope::OutputDtype:float16\n",
+                         "OpType::Relu\n", "relu::InputDtype:,OutputDtype:\n", ""],
+}
+_CFG_OPTIONS = ("keep_dtype", "customize_dtypes")
+
+
+def compile_cases(c: Corpus) -> st.SearchStrategy:
+    """cann-compile itself: a seed graph (mutated in one case of three) with 1-4 options whose
+    values are drawn from COMPILE_OPTIONS (token-mutated in one of six); a cfg option's file is
+    sometimes missing, a directory or not UTF-8."""
+    seeds = ["small.pbtxt", "conv_block.pbtxt"]
+
+    @st.composite
+    def case(draw):
+        name = draw(st.sampled_from(seeds))
+        text = c.graphdefs[name]
+        if draw(st.integers(0, 2)) == 0:
+            text = draw(graphdef_mutation(text))
+        model = _write(c.path(".pbtxt"), text)
+        out = c.path("")
+        argv = [f"--model={model}", f"--output={out}"]
+        files, options = [model], []
+        fixed = {"framework": "3", "soc_version": "Ascend910B3"}
+        for opt in draw(st.lists(st.sampled_from(sorted(COMPILE_OPTIONS)), min_size=1, max_size=4,
+                                 unique=True)):
+            value = draw(st.sampled_from(COMPILE_OPTIONS[opt]))
+            if draw(st.integers(0, 5)) == 0:
+                value = draw(token_mutation(value)) if value else value
+            fixed.pop(opt, None)
+            if opt in _CFG_OPTIONS:
+                where = draw(st.sampled_from(["file"] * 6 + ["missing", "directory", "latin-1"]))
+                path = c.path(".cfg")
+                if where == "file":
+                    _write(path, value)
+                elif where == "directory":
+                    os.makedirs(path)
+                elif where == "latin-1":
+                    _write(path, value.encode("utf-8", "surrogatepass") + b"\xe9\xff\n")
+                files.append(path)
+                value = path
+            options.append(f"--{opt}")
+            argv.append(f"--{opt}={value}")
+        argv += [f"--{k}={v}" for k, v in fixed.items()]
+        return Case("cann-compile", argv, files, out + ".om", options=options)
+    return case()
+
+
 STRATEGIES = {"graphdef": graphdef_cases, "ir": ir_cases, "rules": rules_cases, "om": om_cases,
-              "npy": npy_cases}
+              "npy": npy_cases, "compile": compile_cases}
 
 
 # --- a run --------------------------------------------------------------------------------------
@@ -518,16 +633,69 @@ class Stats:
     cases: int = 0
     defects: dict[str, int] = field(default_factory=lambda: {d: 0 for d in DEFECTS})
     examples: dict[str, list[str]] = field(default_factory=dict)
+    seconds: float = 0.0  # wall time of the kind (drawing, writing and running its cases)
+    tool_seconds: float = 0.0  # of which the worker spent running the tools
+    cpu_seconds: float = 0.0  # the CPU time the worker spent in the tools
+    harness_cpu_seconds: float = 0.0  # the CPU time of this process (drawing, writing, checking)
+    checked_twice: int = 0  # cases run a second time for the determinism check
+    ok: int = 0  # cases whose every step exited 0 (the others: exit 1 with a diagnostic, or a defect)
 
 
-def run_case(worker: Worker, case: Case, timeout: float, stats: Stats, keep: str) -> None:
-    stats.cases += 1
+def _execute(worker: Worker, case: Case, timeout: float, stats: Stats):
+    """Run a case (and its follow-up when the first step succeeds): the step that decided the
+    outcome, its result and defects, and what the run produced (every step's exit code, stdout,
+    stderr and output file bytes) for the determinism check."""
     result = worker.run(case.tool, case.argv, timeout)
-    defects = classify(result, case.files, case.output)
+    stats.cpu_seconds += result.get("cpu", 0.0)
+    defects = classify(result, case.files, case.output, case.options)
+    trace = [_produced(result, case)]
     if not defects and case.then is not None and result.get("rc") == 0:
-        result = worker.run(case.then.tool, case.then.argv, timeout)
-        defects = classify(result, case.then.files, case.then.output)
         case = case.then
+        result = worker.run(case.tool, case.argv, timeout)
+        stats.cpu_seconds += result.get("cpu", 0.0)
+        defects = classify(result, case.files, case.output, case.options)
+        trace.append(_produced(result, case))
+    return case, result, defects, trace
+
+
+#: What may differ between two runs of one case: wall-clock durations ("compiled in 1.23 s",
+#: "pass fuse: 0.4488 s") and the time stamp and process id of a `--log` line (ATC's format).
+_VOLATILE = re.compile(r"\b\d+(?:\.\d+)? (?:s|ms|µs)\b|\(\d+,([\w-]+)\):\d{4}-\d\d-\d\d-[\d:.]+ ")
+
+
+def _produced(result: dict, case: Case) -> tuple:
+    outputs = []
+    for path in filter(None, [case.output]):
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                outputs.append((path, f.read()))
+    return (result.get("rc"), result.get("crash"), result.get("hang"),
+            _VOLATILE.sub("<t>", result.get("stdout", "")),
+            _VOLATILE.sub("<t>", result.get("stderr", "")), outputs)
+
+
+def _remove_outputs(case: Case | None) -> None:
+    while case is not None:
+        if case.output and os.path.isfile(case.output):
+            os.unlink(case.output)
+        case = case.then
+
+
+def run_case(worker: Worker, case: Case, timeout: float, stats: Stats, keep: str,
+             check_determinism: bool = False) -> None:
+    stats.cases += 1
+    t0 = time.monotonic()
+    first = case
+    case, result, defects, trace = _execute(worker, first, timeout, stats)
+    stats.ok += result.get("rc") == 0 and (case.then is None or case is not first)
+    if check_determinism and not {"crash", "hang"} & set(defects):
+        stats.checked_twice += 1
+        _remove_outputs(first)
+        _, again, _, trace2 = _execute(worker, first, timeout, stats)
+        if trace2 != trace:
+            defects = sorted({*defects, "nondeterministic"})
+            result = {**result, "second run": again}
+    stats.tool_seconds += time.monotonic() - t0
     for d in defects:
         stats.defects[d] += 1
         saved = stats.examples.setdefault(d, [])
@@ -542,7 +710,8 @@ def run_case(worker: Worker, case: Case, timeout: float, stats: Stats, keep: str
             saved.append(dest)
     for f in os.listdir(os.path.dirname(case.files[0])):  # keep the work directory small
         if f.startswith("case"):
-            os.unlink(os.path.join(os.path.dirname(case.files[0]), f))
+            f = os.path.join(os.path.dirname(case.files[0]), f)
+            shutil.rmtree(f) if os.path.isdir(f) else os.unlink(f)
 
 
 class _Done(Exception):
@@ -551,9 +720,14 @@ class _Done(Exception):
 
 def fuzz(kinds: list[str], cases_per_kind: int | None, seconds_per_kind: float | None,
          seed: int, workdir: str, timeout: float = 20.0,
-         progress: Callable[[str], None] = lambda s: None) -> dict[str, Stats]:
+         progress: Callable[[str], None] = lambda s: None,
+         determinism_every: int = 20, seconds_total: float | None = None) -> dict[str, Stats]:
     """Run each kind for `cases_per_kind` cases or `seconds_per_kind` seconds (whichever comes
-    first); hypothesis draws the cases (fixed `seed`: the same cases every run)."""
+    first); with `seconds_total`, each kind gets an equal share of the time left when it
+    starts (a kind that finishes its cases early leaves its time to the others).  hypothesis
+    draws the cases (fixed `seed`: the same cases every run).  One case in
+    `determinism_every` (the first, then every n-th) runs twice: a difference in exit code,
+    stdout, stderr or output bytes is the defect `nondeterministic`."""
     import warnings
 
     from hypothesis import HealthCheck, Phase, given, settings
@@ -567,11 +741,15 @@ def fuzz(kinds: list[str], cases_per_kind: int | None, seconds_per_kind: float |
     corpus = Corpus(os.path.join(workdir, "work"), worker)
     keep = os.path.join(workdir, "defects")
     results: dict[str, Stats] = {}
+    end = time.monotonic() + seconds_total if seconds_total else None
     try:
-        for kind in kinds:
+        for i, kind in enumerate(kinds):
             stats = results[kind] = Stats()
             strategy = STRATEGIES[kind](corpus)
             deadline = time.monotonic() + seconds_per_kind if seconds_per_kind else None
+            if end is not None:
+                share = time.monotonic() + (end - time.monotonic()) / (len(kinds) - i)
+                deadline = min(deadline, share) if deadline else share
             limit = cases_per_kind or 10**9
 
             @hseed(seed)
@@ -581,13 +759,23 @@ def fuzz(kinds: list[str], cases_per_kind: int | None, seconds_per_kind: float |
             def one(case: Case) -> None:
                 if stats.cases >= limit or (deadline and time.monotonic() > deadline):
                     raise _Done
-                run_case(worker, case, timeout, stats, keep)
+                run_case(worker, case, timeout, stats, keep,
+                         check_determinism=stats.cases % determinism_every == 0)
+                if stats.cases % 1000 == 0:
+                    progress(f"{kind}: {stats.cases} cases so far, {stats.cpu_seconds:.0f} s of CPU, "
+                             + ", ".join(f"{k} {v}" for k, v in stats.defects.items() if v))
 
+            t0, cpu0 = time.monotonic(), time.process_time()
             try:
                 one()
             except _Done:
                 pass
-            progress(f"{kind}: {stats.cases} cases, "
+            stats.seconds = time.monotonic() - t0
+            stats.harness_cpu_seconds = time.process_time() - cpu0
+            progress(f"{kind}: {stats.cases} cases in {stats.seconds:.0f} s "
+                     f"({stats.tool_seconds:.0f} s in the tools; CPU: tools {stats.cpu_seconds:.0f} s, "
+                     f"harness {stats.harness_cpu_seconds:.0f} s; "
+                     f"{stats.checked_twice} run twice; {stats.ok} exit 0), "
                      + ", ".join(f"{k} {v}" for k, v in stats.defects.items() if v))
     finally:
         worker.stop()
@@ -595,10 +783,14 @@ def fuzz(kinds: list[str], cases_per_kind: int | None, seconds_per_kind: float |
 
 
 def table(results: dict[str, Stats]) -> str:
-    head = ["input kind", "cases", *DEFECTS]
+    """The table of issue 14: per kind the cases, how many exited 0, how many ran twice (the
+    determinism check), the defects, and the CPU seconds of the tools and of the harness."""
+    head = ["input kind", "cases", "exit 0", "run twice", *DEFECTS, "CPU s (tools + harness)"]
     rows = [head, ["---"] * len(head)]
     for kind, s in results.items():
-        rows.append([kind, str(s.cases), *(str(s.defects[d]) for d in DEFECTS)])
+        rows.append([kind, str(s.cases), str(s.ok), str(s.checked_twice),
+                     *(str(s.defects[d]) for d in DEFECTS),
+                     f"{s.cpu_seconds:.0f} + {s.harness_cpu_seconds:.0f}"])
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
 
