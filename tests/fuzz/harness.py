@@ -84,8 +84,12 @@ class Worker:
                                      text=True)
         os.close(w)
         self.reply = os.fdopen(r, "r")
-        for path in self.preloaded:
-            _must(self._request({"preload": path}, 600), f"preload of {path}")
+        for path in self.preloaded:  # after a crash: a failure here only costs time
+            self._request({"preload": path}, 600)
+            if self.proc is None:  # the worker died preloading: start one without
+                self.preloaded = []
+                self.start()
+                return
 
     def stop(self) -> None:
         if self.proc is not None:

@@ -108,7 +108,12 @@ def main() -> None:
     for line in sys.stdin:
         req = json.loads(line)
         if "preload" in req:
-            reply.write(json.dumps(preload(req["preload"])) + "\n")
+            try:
+                done = preload(req["preload"])
+            except Exception as e:  # noqa: BLE001 - the cases then load the model themselves
+                done = {"rc": 1, "stdout": "", "stderr": f"preload: {type(e).__name__}: {e}",
+                        "cpu": 0.0}
+            reply.write(json.dumps(done) + "\n")
         else:
             reply.write(json.dumps(run(req["tool"], req["argv"])) + "\n")
 
