@@ -52,3 +52,59 @@ def _details(stats) -> str:
                 with open(os.path.join(d, f), encoding="utf-8", errors="replace") as fh:
                     out.append(f"--- {defect}: {f}\n{fh.read()[:3000]}")
     return "\n".join(out)
+
+
+# --- the harness's own checks, on made-up results (no tool runs) ---------------------------------
+
+class _ScriptedWorker:
+    """Answers each run with the next of `replies`."""
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+
+    def run(self, tool, argv, timeout):
+        return self.replies.pop(0)
+
+
+def test_a_case_whose_second_run_differs_is_nondeterministic(tmp_path):
+    from tests.fuzz.harness import Case, Stats, run_case
+
+    src = tmp_path / "case1.pbtxt"
+    src.write_text("node {}")
+    first = {"rc": 1, "stdout": "", "stderr": f"{src}: error: bad <a object at 0x1>\n"}
+    second = {"rc": 1, "stdout": "", "stderr": f"{src}: error: bad <a object at 0x2>\n"}
+    stats = Stats()
+    run_case(_ScriptedWorker([first, second]), Case("cann-translate", [str(src)], [str(src)]),
+             20.0, stats, str(tmp_path / "defects"), check_determinism=True)
+    assert (stats.checked_twice, stats.defects["nondeterministic"]) == (1, 1)
+
+
+def test_durations_and_log_time_stamps_do_not_make_a_case_nondeterministic(tmp_path):
+    from tests.fuzz.harness import Case, Stats, run_case
+
+    src = tmp_path / "case1.pbtxt"
+    src.write_text("node {}")
+
+    def reply(t):
+        return {"rc": 0, "stdout": f"m.om: 8192 bytes, compiled in {t} s\n",
+                "stderr": f"[INFO] COMPILE(12,cann-compile):2026-12-01-12:00:0{t}.1{t}4.061 "
+                          f"[cann_compile.py:336]pass fuse: 0.{t}488 s\n"}
+
+    stats = Stats()
+    run_case(_ScriptedWorker([reply(1), reply(2)]), Case("cann-compile", [str(src)], [str(src)]),
+             20.0, stats, str(tmp_path / "defects"), check_determinism=True)
+    assert stats.checked_twice == 1 and not any(stats.defects.values()), stats.defects
+
+
+@pytest.mark.parametrize("line, options, named", [
+    ("cann-compile: error: --out_nodes=x:a: 'x:a' is not node:index", ["--out_nodes"], True),
+    ("cann-compile: error: argument --log: invalid choice: 'loud'", ["--log"], True),
+    ("cann-compile: error: --log=loud: unknown log level", ["--input_shape"], False),
+    ("cann-compile: error: something went wrong", ["--input_shape"], False),
+])
+def test_an_option_error_must_name_one_of_the_cases_options(line, options, named):
+    from tests.fuzz.harness import classify
+
+    defects = classify({"rc": 1, "stdout": "", "stderr": line + "\n"}, ["/tmp/m.pbtxt"], None,
+                       options)
+    assert defects == ([] if named else ["message without file name"])
