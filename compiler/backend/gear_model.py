@@ -13,7 +13,8 @@ compiler/backend/offline_model.py; a section's table entry carries its gear in t
                         SHA-256 and length) are already stored points at them (weights in
                         device layout do not depend on the batch or the image size)
     per gear k: MODEL_DEF, WEIGHT_INDEX (offsets into the one WEIGHTS), TILING, MEMORY_PLAN,
-                        MANIFEST, each with gear k
+                        MANIFEST, each with gear k, each a zlib stream (GEARS says
+                        "compression": "zlib")
 
 The header's op count is the sum of the gears' launches, its arena the largest gear's (the
 device memory one loaded model needs), its weight bytes the WEIGHTS section's.
@@ -22,12 +23,17 @@ device memory one loaded model needs), its weight bytes the WEIGHTS section's.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 
 from compiler.backend import offline_model as om
 
 GEARS = 7
 GEAR_SECTIONS = (om.MODEL_DEF, om.WEIGHT_INDEX, om.TILING, om.MEMORY_PLAN, om.MANIFEST)
+#: The per-gear sections are zlib streams (the kernel IR text and its JSON compress ~10x; the
+#: gears' IR would otherwise outweigh the shared weights of a small model).
+COMPRESSION = "zlib"
+ZLIB_LEVEL = 6
 
 
 @dataclass
@@ -79,9 +85,11 @@ def build_gears(modules: list, spec, name: str) -> tuple[list, list, dict]:
         "arenas": [p.arena for p in parts],
         "weight_bytes_all_gears": sink.requested,
     }
+    table["compression"] = COMPRESSION
     sections = [(GEARS, 0, [json.dumps(table).encode()]), (om.WEIGHTS, 0, sink.chunks)]
     for k, p in enumerate(parts):
-        sections += [(kind, k, chunks) for kind, chunks in p.sections]
+        sections += [(kind, k, [zlib.compress(b"".join(chunks), ZLIB_LEVEL)])
+                     for kind, chunks in p.sections]
     fields, payload = om.assemble(sections, name, sum(table["launches"]), parts[0].soc,
                                   max(table["arenas"]), sink.length,
                                   version=om.GEARS_FORMAT_VERSION)
@@ -112,6 +120,9 @@ def load_gears(path: str, data: bytes, header: om.Header) -> om.OfflineModel:
     n = len(table["gears"])
     if not (n == len(table["shapes"]) == len(table["launches"]) == len(table["arenas"])) or n < 1:
         om._fail(path, "corrupted offline model: GEARS lists different numbers of gears")
+    if table.get("compression") != COMPRESSION:
+        om._fail(path, f"corrupted offline model: GEARS: unknown compression "
+                       f"{json.dumps(table.get('compression'))[:40]} (expected \"{COMPRESSION}\")")
     if (om.WEIGHTS, 0) not in secs:
         om._fail(path, "corrupted offline model: no WEIGHTS section")
     if sum(table["launches"]) != header.op_count or max(table["arenas"]) != header.arena:
@@ -124,9 +135,28 @@ def load_gears(path: str, data: bytes, header: om.Header) -> om.OfflineModel:
             if (kind, k) not in secs:
                 om._fail(path, f"corrupted offline model: gear {k} has no "
                                f"{om.SECTION_NAMES[kind]} section")
-            gear_secs[kind] = secs[(kind, k)]
+            gear_secs[kind] = _inflate(path, secs[(kind, k)], f"gear {k} "
+                                       f"{om.SECTION_NAMES[kind]}")
         model.models.append(om.rebuild(path, header, gear_secs, table["launches"][k],
                                        table["arenas"][k]))
     for m in model.models:
         m.gears = model
     return model.models[0]
+
+
+def _inflate(path: str, data: memoryview, what: str) -> memoryview:
+    """A per-gear section's bytes, decompressed; at most CANN_MAX_TENSOR_BYTES of output (a
+    hostile stream cannot make the loader allocate more)."""
+    from compiler.ir.diagnostics import MAX_TENSOR_BYTES
+
+    d = zlib.decompressobj()
+    try:
+        out = d.decompress(bytes(data), MAX_TENSOR_BYTES)
+    except zlib.error as e:
+        om._fail(path, f"corrupted offline model: {what} is not a zlib stream ({e})")
+    if d.unconsumed_tail:
+        om._fail(path, f"corrupted offline model: {what} inflates to more than {MAX_TENSOR_BYTES} "
+                       "bytes (CANN_MAX_TENSOR_BYTES)")
+    if not d.eof:
+        om._fail(path, f"corrupted offline model: {what}: the zlib stream is truncated")
+    return memoryview(out)
