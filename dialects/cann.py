@@ -2030,7 +2030,7 @@ class BroadcastToDOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     shape = prop_def(I64Array)
-    traits = traits_def(Pure(), Broadcast(), RunsOn())
+    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="broadcast-c"))
 
     def verify_op(self) -> None:
         from dialects.common import ints

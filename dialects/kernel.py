@@ -761,8 +761,8 @@ def _channels_view(xt, yt) -> bool:
     if fx is None or fy is None:
         return False
     xs, ys = tuple(xt.get_shape()), tuple(yt.get_shape())
-    if fx.fmt == fy.fmt == Format.NC1HWC0:
-        return len(xs) == len(ys) == 5 and (xs[0], xs[1], xs[4]) == (ys[0], ys[1], ys[4])
+    if fx.fmt == fy.fmt == Format.NC1HWC0:  # any rank (compiler/target/formats.py channels_last_shape)
+        return min(len(xs), len(ys)) >= 4 and (xs[0], xs[1], xs[-1]) == (ys[0], ys[1], ys[-1])
     if {fx.fmt, fy.fmt} != {Format.NC1HWC0, Format.FRACTAL_NZ}:
         return False
     five, nz = (xs, ys) if fx.fmt == Format.NC1HWC0 else (ys, xs)

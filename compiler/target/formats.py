@@ -92,6 +92,29 @@ def nc1hwc0_to_nhwc(x: np.ndarray, c: int) -> np.ndarray:
     return np.ascontiguousarray(nc1hwc0_to_nchw(x, c).transpose(0, 2, 3, 1))
 
 
+# NC1HWC0 of a channels-last value of another rank than 4, [d0, d1, .., dk, C] ->
+# (d0, C1, d1, .., dk, C0): the middle axes take the place of H, W (row-major inside each
+# (d0, c1) block), so a reshape that regroups only them moves no byte.  The layout
+# assignment uses it only for the reshapes, pads and broadcasts between 4-D NC1HWC0 values
+# (e.g. [1, H, 1, W, 1, C] of a zero-inserting upsampling).  An assumption: the reference
+# (cann-facts.md section 3) names no such format for rank != 4 (NDC1HWC0 places C1 after D),
+# so these values never leave the device; a TransData to their origin is this inverse.
+
+def channels_last_shape(shape: tuple[int, ...], c0: int) -> tuple[int, ...]:
+    return (shape[0], ceil_div(shape[-1], c0), *shape[1:-1], c0)
+
+
+def channels_last_to_nc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
+    c1 = ceil_div(x.shape[-1], c0)
+    x = _pad_axis(x, x.ndim - 1, c1 * c0).reshape(*x.shape[:-1], c1, c0)
+    return np.ascontiguousarray(np.moveaxis(x, -2, 1))
+
+
+def nc1hwc0_to_channels_last(x: np.ndarray, c: int) -> np.ndarray:
+    x = np.moveaxis(x, 1, -2)
+    return np.ascontiguousarray(x.reshape(*x.shape[:-2], -1)[..., :c])
+
+
 # --- FRACTAL_Z (conv weights) --------------------------------------------------------------
 
 def fractal_z_shape(cout: int, cin: int, kh: int, kw: int, c0: int) -> tuple[int, ...]:
@@ -281,6 +304,8 @@ def storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, .
     if fmt in (Format.ND, Format.NHWC, Format.NCHW, Format.HWCN) and fmt == origin_format:
         return tuple(origin_shape)
     if fmt == Format.NC1HWC0:
+        if origin_format == Format.NHWC and len(origin_shape) != 4 and len(origin_shape) >= 2:
+            return channels_last_shape(tuple(origin_shape), c0)
         n, c, h, w = _as_nchw(origin_format, origin_shape)
         return nc1hwc0_shape(n, c, h, w, c0)
     if fmt == Format.FRACTAL_Z:
@@ -328,6 +353,8 @@ def to_storage(x: np.ndarray, fmt: Format, origin_format: Format, groups: int = 
     if fmt == origin_format:
         return x
     if fmt == Format.NC1HWC0:
+        if origin_format == Format.NHWC and x.ndim != 4 and x.ndim >= 2:
+            return channels_last_to_nc1hwc0(x, c0)
         if origin_format == Format.NHWC:
             return nhwc_to_nc1hwc0(x, c0)
         if origin_format == Format.NCHW:
@@ -356,6 +383,8 @@ def from_storage(x: np.ndarray, fmt: Format, origin_format: Format,
     if fmt == origin_format:
         return x
     if fmt == Format.NC1HWC0:
+        if origin_format == Format.NHWC and len(origin_shape) != 4 and len(origin_shape) >= 2:
+            return nc1hwc0_to_channels_last(x, origin_shape[-1])
         n, c, h, w = _as_nchw(origin_format, origin_shape)
         nchw = nc1hwc0_to_nchw(x, c)
         return np.ascontiguousarray(nchw.transpose(0, 2, 3, 1)) if origin_format == Format.NHWC else nchw

@@ -234,14 +234,45 @@ def rule_spatial(op: Operation, fmt: str) -> str | None:
     return None
 
 
+def _channels_last(op: Operation) -> str | None:
+    """NC1HWC0 of a channels-last value of rank >= 3 (compiler/target/formats.py
+    channels_last_shape: 4-D NHWC, or the middle axes of another rank in place of H, W)."""
+    if not _static(op):
+        return "dynamic shapes"
+    for v in (*op.operands[:1], *op.results):
+        if len(_shape(v)) < 3:
+            return f"a value of rank {len(_shape(v))} (NC1HWC0 needs rank >= 3, channels last)"
+    if len(_shape(op.results[0])) == 4 and origin_format(op) != "NHWC":
+        return "an NCHW value"
+    return None
+
+
 def rule_pad_hw(op: Operation, fmt: str) -> str | None:
-    msg = _device_shape(op, fmt)
+    """PadD of everything but N and C (4-D, or the middle axes of a channels-last value of
+    another rank, e.g. the zero insertion of a transposed conv's upsampling)."""
+    if len(_shape(op.results[0])) == 4:
+        msg = _device_shape(op, fmt)
+        keep = {0, _c_axis(op)}
+    else:
+        msg = _channels_last(op)
+        keep = {0, len(_shape(op.results[0])) - 1}
     if msg:
         return msg
     p = _ints(op, "paddings")
-    keep = {0, _c_axis(op)}
-    if len(p) != 8 or any(p[2 * a] or p[2 * a + 1] for a in keep):
+    if len(p) != 2 * len(_shape(op.results[0])) or any(p[2 * a] or p[2 * a + 1] for a in keep):
         return "it pads N or C (NC1HWC0 keeps C in C1 x C0 blocks)"
+    return None
+
+
+def rule_broadcast_c(op: Operation, fmt: str) -> str | None:
+    """BroadcastToD of a channels-last value over any axis but C, x of the result's rank: a
+    broadcast of the stored array over the same axes (C1 and C0 kept)."""
+    msg = _channels_last(op)
+    if msg:
+        return msg
+    xs, ys = _shape(op.operands[0]), _shape(op.results[0])
+    if len(xs) != len(ys) or xs[-1] != ys[-1]:
+        return f"it broadcasts {list(xs)} -> {list(ys)}: over C or to another rank"
     return None
 
 
@@ -267,16 +298,16 @@ def reduces_c(op: Operation) -> bool:
 
 def reshape_kind(op: Operation) -> str | None:
     """How a Reshape of an NHWC value stored NC1HWC0 (N, C1, H, W, C0) keeps its channels:
-    "hw"      4-D -> 4-D, N and C unchanged: H, W regrouped inside each (n, c1) block, the
-              same bytes;
+    "hw"      rank >= 3 -> rank >= 3, the first axis and C unchanged: the middle axes
+              regrouped inside each (n, c1) block, the same bytes;
     "flatten" [N, H, W, C] -> [N*H*W, C]: the rows (n, h, w) of C channels, which FRACTAL_NZ of
               [M, C] stores as (K1 = C1, M1, 16, C0): the same bytes when N = 1 and H*W is a
               multiple of 16, else a copy that inserts the padding rows;
     "unflatten" the inverse, from FRACTAL_NZ [M, C] to NC1HWC0 [N, H, W, C];
     None otherwise."""
     xs, ys = _shape(op.operands[0]), _shape(op.results[0])
-    if len(xs) == 4 and len(ys) == 4 and xs[0] == ys[0] and xs[3] == ys[3]:
-        return "hw"
+    if len(xs) >= 3 and len(ys) >= 3 and xs[0] == ys[0] and xs[-1] == ys[-1]:
+        return "hw"  # also to and from channels-last values of other ranks (formats.py)
     if len(xs) == 4 and len(ys) == 2 and ys == (xs[0] * xs[1] * xs[2], xs[3]):
         return "flatten"
     if len(xs) == 2 and len(ys) == 4 and xs == (ys[0] * ys[1] * ys[2], ys[3]):
@@ -292,10 +323,8 @@ def reshape_is_view(op: Operation) -> bool:
 
 
 def rule_reshape_c(op: Operation, fmt: str) -> str | None:
-    msg = _device_shape(op, fmt) if reshape_kind(op) != "flatten" else (
-        None if _static(op) else "dynamic shapes")
-    if msg:
-        return msg
+    if not _static(op):
+        return "dynamic shapes"
     if reshape_kind(op) is None:
         return (f"it changes N or C ({list(_shape(op.operands[0]))} -> "
                 f"{list(_shape(op.results[0]))}): not H, W alone, nor a flatten to [N*H*W, C]")
@@ -386,6 +415,7 @@ RULES = {
     "rows": rule_rows,
     "batch-view": rule_batch_view,
     "reshape-c": rule_reshape_c,
+    "broadcast-c": rule_broadcast_c,
     "concat": rule_concat,
     "split": rule_split,
     "slice-hw": rule_slice_hw,

@@ -126,3 +126,35 @@ def test_reshape_of_h_and_w_between_convs_is_a_view(tmp_path, capsys):
     rep, om = _compile_and_compare(tmp_path, capsys, _graph(tmp_path / "hw.pb", build))
     assert rep.startswith("layout report: 2 TransData"), rep
     assert "kernel.view" in _kernel_kinds(om)
+
+
+def test_repeat_upsampling_between_convs_keeps_nc1hwc0(tmp_path, capsys):
+    """conv (20 channels) -> tf.repeat along H then W (Reshape to a rank-5 value, BroadcastToD over
+    the inserted axis, Reshape back) -> conv: the rank-5 values are channels-last NC1HWC0
+    (formats.py channels_last_shape), the reshapes views, the broadcasts kernels on the stored
+    arrays; TransData only at the graph's input and output."""
+    def build(tf, rng):
+        x = tf.compat.v1.placeholder(tf.float32, [1, 4, 5, 3], name="x")
+        a = _conv(tf, rng, x, 3, 20, k=3)
+        u = tf.repeat(tf.repeat(a, 2, axis=1), 2, axis=2)
+        tf.identity(_conv(tf, rng, u, 20, 4, k=3), name="y")
+
+    rep, om = _compile_and_compare(tmp_path, capsys, _graph(tmp_path / "rep.pb", build))
+    assert rep.startswith("layout report: 2 TransData"), rep
+    assert _kernel_kinds(om).count("BroadcastToD") == 2
+
+
+def test_zero_insertion_between_convs_keeps_nc1hwc0(tmp_path, capsys):
+    """conv -> Reshape [1, H, 1, W, 1, C] -> Pad after the unit axes -> Reshape [1, 2H, 2W, C]
+    (the zero insertion of a stride-2 transposed conv) -> conv: the pad runs on the rank-6
+    channels-last NC1HWC0 value; TransData only at the graph's input and output."""
+    def build(tf, rng):
+        x = tf.compat.v1.placeholder(tf.float32, [1, 3, 4, 3], name="x")
+        a = _conv(tf, rng, x, 3, 24, k=3)
+        r = tf.reshape(a, [1, 3, 1, 4, 1, 24])
+        p = tf.pad(r, [[0, 0], [0, 0], [0, 1], [0, 0], [0, 1], [0, 0]])
+        tf.identity(_conv(tf, rng, tf.reshape(p, [1, 6, 8, 24]), 24, 4, k=2), name="y")
+
+    rep, om = _compile_and_compare(tmp_path, capsys, _graph(tmp_path / "zi.pb", build))
+    assert rep.startswith("layout report: 2 TransData"), rep
+    assert "PadD" in _kernel_kinds(om)

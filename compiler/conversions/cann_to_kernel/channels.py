@@ -8,7 +8,8 @@
   a matmul): the same rows (n, h, w) = m of C channels in both, so the kernel moves rows from
   one view to the other (`nc1hwc0_rows` <-> `nz_origin_rows`); when N = 1 and H*W is a multiple
   of 16 the two layouts hold the same bytes and the reshape is a kernel.view (no kernel);
-- a Reshape of NC1HWC0 that only regroups H and W (N and C unchanged): a kernel.view.
+- a Reshape of NC1HWC0 that only regroups H and W (N and C unchanged; also to and from the
+  channels-last values of other ranks of compiler/target/formats.py): a kernel.view.
 """
 
 from __future__ import annotations
@@ -72,9 +73,11 @@ def _view_ok(xt, yt) -> bool:
     NC1HWC0 (1, C1, H, W, C0) <-> FRACTAL_NZ (C1, H*W/16, 16, C0) of [H*W, C]."""
     fx, fy = _fmt(xt), _fmt(yt)
     xs, ys = tuple(xt.get_shape()), tuple(yt.get_shape())
-    if fx == fy == Format.NC1HWC0:
-        return xs[0] == ys[0] and xs[1] == ys[1] and xs[4] == ys[4]
+    if fx == fy == Format.NC1HWC0:  # also channels-last values of other ranks (formats.py)
+        return (xs[0], xs[1], xs[-1]) == (ys[0], ys[1], ys[-1])
     five, nz = (xs, ys) if fx == Format.NC1HWC0 else (ys, xs)
+    if len(five) != 5:
+        return False
     n_, c1, h, w, c0 = five
     return n_ == 1 and len(nz) == 4 and nz == (c1, h * w // 16, 16, c0) and (h * w) % 16 == 0
 

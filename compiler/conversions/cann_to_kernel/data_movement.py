@@ -73,7 +73,15 @@ class PadToVectorBody(ChipPattern):
             return
         p = ints(op.paddings)
         xf = cann.format_of(xt)
-        if xf is not None and xf.fmt == Format.NC1HWC0:
+        if xf is not None and xf.fmt == Format.NC1HWC0 and len(xf.origin) != 4:
+            # a channels-last value of another rank (d0, C1, d1.., C0): the middle axes padded
+            r = len(xf.origin)
+            if p[2 * r - 2] or p[2 * r - 1] or cann.format_of(yt) is None \
+                    or cann.format_of(yt).fmt != Format.NC1HWC0:
+                self.fail(op, f"{op.name}: padding C of an NC1HWC0 tensor has no kernel lowering")
+                return
+            pads = [p[0], p[1], 0, 0, *p[2:2 * r - 2], 0, 0]
+        elif xf is not None and xf.fmt == Format.NC1HWC0:
             o = xf.origin_fmt
             (n0, n1), (a0, a1), (b0, b1), (c0_, c1_) = [(p[2 * i], p[2 * i + 1]) for i in range(4)]
             if o == Format.NHWC:
@@ -247,7 +255,11 @@ class BroadcastToVectorBody(ChipPattern):
         if op.name != "cann.BroadcastToD":
             return
         xt, yt = op.x.type, op.y.type
-        if not self.static_row_major(op, xt, yt, "broadcast"):
+        fx, fy = cann.format_of(xt), cann.format_of(yt)
+        on_5hd = (fx is not None and fy is not None and fx.fmt == fy.fmt == Format.NC1HWC0
+                  and len(xt.get_shape()) == len(yt.get_shape()))
+        # NC1HWC0 (assign-layouts' broadcast-c: not over C): the stored arrays broadcast alike
+        if not on_5hd and not self.static_row_major(op, xt, yt, "broadcast"):
             return
         et = yt.element_type
         elems = num_elems(yt)

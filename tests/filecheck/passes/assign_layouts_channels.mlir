@@ -66,3 +66,35 @@ func.func @views(%x: tensor<1x8x8x3xf32>, %w1: tensor<1x1x3x20xf32>, %w2: tensor
   %4 = cann.MatMulV2 %3, %wm {transpose_x1 = false, transpose_x2 = false} : (tensor<64x20xf32>, tensor<20x8xf32>) -> tensor<64x8xf32>
   func.return %2, %4 : tensor<1x4x16x4xf32>, tensor<64x8xf32>
 }
+
+// The reshapes, pads and broadcasts between convs of upsamplings written with unit axes (the
+// zero insertion of a stride-2 transposed conv; tf.repeat): the rank-5 and rank-6 values are
+// channels-last NC1HWC0 (d0, C1, d1, .., C0) (compiler/target/formats.py channels_last_shape),
+// the reshapes that keep d0 and C views, PadD pads the middle axes of the stored array and
+// BroadcastToD broadcasts it over the inserted axis (rules pad-hw and broadcast-c).
+// CHECK-LABEL: func.func @upsample
+// CHECK:         %[[C:.*]] = cann.Conv2D {{.*}} -> tensor<1x2x3x4x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 3, 4, 20]>>
+// CHECK-NEXT:    %[[R:.*]] = cann.Reshape %[[C]] {{.*}} -> tensor<1x2x3x1x4x1x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 3, 1, 4, 1, 20]>>
+// CHECK-NEXT:    %[[P:.*]] = cann.PadD %[[R]] {{.*}} -> tensor<1x2x3x2x4x2x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 3, 2, 4, 2, 20]>>
+// CHECK-NEXT:    %[[S:.*]] = cann.Reshape %[[P]] {{.*}} -> tensor<1x2x6x8x1x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 8, 1, 20]>>
+// CHECK-NEXT:    %[[B:.*]] = cann.BroadcastToD %[[S]] {{.*}} -> tensor<1x2x6x8x2x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 8, 2, 20]>>
+// CHECK-NEXT:    %[[U:.*]] = cann.Reshape %[[B]] {{.*}} -> tensor<1x2x6x16x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 16, 20]>>
+// CHECK:         cann.Conv2D %[[U]]
+// KERNEL-LABEL: func.func @upsample
+// KERNEL:         kernel.view {{.*}} -> tensor<1x2x3x1x4x1x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 3, 1, 4, 1, 20]>>
+// KERNEL:         kernel.vec_kernel {{.*}} {kind = "PadD"
+// KERNEL:           kernel.load {{.*}} {view = "pad_rows", params = {pads = array<i64: 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0>, shape = array<i64: 1, 2, 3, 2, 4, 2, 16>}}
+// KERNEL:         kernel.view {{.*}} -> tensor<1x2x6x8x1x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 8, 1, 20]>>
+// KERNEL:         kernel.vec_kernel {{.*}} {kind = "BroadcastToD"
+// KERNEL:         kernel.view {{.*}} -> tensor<1x2x6x16x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 16, 20]>>
+// KERNEL:         kernel.cube {{.*}} {kind = "Conv2D"
+func.func @upsample(%x: tensor<1x3x4x3xf32>, %w1: tensor<1x1x3x20xf32>, %w2: tensor<1x1x20x4xf32>) -> tensor<1x6x16x4xf32> {
+  %0 = cann.Conv2D %x, %w1 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x3x4x3xf32>, tensor<1x1x3x20xf32>) -> tensor<1x3x4x20xf32>
+  %1 = cann.Reshape %0 {shape = array<i64: 1, 3, 1, 4, 1, 20>} : (tensor<1x3x4x20xf32>) -> tensor<1x3x1x4x1x20xf32>
+  %2 = cann.PadD %1 {paddings = array<i64: 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0>} : (tensor<1x3x1x4x1x20xf32>) -> tensor<1x3x2x4x2x20xf32>
+  %3 = cann.Reshape %2 {shape = array<i64: 1, 6, 8, 1, 20>} : (tensor<1x3x2x4x2x20xf32>) -> tensor<1x6x8x1x20xf32>
+  %4 = cann.BroadcastToD %3 {shape = array<i64: 1, 6, 8, 2, 20>} : (tensor<1x6x8x1x20xf32>) -> tensor<1x6x8x2x20xf32>
+  %5 = cann.Reshape %4 {shape = array<i64: 1, 6, 16, 20>} : (tensor<1x6x8x2x20xf32>) -> tensor<1x6x16x20xf32>
+  %6 = cann.Conv2D %5, %w2 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x6x16x20xf32>, tensor<1x1x20x4xf32>) -> tensor<1x6x16x4xf32>
+  func.return %6 : tensor<1x6x16x4xf32>
+}
