@@ -5,7 +5,7 @@
 
 For each model-zoo model (tests/model_zoo/zoo.py, built and cached on first use):
   ours      import -> tf-to-cann -> fuse; "kernels" = cann ops that launch a device kernel
-            (not constants, not reshape-like views: compiler.transforms.fusion.engine.NON_KERNEL)
+            (not constants, not views, by their op-kind traits: compiler.transforms.fusion.engine.is_kernel)
   grappler  tensorflow.python.grappler.tf_optimizer.OptimizeGraph, default config, every node
             placed on /device:CPU:0 (without a device string Grappler fuses nothing); its kernels
             = nodes other than Const/Identity/Placeholder/NoOp and reshape-like views

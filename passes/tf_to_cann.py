@@ -76,7 +76,7 @@ class TableRule(RewritePattern):
 
 
 def host_call(op: Operation) -> cann.HostCallOp:
-    attrs = {k: v for k, v in tf_attributes(op).items() if k != "value" or True}
+    attrs = dict(tf_attributes(op))
     new = cann.HostCallOp(operands=[list(op.operands)],
                           result_types=[[r.type for r in op.results]],
                           properties={"op_type": StringAttr(tf_op_type(op) or op.name),

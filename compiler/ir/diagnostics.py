@@ -83,10 +83,6 @@ class OpError(Exception):
         super().__init__("; ".join(m for _, m in self.items))
 
 
-def op_error(op: Operation, message: str) -> OpError:
-    return OpError([(op, message)])
-
-
 #: new op -> the op it replaced (`record_origin`), so a diagnostic about an op a pass created
 #: gives the line:col where the op it came from stood in the parsed file.
 _ORIGIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -797,10 +797,7 @@ def import_graphdef(graph_def: Any, filename: str, input_shapes: str | dict | No
         "inputs": StringAttr(",".join(n.name for n in placeholders)),
         "outputs": StringAttr(",".join(output_names)),
     })
-    if False:  # graph versions are not kept (TensorFlow fills its own on export)
-        func.attributes["tf.versions"] = DictionaryAttr({
-            "producer": IntegerAttr(graph_def.versions.producer, i64),
-            "min_consumer": IntegerAttr(graph_def.versions.min_consumer, i64)})
+    # graph versions are not kept (TensorFlow fills its own on export)
     if unknown:
         warn(f"{filename}: warning: op types without a typed tf op, imported generically: "
              f"{', '.join(sorted(unknown))}")

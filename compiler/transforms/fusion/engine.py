@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     i64,
     ArrayAttr,
 )
-from xdsl.ir import Attribute, Block, OpResult, Operation, SSAValue
+from xdsl.ir import Attribute, OpResult, Operation, SSAValue
 from xdsl.irdl import OptOperandDef, VarOperandDef
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
@@ -525,9 +525,6 @@ def _run_phase(module: Operation, phase: list[RulePattern], active: list[RulePat
                 by_name = None
         if not changed:
             break
-
-
-_ = Block  # (kept for type references in docs)
 
 
 def fold_constants(root: Operation) -> int:

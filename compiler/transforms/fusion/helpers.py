@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, OpResult, Operation, SSAValue
+from xdsl.ir import OpResult, Operation, SSAValue
 
 from dialects.op_kinds import View, kind_of
 
@@ -65,8 +65,6 @@ def to_py(v: Any) -> Any:
         return tuple(v.get_values())
     if isinstance(v, ArrayAttr):
         return [to_py(x) for x in v.data]
-    if isinstance(v, tuple):
-        return list(v) if False else v
     return v
 
 
@@ -156,18 +154,6 @@ def const(x):
 
 
 @helper
-def single_use(x) -> bool:
-    v = value(x)
-    return v is not None and len(list(v.uses)) == 1
-
-
-@helper
-def num_uses(x) -> int:
-    v = value(x)
-    return 0 if v is None else len(list(v.uses))
-
-
-@helper
 def present(x) -> bool:
     return x is not None
 
@@ -188,17 +174,9 @@ def rank(x) -> int:
 
 
 @helper
-def elements(x) -> int:
-    return int(np.prod(shape(x))) if shape(x) else 1
-
-
-@helper
 def channels(x) -> int:
     s = shape(x)
     return s[-1] if s else 1
-
-
-_DT = {"f16": "f16", "f32": "f32", "bf16": "bf16", "f64": "f64", "i8": "i8", "i32": "i32", "i64": "i64"}
 
 
 @helper
@@ -265,12 +243,6 @@ def opname(x) -> str:
 
 
 @helper
-def attr(x, name, default=None):
-    a = attr_of(x, name)
-    return default if a is None else a
-
-
-@helper
 def keeps_last_dim(x) -> bool:
     """A reshape-like op whose input and output have the same last dimension (a bias along it
     commutes with the reshape)."""
@@ -310,11 +282,6 @@ def _vec(x, n: int) -> np.ndarray:
     if a.size != n:
         raise ValueError(f"expected {n} values, got {a.size}")
     return a
-
-
-@helper
-def vec(x, n):
-    return _vec(x, n)
 
 
 @helper
@@ -397,20 +364,6 @@ def scalar(x):
     if a is None or a.size == 0:
         raise ValueError("not a constant")
     return float(a.reshape(-1)[0])
-
-
-@helper
-def minimum(a, b):
-    return min(a, b)
-
-
-@helper
-def length(x):
-    return len(x)
-
-
-def _unused(_: Attribute) -> None:  # keep the import list honest for type checkers
-    return None
 
 
 @helper
