@@ -173,7 +173,7 @@ def test_print_pipeline_replays_with_cann_opt(tmp_path):
              "--input_shape=x:2,8,8,3", "--precision_mode=allow_fp32_to_fp16")
     assert r.returncode == 0, r.stderr
     spec = r.stdout.splitlines()[0]
-    assert spec.startswith("tf-to-cann,cann-cleanup,fuse") and "plan-memory" in spec
+    assert spec.startswith("tf-to-cann,cann-cleanup,recompose-rnn,fuse") and "plan-memory" in spec
     assert 'set-precision{mode="allow_fp32_to_fp16"}' in spec
     assert 'cann-to-kernel{soc_version="Ascend910B3"}' in spec
     tf_ir = tmp_path / "m.tf.mlir"
@@ -197,7 +197,7 @@ def test_cann_opt_to_level_is_the_same_pipeline(tmp_path):
     r = _run("cann_opt", "--to-level=kernel", "--precision-mode=force_fp16", "--print-pipeline",
              os.path.join(ROOT, "examples", "conv_block.tf.mlir"), "-o", os.devnull)
     assert r.returncode == 0, r.stderr
-    assert r.stderr.strip() == ('tf-to-cann,cann-cleanup,fuse{fold_constants=false},'
+    assert r.stderr.strip() == ('tf-to-cann,cann-cleanup,recompose-rnn,fuse{fold_constants=false},'
                                 'set-precision{mode="force_fp16"},cann-cleanup,assign-layouts,'
                                 'cann-to-kernel{soc_version="Ascend910B3"}')
 
