@@ -62,8 +62,9 @@ def check_mode(mode: str) -> str:
 
 
 def parse_input_shape(spec: str) -> dict[str, list[int]]:
-    """`"x:1,224,224,3;y:1,128"` -> {name: dims}.  A dynamic dimension (-1, ?, a range) needs
-    ATC's gears or ranges, which this compiler does not have: an error naming it."""
+    """`"x:1,224,224,3;y:1,128"` -> {name: dims}: static shapes.  A -1 is parsed with a gear
+    option (compiler/driver/gears.py), a range by compiler/driver/shape_ranges.py; reaching here,
+    either is an error naming it."""
     out: dict[str, list[int]] = {}
     for part in spec.split(";"):
         if not part.strip():
@@ -75,8 +76,9 @@ def parse_input_shape(spec: str) -> dict[str, list[int]]:
         for d in dims.split(","):
             d = d.strip()
             if d in ("-1", "?") or "~" in d:
-                raise _bad("input_shape", spec, f"'{part}': dynamic dimension '{d}' needs ATC's "
-                           "dynamic shapes (--dynamic_batch_size, ranges), not supported yet")
+                raise _bad("input_shape", spec, f"'{part}': dynamic dimension '{d}' needs one "
+                           "of ATC's gear options (--dynamic_batch_size, --dynamic_image_size, "
+                           "--dynamic_dims) or a range lo~hi")
             if not d.isdigit() or int(d) == 0:
                 raise _bad("input_shape", spec, f"'{part}': dimension '{d}' is not a positive integer")
             values.append(int(d))
