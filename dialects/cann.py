@@ -71,17 +71,25 @@ class FormatAttr(ParametrizedAttribute):
     origin_format: StringAttr
     origin_shape: ArrayAttr[IntAttr]
     groups: IntAttr  # FRACTAL_Z of a grouped / depthwise filter (enlargement rule); else 1
+    #: 1: a grouped Conv2D's filter (kh, kw, Cin/G, Cout), printed `groups G conv`; 0: a HWCN
+    #: origin (kh, kw, a, b) with a == groups is TF's depthwise filter (formats.storage_shape)
+    grouped_conv: IntAttr
 
     def __init__(self, fmt: Format | str, origin_format: Format | str | None = None,
-                 origin_shape: Sequence[int] = (), groups: int = 1):
+                 origin_shape: Sequence[int] = (), groups: int = 1, grouped_conv: bool = False):
         fmt = Format(fmt).value
         ofmt = Format(origin_format).value if origin_format is not None else ""
         super().__init__(StringAttr(fmt), StringAttr(ofmt),
-                         ArrayAttr([IntAttr(int(d)) for d in origin_shape]), IntAttr(int(groups)))
+                         ArrayAttr([IntAttr(int(d)) for d in origin_shape]), IntAttr(int(groups)),
+                         IntAttr(int(bool(grouped_conv))))
 
     @property
     def groups_value(self) -> int:
         return self.groups.data
+
+    @property
+    def is_grouped_conv(self) -> bool:
+        return bool(self.grouped_conv.data)
 
     @property
     def fmt(self) -> Format:
@@ -106,7 +114,7 @@ class FormatAttr(ParametrizedAttribute):
         if self.origin_format.data:
             try:  # the element type only changes C0, not whether the rule exists
                 storage_shape(self.fmt, Format(self.origin_format.data), self.origin, "float32",
-                              self.groups.data)
+                              self.groups.data, self.is_grouped_conv)
             except ValueError as e:
                 raise VerifyException(f"#cann.format<{self.format.data}, origin "
                                       f"{self.origin_format.data} {list(self.origin)}>: {e}") from None
@@ -120,6 +128,8 @@ class FormatAttr(ParametrizedAttribute):
                 printer.print_string("]")
             if self.groups.data != 1:
                 printer.print_string(f", groups {self.groups.data}")
+                if self.grouped_conv.data:
+                    printer.print_string(" conv")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -133,7 +143,7 @@ class FormatAttr(ParametrizedAttribute):
 
         with parser.in_angle_brackets():
             fmt = parse_format()
-            ofmt, oshape, groups = "", [], 1
+            ofmt, oshape, groups, gconv = "", [], 1, 0
             if parser.parse_optional_punctuation(","):
                 parser.parse_keyword("origin")
                 ofmt = parse_format()
@@ -142,8 +152,9 @@ class FormatAttr(ParametrizedAttribute):
                 if parser.parse_optional_punctuation(","):
                     parser.parse_keyword("groups")
                     groups = parser.parse_integer()
+                    gconv = int(parser.parse_optional_keyword("conv") is not None)
         return (StringAttr(fmt), StringAttr(ofmt), ArrayAttr([IntAttr(d) for d in oshape]),
-                IntAttr(groups))
+                IntAttr(groups), IntAttr(gconv))
 
 
 def format_of(t: Attribute) -> FormatAttr | None:
@@ -160,11 +171,15 @@ def origin_shape(t: TensorType) -> tuple[int, ...]:
     return tuple(t.get_shape())
 
 
-def storage_type(t: TensorType, fmt: Format, origin_format: Format, groups: int = 1) -> TensorType:
-    """The type of `t` (origin shape, origin_format) stored as `fmt` (`groups`: grouped FRACTAL_Z)."""
+def storage_type(t: TensorType, fmt: Format, origin_format: Format, groups: int = 1,
+                 grouped_conv: bool = False) -> TensorType:
+    """The type of `t` (origin shape, origin_format) stored as `fmt` (`groups`: grouped FRACTAL_Z;
+    `grouped_conv`: of a grouped Conv2D's filter, never read as a depthwise one)."""
     shape = tuple(t.get_shape())
-    sshape = storage_shape(fmt, origin_format, shape, numpy_dtype(t.element_type), groups)
-    return TensorType(t.element_type, sshape, FormatAttr(fmt, origin_format, shape, groups))
+    sshape = storage_shape(fmt, origin_format, shape, numpy_dtype(t.element_type), groups,
+                           grouped_conv)
+    return TensorType(t.element_type, sshape, FormatAttr(fmt, origin_format, shape, groups,
+                                                         grouped_conv))
 
 
 #: id -> formatted type found consistent (types are immutable; the entry keeps its id taken).
@@ -176,7 +191,8 @@ def verify_format_shape(op_name: str, what: str, t: TensorType) -> None:
     f = format_of(t)
     if f is None or f.origin_fmt is None or _CONSISTENT.get(id(t)) is t:
         return
-    want = storage_shape(f.fmt, f.origin_fmt, f.origin, numpy_dtype(t.element_type), f.groups.data)
+    want = storage_shape(f.fmt, f.origin_fmt, f.origin, numpy_dtype(t.element_type), f.groups.data,
+                         f.is_grouped_conv)
     if tuple(t.get_shape()) != tuple(want):
         raise VerifyException(
             f"{op_name}: {what} stored as {f.fmt.value} from {f.origin_fmt.value} "

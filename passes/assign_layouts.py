@@ -51,8 +51,10 @@ def trans_data(value: SSAValue, src: Format, dst: Format, result_type: TensorTyp
                     "groups": IntegerAttr(groups, i64)})
 
 
-def to_format(value: SSAValue, fmt: Format, origin: Format, groups: int = 1) -> cann.TransDataOp:
-    return trans_data(value, origin, fmt, cann.storage_type(value.type, fmt, origin, groups), groups)
+def to_format(value: SSAValue, fmt: Format, origin: Format, groups: int = 1,
+              grouped_conv: bool = False) -> cann.TransDataOp:
+    return trans_data(value, origin, fmt, cann.storage_type(value.type, fmt, origin, groups,
+                                                            grouped_conv), groups)
 
 
 class LayoutConv(RewritePattern):
@@ -72,7 +74,8 @@ class LayoutConv(RewritePattern):
         if isinstance(op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)):
             groups = cann.origin_shape(op.filter.type)[2]
         x5 = to_format(op.x, Format.NC1HWC0, fmt)
-        wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, groups)
+        wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, groups,
+                        grouped_conv=groups != 1 and "groups" in op.properties)
         extra = []
         operands = [x5.dst, wfz.dst, [op.bias] if op.bias is not None else []]
         if isinstance(op, cann.FusedConv2DAddOp):
@@ -127,7 +130,8 @@ class LayoutConvScaled(RewritePattern):
             return
         fmt = Format(op.data_format.data)
         x5 = to_format(op.x, Format.NC1HWC0, fmt)
-        wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, op.groups.value.data)
+        wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, op.groups.value.data,
+                        grouped_conv=op.groups.value.data != 1)
         s5 = to_format(op.scale, Format.NC1HWC0, fmt)
         extra = [to_format(op.residual, Format.NC1HWC0, fmt)] if op.residual is not None else []
         conv = type(op)(operands=[x5.dst, wfz.dst, op.bias, s5.dst, [e.dst for e in extra]],
@@ -340,7 +344,8 @@ class FoldConstTransData(RewritePattern):
         if not isinstance(const, cann.ConstOp) or cann.format_of(const.output.type) is not None:
             return
         value = to_storage(numpy_from_dense(const.value), Format(op.dst_format.data),
-                           Format(op.src_format.data), op.groups.value.data)
+                           Format(op.src_format.data), op.groups.value.data,
+                           getattr(cann.format_of(op.dst.type), "is_grouped_conv", False))
         rewriter.replace(op, with_loc(cann.ConstOp(dense_from_numpy(value), op.dst.type), const))
 
 

@@ -141,14 +141,14 @@ def _prepare_input(name: str, value: np.ndarray, t: TensorType) -> np.ndarray:
         value = value.astype(dtype)
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
-        value = to_storage(value, f.fmt, f.origin_fmt, f.groups.data)
+        value = to_storage(value, f.fmt, f.origin_fmt, f.groups.data, f.is_grouped_conv)
     return np.asarray(value, order="C")  # (ascontiguousarray would make a scalar input 1-d)
 
 
 def _finish_output(value: np.ndarray, t) -> np.ndarray:
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
-        return from_storage(value, f.fmt, f.origin_fmt, f.origin, f.groups.data)
+        return from_storage(value, f.fmt, f.origin_fmt, f.origin, f.groups.data, f.is_grouped_conv)
     return np.asarray(value)
 
 

@@ -68,7 +68,7 @@ def to_origin(x: np.ndarray, t: Attribute, default: Format | str, want: Format |
     """The value of type `t` as an array in its origin layout (or in `want`, a permutation of it)."""
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
-        x = from_storage(x, f.fmt, f.origin_fmt, f.origin, f.groups.data)
+        x = from_storage(x, f.fmt, f.origin_fmt, f.origin, f.groups.data, f.is_grouped_conv)
     origin = origin_layout_of(t, default)
     return permute(x, origin, want) if want is not None else x
 
@@ -82,7 +82,7 @@ def from_origin(x: np.ndarray, t: Attribute, default: Format | str, have: Format
     x = np.asarray(x.astype(result_dtype(t), copy=False), order="C")  # keeps 0-d arrays 0-d
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
-        x = to_storage(x, f.fmt, f.origin_fmt, f.groups.data)
+        x = to_storage(x, f.fmt, f.origin_fmt, f.groups.data, f.is_grouped_conv)
     want = tuple(t.get_shape())
     if tuple(x.shape) != want and all(d >= 0 for d in want):
         raise ValueError(f"computed shape {list(x.shape)} does not match the type's {list(want)}")

@@ -293,13 +293,14 @@ def fractal_nz_to_nd(x: np.ndarray, m: int, k: int) -> np.ndarray:
 # --- shape rules used to build storage types -----------------------------------------------
 
 def storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, ...],
-                  dtype: np.dtype | str, groups: int = 1) -> tuple[int, ...]:
+                  dtype: np.dtype | str, groups: int = 1, grouped_conv: bool = False) -> tuple[int, ...]:
     """The storage shape of a tensor of `origin_shape` in `origin_format` stored as `fmt`.
 
     `groups` only matters for FRACTAL_Z filters of grouped / depthwise convolutions: a HWCN
     origin (kh, kw, a, b) is TF's depthwise filter (kh, kw, Cin, multiplier) when a == groups,
-    else the grouped filter (kh, kw, Cin/groups, Cout).  (A grouped conv with Cin/groups ==
-    groups is therefore read as depthwise: tf-to-cann produces no such conv.)"""
+    else the grouped filter (kh, kw, Cin/groups, Cout); `grouped_conv` (a grouped Conv2D's
+    filter, `#cann.format<..., groups G conv>`) says it is always the grouped filter, which
+    settles a grouped conv with Cin/groups == groups."""
     c0 = c0_for(dtype)
     if fmt in (Format.ND, Format.NHWC, Format.NCHW, Format.HWCN) and fmt == origin_format:
         return tuple(origin_shape)
@@ -322,8 +323,8 @@ def storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, .
         else:
             cout, cin, kh, kw = origin_shape
         if groups != 1:
-            if origin_format == Format.HWCN and cin == groups:  # TF depthwise (kh, kw, C, mult)
-                cin, cout = 1, groups * cout
+            if origin_format == Format.HWCN and cin == groups and not grouped_conv:
+                cin, cout = 1, groups * cout  # TF depthwise (kh, kw, C, mult)
             return fractal_z_group_shape(cout, cin, kh, kw, groups, c0)
         return fractal_z_shape(cout, cin, kh, kw, c0)
     if groups != 1:
@@ -347,7 +348,8 @@ def _as_nchw(fmt: Format, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     return n, c, h, w
 
 
-def to_storage(x: np.ndarray, fmt: Format, origin_format: Format, groups: int = 1) -> np.ndarray:
+def to_storage(x: np.ndarray, fmt: Format, origin_format: Format, groups: int = 1,
+               grouped_conv: bool = False) -> np.ndarray:
     """Convert an origin-format array to its storage format (TransData on the host)."""
     c0 = c0_for(x.dtype)
     if fmt == origin_format:
@@ -365,7 +367,7 @@ def to_storage(x: np.ndarray, fmt: Format, origin_format: Format, groups: int = 
         if groups != 1:
             if origin_format == Format.NCHW:
                 x = x.transpose(2, 3, 1, 0)
-            elif x.shape[2] == groups:  # TF depthwise (kh, kw, C, mult)
+            elif x.shape[2] == groups and not grouped_conv:  # TF depthwise (kh, kw, C, mult)
                 x = depthwise_to_grouped_hwcn(x)
             return hwcn_to_fractal_z_groups(x, groups, c0)
         if origin_format == Format.HWCN:
@@ -378,7 +380,8 @@ def to_storage(x: np.ndarray, fmt: Format, origin_format: Format, groups: int = 
 
 
 def from_storage(x: np.ndarray, fmt: Format, origin_format: Format,
-                 origin_shape: tuple[int, ...], groups: int = 1) -> np.ndarray:
+                 origin_shape: tuple[int, ...], groups: int = 1,
+                 grouped_conv: bool = False) -> np.ndarray:
     """Convert a storage-format array back to its origin format and shape."""
     if fmt == origin_format:
         return x
@@ -394,7 +397,7 @@ def from_storage(x: np.ndarray, fmt: Format, origin_format: Format,
         if origin_format == Format.HWCN:
             kh, kw, cin, cout = origin_shape
             if groups != 1:
-                if cin == groups:  # TF depthwise (kh, kw, C, mult)
+                if cin == groups and not grouped_conv:  # TF depthwise (kh, kw, C, mult)
                     g = fractal_z_groups_to_hwcn(x, cin * cout, 1, kh, kw, groups)
                     return np.ascontiguousarray(g.reshape(kh, kw, cin, cout))
                 return fractal_z_groups_to_hwcn(x, cout, cin, kh, kw, groups)

@@ -5,6 +5,7 @@ TensorFlow: cann-compile, then cann-run --compare-with (atol 1e-4, rtol 1e-3).""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 
 def _kinds(om) -> list[str]:
@@ -22,15 +23,18 @@ def _kinds(om) -> list[str]:
     return out
 
 
-def test_grouped_conv_is_one_cube_kernel_and_matches_tensorflow(tmp_path, capsys):
+# (Cin, groups, Cout): Cin/G = 4, Cout/G = 6 (e_mult merges groups into enlarged ones); and
+# Cin/G = 8 = G (ResNeXt's second stage), whose filter has the shape of a depthwise one and is
+# marked `groups 8 conv` in its FRACTAL_Z format.
+@pytest.mark.parametrize("cin,groups,cout", [(32, 8, 48), (64, 8, 64)])
+def test_grouped_conv_is_one_cube_kernel_and_matches_tensorflow(cin, groups, cout, tmp_path, capsys):
     from tests.model_zoo.zoo import _keras, freeze
     from tools import cann_compile, cann_run
 
     keras = _keras()
     layers = keras.layers
-    x = keras.Input((10, 10, 32), batch_size=1)
-    # Cin/G = 4, Cout/G = 6 (8 groups), stride 2: e_mult merges groups into enlarged ones
-    y = layers.Conv2D(48, 3, strides=2, padding="same", groups=8, use_bias=False)(x)
+    x = keras.Input((10, 10, cin), batch_size=1)
+    y = layers.Conv2D(cout, 3, strides=2, padding="same", groups=groups, use_bias=False)(x)
     y = layers.ReLU()(layers.BatchNormalization()(y))
     model = keras.Model(x, y)
     for w in model.weights:  # BN statistics away from the identity
@@ -45,7 +49,7 @@ def test_grouped_conv_is_one_cube_kernel_and_matches_tensorflow(tmp_path, capsys
     kinds = _kinds(om)
     assert [k for k in kinds if k != "kernel.transdata"] == ["Conv2D"], kinds
     npy = tmp_path / "x.npy"
-    np.save(npy, np.random.default_rng(0).standard_normal((1, 10, 10, 32)).astype(np.float32))
+    np.save(npy, np.random.default_rng(0).standard_normal((1, 10, 10, cin)).astype(np.float32))
     rc = cann_run.main([str(om), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
                         "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
     out = capsys.readouterr()

@@ -910,8 +910,7 @@ def _conv2d(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     Conv2D(groups=G)) is a DepthwiseConv2D when G is the channel count (ConvNeXt's 7x7 depthwise
     conv: the filter [kh, kw, 1, C*m] reshaped to [kh, kw, C, m], same channel order), else one
     Conv2D with groups = G (CANN's Conv2D `groups` attribute; one cube kernel over the grouped
-    FRACTAL_Z filter), or, when Cin/G == G (see below), SplitD of x into G groups, one Conv2D
-    per group on its slice of the filter, ConcatV2D."""
+    FRACTAL_Z filter, whose #cann.format says `groups G conv`)."""
     fmt = node.str("data_format", "NHWC")
     c_axis = 3 if fmt == "NHWC" else 1
     xs, ws = node.operand_type(0).get_shape(), _static_shape(node, 1, "the filter")
@@ -929,30 +928,8 @@ def _conv2d(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     if wcin == 1:
         wd = b.reshape(w, [ws[0], ws[1], cin, cout // cin])
         return [b.create(cann.DepthwiseConv2DOp, [x, wd, []], node.result_type(), **props)]
-    if wcin != groups:  # one cube kernel: Conv2D(groups = G), grouped FRACTAL_Z filter
-        return [b.create(cann.Conv2DOp, [x, w, []], node.result_type(),
-                         **{**_with_groups(props), "groups": IntegerAttr(groups, i64)})]
-    # Cin/G == G: a grouped FRACTAL_Z filter of origin HWCN (kh, kw, G, Cout) with groups = G is
-    # read as TF's depthwise filter (kh, kw, C, multiplier) by compiler/target/formats.py
-    # (storage_shape), and #cann.format carries nothing that tells them apart; such a conv keeps
-    # the split form below.
-    rt = list(node.static_result_shape())
-    xs = list(xs)
-    xs[c_axis] = wcin
-    split = b.add(cann.SplitDOp(operands=[x], result_types=[[TensorType(
-        x.type.element_type, xs)] * groups], properties={
-            "split_dim": IntegerAttr(c_axis, i64), "num_split": IntegerAttr(groups, i64)}))
-    per = cout // groups
-    ys = []
-    for g in range(groups):
-        wg = strided_slice(b, w, [0, 0, 0, g * per], [ws[0], ws[1], wcin, (g + 1) * per],
-                           [1, 1, 1, 1], [ws[0], ws[1], wcin, per])
-        rt_g = list(rt)
-        rt_g[c_axis] = per
-        ys.append(b.create(cann.Conv2DOp, [split.results[g], wg, []],
-                           TensorType(x.type.element_type, rt_g), **_with_groups(props)))
-    return [b.create(cann.ConcatV2DOp, [ys], node.result_type(),
-                     concat_dim=IntegerAttr(c_axis, i64), N=IntegerAttr(groups, i64))]
+    return [b.create(cann.Conv2DOp, [x, w, []], node.result_type(),  # one cube kernel
+                     **{**_with_groups(props), "groups": IntegerAttr(groups, i64)})]
 
 
 def _conv_backprop_input(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -1161,8 +1138,7 @@ RULES: list[Rule] = [
     Rule("Shape", "Const", _shape, dtype_operand=None, note="static shapes only"),
     # convolution family
     Rule("Conv2D", "Conv2D", _conv2d,
-         note="grouped: DepthwiseConv2D (groups = channels), Conv2D(groups = G), or (Cin/G == G) "
-              "SplitD + Conv2D per group + ConcatV2D"),
+         note="grouped: DepthwiseConv2D (groups = channels), else Conv2D(groups = G)"),
     Rule("Conv2DBackpropInput", "Conv2D", _conv_backprop_input, dtype_operand=2,
          note="CANN Conv2DTransposeD (graphengine nn_calculation_ops.h) computed as Reshape + "
               "PadD (zeros inserted) + Conv2D with the flipped, transposed filter"),

@@ -7,6 +7,9 @@
 // RUN: cann-opt -p tf-to-cann,cann-cleanup,fuse %s | filecheck %s --check-prefix=CANN
 // RUN: cann-opt -p tf-to-cann,cann-cleanup,fuse,assign-layouts,cann-to-kernel %s | filecheck %s --check-prefix=KERNEL
 // Round trip: the grouped cann op and its grouped FRACTAL_Z type print and parse back.
+// @main2: Cin/G == G (16 channels, 4 groups of 4): the filter (3, 3, 4, 8) has a == groups, the
+// shape of a TF depthwise filter (kh, kw, C, multiplier); `groups 4 conv` says it is the grouped
+// conv's (e_mult = 4, g_dim = 1: 9 x 1 x 16 x 16), not a depthwise one.
 // RUN: cann-opt -p tf-to-cann,cann-cleanup,fuse,assign-layouts %s | cann-opt | filecheck %s --check-prefix=LAYOUT
 
 // CANN-LABEL: func.func @main(
@@ -14,7 +17,10 @@
 // CANN: cann.FusedConv2D %x, %w, %b {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 4 : i64, data_format = "NHWC", activation = "Relu"} : (tensor<1x6x6x8xf32>, tensor<3x3x2x12xf32>, tensor<12xf32>) -> tensor<1x6x6x12xf32>
 // CANN-NOT: cann.ConcatV2D
 
-// LAYOUT: cann.FusedConv2D {{.*}} groups = 4 : i64{{.*}} : (tensor<1x1x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 8]>>, tensor<9x1x16x16xf32, #cann.format<FRACTAL_Z, origin HWCN [3, 3, 2, 12], groups 4>>, tensor<12xf32>)
+// LAYOUT: cann.FusedConv2D {{.*}} groups = 4 : i64{{.*}} : (tensor<1x1x6x6x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 6, 8]>>, tensor<9x1x16x16xf32, #cann.format<FRACTAL_Z, origin HWCN [3, 3, 2, 12], groups 4 conv>>, tensor<12xf32>)
+
+// LAYOUT-LABEL: func.func @main2(
+// LAYOUT: tensor<9x1x16x16xf32, #cann.format<FRACTAL_Z, origin HWCN [3, 3, 4, 8], groups 4 conv>>
 
 // KERNEL-LABEL: func.func @main(
 // KERNEL: kernel.cube {{.*}} {kind = "Conv2D", block_dim
@@ -27,4 +33,14 @@ func.func @main(%x: tensor<1x6x6x8xf32>) -> tensor<1x6x6x12xf32> {
   %1 = "tf.BiasAdd"(%0, %b) {data_format = "NHWC"} : (tensor<1x6x6x12xf32>, tensor<12xf32>) -> tensor<1x6x6x12xf32>
   %2 = "tf.Relu"(%1) : (tensor<1x6x6x12xf32>) -> tensor<1x6x6x12xf32>
   func.return %2 : tensor<1x6x6x12xf32>
+}
+
+// CANN-LABEL: func.func @main2(
+// CANN: cann.Conv2D %x, %w {{{.*}}groups = 4 : i64{{.*}}} : (tensor<1x6x6x16xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
+// KERNEL-LABEL: func.func @main2(
+// KERNEL: kernel.cube {{.*}} {kind = "Conv2D", block_dim
+func.func @main2(%x: tensor<1x6x6x16xf32>) -> tensor<1x6x6x8xf32> {
+  %w = "tf.Const"() {value = dense<0.25> : tensor<3x3x4x8xf32>} : () -> tensor<3x3x4x8xf32>
+  %0 = "tf.Conv2D"(%x, %w) {strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>} : (tensor<1x6x6x16xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
+  func.return %0 : tensor<1x6x6x8xf32>
 }
