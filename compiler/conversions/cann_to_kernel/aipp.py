@@ -65,7 +65,7 @@ class AippToVectorBody(ChipPattern):
         channels = yf.origin[3]
         rows = n_ * c1 * ho * wo
         # UB per output row, double-buffered: 3 channel tiles + the running sum + the result
-        # (float32), and the mask
+        # (float32), and the mask (the coefficient rows, 8 x C0, are loaded once per core)
         t = self.vector_tiling_or_fail(op, "Aipp", rows, 1, 4 * c0 * 5 + 4, c0)
         if t is None:
             return
@@ -77,10 +77,15 @@ class AippToVectorBody(ChipPattern):
         x, cf, y = body.args
         shape = [tile, c0]
 
-        def row(r: int):
-            return body.load(cf, [body.index(r)], "rows", [1, c0], f32, "UB")
-
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+            # the coefficient rows the body reads, loaded into UB once per core
+            used = [MEAN, MIN, VAR_RECI] + ([MATRIX_COL, MATRIX_COL + 1, MATRIX_COL + 2]
+                                            if p["csc"] else []) + \
+                ([OUT_BIAS] if p["csc"] and p["code"] == 1 else []) + \
+                ([PAD_VALUE] if any(p["pads"]) else [])
+            rows_ub = {r: body.load(cf, [body.index(r)], "rows", [1, c0], f32, "UB")
+                       for r in sorted(used)}
+            row = rows_ub.__getitem__
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
                 if p["csc"]:
                     acc = None

@@ -5,10 +5,13 @@
 // C0 lanes.  YUV420SP with CSC: each input channel loaded on every lane, minus its input bias,
 // times its column of the matrix (row k of the [8, C0] coefficient constant), summed, >> 8 as
 // * 1/256, clipped to [0, 255] and truncated; then - mean, - min, * var_reci; the padding
-// selected by the aipp_valid mask.
+// selected by the aipp_valid mask.  The coefficient rows are loaded once per core.
 // CHECK-LABEL: func.func @yuv420sp
 // CHECK: %[[C:.*]] = cann.Const dense<"{{.*}}"> : tensor<8x16xf32>
 // CHECK: kernel.vec_kernel %img, %[[C]] {kind = "Aipp", block_dim = 1 : i64, {{.*}}} : (tensor<1x15x12x1xui8>, tensor<8x16xf32>) -> tensor<1x1x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 3]>>
+// CHECK: kernel.cores
+// CHECK: kernel.load {{.*}}view = "rows"{{.*}} -> memref<1x16xf32
+// CHECK: kernel.for
 // CHECK: kernel.load {{.*}}view = "aipp_pixels", params = {channel = 0 : i64, format = 0 : i64, src_hw = array<i64: 10, 12>, crop = array<i64: 4, 2, 6, 6>, pads = array<i64: 1, 1, 1, 1>, swap = 0 : i64, out_hw = array<i64: 8, 8>, rows = 64 : i64}}
 // CHECK: fn = "Mul"
 // CHECK: view = "aipp_pixels", params = {channel = 1
