@@ -260,3 +260,75 @@ def test_gear_the_model_rejects_names_the_gear(tmp_path):
              "--dynamic_batch_size=1,2")
     _one_error(r, "(gear 0: x:1,8,8,5)")
     assert not out.exists()
+
+
+# --- a damaged multi-gear .om (checksums valid): one line, exit 1 -----------------------------
+
+def _resealed(src: str, dst, edit) -> str:
+    """`src` rebuilt with its sections edited (`edit(list of [kind, gear, bytes])`), header and
+    checksums recomputed, as a corrupted-but-sealed file would be."""
+    from compiler.backend import offline_model as om
+
+    data = open(src, "rb").read()
+    h = om.parse_header(data, src)
+    entries = []
+    for i in range(h.sections):
+        kind, gear, off, n = om._SECTION.unpack_from(data, om.HEADER_SIZE + i * om._SECTION.size)
+        entries.append([kind, gear, data[off:off + n]])
+    fields, payload = om.assemble([(k, g, [b]) for k, g, b in edit(entries)], h.name,
+                                  h.op_count, h.platform, h.arena, h.weight_bytes, h.version)
+    om.write_chunks(str(dst), fields, payload)
+    return str(dst)
+
+
+def _gear_table_edit(change):
+    import json
+
+    def edit(entries):
+        for e in entries:
+            if e[0] == 7:
+                table = json.loads(e[2])
+                change(table)
+                e[2] = json.dumps(table).encode()
+        return entries
+    return edit
+
+
+def _not_zlib(entries):
+    for e in entries:
+        if e[0] == 4 and e[1] == 1:  # gear 1's TILING
+            e[2] = b"not a zlib stream"
+    return entries
+
+
+def _drop_model_def_2(entries):
+    return [e for e in entries if not (e[0] == 1 and e[1] == 2)]
+
+
+@pytest.mark.parametrize("edit, text", [
+    (_not_zlib, "corrupted offline model: gear 1 TILING is not a zlib stream"),
+    (_drop_model_def_2, "corrupted offline model: gear 2 has no MODEL_DEF section"),
+    (_gear_table_edit(lambda t: t["launches"].__setitem__(0, t["launches"][0] + 1)),
+     "corrupted offline model: the header's op count or arena disagrees with the gear table"),
+    (_gear_table_edit(lambda t: t.__setitem__("gears", "many")), "corrupted offline model: GEARS.gears must be a list"),
+])
+def test_damaged_gear_model_is_one_error(batch_om, tmp_path, edit, text):
+    bad = _resealed(batch_om[0], tmp_path / "bad.om", edit)
+    r = _run("cann_run", bad)
+    _one_error(r, f"{bad}: error: {text}")
+
+
+def test_inflating_past_the_tensor_limit_is_one_error(batch_om, tmp_path):
+    import zlib
+
+    def bomb(entries):
+        for e in entries:
+            if e[0] == 1 and e[1] == 0:
+                e[2] = zlib.compress(bytes(1 << 24), 9)
+        return entries
+
+    bad = _resealed(batch_om[0], tmp_path / "bomb.om", bomb)
+    r = subprocess.run([sys.executable, "-m", "tools.cann_run", bad], capture_output=True,
+                       text=True, cwd=ROOT, timeout=900,
+                       env={**os.environ, "CANN_MAX_TENSOR_BYTES": str(1 << 20)})
+    _one_error(r, "gear 0 MODEL_DEF inflates to more than 1048576 bytes")
