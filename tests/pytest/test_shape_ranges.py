@@ -83,6 +83,20 @@ def test_cnn_with_a_batch_range_matches_tf_at_six_shapes(capsys, tmp_path, cnn):
     assert stats.startswith("tiling at dispatch: 1 hits, 5 misses of the shape cache (5 shapes"), stats
 
 
+def test_cnn_with_image_size_ranges_matches_tf_at_five_shapes(capsys, tmp_path):
+    """Batch, H and W ranged at once (stride-1 SAME convs, a VALID 2x2 max pool: odd sizes too)."""
+    from tests.model_zoo.ranged import ranged_graphdef
+    from tools.cann_compile import main as compile_main
+
+    pb = ranged_graphdef("RangedCNN")
+    out = tmp_path / "hw"
+    assert compile_main([f"--model={pb}", "--framework=3", "--input_shape=x:1~4,16~48,16~48,3",
+                         f"--output={out}"]) == 0
+    shapes = [(1, 16, 16, 3), (2, 17, 31, 3), (4, 48, 48, 3), (3, 32, 20, 3), (1, 45, 16, 3)]
+    stats = _check_runs(capsys, tmp_path, (pb, f"{out}.om"), shapes)
+    assert stats.startswith("tiling at dispatch: 0 hits, 5 misses"), stats
+
+
 def test_encoder_with_a_sequence_range_matches_tf_at_six_lengths(capsys, tmp_path, encoder):
     shapes = [(1, s, 32) for s in (1, 5, 8, 13, 24, 32, 13)]
     stats = _check_runs(capsys, tmp_path, encoder, shapes)

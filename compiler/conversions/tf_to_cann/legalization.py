@@ -408,9 +408,11 @@ def conv_pads(n: TfNode) -> Attribute:
     xs = n.operand_type(0).get_shape()
     ks = n.operand_type(1).get_shape()
     s, d = n.ints("strides", [1, 1, 1, 1]), n.ints("dilations", [1, 1, 1, 1])
-    if xs[h_ax] < 0 or xs[w_ax] < 0:
-        raise LegalizationError("SAME padding needs static spatial dimensions; got "
-                                f"{'x'.join('?' if v < 0 else str(v) for v in xs)}")
+    if (xs[h_ax] < 0 and s[h_ax] != 1) or (xs[w_ax] < 0 and s[w_ax] != 1):
+        # with stride 1 the SAME pads do not depend on the size (size % 1 == 0): a ranged
+        # (?) spatial dimension is fine; with a larger stride they do
+        raise LegalizationError("SAME padding with a stride > 1 needs static spatial dimensions; "
+                                f"got {'x'.join('?' if v < 0 else str(v) for v in xs)}")
     top, bottom = same_pads(xs[h_ax], ks[0], s[h_ax], d[h_ax])
     left, right = same_pads(xs[w_ax], ks[1], s[w_ax], d[w_ax])
     return int_array([top, bottom, left, right])

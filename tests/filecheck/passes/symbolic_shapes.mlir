@@ -49,3 +49,13 @@ func.func @scores(%q: tensor<1x?x2x16xf32>, %k: tensor<1x?x2x16xf32>) -> tensor<
   %0 = "tf.Einsum"(%q, %k) {equation = "BTNH,BSNH->BNTS", N = 2 : i64} : (tensor<1x?x2x16xf32>, tensor<1x?x2x16xf32>) -> tensor<1x2x?x?xf32>
   func.return %0 : tensor<1x2x?x?xf32>
 }
+
+// Stride 1: the SAME pads do not depend on the size, so H and W may be `?` (stride 2 is an
+// error, tf_to_cann_errors.mlir).
+// CHECK-LABEL: func.func @image
+// CHECK: cann.Conv2D {{.*}}pads = array<i64: 1, 1, 1, 1>{{.*}} : (tensor<1x?x?x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x?x?x4xf32>
+func.func @image(%x: tensor<1x?x?x3xf32>) -> tensor<1x?x?x4xf32> {
+  %w = "tf.Const"() {value = dense<0.5> : tensor<3x3x3x4xf32>} : () -> tensor<3x3x3x4xf32>
+  %0 = "tf.Conv2D"(%x, %w) {strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>} : (tensor<1x?x?x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x?x?x4xf32>
+  func.return %0 : tensor<1x?x?x4xf32>
+}
