@@ -384,8 +384,14 @@ def _mode_precheck(args) -> int:
         raise CompileError(f"{args.model}: error: --mode=3 checks a GraphDef (.pb, .pbtxt)")
     if not os.path.exists(args.model):
         raise CompileError(f"{args.model}: error: no such file (--model)")
-    shapes = parse_input_shape(args.input_shape) if args.input_shape else None
-    result = pre_check(args.model, shapes, _out_nodes(args))
+    from compiler.driver.gears import parse_gears, pre_check_gears
+
+    spec = parse_gears(args)
+    if spec is not None:  # every gear's shapes checked
+        result = pre_check_gears(args.model, spec, _out_nodes(args), pre_check)
+    else:
+        shapes = parse_input_shape(args.input_shape) if args.input_shape else None
+        result = pre_check(args.model, shapes, _out_nodes(args))
     write_json(args.check_report, result)
     n = result["unsupported_count"]
     print(f"{args.check_report}: pre-check {result['result']}: {n} unsupported "

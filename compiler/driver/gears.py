@@ -333,6 +333,25 @@ def _outs(args) -> list[str] | None:
     return parse_out_nodes(args.out_nodes) if args.out_nodes else None
 
 
+def pre_check_gears(path: str, spec: GearSpec, outputs: list[str] | None, pre_check) -> dict:
+    """--mode=3 with gears: model_info.pre_check at every gear's shapes, in one result; each
+    unsupported entry says its gear (`gear`, `gear_shape`), an entry of every gear once."""
+    merged: dict | None = None
+    seen: set[tuple] = set()
+    for k in range(len(spec.gears)):
+        r = pre_check(path, spec.shapes(k), outputs)
+        if merged is None:
+            merged = {**r, "unsupported": [], "gears": len(spec.gears)}
+        for u in r["unsupported"]:
+            key = (u.get("node"), u.get("stage"), u.get("reason"))
+            if key not in seen:
+                seen.add(key)
+                merged["unsupported"].append({**u, "gear": k, "gear_shape": spec.describe(k)})
+    merged["unsupported_count"] = len(merged["unsupported"])
+    merged["result"] = "success" if not merged["unsupported"] else "failed"
+    return merged
+
+
 # --- choosing the gear at run time ------------------------------------------------------------
 
 def select_gear(table: dict, inputs: dict, files: dict[str, str] | None = None) -> int:

@@ -332,3 +332,17 @@ def test_inflating_past_the_tensor_limit_is_one_error(batch_om, tmp_path):
                        text=True, cwd=ROOT, timeout=900,
                        env={**os.environ, "CANN_MAX_TENSOR_BYTES": str(1 << 20)})
     _one_error(r, "gear 0 MODEL_DEF inflates to more than 1048576 bytes")
+
+
+def test_mode3_pre_checks_every_gear(tmp_path, capsys):
+    import json
+
+    report = tmp_path / "check.json"
+    rc, out, err = _tool("cann_compile", capsys, "--mode=3", f"--model={PBTXT}",
+                         "--input_shape=x:-1,8,8,5", "--dynamic_batch_size=1,2",
+                         f"--check_report={report}")
+    assert rc == 0, err
+    result = json.loads(report.read_text())
+    assert result["result"] == "failed" and result["gears"] == 2
+    assert [(u["node"], u["gear"], u["gear_shape"]) for u in result["unsupported"]] == [
+        ("conv1/Conv2D", 0, "x:1,8,8,5"), ("conv1/Conv2D", 1, "x:2,8,8,5")]
