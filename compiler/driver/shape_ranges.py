@@ -213,6 +213,10 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     from compiler.ir.ir_io import make_context
 
     ranges = parse_ranges(args.input_shape)
+    for flag, given in (("--dump-graph", args.dump_graph), ("--layout-report", args.layout_report)):
+        if given:  # fusion and layouts run per shape at dispatch: no one graph to draw or report
+            raise CompileError(f"{flag} cannot be used with a ranged --input_shape (fusion and "
+                               "layouts run per shape, at dispatch); compile at one shape for it")
     t0 = time.perf_counter()
     outs = args.out_nodes.split(";") if args.out_nodes else None
     module = import_symbolic(args.model, ranges, outs)

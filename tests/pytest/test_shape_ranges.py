@@ -197,3 +197,13 @@ def test_model_information_names_the_ranges(capsys, cnn):
     assert ("shape ranges (kernels tiled at dispatch; inputs below at the maximum): "
             "x:1~16,32,32,3") in lines
     assert "  [0] x: 16x32x32x3 float32" in lines
+
+
+@pytest.mark.parametrize("flag", ["--dump-graph=g.dot", "--layout-report=-"])
+def test_per_graph_reports_are_refused_with_a_range(capsys, tmp_path, cnn, flag):
+    rc, res = _compile(capsys, f"--model={cnn[0]}", "--input_shape=x:1~16,32,32,3", flag,
+                       f"--output={tmp_path / 'r'}")
+    assert rc == 1 and not (tmp_path / "r.om").exists()
+    assert res.err.strip() == (f"cann-compile: error: {flag.split('=')[0]} cannot be used with a "
+                               "ranged --input_shape (fusion and layouts run per shape, at "
+                               "dispatch); compile at one shape for it")
