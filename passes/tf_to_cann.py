@@ -14,106 +14,19 @@ one error (node name, TF op, why).  Options:
 
 Every func.func of the module is legalized (If/While/Case bodies are functions referenced by
 symbol).  tf.PartitionedCall / StatefulPartitionedCall are inlined first (`inline_calls`).
+The engine (the generated patterns, inlining, host fallback, the report) is
+compiler/conversions/tf_to_cann/patterns.py.
 """
 
 from __future__ import annotations
 
-import sys
-from collections import Counter
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from compiler.ir.diagnostics import OpError, node_name
-from compiler.conversions.tf_to_cann.legalization import (  # noqa: F401 (CANN_DTYPES re-exported)
-    CANN_DTYPES,
-    TABLE,
-    Builder,
-    LegalizationError,
-    Rule,
-    TfNode,
-    check_dtype,
-    tf_attributes,
-    tf_op_type,
-)
-from compiler.ir.rewriting import rewrite, with_loc
-from dialects import cann
-
-
-class TableRule(RewritePattern):
-    """The pattern generated for one table row."""
-
-    def __init__(self, rule: Rule):
-        self.rule = rule
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if tf_op_type(op) != self.rule.tf:
-            return
-        rule = self.rule
-        if rule.forward:
-            if len(op.operands) < len(op.results):
-                raise LegalizationError("forwarding needs one operand per result")
-            rewriter.replace(op, [], list(op.operands[:len(op.results)]))
-            return
-        node = TfNode(op)
-        if rule.cann in CANN_DTYPES:
-            if rule.dtype_operand is None or rule.dtype_operand >= len(op.operands):
-                check_dtype(rule.cann, node.result_type().element_type)
-            else:
-                check_dtype(rule.cann, node.operand_type(rule.dtype_operand).element_type)
-        b = Builder(node)
-        results = list(rule.build(node, b))
-        if len(results) < len(op.results):
-            for r in op.results[len(results):]:
-                if r.uses:
-                    raise LegalizationError(f"result #{r.index} is used but has no CANN equivalent")
-            results += [None] * (len(op.results) - len(results))
-        rewriter.replace(op, b.ops, results)
-
-
-def host_call(op: Operation) -> cann.HostCallOp:
-    attrs = dict(tf_attributes(op))
-    new = cann.HostCallOp(operands=[list(op.operands)],
-                          result_types=[[r.type for r in op.results]],
-                          properties={"op_type": StringAttr(tf_op_type(op) or op.name),
-                                      "tf_attrs": DictionaryAttr(attrs)})
-    return with_loc(new, op)
-
-
-class _Collecting(RewritePattern):
-    """Applies the generated patterns; records (op, why) instead of stopping at the first
-    failure, or — with host fallback — wraps the op in a cann.HostCall."""
-
-    def __init__(self, failures: list[tuple[Operation, str]], fallback: bool,
-                 hosted: list[tuple[Operation, str]], inlining: bool = False):
-        # the inline phase applies only `inline` rows; the main phase every other row
-        self.patterns = {t: TableRule(r) for t, r in TABLE.items() if r.inline == inlining}
-        self.failures, self.fallback, self.hosted = failures, fallback, hosted
-        self.inlining = inlining
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        t = tf_op_type(op)
-        if t is None:
-            return
-        if self.inlining != (t in INLINE_ROWS):
-            return
-        pattern = self.patterns.get(t)
-        why = f"{op.name} has no CANN lowering" if pattern is None else None
-        if pattern is not None:
-            try:
-                pattern.match_and_rewrite(op, rewriter)
-                return
-            except LegalizationError as e:
-                why = f"{op.name} cannot be legalized: {e}"
-        if self.fallback and not self.inlining:
-            self.hosted.append((op, why))
-            rewriter.replace(op, host_call(op))
-        elif all(f is not op for f, _ in self.failures):
-            self.failures.append((op, why))
+from compiler.conversions.tf_to_cann.patterns import analyze_legalization, legalize, print_report
 
 
 @dataclass(frozen=True)
@@ -124,102 +37,7 @@ class TfToCannPass(ModulePass):
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        failures: list[tuple[Operation, str]] = []
-        hosted: list[tuple[Operation, str]] = []
-        counts = inline_calls(op, failures)
-        from compiler.conversions.tf_to_cann.tensor_list_types import resolve_tensor_lists
-
-        resolve_tensor_lists(op)  # TensorList handles -> the buffers they stand for
-        if self.report:  # the counts are only printed by the report
-            counts.update(t for o in op.walk() if (t := tf_op_type(o)) is not None
-                          and t not in INLINE_ROWS)
-        rewrite(op, [_Collecting(failures, self.allow_host_fallback, hosted)], recursive=False)
-        # an op that failed before its constant inputs were legalized may have succeeded since
-        failures[:] = [(f, why) for f, why in failures if f.parent is not None]
-        failed = {id(f) for f, _ in failures}
-        for left in op.walk():
-            if tf_op_type(left) is not None and id(left) not in failed:
-                failed.add(id(left))
-                failures.append((left, f"{left.name} has no CANN lowering"))
-        if self.report:
-            print_report(counts, hosted, failures)
-        if hosted:
-            print(f"tf-to-cann: {len(hosted)} op(s) fall back to the host "
-                  f"(--allow-host-fallback):", file=sys.stderr)
-            for o, why in hosted:
-                node = node_name(o)
-                print(f"  {why}" + (f" [node '{node}']" if node else ""), file=sys.stderr)
-        if failures:
-            order = {o: i for i, o in enumerate(op.walk())}
-            failures.sort(key=lambda f: order.get(f[0], -1))  # in source order
-            raise OpError(failures)
-
-
-#: TF op types whose rows inline a function body (PartitionedCall, StatefulPartitionedCall).
-INLINE_ROWS = frozenset(t for t, r in TABLE.items() if r.inline)
-
-#: Calls nested deeper than this (recursion) are reported instead of inlined forever.
-MAX_INLINE_DEPTH = 32
-
-
-def _referenced_symbols(module: ModuleOp) -> set[str]:
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, SymbolRefAttr
-    from xdsl.ir import ParametrizedAttribute
-
-    out: set[str] = set()
-
-    def visit(a) -> None:
-        if isinstance(a, SymbolRefAttr):
-            out.add(a.root_reference.data)
-        elif isinstance(a, ArrayAttr):
-            for x in a.data:
-                visit(x)
-        elif isinstance(a, DictionaryAttr):
-            for x in a.data.values():
-                visit(x)
-        elif isinstance(a, ParametrizedAttribute):
-            for x in a.parameters:
-                visit(x)
-
-    for o in module.walk():
-        for a in (*o.properties.values(), *o.attributes.values()):
-            visit(a)
-    return out
-
-
-def inline_calls(module: ModuleOp, failures: list[tuple[Operation, str]]) -> Counter:
-    """Inline every tf.PartitionedCall / StatefulPartitionedCall (the table's `inline` rows),
-    nested calls included, then drop private callees nothing references any more.  Returns the
-    number of calls per op type (for the report); a call that cannot be inlined is a failure."""
-    from xdsl.dialects import func
-
-    counts: Counter = Counter()
-    callees: set[str] = set()
-    for _ in range(MAX_INLINE_DEPTH):
-        calls = [o for o in module.walk() if tf_op_type(o) in INLINE_ROWS
-                 and all(f is not o for f, _ in failures)]
-        if not calls:
-            break
-        for c in calls:
-            counts[tf_op_type(c)] += 1
-            f = c.properties.get("f") or c.attributes.get("f")
-            f = getattr(f, "func", f)
-            if hasattr(f, "root_reference"):
-                callees.add(f.root_reference.data)
-        rewrite(module, [_Collecting(failures, False, [], inlining=True)], recursive=False)
-    else:
-        for o in module.walk():
-            if tf_op_type(o) in INLINE_ROWS and all(f is not o for f, _ in failures):
-                failures.append((o, f"{o.name} cannot be legalized: calls nested more than "
-                                    f"{MAX_INLINE_DEPTH} deep (recursion?) cannot be inlined"))
-    if callees:
-        used = _referenced_symbols(module)
-        for o in list(module.ops):
-            if (isinstance(o, func.FuncOp) and o.sym_name.data in callees
-                    and o.sym_name.data not in used
-                    and o.sym_visibility is not None and o.sym_visibility.data == "private"):
-                module.body.block.erase_op(o)
-    return counts
+        legalize(op, self.allow_host_fallback, self.report)
 
 
 @dataclass(frozen=True)
@@ -234,39 +52,3 @@ class LegalizationReportPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         print_report(*analyze_legalization(op, self.allow_host_fallback))
-
-
-def analyze_legalization(module: ModuleOp, allow_host_fallback: bool = False
-                         ) -> tuple[Counter, list[tuple[Operation, str]], list[tuple[Operation, str]]]:
-    """Legalize a copy of `module`: (count per TF op type, host fallbacks, failures), every
-    failure with the op (of the copy, located as the original) and why.  `module` is unchanged
-    (the report pass and cann-compile's --mode=3 pre-check)."""
-    copy = module.clone()
-    failures: list[tuple[Operation, str]] = []
-    hosted: list[tuple[Operation, str]] = []
-    counts = inline_calls(copy, failures)
-    counts.update(t for o in copy.walk() if (t := tf_op_type(o)) is not None
-                  and t not in INLINE_ROWS)
-    rewrite(copy, [_Collecting(failures, allow_host_fallback, hosted)], recursive=False)
-    for left in copy.walk():
-        if tf_op_type(left) is not None and all(f is not left for f, _ in failures):
-            failures.append((left, f"{left.name} has no CANN lowering"))
-    return counts, hosted, failures
-
-
-def print_report(counts: Counter, hosted, failures, file=None) -> None:
-    """Per TF op type: count, the CANN op of its table row, host fallbacks, failures."""
-    file = file or sys.stderr
-    host = Counter(tf_op_type(o) for o, _ in hosted)
-    failed = Counter(tf_op_type(o) for o, _ in failures)
-    rows = [("TF op", "count", "CANN op", "host", "failed")]
-    for t, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        rule = TABLE.get(t)
-        rows.append((t, str(n), rule.cann if rule else "-", str(host[t]), str(failed[t])))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    print("legalization report:", file=file)
-    for r in rows:
-        print("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=file)
-    total = sum(counts.values())
-    print(f"  total {total} tf ops: {total - sum(host.values()) - sum(failed.values())} "
-          f"legalized, {sum(host.values())} on the host, {sum(failed.values())} failed", file=file)

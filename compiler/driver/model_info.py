@@ -162,7 +162,7 @@ def pre_check(path: str, shapes: dict | None = None, outputs: list[str] | None =
     whole compile.  Returns the check_result.json content."""
     from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.conversions.tf_to_cann.legalization import tf_op_type
-    from passes.tf_to_cann import analyze_legalization
+    from compiler.conversions.tf_to_cann.patterns import analyze_legalization
 
     unsupported: list[dict] = []
     total = 0

@@ -1,6 +1,6 @@
 """THE mapping table from TensorFlow ops to the CANN operator library (cann-facts.md section 4).
 
-This is the one place to edit to support a new TF op (docs/extending.md).  `passes/tf_to_cann.py`
+This is the one place to edit to support a new TF op (docs/extending.md).  `patterns.py` beside it
 is only the engine that applies it.  A row is a `Rule`:
 
     Rule("MatMul", "MatMulV2", one_to_one(cann.MatMulV2Op, operands=(0, 1), props={
