@@ -207,3 +207,24 @@ def test_per_graph_reports_are_refused_with_a_range(capsys, tmp_path, cnn, flag)
     assert res.err.strip() == (f"cann-compile: error: {flag.split('=')[0]} cannot be used with a "
                                "ranged --input_shape (fusion and layouts run per shape, at "
                                "dispatch); compile at one shape for it")
+
+
+@pytest.mark.parametrize("level", ["cann", "fused"])
+def test_the_interpreters_run_symbolic_ir_at_any_shape(capsys, tmp_path, level):
+    """IR imported with `?` and taken to the cann (or fused cann) level runs at two batch sizes
+    and matches TensorFlow: the cann and fused-cann interpreters take `?` types.  (The tf-level
+    interpreter has semantics for a few ops only, Reshape not among them, `?` or not.)"""
+    from tests.model_zoo.ranged import ranged_graphdef
+    from tools.cann_opt import main as opt_main
+    from tools.cann_translate import main as translate_main
+
+    pb = ranged_graphdef("RangedCNN")
+    tf_ir, ir = tmp_path / "m.tf.mlir", tmp_path / f"m.{level}.mlir"
+    assert translate_main(["--import-graphdef", pb, "--input-shape", "x:-1,32,32,3",
+                           "-o", str(tf_ir)]) == 0
+    assert opt_main([f"--to-level={level}", str(tf_ir), "-o", str(ir)]) == 0
+    assert "tensor<?x32x32x3xf32>" in ir.read_text()
+    capsys.readouterr()
+    for p in _inputs(tmp_path, [(3, 32, 32, 3), (7, 32, 32, 3)]):
+        rc, out = _run(capsys, str(ir), "--input", f"x={p}", "--compare-with", pb, "--atol", "1e-4")
+        assert rc == 0 and out.out.strip().endswith("OK"), out.out + out.err
