@@ -55,7 +55,7 @@ def tail_passes(options):
 def passes_of_spec(spec: str):
     from xdsl.utils.arg_spec import parse_pipeline
 
-    from passes import ALL_PASSES
+    from compiler.driver.pipelines import ALL_PASSES  # the registry, through the pipeline builder
 
     out = []
     for p in parse_pipeline(spec):

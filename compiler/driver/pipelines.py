@@ -29,7 +29,7 @@ from xdsl.passes import ModulePass
 
 from compiler.target.chips import DEFAULT_CHIP, ChipProfile, UnknownChipError, get_chip
 from compiler.ir.diagnostics import CompileError, OpError, SourceMap, verify_module
-from passes import ALL_PASSES
+from passes import ALL_PASSES  # the one import of passes/ in compiler/ (docs/architecture.md)
 
 #: The levels in pipeline order; each is a checkpoint `cann-run` can execute.
 LEVEL_ORDER: tuple[str, ...] = ("tf", "cann", "fused", "layouts", "kernel", "planned")
