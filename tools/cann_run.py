@@ -147,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             om_model = om_model.gears.models[om_model.gears.select(given, files)]
             module = om_model.module
+            source[0] = om_model.source or source[0]
             given.pop(MBATCH_INPUT, None)
         known = [n for n, _, _ in input_specs(module)]
         for n in given:

@@ -346,3 +346,13 @@ def test_mode3_pre_checks_every_gear(tmp_path, capsys):
     assert result["result"] == "failed" and result["gears"] == 2
     assert [(u["node"], u["gear"], u["gear_shape"]) for u in result["unsupported"]] == [
         ("conv1/Conv2D", 0, "x:1,8,8,5"), ("conv1/Conv2D", 1, "x:2,8,8,5")]
+
+
+def test_report_and_pipeline_per_gear(tmp_path, capsys):
+    om = tmp_path / "cb.om"
+    rc, out, err = _tool("cann_compile", capsys, f"--model={PBTXT}", "-o", om, "--report",
+                         "--print-pipeline", "--input_shape=x:-1,8,8,3", "--dynamic_batch_size=1,2")
+    assert rc == 0, err
+    assert out.startswith("tf-to-cann") and out.count("tf-to-cann") == 1, out
+    assert "== gear 0: x:1,8,8,3" in out and "== gear 1: x:2,8,8,3" in out
+    assert out.index("== gear 0") < out.index("== gear 1")
