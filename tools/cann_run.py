@@ -6,7 +6,8 @@ the original TensorFlow graph.
 
 Inputs not given are drawn from normal(0, 1) with --seed.  A multi-gear .om (cann-compile
 --dynamic_batch_size / --dynamic_image_size / --dynamic_dims) runs the gear the given inputs'
-shapes are, or the one an `ascend_mbatch_shape_data` input names; with no input, the first.  Without --compare-with each output is
+shapes are, or the one an `ascend_mbatch_shape_data` input names; with no input, the first.  An
+--input given more than once runs once per value, each in its gear.  Without --compare-with each output is
 summarised; with it, one line per output `name: max_abs=.. max_rel=.. (atol=.., rtol=..) OK|FAIL`
 and exit code 1 if any output fails.  --output-dir writes NAME.npy per output ('/' and ':' in a
 name become '_').  TensorFlow is imported only for tf-level ops or --compare-with.
@@ -140,6 +141,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_ranged(args, module, args.model, load_npy)
         else:
             module, source[0] = load_module(args.model)
+        names = [spec.partition("=")[0] for spec in args.input]
+        if om and om_model.gears is not None and len(set(names)) < len(names):
+            from compiler.driver.gears import run_gears  # one run per value, each in its gear
+
+            return run_gears(args, om_model.gears, load_npy)
         files: dict[str, str] = {}
         given = parse_inputs(args.input, files)
         if om and om_model.gears is not None:  # a multi-gear .om: the gear the inputs are in

@@ -120,7 +120,8 @@ def load_gears(path: str, data: bytes, header: om.Header) -> om.OfflineModel:
     n = len(table["gears"])
     if not (n == len(table["shapes"]) == len(table["launches"]) == len(table["arenas"])) or n < 1:
         om._fail(path, "corrupted offline model: GEARS lists different numbers of gears")
-    if table.get("compression") != COMPRESSION:
+    compressed = table.get("compression") is not None  # none: 205da9d's uncompressed form
+    if compressed and table.get("compression") != COMPRESSION:
         om._fail(path, f"corrupted offline model: GEARS: unknown compression "
                        f"{json.dumps(table.get('compression'))[:40]} (expected \"{COMPRESSION}\")")
     if (om.WEIGHTS, 0) not in secs:
@@ -136,7 +137,7 @@ def load_gears(path: str, data: bytes, header: om.Header) -> om.OfflineModel:
                 om._fail(path, f"corrupted offline model: gear {k} has no "
                                f"{om.SECTION_NAMES[kind]} section")
             gear_secs[kind] = _inflate(path, secs[(kind, k)], f"gear {k} "
-                                       f"{om.SECTION_NAMES[kind]}")
+                                       f"{om.SECTION_NAMES[kind]}") if compressed else secs[(kind, k)]
         model.models.append(om.rebuild(path, header, gear_secs, table["launches"][k],
                                        table["arenas"][k]))
     for m in model.models:

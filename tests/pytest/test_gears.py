@@ -356,3 +356,16 @@ def test_report_and_pipeline_per_gear(tmp_path, capsys):
     assert out.startswith("tf-to-cann") and out.count("tf-to-cann") == 1, out
     assert "== gear 0: x:1,8,8,3" in out and "== gear 1: x:2,8,8,3" in out
     assert out.index("== gear 0") < out.index("== gear 1")
+
+
+def test_one_cann_run_switches_gears(batch_om, models, tmp_path, capsys):
+    """--input repeated: one run per value, each in the gear of its shape (as one loaded model
+    on the device runs any gear)."""
+    xs = [_npy(tmp_path / f"x{b}.npy", (b, 32, 32, 3), seed=b) for b in (8, 1, 4)]
+    rc, out, err = _tool("cann_run", capsys, batch_om[0], *(a for x in xs for a in ("--input", f"x={x}")),
+                         "--compare-with", models["cnn"], "--atol", "1e-4")
+    assert rc == 0, out + err
+    lines = out.strip().splitlines()
+    assert [ln.split("]")[0] for ln in lines] == ["[gear 3: x:8,32,32,3", "[gear 0: x:1,32,32,3",
+                                                   "[gear 2: x:4,32,32,3"], out
+    assert all(ln.endswith(" OK") for ln in lines), out
