@@ -21,12 +21,14 @@ compiler/target/tiling.py, plan-memory).  `Dispatcher.kernels(shapes)`:
    cann-level graph;
 4. checks the plan fits the arena the .om was planned with (the range's maximum).
 
-The dispatch cache keeps every shape seen (`hits`, `misses`); the tiling solver's own per-op
-cache (compiler/target/tiling.py `cache_stats`) is reported beside it.
+The dispatch cache keeps the last `MAX_CACHED_SHAPES` shapes used (`hits`, `misses`,
+`evictions`); the tiling solver's own per-op cache (compiler/target/tiling.py `cache_stats`) is
+reported beside it.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 
 import numpy as np
@@ -36,6 +38,10 @@ from xdsl.rewriter import Rewriter
 
 from compiler.ir.diagnostics import CompileError
 
+#: Shapes the dispatch cache keeps (least recently used evicted): a product of ranges can have
+#: thousands of shapes, each a kernel module.  (ATB keeps a small ring per kernel, cann-facts.md
+#: section 8; 64 whole-model entries is this project's choice, not a CANN number.)
+MAX_CACHED_SHAPES = 64
 RANGES_ATTR = "cann.shape_ranges"
 PIPELINE_ATTR = "cann.dispatch_pipeline"
 SOURCE_ATTR = "cann.dispatch_source"
@@ -156,9 +162,11 @@ class Dispatcher:
                 raise CompileError(f"invalid model: no '{PIPELINE_ATTR}'")
             passes = passes_of_spec(spec.data)
         self.passes = passes
-        self.cache: dict[tuple, ModuleOp] = {}
+        self.cache: OrderedDict[tuple, ModuleOp] = OrderedDict()
+        self.cache_limit = MAX_CACHED_SHAPES
         self.hits = 0
         self.misses = 0
+        self.evictions = 0
         self.arena_limit: int | None = None
 
     @classmethod
@@ -210,6 +218,7 @@ class Dispatcher:
         hit = self.cache.get(key)
         if hit is not None:
             self.hits += 1
+            self.cache.move_to_end(key)
             return hit
         self.misses += 1
         from compiler.ir.diagnostics import OpError
@@ -228,6 +237,9 @@ class Dispatcher:
         module.attributes["cann.dispatch_shape"] = StringAttr(
             ";".join(f"{n}:{','.join(map(str, s))}" for n, s in key))
         self.cache[key] = module
+        while len(self.cache) > self.cache_limit:  # least recently used first
+            self.cache.popitem(last=False)
+            self.evictions += 1
         return module
 
     def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -240,6 +252,7 @@ class Dispatcher:
         from compiler.target.tiling import cache_stats
 
         solver = ", ".join(f"{k} {h} hits / {m} misses" for k, (h, m) in cache_stats().items())
+        evicted = f", {self.evictions} evicted" if self.evictions else ""
         return (f"tiling at dispatch: {self.hits} hits, {self.misses} misses of the shape cache "
-                f"({len(self.cache)} shapes tiled); tiling solver cache: {solver}")
+                f"({len(self.cache)} shapes tiled{evicted}); tiling solver cache: {solver}")
 

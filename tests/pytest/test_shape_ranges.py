@@ -228,3 +228,19 @@ def test_the_interpreters_run_symbolic_ir_at_any_shape(capsys, tmp_path, level):
     for p in _inputs(tmp_path, [(3, 32, 32, 3), (7, 32, 32, 3)]):
         rc, out = _run(capsys, str(ir), "--input", f"x={p}", "--compare-with", pb, "--atol", "1e-4")
         assert rc == 0 and out.out.strip().endswith("OK"), out.out + out.err
+
+
+def test_the_shape_cache_evicts_the_least_recently_used(cnn):
+    from compiler.backend.offline_model import load_offline_model
+    from compiler.backend.runtime_tiling import Dispatcher
+
+    d = Dispatcher.of_kernel_module(load_offline_model(cnn[1]).module)
+    d.cache_limit = 2
+    first = d.kernels({"x": [1, 32, 32, 3]})
+    d.kernels({"x": [2, 32, 32, 3]})
+    assert d.kernels({"x": [1, 32, 32, 3]}) is first  # a hit: now the most recently used
+    d.kernels({"x": [3, 32, 32, 3]})  # evicts batch 2
+    d.kernels({"x": [1, 32, 32, 3]})
+    d.kernels({"x": [2, 32, 32, 3]})  # tiled again
+    assert (d.hits, d.misses, d.evictions) == (2, 4, 2)
+    assert "(2 shapes tiled, 2 evicted)" in d.stats_line()
