@@ -59,7 +59,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
 from compiler.ir.diagnostics import CompileError
-from compiler.ir.rewriting import with_loc
+from compiler.ir.rewriting import erase_dead, with_loc
 from dialects import cann
 from dialects.op_kinds import is_cube
 
@@ -160,9 +160,7 @@ class SetPrecisionPass(ModulePass):
         if self.outputs:
             self._cast_outputs(op)
         # Casts nothing reads any more (a float16 op took the value before a cast back).
-        for o in reversed(list(op.walk())):
-            if isinstance(o, cann.CastOp) and not o.y.uses:
-                o.parent_block().erase_op(o)
+        erase_dead(op)
 
     def _retypable(self, o: Operation) -> bool:
         return o.dialect_name() == "cann" and o.name not in _SKIP and o.has_trait(Pure)
