@@ -2145,7 +2145,7 @@ CANN = Dialect(
 )
 
 
-# === Recurrent layers (issue 13): CANN's fused recurrent operators =============================
+# === Recurrent layers (issue 13): CANN's fused recurrent operators, InplaceUpdate ==============
 #
 # What these ops rely on (CANN's op proto, rnn.h: REG_OP(DynamicRNN), REG_OP(DynamicRNNV2),
 # REG_OP(DynamicGRUV2), as vendored e.g. in mindspore-ai/akg third_party/fwkacllib/inc/ops/rnn.h;
@@ -2273,6 +2273,33 @@ class DynamicGRUV2Op(CannOp):
             ("init_h", self.init_h, (b, h))))
 
 
-RECURRENT_OPS = (DynamicRNNOp, DynamicGRUV2Op)
+@irdl_op_definition
+class InplaceUpdateOp(CannOp):
+    """CANN's InplaceUpdate(x, indices, v) -> y (REG_OP(InplaceUpdate), inplace_update.h /
+    selection_ops.h: y = x; y[indices[i], ...] = v[i, ...]; "y: an alias of x"): the rows of a
+    preallocated buffer written in place; TensorListSetItem (a TensorArray write) legalizes to
+    it.  indices is an int32 vector [k], v is [k, x's other dims].  An index outside x's first
+    dimension is an error when it runs."""
+
+    name = "cann.InplaceUpdate"
+    x = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    v = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure(), Opaque(), RunsOn())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs, idx, vs = _oshape(self.x), _oshape(self.indices), _oshape(self.v)
+        if len(idx) != 1 or str(self.indices.type.element_type) != "i32":
+            raise VerifyException(f"{n}: indices must be an int32 vector, got {self.indices.type}")
+        if not xs or not _shapes_match(vs, (idx[0], *xs[1:])):
+            raise VerifyException(f"{n}: v must be {_fmt_shape((idx[0], *xs[1:]))}, got "
+                                  f"{_fmt_shape(vs)}")
+        check_same_element_type(n, self.x.type, self.v.type, self.y.type)
+        _check_result_shape(n, xs, _oshape(self.y))
+
+
+RECURRENT_OPS = (DynamicRNNOp, DynamicGRUV2Op, InplaceUpdateOp)
 __all__ += [c.__name__ for c in RECURRENT_OPS]
 CANN = Dialect("cann", [*CANN.operations, *RECURRENT_OPS], list(CANN.attributes))

@@ -773,6 +773,34 @@ def _channels_view(xt, yt) -> bool:
 
 
 @irdl_op_definition
+class ScatterOp(IRDLOperation):
+    """`kernel.scatter %v, %dst[%t], %ids {params = {rows = R, num_ids = K}}`: an indexed data
+    move (MTE3 UB -> GM, one DataCopy per row at an address read from the index tile in UB; the
+    store of CANN's InplaceUpdate): row j of the tile, update row t + j (< K), goes to row
+    ids[j] of dst viewed as [R, inner].  An index outside [0, R) is an error."""
+
+    name = "kernel.scatter"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$value `,` $dst `[` $indices `]` `,` $ids attr-dict `:` type($value) `,` "
+                       "type($dst) `,` type($ids)")
+    value = operand_def(MemRefType)
+    dst = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    ids = operand_def(MemRefType)
+    params = prop_def(DictionaryAttr)
+
+    def verify_(self) -> None:
+        _need_space(self, "value", self.value.type, ("UB",))
+        _need_space(self, "destination", self.dst.type, ("GM",))
+        _need_space(self, "ids", self.ids.type, ("UB",))
+        if self.value.type.get_shape()[0] != self.ids.type.get_shape()[0]:
+            raise VerifyException(f"{self.name}: one index per row: ids {self.ids.type}, value "
+                                  f"{self.value.type}")
+
+    param = LoadOp.param
+
+
+@irdl_op_definition
 class ViewOp(IRDLOperation):
     """`kernel.view %x : (tensor<1x128x4x64xf32>) -> tensor<1x128x256xf32>`: the same GM bytes
     with another shape (Reshape, Squeeze, ExpandDims).  Not a kernel: no launch, no data move.
@@ -903,7 +931,7 @@ KERNEL = Dialect(
     "kernel",
     [CubeConv2DOp, VectorOp, TransDataOp, CubeKernelOp, VectorKernelOp, CoresOp, ForOp, IndexOp,
      YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp,
-     GatherOp,
+     GatherOp, ScatterOp,
      *CONTROL_KERNEL_OPS],
     [TilingAttr, BufferAttr, SpaceAttr])
 

@@ -48,7 +48,8 @@ to a base the caller chooses.  The control op is one step of its caller with one
 (`control_layout`) holding, from offset 0:
   kernel.while  two sets of loop-variable buffers (iteration i reads set i % 2 and its body
                 writes the other, so a loop-carried value is never overwritten while the body
-                still reads it), then the cond's predicate;
+                still reads it; a variable the body updates in place, `mem.inplace_of`, has
+                one buffer in both), then the cond's predicate;
   all           then the largest arena of its functions (they never run at the same time).
 A function's arguments and results are bound by the caller, as for @main: a branch writes the
 control op's results, a body the other set, a cond the predicate slot.  `check_module` re-checks
@@ -607,6 +608,34 @@ class ControlLayout:
     offsets: list[int]
 
 
+#: On a kernel whose result is its operand k's buffer (written in place: `mem.inplace_of = k`,
+#: compiler/conversions/cann_to_kernel/inplace_update.py).
+INPLACE_ATTR = "mem.inplace_of"
+
+
+def inplace_loop_variables(op: Operation, fns: list[func.FuncOp]) -> set[int]:
+    """The loop variables a kernel.while's body updates in place: the body returns at k the
+    result of a kernel marked `mem.inplace_of` whose in-place operand is the body's argument k.
+    Such a variable has ONE buffer in both sets (the body reads and writes it there)."""
+    from xdsl.ir import BlockArgument
+
+    body = fns[1] if len(fns) > 1 else None
+    if body is None or not body.body.blocks:
+        return set()
+    block = body.body.blocks.first
+    ret = block.last_op
+    out = set()
+    for k, v in enumerate(ret.operands if isinstance(ret, func.ReturnOp) else ()):
+        o = v.owner
+        attr = o.attributes.get(INPLACE_ATTR) if isinstance(o, Operation) else None
+        if attr is None:
+            continue
+        src = o.operands[attr.value.data]
+        if isinstance(src, BlockArgument) and src.block is block and src.index == k:
+            out.add(k)
+    return out
+
+
 def control_layout(op: Operation) -> ControlLayout:
     fns = callees(op)
     missing = [f.sym_name.data for f in fns if not has_plan(f)]
@@ -627,8 +656,12 @@ def control_layout(op: Operation) -> ControlLayout:
 
     sets, pred = [], -1
     if op_name(op) == "kernel.while":
-        sets = [[put(f"loop variable {i} (set {s})", tensor_bytes(v.type))
-                 for i, v in enumerate(op.operands)] for s in (0, 1)]
+        shared = inplace_loop_variables(op, fns)
+        set0 = [put(f"loop variable {i} (set 0)", tensor_bytes(v.type))
+                for i, v in enumerate(op.operands)]
+        sets = [set0, [set0[i] if i in shared else put(f"loop variable {i} (set 1)",
+                                                       tensor_bytes(v.type))
+                       for i, v in enumerate(op.operands)]]
         pred = put(f"predicate of @{fns[0].sym_name.data}",
                    tensor_bytes(fns[0].function_type.outputs.data[0]))
     arena = max(read_plan_info(f)["arena"] for f in fns)

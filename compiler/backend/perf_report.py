@@ -243,6 +243,11 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
 
     hbm_in = sum(_bytes(v.type) for v in op.operands if isinstance(v.type, TensorType))
     hbm_out = sum(_bytes(r.type) for r in op.results if isinstance(r.type, TensorType))
+    inplace = op.attributes.get(mp.INPLACE_ATTR)
+    if inplace is not None:  # the result is operand k's buffer: only the written rows move
+        k = inplace.value.data
+        hbm_in -= _bytes(op.operands[k].type)
+        hbm_out = _bytes(op.operands[-1].type)
     bd = _prop(op, "block_dim")
     cores = bd.value.data if isinstance(bd, IntegerAttr) else 1
     tiling = _prop(op, "tiling")

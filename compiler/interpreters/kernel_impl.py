@@ -758,6 +758,9 @@ def _fill_value(dt: np.dtype, fill: int):
 class KernelBodyFunctions(InterpreterFunctions):
     def _run_body(self, interp: Interpreter, op: kernel.BodyKernelOp, args):
         y = np.zeros(_shape(op.y.type), result_dtype(op.y.type))
+        inplace = op.attributes.get("mem.inplace_of")  # y is operand k's buffer: it holds k's data
+        if inplace is not None:
+            y[...] = np.asarray(args[inplace.value.data]).reshape(y.shape)
         # order="C", not ascontiguousarray: that makes a scalar (rank-0 tensor) 1-d
         interp.run_ssacfg_region(op.body, (*[np.asarray(a, order="C") for a in args], y), op.name)
         if op.kind.data in ELEMENTWISE_KINDS:
@@ -842,6 +845,19 @@ class KernelBodyFunctions(InterpreterFunctions):
         from compiler.interpreters.kernel_views import gather
 
         return (gather(op, args[0], args[-1], tuple(int(i) for i in args[1:-1])),)
+
+    @impl(kernel.ScatterOp)
+    def run_scatter(self, interp: Interpreter, op: kernel.ScatterOp, args):
+        v, dst, ids = args[0], args[1], args[-1]
+        (t,) = (int(i) for i in args[2:-1])
+        rows, k = op.param("rows"), op.param("num_ids")
+        n = max(0, min(v.shape[0], k - t))
+        idx = np.asarray(ids).reshape(-1)[:n].astype(np.int64)
+        if n and (idx.min() < 0 or idx.max() >= rows):
+            raise SemanticsError(op, f"{op.name}: index {int(idx.max())} is outside the {rows} rows")
+        flat = dst.reshape(rows, -1)
+        flat[idx] = v[:n].reshape(n, -1).astype(dst.dtype)
+        return ()
 
     @impl(kernel.ViewOp)
     def run_view(self, interp: Interpreter, op: kernel.ViewOp, args):

@@ -1,5 +1,6 @@
 """numpy semantics of CANN's fused recurrent operators (dialects/cann.py, the section
-"Recurrent layers"): DynamicRNN (LSTM) and DynamicGRUV2 (GRU), time-major, UNIDIRECTIONAL,
+"Recurrent layers"): DynamicRNN (LSTM) and DynamicGRUV2 (GRU), and InplaceUpdate (a TensorList
+write); the recurrent ops are time-major, UNIDIRECTIONAL,
 computed in float32 step by step as the operators define them (the formulas of MindSpore's
 ops.DynamicRNN / ops.DynamicGRUV2 documentation; gate offsets of cann-ops'
 src/rnn/dynamic_rnn/op_kernel/LstmFP32.cpp)."""
@@ -75,7 +76,21 @@ def dynamic_gru_v2(op, x, w_i, w_h, b_i, b_h, init_h):
     return y, y.copy()
 
 
+def inplace_update(op, x, indices, v):
+    """-> (y,): x with rows indices[i] replaced by v[i] (CANN's InplaceUpdate)."""
+    idx = np.asarray(indices).reshape(-1).astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= x.shape[0]):
+        from compiler.interpreters.common import SemanticsError
+
+        raise SemanticsError(op, f"{op.name}: index {int(idx.max() if idx.max() >= x.shape[0] else idx.min())} "
+                                 f"is outside the {x.shape[0]} rows of x")
+    y = np.array(x, copy=True)
+    y[idx] = np.asarray(v).astype(y.dtype).reshape((idx.size, *x.shape[1:]))
+    return (y,)
+
+
 def semantics():
     from dialects import cann
 
-    return {cann.DynamicRNNOp: dynamic_rnn, cann.DynamicGRUV2Op: dynamic_gru_v2}
+    return {cann.DynamicRNNOp: dynamic_rnn, cann.DynamicGRUV2Op: dynamic_gru_v2,
+            cann.InplaceUpdateOp: inplace_update}

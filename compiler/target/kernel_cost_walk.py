@@ -149,7 +149,7 @@ def _walk_block(block: Block, trips: int, cost: BodyCost) -> None:
         elif isinstance(op, kernel.AccumulateOp):
             t = op.acc.type
             cost._vec(ACCUMULATE_FNS[op.fn.data], _elems(t), _elem_bytes(t), trips)
-        elif isinstance(op, kernel.StoreOp):
+        elif isinstance(op, (kernel.StoreOp, kernel.ScatterOp)):
             cost.ub_to_gm_bytes += trips * _bytes(op.value.type)
         elif isinstance(op, kernel.LoadOp) and (
                 (space_of(op.src.type), space_of(op.result.type)) == ("UB", "L1")):

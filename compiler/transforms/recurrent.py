@@ -10,8 +10,9 @@ The loop is recognized by what it computes, not by node names:
    the only read of the input sequence, `GatherV2D(X, time, axis 0)` of a loop-invariant X
    [T, B, I] with T = N.  The other variables are loop-invariant (the weights: constants at the
    While), output buffers (a TensorList written with TensorListSetItem, legalized as
-   `SelectV2(Equal(iota, time), item, buffer)`: every row written; or a one-row buffer written
-   at row 0 every step: the last output) and states [B, H].
+   `InplaceUpdate(buffer, [time], [item])` (or the select form `SelectV2(Equal(iota, time),
+   item, buffer)`): every row written; or a one-row buffer written at row 0 every step: the last
+   output) and states [B, H].
 2. The cell: the body's ops from x_t, the states and the weights to the new states and the
    written items: its two matmuls, one of x_t by the kernel (W_x [I, G*H]) and one of the first
    state h by the recurrent kernel (W_h [H, G*H]), and its biases (the other invariants).
@@ -163,13 +164,30 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
     for k in counters:
         for u in bblock.args[k].uses:
             o = u.operation
-            if not (o is read or isinstance(o, (cann.AddOp, cann.EqualOp, ReturnOp))):
+            index = isinstance(o, cann.ReshapeOp) and all(
+                isinstance(x.operation, cann.InplaceUpdateOp) and x.index == 1 for x in o.y.uses)
+            if not (o is read or index or isinstance(o, (cann.AddOp, cann.EqualOp, ReturnOp))):
                 return None
     return loop
 
 
 def _buffer_write(r: SSAValue, buf: SSAValue, time: SSAValue, trips: int):
-    """("seq" | "last", item) when r is `buf` with row `time` (or its only row) set to item."""
+    """("seq" | "last", item) when r is `buf` with row `time` (or its only row) set to item:
+    cann.InplaceUpdate(buf, [time], [item]) (a TensorListSetItem), or the select form
+    SelectV2(Equal(iota, time), item, buf)."""
+    upd = r.owner
+    if isinstance(upd, cann.InplaceUpdateOp) and upd.x is buf:
+        shape = list(buf.type.get_shape())
+        item = upd.v.owner.x if isinstance(upd.v.owner, cann.ReshapeOp) else upd.v
+        if list(item.type.get_shape()) != shape[1:]:
+            return None
+        idx = upd.indices
+        if isinstance(idx.owner, cann.ReshapeOp) and idx.owner.x is time and shape[0] == trips:
+            return "seq", item
+        c = _const(idx)
+        if c is not None and shape[0] == 1 and c.size == 1 and int(c.reshape(())) == 0:
+            return "last", item
+        return None
     sel = r.owner
     if not isinstance(sel, cann.SelectV2Op) or sel.operands[2] is not buf:
         return None

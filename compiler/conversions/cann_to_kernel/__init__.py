@@ -11,6 +11,7 @@
   vector kernels;
 - scan: Cumsum as a chunked scan along its axis;
 - recurrent: DynamicRNN / DynamicGRUV2 as one cube kernel per layer looping over the time steps;
+- inplace_update: InplaceUpdate (TensorListSetItem) as an indexed row store, in place in a while body;
 - aipp: static AIPP (cann.Aipp) as the first kernel, writing the model input NC1HWC0;
 - squeeze_excite: the squeeze-excite gate (mean, two small GEMMs) on the vector unit;
 - control_flow: cann.If / Case / While as host-side kernel.if / case / while;
@@ -48,6 +49,9 @@ def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
     from compiler.conversions.cann_to_kernel.recurrent import RecurrentToCube
 
     kinds.append(RecurrentToCube)  # DynamicRNN / DynamicGRUV2: one kernel per layer
+    from compiler.conversions.cann_to_kernel.inplace_update import InplaceUpdateToVectorBody
+
+    kinds.append(InplaceUpdateToVectorBody)  # TensorListSetItem: rows written in place
     kinds.append(__import__("compiler.conversions.cann_to_kernel.aipp", fromlist=["aipp"]).AippToVectorBody)
     return [k(chip, failures, impl) for k in kinds] + [
         data_movement.TransDataToKernel(chip, failures, impl),

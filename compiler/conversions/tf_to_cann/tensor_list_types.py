@@ -3,7 +3,7 @@ handle the dense type of the buffer it stands for, `tensor<N x element_shape x d
 
 A TensorList (what `tf.TensorArray`, Keras's recurrent layers, `tf.map_fn` and `tf.scan` use
 inside a While) is then one preallocated tensor: TensorListReserve / TensorListFromTensor make
-it, TensorListGetItem reads row i, TensorListSetItem yields the buffer with row i replaced,
+it, TensorListGetItem reads row i, TensorListSetItem writes row i in place (cann.InplaceUpdate),
 TensorListStack is the buffer itself (compiler/conversions/tf_to_cann/legalization.py's rows).  The type of a handle
 comes from where it is made (Reserve: its constant element_shape and num_elements;
 FromTensor: the tensor) and flows, to a fixpoint, through Identity, SetItem, While loop
@@ -247,23 +247,15 @@ def _get_item(node, b):
 
 
 def _set_item(node, b):
-    """The buffer with row i replaced: SelectV2(iota == i, item, buffer), the comparison
-    broadcast over the rows (the row read and written in place by the plan: SelectV2 is
-    elementwise, so its result may take its else-input's buffer)."""
-    from xdsl.dialects.builtin import IntegerType
-
+    """The buffer with row i replaced, in place: cann.InplaceUpdate(buffer, [i], [item]) (CANN's
+    InplaceUpdate: y is an alias of x), one row written per call, not the whole buffer."""
     from dialects import cann
 
     buf = _buffer(node)
     shape = list(buf.get_shape())
-    idx = node.operand(1)
-    it = idx.type
-    iota = b.const(np.arange(shape[0], dtype=np.int32 if it.element_type.width.data == 32
-                             else np.int64).reshape([shape[0]] + [1] * (len(shape) - 1)))
-    mask = b.create(cann.EqualOp, [iota, idx],
-                    TensorType(IntegerType(1), [shape[0]] + [1] * (len(shape) - 1)))
+    idx = b.reshape(node.operand(1), [1])
     item = b.reshape(node.operand(2), [1, *shape[1:]])
-    return [b.create(cann.SelectV2Op, [mask, item, node.operand(0)], buf)]
+    return [b.create(cann.InplaceUpdateOp, [node.operand(0), idx, item], buf)]
 
 
 def _stack(node, b):

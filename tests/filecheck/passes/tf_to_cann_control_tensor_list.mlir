@@ -1,8 +1,9 @@
 // TensorLists are buffers: tf-to-cann first gives every !tf.variant handle the type of the
 // buffer it stands for (Reserve: its constant element_shape and num_elements; FromTensor: the
 // tensor), through the While's loop variables and the body's arguments and results; then
-// Reserve is a buffer of zeros, FromTensor the tensor, GetItem a GatherV2D of row i, SetItem a
-// SelectV2 of the item over row i, Stack the buffer, Length / ElementShape constants.
+// Reserve is a buffer of zeros, FromTensor the tensor, GetItem a GatherV2D of row i, SetItem an
+// InplaceUpdate of row i (the buffer written in place), Stack the buffer, Length / ElementShape
+// constants.
 // RUN: cann-opt --tf-to-cann %s | filecheck %s
 // RUN: cann-opt --tf-to-cann %s | cann-opt | filecheck %s
 
@@ -15,10 +16,9 @@
 // CHECK:      func.func private @body(%[[I:.*]]: tensor<i32>, %[[L:.*]]: tensor<4x2xf32>, %[[O:.*]]: tensor<4x2xf32>) -> (tensor<i32>, tensor<4x2xf32>, tensor<4x2xf32>)
 // CHECK:        %[[ROW:.*]] = cann.GatherV2D %[[L]], %[[I]] {axis = 0 : i64} : (tensor<4x2xf32>, tensor<i32>) -> tensor<2xf32>
 // CHECK:        %[[Y:.*]] = cann.Mul %[[ROW]]
-// CHECK:        %[[IOTA:.*]] = cann.Const dense<{{\[\[}}0], [1], [2], [3]]> : tensor<4x1xi32>
-// CHECK:        %[[MASK:.*]] = cann.Equal %[[IOTA]], %[[I]] : (tensor<4x1xi32>, tensor<i32>) -> tensor<4x1xi1>
+// CHECK:        %[[IDX:.*]] = cann.Reshape %[[I]] {shape = array<i64: 1>} : (tensor<i32>) -> tensor<1xi32>
 // CHECK:        %[[ITEM:.*]] = cann.Reshape %[[Y]] {shape = array<i64: 1, 2>}
-// CHECK:        %[[NEW:.*]] = cann.SelectV2 %[[MASK]], %[[ITEM]], %[[O]] : (tensor<4x1xi1>, tensor<1x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:        %[[NEW:.*]] = cann.InplaceUpdate %[[O]], %[[IDX]], %[[ITEM]] : (tensor<4x2xf32>, tensor<1xi32>, tensor<1x2xf32>) -> tensor<4x2xf32>
 // CHECK:        func.return %{{.*}}, %[[L]], %[[NEW]] : tensor<i32>, tensor<4x2xf32>, tensor<4x2xf32>
 // CHECK:      func.func private @cond(%{{.*}}: tensor<i32>, %{{.*}}: tensor<4x2xf32>, %{{.*}}: tensor<4x2xf32>) -> tensor<i1>
 
