@@ -1109,7 +1109,7 @@ class GatherV2DOp(CannOp):
     indices = operand_def(TensorType)
     y = result_def(TensorType)
     axis = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective())
+    traits = traits_def(Pure(), Injective(), RunsOn(fractal_nz="gather-rows", params=("x", "indices")))
 
     def verify_op(self) -> None:
         n = self.name

@@ -402,6 +402,24 @@ def rule_slice_hw(op: Operation, fmt: str) -> str | None:
     return None
 
 
+def rule_gather_rows(op: Operation, fmt: str) -> str | None:
+    """GatherV2D of whole rows (axis 0 of a 2-D table) into one batch of rows [.., M, K]: each
+    gathered row is origin row m of FRACTAL_NZ, written across the K1 column blocks
+    (`nz_origin_rows`); the table and the indices stay ND (parameters)."""
+    msg = _device_shape(op, fmt)
+    if msg:
+        return msg
+    xs, ys = _shape(op.operands[0]), _shape(op.results[0])
+    if len(xs) != 2 or _int(op, "axis") % 2 != 0:
+        return "it gathers from a table of rank other than 2 or along another axis than 0"
+    batch = 1
+    for d in ys[:-2]:
+        batch *= d
+    if batch != 1:
+        return f"a result of {batch} batches [.., M, K] (one batch of rows only)"
+    return None
+
+
 RULES = {
     "origin": lambda op, fmt: None,
     "same": rule_same,
@@ -416,6 +434,7 @@ RULES = {
     "batch-view": rule_batch_view,
     "reshape-c": rule_reshape_c,
     "broadcast-c": rule_broadcast_c,
+    "gather-rows": rule_gather_rows,
     "concat": rule_concat,
     "split": rule_split,
     "slice-hw": rule_slice_hw,

@@ -158,3 +158,32 @@ def test_zero_insertion_between_convs_keeps_nc1hwc0(tmp_path, capsys):
     rep, om = _compile_and_compare(tmp_path, capsys, _graph(tmp_path / "zi.pb", build))
     assert rep.startswith("layout report: 2 TransData"), rep
     assert "PadD" in _kernel_kinds(om)
+
+
+def test_embedding_gather_writes_fractal_nz_for_the_matmul(tmp_path, capsys):
+    """ids -> GatherV2D of table rows (M = 20 rows: the NZ padding rows 20..31 written as zeros)
+    -> MatMul: the gather stores its rows as FRACTAL_NZ (rule gather-rows), so the matmul reads
+    them with no TransData; only the graph's output is converted."""
+    def build(tf, rng):
+        ids = tf.compat.v1.placeholder(tf.int32, [20], name="x")
+        table = tf.constant(rng.standard_normal([50, 24]).astype(np.float32))
+        e = tf.gather(table, ids)
+        w = tf.constant((rng.standard_normal([24, 8]) * 0.3).astype(np.float32))
+        tf.identity(tf.nn.relu(tf.matmul(e, w)), name="y")
+
+    pb = _graph(tmp_path / "emb.pb", build)
+    from tools.cann_compile import main as compile_main
+    from tools.cann_run import main as run_main
+
+    om, rep = tmp_path / "m", tmp_path / "layout.txt"
+    assert compile_main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                         f"--output={om}", f"--layout-report={rep}"]) == 0, capsys.readouterr().err
+    ids = tmp_path / "ids.npy"
+    np.save(ids, np.random.default_rng(1).integers(0, 50, 20).astype(np.int32))
+    rc = run_main([f"{om}.om", "--input", f"x={ids}", "--compare-with", str(pb), "--atol", "1e-4",
+                   "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0 and out.out.rstrip().endswith("OK"), out.out + out.err
+    text = rep.read_text()
+    assert text.startswith("layout report: 1 TransData"), text
+    assert "graph output" in text

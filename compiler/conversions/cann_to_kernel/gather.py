@@ -6,7 +6,8 @@ indices are loaded into UB (indices broadcast over `outer`: a `flat` load of sha
 [outer, *indices]), then one row of `inner` elements is moved from GM per index (Ascend C reads
 the index as a scalar and issues a DataCopy at that address), and the tile is stored as rows.
 An index outside [0, R) reads zeros (TensorFlow's CPU kernel rejects it; its GPU kernel writes
-zeros)."""
+zeros).  A result on FRACTAL_NZ (one batch of rows [.., M, K], assign-layouts' gather-rows)
+is stored row by row across its K1 column blocks (`nz_origin_rows`), padding rows zero."""
 
 from __future__ import annotations
 
@@ -26,12 +27,23 @@ from dialects import kernel
 from dialects.common import numpy_dtype
 
 
+def nz_rows_result(yt) -> bool:
+    """y FRACTAL_NZ of one batch of rows [.., M, K] (compiler/transforms/layout_assignment.py
+    rule_gather_rows)."""
+    from compiler.target.formats import Format
+    from dialects import cann
+
+    f = cann.format_of(yt)
+    return f is not None and f.fmt == Format.FRACTAL_NZ and prod(list(f.origin)[:-2]) == 1
+
+
 class GatherToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if op.name != "cann.GatherV2D":
             return
         xt, it, yt = op.x.type, op.indices.type, op.y.type
-        if not (self.static_row_major(op, xt, yt, "gather")
+        on_nz = nz_rows_result(yt)  # assign-layouts' gather-rows: one batch of NZ rows
+        if not (self.static_row_major(op, xt, xt if on_nz else yt, "gather")
                 and self.static_row_major(op, it, it, "gather")):
             return
         xs, ishape = list(xt.get_shape()), list(it.get_shape())
@@ -39,6 +51,12 @@ class GatherToVectorBody(ChipPattern):
         outer, axis_len, inner = prod(xs[:axis]), xs[axis], prod(xs[axis + 1:])
         m = num_elems(it)
         rows = outer * m
+        store_view, store_p = "rows", {}
+        if on_nz:
+            # every padded row of the one batch: the rows past M are written as zeros
+            k1, m1, m0, _ = yt.get_shape()[-4:]
+            rows = m1 * m0
+            store_view, store_p = "nz_origin_rows", {"rows": m, "cols": inner}
         et, ie = yt.element_type, it.element_type
         row_bytes = numpy_dtype(et).itemsize * inner + numpy_dtype(ie).itemsize
         # one UB buffer per row: its index and its `inner` elements, double-buffered
@@ -58,7 +76,7 @@ class GatherToVectorBody(ChipPattern):
                     result_types=[kernel.memref([tile, inner], et, "UB")],
                     properties={"params": DictionaryAttr({k: attr_of(v)
                                                           for k, v in params.items()})}))
-                body.store(v, body.args[-1], [ti], "rows")
+                body.store(v, body.args[-1], [ti], store_view, **store_p)
         new = kernel_op(kernel.VectorKernelOp, "GatherV2D", [op.x, op.indices], yt, body.region(),
                         t.block_dim, {**f, "axisLen": axis_len, "innerElems": inner}, t.buffers,
                         op)

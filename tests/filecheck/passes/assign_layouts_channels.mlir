@@ -98,3 +98,19 @@ func.func @upsample(%x: tensor<1x3x4x3xf32>, %w1: tensor<1x1x3x20xf32>, %w2: ten
   %6 = cann.Conv2D %5, %w2 {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x6x16x20xf32>, tensor<1x1x20x4xf32>) -> tensor<1x6x16x4xf32>
   func.return %6 : tensor<1x6x16x4xf32>
 }
+
+// GatherV2D of table rows (axis 0 of a 2-D table, one batch of M = 20 rows) feeding a matmul
+// writes FRACTAL_NZ (rule gather-rows; the table and the ids stay ND): each gathered row is
+// stored across the K1 column blocks, the padding rows 20..31 as zeros.
+// CHECK-LABEL: func.func @embedding
+// CHECK:         %[[E:.*]] = cann.GatherV2D %t, %ids {axis = 0 : i64} : (tensor<50x24xf32>, tensor<20xi32>) -> tensor<2x2x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [20, 24]>>
+// CHECK-NOT:     cann.TransData %[[E]]
+// CHECK:         cann.MatMulV2 %[[E]], {{.*}}
+// KERNEL-LABEL: func.func @embedding
+// KERNEL:         kernel.vec_kernel {{.*}} {kind = "GatherV2D"
+// KERNEL:           kernel.store {{.*}} {view = "nz_origin_rows", params = {rows = 20 : i64, cols = 24 : i64}}
+func.func @embedding(%t: tensor<50x24xf32>, %ids: tensor<20xi32>, %w: tensor<24x8xf32>) -> tensor<20x8xf32> {
+  %0 = cann.GatherV2D %t, %ids {axis = 0 : i64} : (tensor<50x24xf32>, tensor<20xi32>) -> tensor<20x24xf32>
+  %1 = cann.MatMulV2 %0, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<20x24xf32>, tensor<24x8xf32>) -> tensor<20x8xf32>
+  func.return %1 : tensor<20x8xf32>
+}
