@@ -39,6 +39,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from compiler.target.formats import Format, to_storage
 from compiler.ir.rewriting import rewrite, with_loc
+from compiler.transforms.canonicalization import TransDataInverse as TransdataTransdataFold  # CANN's name
 from dialects import cann
 from dialects.common import dense_from_numpy, numpy_from_dense
 
@@ -347,16 +348,6 @@ class FoldConstTransData(RewritePattern):
                            Format(op.src_format.data), op.groups.value.data,
                            getattr(cann.format_of(op.dst.type), "is_grouped_conv", False))
         rewriter.replace(op, with_loc(cann.ConstOp(dense_from_numpy(value), op.dst.type), const))
-
-
-class TransdataTransdataFold(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: cann.TransDataOp, rewriter: PatternRewriter):
-        inner = op.src.owner
-        if not isinstance(inner, cann.TransDataOp):
-            return
-        if inner.src.type == op.dst.type and inner.src_format == op.dst_format:
-            rewriter.replace(op, [], [inner.src])
 
 
 class MergeTransData(RewritePattern):
