@@ -116,11 +116,6 @@ def fusion_dot(before: ModuleOp, after: ModuleOp, title: str = "model") -> str:
     return "\n".join(lines) + "\n"
 
 
-def module_dot(module: ModuleOp, title: str = "model") -> str:
-    return "\n".join([f"digraph {_q(title)} {{", "node [fontname=Helvetica, fontsize=10];",
-                      *_graph(module, "n", None, True), "}"]) + "\n"
-
-
 def write_graph(path: str, dot_text: str) -> None:
     """Write DOT text, or render it when the extension is .svg/.png/.pdf (needs `dot`)."""
     from compiler.ir.ir_io import write_atomically

@@ -962,16 +962,6 @@ def choose_aliases(c: Collected, inplace: bool = True, concat: bool = True) -> N
                 taken.add(i)
 
 
-def _reaches(reqs: list[TensorReq], start: int, target: int) -> bool:
-    j, seen = start, set()
-    while reqs[j].alias is not None and j not in seen:
-        seen.add(j)
-        j = reqs[j].alias[0]
-        if j == target:
-            return True
-    return False
-
-
 def in_place_inputs(c: Collected, offsets: list[int], k: int) -> list[bool]:
     """For concat launch k: which inputs sit in their slab of its result under `offsets` (an
     empty list when k is no concat with slabs).  A concat all of whose inputs do moves no data

@@ -88,10 +88,6 @@ def nc1hwc0_to_nchw(x: np.ndarray, c: int) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(0, 1, 4, 2, 3).reshape(n, c1 * c0, h, w)[:, :c])
 
 
-def nc1hwc0_to_nhwc(x: np.ndarray, c: int) -> np.ndarray:
-    return np.ascontiguousarray(nc1hwc0_to_nchw(x, c).transpose(0, 2, 3, 1))
-
-
 # NC1HWC0 of a channels-last value of another rank than 4, [d0, d1, .., dk, C] ->
 # (d0, C1, d1, .., dk, C0): the middle axes take the place of H, W (row-major inside each
 # (d0, c1) block), so a reshape that regroups only them moves no byte.  The layout

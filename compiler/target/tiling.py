@@ -101,10 +101,6 @@ def check_extents(kind: str, **dims: int) -> None:
         raise TilingError(f"{kind}: {', '.join(big)} exceeds the tiling's int32 range ({MAX_EXTENT})")
 
 
-def _l1_bytes(ska: int, skb: int, base_m: int, base_n: int, base_k: int, in_bytes: int) -> int:
-    return (ska * 2 * base_m * base_k + skb * 2 * base_n * base_k) * in_bytes + base_n * 4
-
-
 def candidate_splits(chip: ChipProfile, batch: int, m: int, n: int):
     """(bDim, mDim, nDim) core grids with bDim*mDim*nDim <= cores (the solver's search space)."""
     for b_dim in range(1, min(batch, chip.cube_cores) + 1):

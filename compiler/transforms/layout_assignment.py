@@ -29,7 +29,6 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
-from compiler.target.formats import c0_for
 from dialects.layouts import FRACTAL_NZ, NC1HWC0, ND, runs_on
 
 DEVICE = (NC1HWC0, FRACTAL_NZ)
@@ -98,10 +97,6 @@ def activations(op: Operation) -> list[int]:
     params = param_values(op)
     return [i for i, v in enumerate(op.operands)
             if isinstance(v.type, TensorType) and v not in params]
-
-
-def _c0(op: Operation) -> int:
-    return c0_for(_dtype(op.results[0]))
 
 
 def _dtype(v: SSAValue):

@@ -380,10 +380,6 @@ def fixed(value: Attribute) -> Converter:
     return lambda n: value
 
 
-def int_value(value: int) -> Converter:
-    return lambda n: IntegerAttr(value, i64)
-
-
 def result_shape(n: TfNode) -> Attribute:
     """Reshape's shape from the result type that shape inference gave the node; one `?` (a
     ranged input's dimension) is the inferred -1 (compiler/frontend/symbolic_shapes.py)."""

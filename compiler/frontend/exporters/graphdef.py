@@ -23,8 +23,6 @@ from xdsl.dialects.builtin import (
     NameLoc,
     StringAttr,
     SymbolRefAttr,
-    TensorType,
-    UnrankedTensorType,
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue, TypeAttribute
@@ -55,14 +53,6 @@ def _shape_proto(tf: Any, dims) -> Any:
         for d in dims:
             s.dim.add().size = d
     return s
-
-
-def _type_shape(t: Attribute):
-    if isinstance(t, TensorType):
-        return list(t.get_shape())
-    if isinstance(t, UnrankedTensorType):
-        return None
-    return None
 
 
 def tensor_proto(tf: Any, attr: Attribute) -> Any:
