@@ -185,7 +185,10 @@ class Dispatcher:
                 raise CompileError(f"{source}: invalid model: no '{key}'")
             symbolic.attributes[key] = module.attributes[key]
         d = cls(symbolic, source)
-        d.arena_limit = read_plan(main_func(module)).arena
+        from compiler.driver.shape_ranges import bounded
+
+        if bounded(d.ranges):  # else (a -1): each shape's plan is the arena it needs
+            d.arena_limit = read_plan(main_func(module)).arena
         return d
 
     def source_text(self) -> str:

@@ -143,9 +143,14 @@ def model_info_text(path: str) -> str:
                          f"({table['launches'][k]} kernels, arena {table['arenas'][k]} bytes)")
     ranges = om.module.attributes.get("cann.shape_ranges")
     if ranges is not None:  # range-compiled (compiler/driver/shape_ranges.py)
-        lines[6] = f"arena: {h.arena} bytes (planned at the ranges' maximum)"
-        lines.append("shape ranges (kernels tiled at dispatch; inputs below at the maximum): "
-                     + ";".join(f"{n}:{getattr(v, 'data', v)}" for n, v in ranges.data.items()))
+        texts = [getattr(v, "data", str(v)) for v in ranges.data.values()]
+        unbounded = any(d.strip() == "-1" for t in texts for d in t.split(","))
+        lines[6] = (f"arena: {h.arena} bytes (at the smallest shape; with a -1 each dispatch "
+                    "plans the arena its shape needs)" if unbounded else
+                    f"arena: {h.arena} bytes (planned at the ranges' maximum)")
+        lines.append(f"shape ranges (kernels tiled at dispatch; inputs below at the "
+                     f"{'smallest' if unbounded else 'maximum'}): "
+                     + ";".join(f"{n}:{t}" for n, t in zip(ranges.data, texts)))
     for what in ("inputs", "outputs"):
         items = table[what] if table is not None else om.manifest.get(what, [])
         lines.append(f"{what}: {len(items)}")

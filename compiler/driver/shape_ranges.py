@@ -23,9 +23,12 @@ What the compile does:
 4. The tiling function also runs at the range's smallest shape at compile time: an op it cannot
    lower, or a plan larger than the maximum's, is a compile error, not a run-time one.
 
-A range is `lo~hi` (1 <= lo <= hi).  ATC's `-1` (unbounded) is refused here: the memory plan
-must be sized for a maximum.  A shape outside the ranges is one error naming the input, its
-shape and the allowed ones.
+A range is `lo~hi` (1 <= lo <= hi), or, in a spec with a range, ATC's `-1`: any size from 1 up
+(`x:1~1,-1,32` for one unbounded dimension alone; a spec of -1s without a range is the gears'
+(compiler/driver/gears.py), where a -1 needs a gear option).  With an unbounded dimension there is no maximum: the .om's kernels and
+arena are those at the ranges' smallest shape, and each dispatch plans (and the caller provides)
+the arena its shape needs.  A shape outside the ranges is one error naming the input, its shape
+and the allowed ones.
 """
 
 from __future__ import annotations
@@ -44,14 +47,20 @@ MAX_REFINE_ROUNDS = 8
 @dataclass(frozen=True)
 class DimRange:
     lo: int
-    hi: int
+    hi: int | None
+    """None: unbounded (ATC's -1)."""
 
     @property
     def ranged(self) -> bool:
         return self.lo != self.hi
 
     def text(self) -> str:
+        if self.hi is None:
+            return "-1"
         return f"{self.lo}~{self.hi}" if self.ranged else str(self.lo)
+
+    def holds(self, d: int) -> bool:
+        return self.lo <= d and (self.hi is None or d <= self.hi)
 
 
 Ranges = dict[str, tuple[DimRange, ...]]
@@ -62,7 +71,8 @@ def _bad(spec: str, why: str) -> CompileError:
 
 
 def is_range_spec(spec: str | None) -> bool:
-    """Whether an --input_shape gives a range (`lo~hi`) anywhere."""
+    """Whether an --input_shape gives a range (`lo~hi`) anywhere (a spec with -1s and no range
+    is the gears' (compiler/driver/gears.py), which need a gear option)."""
     return bool(spec) and "~" in spec
 
 
@@ -78,9 +88,9 @@ def parse_ranges(spec: str) -> Ranges:
             raise _bad(spec, f"'{part}' is not name:d0,d1,...")
         values = []
         for d in (d.strip() for d in dims.split(",")):
-            if d in ("-1", "?"):
-                raise _bad(spec, f"'{part}': an unbounded dimension ('{d}') has no maximum to "
-                                 "size the memory plan for; give a range lo~hi")
+            if d == "-1":
+                values.append(DimRange(1, None))
+                continue
             lo_s, tilde, hi_s = d.partition("~")
             if not tilde:
                 lo_s = hi_s = d
@@ -96,7 +106,7 @@ def parse_ranges(spec: str) -> Ranges:
     if not out:
         raise _bad(spec, "no input given")
     if not any(r.ranged for dims in out.values() for r in dims):
-        raise _bad(spec, "no dimension is a range lo~hi")
+        raise _bad(spec, "no dimension is a range lo~hi or -1")
     return out
 
 
@@ -105,7 +115,13 @@ def ranges_text(ranges: Ranges) -> str:
 
 
 def shape_at(ranges: Ranges, which: str) -> dict[str, list[int]]:
-    return {n: [getattr(r, which) for r in dims] for n, dims in ranges.items()}
+    """The smallest ("lo") or largest ("hi") shape; an unbounded dimension's largest is its lo."""
+    return {n: [r.lo if getattr(r, which) is None else getattr(r, which) for r in dims]
+            for n, dims in ranges.items()}
+
+
+def bounded(ranges: Ranges) -> bool:
+    return all(r.hi is not None for dims in ranges.values() for r in dims)
 
 
 def outside(ranges: Ranges, name: str, shape) -> str | None:
@@ -114,7 +130,7 @@ def outside(ranges: Ranges, name: str, shape) -> str | None:
     if dims is None:
         return None
     shape = tuple(int(d) for d in shape)
-    if len(shape) == len(dims) and all(r.lo <= d <= r.hi for r, d in zip(dims, shape)):
+    if len(shape) == len(dims) and all(r.holds(d) for r, d in zip(dims, shape)):
         return None
     allowed = ",".join(r.text() for r in dims)
     return f"input '{name}' has shape {list(shape)}, outside the compiled ranges [{allowed}]"
@@ -244,7 +260,7 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     from compiler.driver.runner import main_func
 
     arena = read_plan(main_func(top)).arena
-    if read_plan(main_func(low)).arena > arena:
+    if bounded(ranges) and read_plan(main_func(low)).arena > arena:
         raise CompileError(f"{args.model}: error: the memory plan at the smallest shape "
                            f"({read_plan(main_func(low)).arena} B) exceeds the one at the largest "
                            f"({arena} B): a plan sized for the range's maximum cannot hold it")

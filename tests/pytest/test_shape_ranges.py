@@ -244,3 +244,20 @@ def test_the_shape_cache_evicts_the_least_recently_used(cnn):
     d.kernels({"x": [2, 32, 32, 3]})  # tiled again
     assert (d.hits, d.misses, d.evictions) == (2, 4, 2)
     assert "(2 shapes tiled, 2 evicted)" in d.stats_line()
+
+
+def test_an_unbounded_dimension_runs_past_any_compiled_size(capsys, tmp_path):
+    """ATC's -1 in a spec with a range (`1~1`: the batch, fixed): any sequence length from 1; the
+    .om holds the kernels at the smallest shape and each dispatch plans the arena it needs."""
+    from tests.model_zoo.ranged import ranged_graphdef
+    from tools.cann_compile import main as compile_main
+
+    pb = ranged_graphdef("RangedEncoder")
+    out = tmp_path / "u"
+    assert compile_main([f"--model={pb}", "--framework=3", "--input_shape=x:1~1,-1,32",
+                         f"--output={out}"]) == 0
+    rc, info = _compile(capsys, "--mode=6", f"--om={out}.om")
+    assert "shape ranges (kernels tiled at dispatch; inputs below at the smallest): x:1,-1,32" \
+        in info.out.splitlines()
+    stats = _check_runs(capsys, tmp_path, (pb, f"{out}.om"), [(1, 3, 32), (1, 40, 32), (1, 77, 32)])
+    assert stats.startswith("tiling at dispatch: 0 hits, 3 misses"), stats
