@@ -745,7 +745,8 @@ def explain(td: Operation) -> str:
         for f in formats(op):
             ins, outs = io_layouts(op, f)
             if (reads is not None and ins[reads] == fmt) or (writes is not None and outs[writes] == fmt):
-                return f"{name(op)} runs on ND: cheaper than converting its other operands"
+                return f"{name(op)} runs on ND: cheaper than converting its other operands" \
+                    + _blockers(op, fmt, name)
         return f"{name(op)}: {why_not(op, fmt) or f'it does not read or write {fmt}'}"
 
     reasons = []
@@ -767,6 +768,28 @@ def explain(td: Operation) -> str:
         else:
             reasons.append(why(owner, fmt, writes=td.src.index))
     return "; ".join(dict.fromkeys(reasons))
+
+
+def _blockers(op: Operation, fmt: str, name) -> str:
+    """The neighbours that keep `op` on ND although it has a `fmt` kernel: the producers of its
+    other operands (graph inputs, ops with no `fmt` kernel) and the readers of its results with
+    no `fmt` kernel, each with its reason ("" when none is found)."""
+    out = []
+    for i in activations(op):
+        v = op.operands[i]
+        owner = v.owner
+        if not isinstance(owner, Operation):
+            out.append("a graph input")
+        elif owner.name.startswith("cann.") and owner.name not in ("cann.Const", "cann.TransData") \
+                and fmt not in formats(owner):
+            out.append(f"{name(owner)} ({why_not(owner, fmt)})")
+    for r in op.results:
+        for use in r.uses:
+            user = use.operation
+            if user.name.startswith("cann.") and user.name != "cann.TransData" and fmt not in formats(user):
+                out.append(f"{name(user)} ({why_not(user, fmt)})")
+    out = list(dict.fromkeys(out))
+    return f" (its neighbours on ND: {'; '.join(out)})" if out else ""
 
 
 def report_lines(module) -> list[str]:

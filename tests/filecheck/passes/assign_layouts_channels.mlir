@@ -2,6 +2,7 @@
 // RUN: cann-opt --assign-layouts %s | cann-opt --assign-layouts | filecheck %s
 // RUN: cann-opt --assign-layouts --cann-to-kernel='soc-version=Ascend910B3' %s | filecheck %s --check-prefix=KERNEL
 // RUN: cann-opt --assign-layouts --cann-to-kernel='soc-version=Ascend910B3' %s | cann-opt | filecheck %s --check-prefix=KERNEL
+// RUN: cann-opt --assign-layouts='report=-' %s 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 
 // Ops over the channels of NC1HWC0 values (dialects/layouts.py RunsOn, compiler/transforms/
 // layout_assignment.py rules "rows", "reduce-hw" over C, "reshape-c"): LayerNorm over C (24
@@ -113,4 +114,15 @@ func.func @embedding(%t: tensor<50x24xf32>, %ids: tensor<20xi32>, %w: tensor<24x
   %0 = cann.GatherV2D %t, %ids {axis = 0 : i64} : (tensor<50x24xf32>, tensor<20xi32>) -> tensor<20x24xf32>
   %1 = cann.MatMulV2 %0, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<20x24xf32>, tensor<24x8xf32>) -> tensor<20x8xf32>
   func.return %1 : tensor<20x8xf32>
+}
+
+// An op that has a FRACTAL_NZ kernel but stays on ND because a neighbour has none: the report
+// names that neighbour and its reason (here the Add, between a ConcatV2D with no NZ kernel and
+// a matmul).
+// REPORT: TransData FRACTAL_NZ -> ND [20, 24] at 'mm': cann.Add 'add' runs on ND: cheaper than converting its other operands (its neighbours on ND: cann.ConcatV2D 'cat' (cann.ConcatV2D has no FRACTAL_NZ kernel))
+func.func @blocked(%a: tensor<10x24xf32>, %b: tensor<10x24xf32>, %x: tensor<20x40xf32>, %w: tensor<40x24xf32>) -> tensor<20x24xf32> {
+  %0 = cann.ConcatV2D %a, %b {concat_dim = 0 : i64, N = 2 : i64} : (tensor<10x24xf32>, tensor<10x24xf32>) -> tensor<20x24xf32> loc("cat")
+  %1 = cann.MatMulV2 %x, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<20x40xf32>, tensor<40x24xf32>) -> tensor<20x24xf32> loc("mm")
+  %2 = cann.Add %0, %1 : (tensor<20x24xf32>, tensor<20x24xf32>) -> tensor<20x24xf32> loc("add")
+  func.return %2 : tensor<20x24xf32>
 }
