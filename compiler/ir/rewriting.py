@@ -45,10 +45,19 @@ def rewrite(module: Operation, patterns: list[RewritePattern], recursive: bool =
 
 def erase_dead(root: Operation) -> bool:
     """Erase the ops under `root` that nothing reads and that have no other effect (Pure ops,
-    transitively): xDSL's DCE (`region_dce`) over root's regions.  True if anything was erased."""
-    from xdsl.transforms.dead_code_elimination import region_dce
+    transitively), as xDSL's DCE decides (`is_trivially_dead`): a worklist from the last op
+    back, each erased op's operand producers checked again (the result of xDSL's `region_dce`
+    on this acyclic IR, without its liveness sweeps over every op).  True if anything was erased."""
+    from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-    changed = False
-    for region in root.regions:
-        changed = region_dce(region) or changed
-    return changed
+    erased: set[Operation] = set()
+    work = [op for op in root.walk() if op is not root]  # popped from the end: last op first
+    while work:
+        op = work.pop()
+        if op in erased or op.parent is None or not is_trivially_dead(op):
+            continue
+        producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
+        erased.update(op.walk())
+        op.parent.erase_op(op)
+        work.extend(producers)
+    return bool(erased)
