@@ -1065,6 +1065,14 @@ def _tensor_list_row(tf_type: str) -> BuildFn:
     return build
 
 
+def _tensor_array_row(tf_type: str) -> BuildFn:
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        from compiler.conversions.tf_to_cann.tensor_array_v3 import ROWS
+
+        return ROWS[tf_type](node, b)
+    return build
+
+
 def _inline_call(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """PartitionedCall / StatefulPartitionedCall: the callee's body (tf ops) is cloned in place
     of the call, its arguments replaced by the call's operands; the copies keep their own
@@ -1272,6 +1280,15 @@ RULES: list[Rule] = [
           ("TensorListStack", "(the buffer)", None, "the buffer, reshaped"),
           ("TensorListLength", "Const", None, "the buffer's first dimension"),
           ("TensorListElementShape", "Const", None, "the buffer's other dimensions"))],
+    # TF1 TensorArrays (compiler/conversions/tf_to_cann/tensor_array_v3.py retypes their flows)
+    *[Rule(t, cann_op, _tensor_array_row(t), dtype_operand=None, note=note)
+      for t, cann_op, note in (
+          ("TensorArrayV3", "Const", "a buffer of zeros (the flow)"),
+          ("TensorArrayWriteV3", "InplaceUpdate", "row i written in place"),
+          ("TensorArrayScatterV3", "InplaceUpdate", "rows written in place"),
+          ("TensorArrayReadV3", "GatherV2D", "row i"),
+          ("TensorArrayGatherV3", "GatherV2D", "the rows at the indices"),
+          ("TensorArraySizeV3", "Const", "the buffer's first dimension"))],
 ]
 
 TABLE: dict[str, Rule] = {r.tf: r for r in RULES}

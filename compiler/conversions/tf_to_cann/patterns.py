@@ -109,6 +109,9 @@ def legalize(op: ModuleOp, allow_host_fallback: bool = False, report: bool = Fal
     from compiler.conversions.tf_to_cann.tensor_list_types import resolve_tensor_lists
 
     resolve_tensor_lists(op)  # TensorList handles -> the buffers they stand for
+    from compiler.conversions.tf_to_cann.tensor_array_v3 import resolve_tensor_arrays
+
+    resolve_tensor_arrays(op)  # TF1 TensorArrayV3 flows -> their buffers
     if report:  # the counts are only printed by the report
         counts.update(t for o in op.walk() if (t := tf_op_type(o)) is not None
                       and t not in INLINE_ROWS)

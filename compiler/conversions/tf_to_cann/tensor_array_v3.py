@@ -1,0 +1,232 @@
+"""TF1 TensorArrays as buffers (issue 13): the TensorArrayV3 family of a graph-mode
+(control flow v1) program, after functionalization (a While whose loop variables carry the
+array's handle and its flow).
+
+A TensorArrayV3(size; dtype, element_shape) with a constant size and a fully known element
+shape is one preallocated buffer `tensor<size x element_shape x dtype>`, as a TensorList is
+(compiler/conversions/tf_to_cann/tensor_list_types.py): its *flow* (the float scalar TensorFlow
+threads through every write to order them) is given the buffer's type, through the While loop
+variables, Identity and every write, and the handle (a resource) becomes a 2 x int32 placeholder
+value that nothing reads.  Then the rows (compiler/conversions/tf_to_cann/legalization.py):
+
+  TensorArrayV3          the buffer: zeros (and the placeholder handle)
+  TensorArrayWriteV3     InplaceUpdate(flow, [index], [value])     row i written in place
+  TensorArrayScatterV3   InplaceUpdate(flow, indices, value)       rows written in place
+  TensorArrayReadV3      GatherV2D(flow, index)
+  TensorArrayGatherV3    GatherV2D(flow, indices)                  (a stack: indices 0..n-1)
+  TensorArraySizeV3      the constant size
+
+A TensorArray of dynamic size or unknown element shape keeps its types; the op that uses it is
+then the legalization error naming the node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, TensorType, i32, i64
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import SSAValue
+from xdsl.rewriter import Rewriter
+
+from compiler.conversions.tf_to_cann.legalization import tf_op_type
+
+TA_OPS = ("TensorArrayV3", "TensorArrayWriteV3", "TensorArrayScatterV3", "TensorArrayReadV3",
+          "TensorArrayGatherV3", "TensorArraySizeV3")
+#: ops whose result is the flow after a write: operand index of the flow they take
+_FLOW_IN = {"TensorArrayWriteV3": 3, "TensorArrayScatterV3": 3}
+HANDLE_TYPE = TensorType(i32, [2])
+
+
+def _const(v: SSAValue):
+    from compiler.interpreters.constant_eval import constant_value
+
+    return constant_value(v)
+
+
+def _attr(op, name):
+    return op.properties.get(name) or op.attributes.get(name)
+
+
+def _buffer_type(op) -> TensorType | None:
+    n = _const(op.operands[0])
+    es = _attr(op, "element_shape")
+    shape = getattr(es, "shape", None)
+    shape = shape() if callable(shape) else shape
+    dtype = _attr(op, "dtype")
+    ds = _attr(op, "dynamic_size")
+    if n is None or shape is None or any(d < 0 for d in shape) or dtype is None or \
+            (ds is not None and bool(ds.value.data)):
+        return None
+    return TensorType(dtype, [int(np.asarray(n).reshape(())), *shape])
+
+
+def _funcs(module: ModuleOp) -> dict[str, FuncOp]:
+    return {f.sym_name.data: f for f in module.ops if isinstance(f, FuncOp)}
+
+
+def _sym(op, name: str) -> str | None:
+    a = _attr(op, name)
+    a = getattr(a, "func", a)
+    ref = getattr(a, "root_reference", None)
+    return ref.data if ref is not None else None
+
+
+def resolve_tensor_arrays(module: ModuleOp) -> int:
+    """Retype the flows and handles of every TensorArrayV3 with a known buffer; return how many."""
+    funcs = _funcs(module)
+    known: dict[SSAValue, TensorType] = {}
+    arrays = [o for o in module.walk() if tf_op_type(o) == "TensorArrayV3"]
+    for ta in arrays:
+        t = _buffer_type(ta)
+        if t is None:
+            continue
+        for seed, ty in ((ta.results[1], t), (ta.results[0], HANDLE_TYPE)):
+            work = [seed]
+            while work:
+                v = work.pop()
+                if v in known:
+                    continue
+                known[v] = ty
+                for u in list(v.uses):
+                    o, k = u.operation, u.index
+                    kind = tf_op_type(o)
+                    if _FLOW_IN.get(kind) == k:
+                        work.append(o.results[0])
+                    elif kind in ("Identity", "Snapshot"):
+                        work.append(o.results[0])
+                    elif kind in ("While", "StatelessWhile"):
+                        work.append(o.results[k])
+                        for name in ("body", "cond"):
+                            f = funcs.get(_sym(o, name) or "")
+                            if f is not None and f.body.blocks:
+                                work.append(f.body.blocks.first.args[k])
+                        f = funcs.get(_sym(o, "body") or "")
+                        if f is not None and f.body.blocks:
+                            ret = f.body.blocks.first.last_op
+                            if isinstance(ret, ReturnOp):
+                                work.append(ret.operands[k])
+    for v, t in known.items():
+        if v.type != t:
+            Rewriter.replace_value_with_new_type(v, t)
+    reads = 0
+    for o in list(module.walk()):  # a read is a row (TF1 shapes it only at run time)
+        if tf_op_type(o) == "TensorArrayReadV3" and isinstance(o.operands[2].type, TensorType) \
+                and o.operands[2].type.get_shape() and not _ranked(o.results[0].type):
+            buf = o.operands[2].type
+            Rewriter.replace_value_with_new_type(o.results[0], TensorType(
+                buf.element_type, list(buf.get_shape())[1:]))
+            reads += 1
+    if reads:
+        _refine_pointwise(module)
+    if known:
+        for f in funcs.values():
+            if not f.body.blocks:
+                continue
+            block = f.body.blocks.first
+            ret = block.last_op
+            outs = [o.type for o in ret.operands] if isinstance(ret, ReturnOp) else \
+                list(f.function_type.outputs.data)
+            f.function_type = FunctionType.from_lists([a.type for a in block.args], outs)
+    return sum(1 for ta in arrays if ta.results[1] in known or ta.results[1].type.get_shape())
+
+
+def _ranked(t) -> bool:
+    return isinstance(t, TensorType)
+
+
+def _refine_pointwise(module: ModuleOp) -> None:
+    """Unranked results of pointwise ops (those whose CANN op is Elementwise or Broadcast) whose
+    operands are all ranked get the broadcast of the operand shapes, to a fixpoint: the shapes
+    downstream of a TensorArray read, which TensorFlow's graph shape inference leaves unknown."""
+    from compiler.conversions.tf_to_cann.legalization import TABLE
+    from dialects import cann
+    from dialects.op_kinds import Broadcast, Elementwise
+
+    by_name = {c.name: c for c in cann.CANN.operations}
+    changed = True
+    while changed:
+        changed = False
+        for o in list(module.walk()):
+            rule = TABLE.get(tf_op_type(o) or "")
+            cls = by_name.get(f"cann.{rule.cann}") if rule is not None else None
+            if cls is None or len(o.results) != 1 or _ranked(o.results[0].type) or not any(
+                    cls.has_trait(k) for k in (Elementwise, Broadcast)):
+                continue
+            if not o.operands or not all(_ranked(v.type) for v in o.operands):
+                continue
+            try:
+                shape = np.broadcast_shapes(*(tuple(v.type.get_shape()) for v in o.operands))
+            except ValueError:
+                continue
+            elt = getattr(o.results[0].type, "element_type", None)
+            if elt is None:
+                continue
+            Rewriter.replace_value_with_new_type(o.results[0], TensorType(elt, list(shape)))
+            changed = True
+
+
+# --- the rows (compiler/conversions/tf_to_cann/legalization.py) --------------------------------
+
+def _flow(node, i: int) -> TensorType:
+    """The buffer type of operand i (a flow resolve_tensor_arrays retyped)."""
+    from compiler.conversions.tf_to_cann.legalization import LegalizationError
+
+    t = node.op.operands[i].type
+    if not isinstance(t, TensorType) or not t.get_shape():
+        raise LegalizationError("the TensorArray's buffer is unknown (its size and element_shape "
+                                "must be constants, dynamic_size false)")
+    return t
+
+
+def _array(node, b):
+    from dialects.common import numpy_dtype
+
+    t = node.result_type(1)
+    if not t.get_shape():
+        from compiler.conversions.tf_to_cann.legalization import LegalizationError
+
+        raise LegalizationError("size and element_shape must be constants (dynamic_size false)")
+    return [b.const(np.zeros(2, np.int32)), b.const(np.zeros(t.get_shape(),
+                                                             numpy_dtype(t.element_type)))]
+
+
+def _index_vector(b, v):
+    from dialects import cann
+
+    if v.type.element_type != i32:
+        v = b.create(cann.CastOp, [v], TensorType(i32, list(v.type.get_shape())), dst_type=i32)
+    return b.reshape(v, [max(1, int(np.prod(v.type.get_shape())))])
+
+
+def _write(node, b):
+    from dialects import cann
+
+    buf = _flow(node, 3)
+    idx = _index_vector(b, node.operand(1))
+    rows = idx.type.get_shape()[0]
+    v = b.reshape(node.operand(2), [rows, *buf.get_shape()[1:]])
+    return [b.create(cann.InplaceUpdateOp, [node.operand(3), idx, v], buf)]
+
+
+def _read(node, b):
+    from dialects import cann
+
+    buf = _flow(node, 2)
+    idx = node.operand(1)
+    out = TensorType(buf.element_type, [*idx.type.get_shape(), *buf.get_shape()[1:]])
+    y = b.create(cann.GatherV2DOp, [node.operand(2), idx], out, axis=IntegerAttr(0, i64))
+    rt = node.op.results[0].type
+    if isinstance(rt, TensorType) and all(d >= 0 for d in rt.get_shape()):
+        return [b.reshape(y, rt.get_shape())]
+    return [y]  # an unranked / dynamic read (TF1 shapes the element only at run time): the row
+
+
+def _size(node, b):
+    from dialects.common import numpy_dtype
+
+    t = node.result_type()
+    return [b.const(np.asarray(_flow(node, 1).get_shape()[0], numpy_dtype(t.element_type)))]
+
+
+ROWS = {"TensorArrayV3": _array, "TensorArrayWriteV3": _write, "TensorArrayScatterV3": _write,
+        "TensorArrayReadV3": _read, "TensorArrayGatherV3": _read, "TensorArraySizeV3": _size}
