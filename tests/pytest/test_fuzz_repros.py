@@ -434,3 +434,18 @@ def test_module_without_main_names_the_file(capsys):
     rc, err = run_tool("cann-run", [path], capsys)
     assert rc == 1
     one_line_errors(err, r": error: the module has no func.func @main to run$", path)
+
+
+# --- cann-compile (the harness's `compile` kind) -------------------------------------------------
+
+def test_force_fp16_compiles_a_model_whose_elementwise_chain_fuses(capsys, tmp_path):
+    """Mul -> Relu fuse into one cann.FusedKernel (a body region); set-precision rebuilt it from
+    its operands and attributes, dropping the body and erasing the ops in it while its walk
+    still held them: `internal error: AttributeError ... insert_op_before` (55 of 10,000
+    `compile` cases, every one with --precision_mode=force_fp16)."""
+    model = repro("compile-force-fp16-fused-kernel", "mul_relu_sum.pbtxt")
+    out = tmp_path / "m"
+    rc, err = run_tool("cann-compile", [f"--model={model}", "--framework=3",
+                                        "--soc_version=Ascend910B3", "--precision_mode=force_fp16",
+                                        f"--output={out}"], capsys)
+    assert (rc, err, (tmp_path / "m.om").is_file()) == (0, "", True)
