@@ -95,6 +95,8 @@ SAMPLES: dict[str, tuple] = {
                   '"cann.ConcatV2D"(%a0, %a1) <{concat_dim = 1 : i64, N = 2 : i64}>'),
     "GatherV2D": ([((11, 6), F), ((4,), "i32")], [((4, 6), F)],
                   '"cann.GatherV2D"(%a0, %a1) <{axis = 0 : i64}>'),
+    "InplaceUpdate": ([((9, 5), F), ((3,), "i32"), ((3, 5), F)], [((9, 5), F)],
+                      '"cann.InplaceUpdate"(%a0, %a1, %a2)'),
     "StridedSliceD": ([((6, 10), F)], [((3, 4), F)],
                       f'"cann.StridedSliceD"(%a0) <{{begin = {_a(0, 1)}, end = {_a(6, 9)}, '
                       f'strides = {_a(2, 2)}, begin_mask = 0 : i64, end_mask = 0 : i64, '
@@ -142,6 +144,8 @@ def _inputs(name: str, args, rng) -> dict[str, np.ndarray]:
     for i, (shape, dt) in enumerate(args):
         if dt == "i1":
             v = rng.random(shape) < 0.5
+        elif dt == "i32" and name == "InplaceUpdate":  # distinct rows of x
+            v = rng.permutation(args[0][0][0])[:shape[0]].astype(np.int32)
         elif dt == "i32":
             hi = SAMPLES[name][0][0][0][0] if name == "GatherV2D" else 4
             v = rng.integers(0 if name == "GatherV2D" else -3, hi, shape).astype(np.int32)
@@ -406,6 +410,12 @@ def _gen_gather(draw):
             f'"cann.GatherV2D"(%a0, %a1) <{{axis = {axis} : i64}}>')
 
 
+def _gen_inplace_update(draw):
+    s = _shape(draw, max_elems=5000)
+    k = draw(st.integers(1, s[0]))
+    return ([(s, F), ([k], "i32"), ([k] + s[1:], F)], [(s, F)], '"cann.InplaceUpdate"(%a0, %a1, %a2)')
+
+
 def _gen_slice(draw):
     s = _shape(draw)
     begin, end, strides, out = [], [], [], []
@@ -491,7 +501,7 @@ GENERATORS = {
     **{n: _gen_pool(n) for n in ("MaxPool", "AvgPool")},
     **{f"Reduce{n}D": _gen_reduce(f"Reduce{n}D") for n in ("Mean", "Sum", "Max", "Min", "Prod")},
     "TransposeD": _gen_transpose, **{n: _gen_pad(n) for n in ("PadD", "PadV2D", "MirrorPad")},
-    "ConcatV2D": _gen_concat, "GatherV2D": _gen_gather, "StridedSliceD": _gen_slice,
+    "ConcatV2D": _gen_concat, "GatherV2D": _gen_gather, "InplaceUpdate": _gen_inplace_update, "StridedSliceD": _gen_slice,
     "Reshape": _gen_reshape,
     **{n: _gen_resize(n) for n in ("ResizeBilinearV2", "ResizeNearestNeighborV2")},
     **{n: _gen_split(n) for n in ("SplitD", "SplitVD")}, "Cumsum": _gen_cumsum,
@@ -528,6 +538,8 @@ def _random_inputs(name, spec, rng) -> dict[str, np.ndarray]:
         elif dt == "i32" and name == "GatherV2D":  # indices into the gathered axis
             axis = int(re.search(r"axis = (\d+)", text).group(1))
             v = rng.integers(0, args[0][0][axis], shape).astype(np.int32)
+        elif dt == "i32" and name == "InplaceUpdate":  # distinct rows of x
+            v = rng.permutation(args[0][0][0])[:shape[0]].astype(np.int32)
         elif dt == "i32":
             v = rng.integers(-3, 4, shape).astype(np.int32)
         else:
