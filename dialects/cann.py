@@ -1169,7 +1169,7 @@ class ReshapeOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     shape = prop_def(I64Array)
-    traits = traits_def(Pure(), View(), RunsOn(nc1hwc0="reshape-c", fractal_nz="batch-view"), ReshapeCanonicalization(), ReshapeCanonicalization())
+    traits = traits_def(Pure(), View(), RunsOn(nc1hwc0="reshape-c", fractal_nz="batch-view"), ReshapeCanonicalization())
 
     def verify_op(self) -> None:
         from dialects.common import ints
