@@ -97,18 +97,6 @@ def parse_inputs(specs: Sequence[str], files: dict[str, str] | None = None) -> d
     return out
 
 
-def _file_name(name: str) -> str:
-    return name.replace("/", "_").replace(":", "_") + ".npy"
-
-
-def summary(name: str, v: np.ndarray) -> str:
-    if v.size and np.issubdtype(v.dtype, np.number):
-        f = v.astype(np.float64)
-        stats = f" min={f.min():.6g} max={f.max():.6g} mean={f.mean():.6g}"
-    else:
-        stats = ""
-    return f"{name}: shape={list(v.shape)} dtype={v.dtype}{stats}"
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     source: list[SourceMap] = []
@@ -119,11 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from compiler.driver.runner import (
             ENTRY_ATTR,
             check_inputs,
-            compare,
             input_specs,
             main_func,
             random_inputs,
-            run_graphdef,
+            report_run,
             run_module,
         )
 
@@ -165,35 +152,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         inputs.update(given)
         outputs = run_planned(module, inputs) if om else run_module(module, inputs)
 
-        if args.output_dir:
-            try:
-                os.makedirs(args.output_dir, exist_ok=True)
-                for name, v in outputs.items():
-                    np.save(os.path.join(args.output_dir, _file_name(name)), v)
-            except OSError as e:
-                raise CompileError(f"{args.output_dir}: error: cannot write: {e.strerror}") from None
-
-        if not args.compare_with:
-            for name, v in outputs.items():
-                print(summary(name, v))
-            return 0
-
-        if ENTRY_ATTR not in main_func(module).attributes:
+        if args.compare_with and ENTRY_ATTR not in main_func(module).attributes:
             raise CompileError(
                 f"{args.model}: error: @main has no '{ENTRY_ATTR}' attribute naming its inputs "
                 "and outputs; cannot match them with the GraphDef's tensors")
         from compiler.interpreters.aipp_impl import framework_inputs  # AIPP'd raw images
 
-        reference = run_graphdef(args.compare_with, framework_inputs(module, inputs), list(outputs))
-        results = compare(outputs, reference, args.atol, args.rtol)
-        failed = False
-        for name, c in results.items():
-            verdict = "OK" if c.ok else "FAIL"
-            note = f" [{c.note}]" if c.note else ""
-            print(f"{name}: max_abs={c.max_abs:.3g} max_rel={c.max_rel:.3g} "
-                  f"(atol={args.atol:g}, rtol={args.rtol:g}) {verdict}{note}")
-            failed |= not c.ok
-        return 1 if failed else 0
+        return 1 if report_run(args, outputs, framework_inputs(module, inputs)) else 0
 
     return run_tool(TOOL, body, source=lambda: source[0] if source else None)
 

@@ -408,19 +408,12 @@ def run_gears(args, gears, load_npy) -> int:
     input given fewer times keeps its last value), each in the gear its inputs' shapes (or its
     ascend_mbatch_shape_data) select, as one loaded model on the device switches gears.  Each
     output line starts with `[gear k: shapes]`."""
-    import os
-
     import numpy as np
 
     from compiler.backend.offline_model import run_planned
-    from compiler.driver.runner import check_inputs, compare, input_specs, random_inputs, run_graphdef
+    from compiler.driver.runner import check_inputs, input_specs, random_inputs, repeated_inputs, report_run
 
-    given: dict[str, list] = {}
-    for spec in args.input:
-        name, eq, path = spec.partition("=")
-        if not eq or not name or not path:
-            raise CompileError(f"cann-run: error: --input expects NAME=FILE.npy, got '{spec}'")
-        given.setdefault(name, []).append((path, load_npy(path, name)))
+    given = repeated_inputs(args.input, load_npy)
     runs = []
     for k in range(max(len(v) for v in given.values())):
         pick = {n: vs[min(k, len(vs) - 1)] for n, vs in given.items()}
@@ -441,22 +434,5 @@ def run_gears(args, gears, load_npy) -> int:
         shapes = ";".join(f"{n}:{','.join(map(str, np.shape(v)))}" for n, v in inputs.items())
         prefix = f"[gear {gear}: {shapes}] "
         outputs = run_planned(module, inputs)
-        if args.output_dir:
-            try:
-                os.makedirs(args.output_dir, exist_ok=True)
-                for name, v in outputs.items():
-                    np.save(os.path.join(args.output_dir, name.replace("/", "_").replace(":", "_")
-                                         + f"_run{k}.npy"), v)
-            except OSError as e:
-                raise CompileError(f"{args.output_dir}: error: cannot write: {e.strerror}") from None
-        if not args.compare_with:
-            for name, v in outputs.items():
-                print(f"{prefix}{name}: shape={list(v.shape)} dtype={v.dtype}")
-            continue
-        reference = run_graphdef(args.compare_with, inputs, list(outputs))
-        for name, c in compare(outputs, reference, args.atol, args.rtol).items():
-            note = f" [{c.note}]" if c.note else ""
-            print(f"{prefix}{name}: max_abs={c.max_abs:.3g} max_rel={c.max_rel:.3g} "
-                  f"(atol={args.atol:g}, rtol={args.rtol:g}) {'OK' if c.ok else 'FAIL'}{note}")
-            failed |= not c.ok
+        failed |= report_run(args, outputs, inputs, prefix, f"_run{k}")
     return 1 if failed else 0

@@ -296,3 +296,61 @@ def compare(ours: dict[str, np.ndarray], reference: dict[str, np.ndarray], atol:
         ok = bool(np.allclose(a64, b64, atol=atol, rtol=rtol))
         out[name] = Comparison(name, max_abs, max_rel, ok)
     return out
+
+
+# --- what cann-run prints and saves for one run -------------------------------------------------
+
+def output_file_name(name: str, tag: str = "") -> str:
+    """The .npy file `--output-dir` gets for output `name` (`tag`: `_run{k}` of repeated runs)."""
+    return name.replace("/", "_").replace(":", "_") + tag + ".npy"
+
+
+def summary(name: str, v: np.ndarray) -> str:
+    """One output as cann-run prints it without --compare-with: shape, dtype and value range."""
+    if v.size and np.issubdtype(v.dtype, np.number):
+        f = v.astype(np.float64)
+        stats = f" min={f.min():.6g} max={f.max():.6g} mean={f.mean():.6g}"
+    else:
+        stats = ""
+    return f"{name}: shape={list(v.shape)} dtype={v.dtype}{stats}"
+
+
+def repeated_inputs(specs, load_npy) -> dict[str, list[tuple[str, np.ndarray]]]:
+    """cann-run's `--input NAME=FILE.npy`, each name possibly given more than once (one run per
+    value): name -> [(file, array), ...] in the order given."""
+    given: dict[str, list[tuple[str, np.ndarray]]] = {}
+    for spec in specs:
+        name, eq, path = spec.partition("=")
+        if not eq or not name or not path:
+            raise CompileError(f"cann-run: error: --input expects NAME=FILE.npy, got '{spec}'")
+        given.setdefault(name, []).append((path, load_npy(path, name)))
+    return given
+
+
+def report_run(args, outputs: dict[str, np.ndarray], reference_inputs: dict[str, np.ndarray],
+               prefix: str = "", tag: str = "") -> bool:
+    """cann-run's output for one run: the outputs saved to `--output-dir` (file names with
+    `tag`), then either one summary line per output or, with `--compare-with`, one comparison
+    line per output against TensorFlow run on `reference_inputs`.  Each line starts with
+    `prefix` (which gear or shape the run was).  True when a comparison failed."""
+    import os
+
+    if args.output_dir:
+        try:
+            os.makedirs(args.output_dir, exist_ok=True)
+            for name, v in outputs.items():
+                np.save(os.path.join(args.output_dir, output_file_name(name, tag)), v)
+        except OSError as e:
+            raise CompileError(f"{args.output_dir}: error: cannot write: {e.strerror}") from None
+    if not args.compare_with:
+        for name, v in outputs.items():
+            print(prefix + summary(name, v))
+        return False
+    reference = run_graphdef(args.compare_with, reference_inputs, list(outputs))
+    failed = False
+    for name, c in compare(outputs, reference, args.atol, args.rtol).items():
+        note = f" [{c.note}]" if c.note else ""
+        print(f"{prefix}{name}: max_abs={c.max_abs:.3g} max_rel={c.max_rel:.3g} "
+              f"(atol={args.atol:g}, rtol={args.rtol:g}) {'OK' if c.ok else 'FAIL'}{note}")
+        failed |= not c.ok
+    return failed

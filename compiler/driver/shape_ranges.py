@@ -313,19 +313,15 @@ def run_ranged(args, module, model_path: str, load_npy) -> int:
     import numpy as np
 
     from compiler.backend.runtime_tiling import Dispatcher
-    from compiler.driver.runner import compare, input_specs, random_inputs, run_graphdef
+    from compiler.driver.runner import input_specs, random_inputs, repeated_inputs, report_run
 
     dispatcher = Dispatcher.of_kernel_module(module, model_path)
     known = [n for n, _, _ in input_specs(module)]
-    given: dict[str, list] = {}
-    for spec in args.input:
-        name, eq, path = spec.partition("=")
-        if not eq or not name or not path:
-            raise CompileError(f"cann-run: error: --input expects NAME=FILE.npy, got '{spec}'")
+    given = repeated_inputs(args.input, load_npy)
+    for name in given:
         if name not in known:
             raise CompileError(f"cann-run: error: unknown input '{name}'; the model's inputs are "
                                f"{', '.join(known) or '(none)'}")
-        given.setdefault(name, []).append((path, load_npy(path, name)))
     for name, values in given.items():
         for path, v in values:
             if name in dispatcher.ranges and (why := outside(dispatcher.ranges, name, np.shape(v))):
@@ -340,21 +336,6 @@ def run_ranged(args, module, model_path: str, load_npy) -> int:
         shapes = ";".join(f"{n}:{','.join(map(str, np.shape(v)))}" for n, v in inputs.items())
         outputs = dispatcher.run(inputs)
         prefix = f"[{shapes}] " if n_runs > 1 or args.compare_with else ""
-        if args.output_dir:
-            os.makedirs(args.output_dir, exist_ok=True)
-            for name, v in outputs.items():
-                tag = f"_run{k}" if n_runs > 1 else ""
-                np.save(os.path.join(args.output_dir, name.replace("/", "_").replace(":", "_")
-                                     + f"{tag}.npy"), v)
-        if not args.compare_with:
-            for name, v in outputs.items():
-                print(f"{prefix}{name}: shape={list(v.shape)} dtype={v.dtype}")
-            continue
-        reference = run_graphdef(args.compare_with, inputs, list(outputs))
-        for name, c in compare(outputs, reference, args.atol, args.rtol).items():
-            note = f" [{c.note}]" if c.note else ""
-            print(f"{prefix}{name}: max_abs={c.max_abs:.3g} max_rel={c.max_rel:.3g} "
-                  f"(atol={args.atol:g}, rtol={args.rtol:g}) {'OK' if c.ok else 'FAIL'}{note}")
-            failed |= not c.ok
+        failed |= report_run(args, outputs, inputs, prefix, f"_run{k}" if n_runs > 1 else "")
     print(dispatcher.stats_line())
     return 1 if failed else 0
