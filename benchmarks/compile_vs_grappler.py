@@ -75,7 +75,7 @@ def op_cost(kind: str, in_shapes, out_shapes, elem_bytes: int, chip,
             m, k, n_ = _n(out[:-1]), in_shapes[0][-1], out[-1]
         try:
             compute_cycles = cube_tiling(base, max(m, 1), max(n_, 1), max(k, 1), elem_bytes,
-                                         16, chip.name).est_cycles
+                                         16, chip).est_cycles
         except TilingError:
             compute_cycles = 0.0
         per_core = -(-_n(out) // chip.cube_cores)

@@ -172,7 +172,7 @@ def main(argv=None) -> int:
         for kind, m, n, k, batch in shapes:
             tiling.cache_clear()
             t0 = time.perf_counter()
-            t = tiling.cube_tiling(kind, m, n, k, FP32, 16, chip.name, batch)
+            t = tiling.cube_tiling(kind, m, n, k, FP32, 16, chip, batch)
             times.append(time.perf_counter() - t0)
             best = exhaustive(chip, kind, m, n, k, batch)
             r = best / t.est_cycles

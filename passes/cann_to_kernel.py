@@ -61,7 +61,7 @@ class CannToKernelPass(ModulePass):
             attr = op.attributes.get(kernel.SOC_ATTR)
             chip = attr.data if isinstance(attr, StringAttr) else DEFAULT_CHIP
         try:
-            get_chip(chip)
+            profile = get_chip(chip)  # resolved once: every pattern and tiling takes the profile
         except UnknownChipError as e:
             raise CompileError(f"cann-to-kernel: error: {e}") from None
         try:
@@ -70,7 +70,7 @@ class CannToKernelPass(ModulePass):
             raise CompileError(f"cann-to-kernel: error: {e}") from None
         op.attributes[kernel.SOC_ATTR] = StringAttr(chip)
         failures: list[tuple[Operation, str]] = []
-        rewrite(op, lowering_patterns(chip, failures, impl=impl),
+        rewrite(op, lowering_patterns(profile, failures, impl=impl),
                 recursive=False)
         select_implementations(op, impl)
         for left in op.walk():

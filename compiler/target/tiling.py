@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from compiler.target.chips import ChipProfile, get_chip
+from compiler.target.chips import ChipProfile
 from compiler.target.cost_model import cube_core_cycles
 from compiler.target.formats import ceil_div
 
@@ -119,9 +119,8 @@ def tiling_cost(chip: ChipProfile, batch: int, m: int, n: int, k: int, in_bytes:
 
 @lru_cache(maxsize=4096)
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
-                 chip_name: str, batch: int = 1, ub_a_tiles: int = 0,
+                 chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
                  ub_epilogue_tiles: int = 1) -> CubeTiling:
-    chip = get_chip(chip_name)
     check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
     best = None
@@ -207,7 +206,7 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
 
 
 def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
-                chip: str, batch: int = 1, ub_a_tiles: int = 0,
+                chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
                 ub_epilogue_tiles: int = 1) -> CubeTiling:
     """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch,
     ub_a_tiles: A tiles also held in UB next to the epilogue tile; ub_epilogue_tiles: the [baseM,
@@ -228,9 +227,8 @@ VECTOR_BLOCK = 128  # elements per vector instruction (fp16)
 
 
 @lru_cache(maxsize=4096)
-def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_name: str,
+def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: ChipProfile,
                    unit_elems: int = 1, blocks: int = 0) -> VectorTiling:
-    chip = get_chip(chip_name)
     check_extents(kind, elements=elems)
     if blocks:  # a phase of a kernel launched on `blocks` cores: the last ones may have no work
         cores = blocks
@@ -253,14 +251,14 @@ def _vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip_
     return VectorTiling(fields, buffers, cores)
 
 
-def vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str,
+def vector_tiling(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: ChipProfile,
                   unit_elems: int = 1) -> VectorTiling:
     """Tiles of `elems` units (elements, or rows of `unit_elems` elements each: a unit is never
     split), cached by all arguments and the chip.  Cores: one per MIN_ELEMS_PER_CORE elements."""
     return _vector_tiling(kind, elems, n_buffers, elem_bytes, chip, unit_elems)
 
 
-def vector_tiling_on(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: str,
+def vector_tiling_on(kind: str, elems: int, n_buffers: int, elem_bytes: int, chip: ChipProfile,
                      blocks: int) -> VectorTiling:
     """The tiles of `elems` elements split over exactly `blocks` cores (block_dim = blocks): one
     phase of a kernel whose phases share one launch, e.g. ConcatV2D's one copy per input.  Every
@@ -280,12 +278,11 @@ def cache_stats() -> dict[str, tuple[int, int]]:
 
 
 def squeeze_excite_tiling(n: int, c1: int, hw: int, c0: int, hidden: int, channels: int,
-                          elem_bytes: int, chip_name: str) -> VectorTiling:
+                          elem_bytes: int, chip: ChipProfile) -> VectorTiling:
     """The squeeze-excite gate kernel (compiler/conversions/cann_to_kernel/squeeze_excite.py): one batch per
     vector core; UB in six equal parts, each holding one of the largest tiles that are live
     together: x chunk and its accumulator [c1Tile, chunkLen, C0], w1 block and its product
     [hidden, c1Tile, C0]; later w2 block and its product [cTile, hidden]."""
-    chip = get_chip(chip_name)
     check_extents("SqueezeExcite", N=n, C1=c1, HW=hw, hidden=hidden)
     cores = min(n, chip.vector_cores)
     per_core = ceil_div(n, cores)

@@ -25,8 +25,10 @@ from __future__ import annotations
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import RewritePattern
 
+from compiler.target.chips import ChipProfile
 
-def lowering_patterns(chip: str, failures: list[tuple[Operation, str]], *,
+
+def lowering_patterns(chip: ChipProfile, failures: list[tuple[Operation, str]], *,
                       impl=None) -> list[RewritePattern]:
     """impl: the ImplMode (compiler/conversions/cann_to_kernel/implmode.py) every pattern lowers with."""
     from compiler.conversions.cann_to_kernel import (attention, channels, control_flow, cube, data_movement, fused,

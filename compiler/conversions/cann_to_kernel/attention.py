@@ -30,6 +30,7 @@ from compiler.ir.rewriting import with_loc
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy, numpy_dtype
+from compiler.target.chips import ChipProfile
 
 
 class MultiHeadAttentionToKernels(ChipPattern):
@@ -91,7 +92,7 @@ def _scalar_const(v: float, et, loc_op) -> cann.ConstOp:
     return with_loc(cann.ConstOp(dense_from_numpy(np.asarray(v, numpy_dtype(et)))), loc_op)
 
 
-def mask_kernels(chip: str, op, s: SSAValue, scores_shape: list[int]) -> list[Operation]:
+def mask_kernels(chip: ChipProfile, op, s: SSAValue, scores_shape: list[int]) -> list[Operation]:
     """The ops that apply op's mask (mask_kind: cann.MASK_KINDS) to the scores s, the last one
     producing the masked scores: scalar constants (fill, threshold) and one vector kernel over
     flat tiles of s, the mask broadcast (numpy rules) to [B, N, Sq, Sk] as it is loaded.

@@ -26,6 +26,7 @@ from compiler.target.formats import Format, ceil_div
 from compiler.ir.rewriting import with_loc
 from dialects import cann, kernel
 from dialects.common import int_array, numpy_dtype
+from compiler.target.chips import ChipProfile
 
 
 def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
@@ -37,7 +38,7 @@ def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
 
 
 class ChipPattern(RewritePattern):
-    def __init__(self, chip: str, failures: list[tuple[Operation, str]], impl=None):
+    def __init__(self, chip: ChipProfile, failures: list[tuple[Operation, str]], impl=None):
         from compiler.conversions.cann_to_kernel.implmode import ImplMode
 
         self.chip, self.failures = chip, failures

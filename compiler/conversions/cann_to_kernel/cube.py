@@ -27,6 +27,7 @@ from compiler.conversions.cann_to_kernel.fused import (
 from compiler.target.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
+from compiler.target.chips import ChipProfile
 
 CONV_OPS = (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp, cann.FusedDepthwiseConv2DOp,
             cann.FusedConv2DScaledOp)
@@ -259,7 +260,7 @@ class MatMulToCube(ChipPattern):
         replace_with_epilogue(rewriter, op, fk, new)
 
 
-def gemm_kernel(chip: str, kind: str, operands, y_type, *, batch, m, n, k, a_load, b_load,
+def gemm_kernel(chip: ChipProfile, kind: str, operands, y_type, *, batch, m, n, k, a_load, b_load,
                 store, bias_load=None, epilogue=(), loc_op=None):
     et = y_type.element_type
     dtype = numpy_dtype(et)

@@ -36,6 +36,7 @@ from compiler.ir.rewriting import with_loc
 from compiler.target.tiling import TilingError, vector_tiling, vector_tiling_on
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy, ints, numpy_dtype
+from compiler.target.chips import ChipProfile
 
 
 class TransDataToKernel(ChipPattern):
@@ -322,14 +323,14 @@ def nc1hwc0_slice(op) -> tuple[list[int], list[int], list[int]] | None:
     return start, step, count
 
 
-def slice_kernel(chip: str, x, yt, start, step, count, kind: str, loc_op):
+def slice_kernel(chip: ChipProfile, x, yt, start, step, count, kind: str, loc_op):
     """A kernel.vec_kernel: per core, UB tiles of the flattened result, each gathered from the
     row-major x at start + i * step per axis (`slice_flat`), stored flat."""
     return gather_flat_kernel(chip, x, yt, kind, loc_op, "slice_flat", start=start, step=step,
                               count=count)
 
 
-def gather_flat_kernel(chip: str, x, yt, kind: str, loc_op, view: str, **params):
+def gather_flat_kernel(chip: ChipProfile, x, yt, kind: str, loc_op, view: str, **params):
     """A kernel.vec_kernel: per core, UB tiles of the flattened result, each loaded from x by
     the load view `view` (slice_flat, split_c0, transpose_flat, flat broadcasting), stored flat."""
     et = yt.element_type

@@ -19,7 +19,6 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, attr_of, kernel_op, num_elems, prod
 from compiler.conversions.cann_to_kernel.recurrent import Buf
-from compiler.target.chips import get_chip
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
 
@@ -58,7 +57,7 @@ class InplaceUpdateToVectorBody(ChipPattern):
         rows = xt.get_shape()[0]
         k = op.indices.type.get_shape()[0]
         row_len = prod(xt.get_shape()[1:])
-        ub = get_chip(self.chip).capacity("UB")
+        ub = self.chip.capacity("UB")
         # the update rows and their index tile in half of UB (the other half: the copy tiles)
         rt = max(1, min(k, (ub // 2) // max(1, row_len * eb + 4)))
         if row_len * eb + 4 > ub // 2:

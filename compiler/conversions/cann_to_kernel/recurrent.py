@@ -39,7 +39,6 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, align, kernel_op
-from compiler.target.chips import get_chip
 from compiler.target.formats import ceil_div
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -95,7 +94,7 @@ class RecurrentToCube(ChipPattern):
         gates = 4 if lstm else 3
         et = op.x.type.element_type
         in_bytes = numpy_dtype(et).itemsize
-        chip = get_chip(self.chip)
+        chip = self.chip
         plan = _plan(chip, t_, b_, i_, h_, gates, in_bytes, 2 if lstm else 1, 2)
         if isinstance(plan, str):
             self.fail(op, f"{op.name}: {plan}")

@@ -24,7 +24,6 @@ from xdsl.dialects.builtin import IntegerAttr, StringAttr, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.target.chips import get_chip
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -57,7 +56,7 @@ class CumsumToVectorBody(ChipPattern):
         if rows * length * inner == 0:
             self.fail(op, f"{op.name}: an empty tensor has no scan kernel")
             return
-        chip = get_chip(self.chip)
+        chip = self.chip
         chunk = max(1, min(length, chip.ub // (2 * SCAN_BUFFERS * eb * inner)))
         try:
             t = vector_tiling("Cumsum", rows, SCAN_BUFFERS, eb * inner * chunk, self.chip,

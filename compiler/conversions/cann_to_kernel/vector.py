@@ -17,7 +17,7 @@ from xdsl.pattern_rewriter import (
     PatternRewriter,
 )
 
-from compiler.target.chips import get_chip
+from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
@@ -267,7 +267,7 @@ def layer_norm_rows(body: Body, x, g, b, eps: float, tile: int, length: int, et)
     return body.vec("Add", [sc, b], [tile, length], et)
 
 
-def softmax_kernel(chip: str, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV2",
+def softmax_kernel(chip: ChipProfile, x: SSAValue, y_type, loc_op, kind: str = "SoftmaxV2",
                    compute_type=None):
     """A vector kernel: softmax over the last axis of a row-major tensor, tiles of whole rows.
     compute_type (default: the tensor's): the element type of the UB arithmetic; another type
@@ -424,7 +424,7 @@ class RowsToVectorBody(ChipPattern):
         rewriter.replace(op, new)
 
 
-def lower_new_ops(chip: str, failures, ops, rewriter: PatternRewriter, impl=None) -> None:
+def lower_new_ops(chip: ChipProfile, failures, ops, rewriter: PatternRewriter, impl=None) -> None:
     """Lower cann ops a pattern has just built in place of its op (cann-to-kernel's walk does
     not revisit them): each by the first lowering pattern that takes it."""
     from compiler.conversions.cann_to_kernel import lowering_patterns
@@ -519,7 +519,7 @@ class ReduceToVectorBody(ChipPattern):
             return
         et = yt.element_type
         eb = numpy_dtype(et).itemsize
-        chip = get_chip(self.chip)
+        chip = self.chip
         chunk = max(1, min(length, chip.ub // (4 * eb * inner)))  # in + partial, double-buffered
         kind = op.name.removeprefix("cann.")
         t = self.vector_tiling_or_fail(op, kind, rows, 2, eb * inner * chunk, inner * length)
