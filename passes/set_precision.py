@@ -54,7 +54,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
@@ -143,6 +143,8 @@ class SetPrecisionPass(ModulePass):
 
         # customized ops first: under mixed precision their neighbours follow them
         for o in list(op.walk()):
+            if o.parent is None:  # in the body of a fused kernel converted before it
+                continue
             want = setting(o) if custom else None
             if want in FLOAT_DTYPES and self._retypable(o):
                 src = _float_elt(o)
@@ -154,6 +156,8 @@ class SetPrecisionPass(ModulePass):
             else:
                 src, dst, src_t, dst_t = "f32", "f16", Float32Type(), Float16Type()
             for o in list(op.walk()):
+                if o.parent is None:  # in the body of a fused kernel converted before it
+                    continue
                 if (not (keep_names or keep_types or custom) or setting(o) is None) and \
                         self._wanted(o, src, dst):
                     self._convert(o, src, dst, src_t, dst_t)
@@ -163,12 +167,12 @@ class SetPrecisionPass(ModulePass):
         erase_dead(op)
 
     def _retypable(self, o: Operation) -> bool:
-        # An op with a body (cann.FusedKernel) is not rebuilt here: `_convert` recreates an op
-        # from its operands and attributes, which would drop the body (and erase the ops in it
-        # while the walk still holds them: the fuzz harness's internal error).  Its body's ops
-        # keep the kernel's dtype with it; retyping a fused body is not implemented yet.
-        if _has_or_in_body(o):
+        # The ops of a fused body change with their kernel (`_convert_fused`), never alone.
+        if _in_fused_body(o):
             return False
+        if isinstance(o, cann.FusedKernelOp):
+            src = _float_elt(o)
+            return src is not None and all(_body_op_allows(b, src, None) for b in o.body.block.ops)
         return o.dialect_name() == "cann" and o.name not in _SKIP and o.has_trait(Pure)
 
     def _cast_outputs(self, module: ModuleOp) -> None:
@@ -210,11 +214,20 @@ class SetPrecisionPass(ModulePass):
 
     def _wanted(self, o: Operation, src: str, dst: str) -> bool:
         if o.dialect_name() != "cann" or o.name in _SKIP or not o.has_trait(Pure) or \
-                _has_or_in_body(o):
+                _in_fused_body(o):
             return False
         floats = [v for v in (*o.operands, *o.results) if _elt(v) in ("f16", "f32", "bf16")]
         if not floats or any(_elt(v) != src for v in floats):
             return False
+        if isinstance(o, cann.FusedKernelOp):  # as its body's ops would be, each alone
+            body = [b for b in o.body.block.ops if not isinstance(b, (cann.ConstOp, cann.YieldOp))]
+            if not all(_body_op_allows(b, src, dst) for b in o.body.block.ops):
+                return False
+            if self.mode in ("force_fp16", "force_fp32"):
+                return True
+            if self.mode == "allow_fp32_to_fp16" or any(b.name in BLACK_LIST for b in body):
+                return False
+            return any(_from_cast(v, dst) is not None for v in o.operands if _elt(v) == src)
         from compiler.conversions.tf_to_cann.legalization import CANN_DTYPES
 
         allowed = CANN_DTYPES.get(o.name.removeprefix("cann."))
@@ -246,8 +259,10 @@ class SetPrecisionPass(ModulePass):
                 inner = cast.y
             operands.append(inner)
         result_types = [_retype(r.type, dst_t) if _elt(r) == src else r.type for r in o.results]
+        regions = [_retyped_body(o, src, dst_t)] if isinstance(o, cann.FusedKernelOp) else []
         new = type(o).create(operands=operands, result_types=result_types,
-                             properties=dict(o.properties), attributes=dict(o.attributes))
+                             properties=dict(o.properties), attributes=dict(o.attributes),
+                             regions=regions)
         new.location = o.location
         block.insert_op_before(new, o)
         for r, nr in zip(o.results, new.results, strict=True):
@@ -261,9 +276,56 @@ class SetPrecisionPass(ModulePass):
         block.erase_op(o)
 
 
-def _has_or_in_body(o: Operation) -> bool:
-    """A cann.FusedKernel, or an op of its body."""
-    return bool(o.regions) or isinstance(o.parent_op(), cann.FusedKernelOp)
+def _in_fused_body(o: Operation) -> bool:
+    """An op of a cann.FusedKernel's body (retyped with its kernel, never alone)."""
+    return isinstance(o.parent_op(), cann.FusedKernelOp)
+
+
+def _body_op_allows(b: Operation, src: str, dst: str | None) -> bool:
+    """Whether op `b` of a fused body computes in `src` throughout (its float operands and
+    results) and, when `dst` is given, has a `dst` implementation (legalization's CANN_DTYPES)."""
+    if isinstance(b, (cann.ConstOp, cann.YieldOp)):
+        return True
+    if isinstance(b, cann.CastOp) or b.regions:
+        return False
+    floats = [v for v in (*b.operands, *b.results) if _elt(v) in ("f16", "f32", "bf16")]
+    if any(_elt(v) != src for v in floats):
+        return False
+    if dst is None:
+        return True
+    from compiler.conversions.tf_to_cann.legalization import CANN_DTYPES
+
+    allowed = CANN_DTYPES.get(b.name.removeprefix("cann."))
+    return allowed is None or dst in allowed
+
+
+def _retyped_body(o: cann.FusedKernelOp, src: str, dst_t) -> Region:
+    """A copy of the fused kernel's body computing in `dst_t` where it computed in `src`: the
+    block arguments, every op's results, and the float constants (their values converted)."""
+    import numpy as np
+
+    from dialects.common import dense_from_numpy, numpy_dtype, numpy_from_dense
+
+    old = o.body.block
+    block = Block(arg_types=[_retype(a.type, dst_t) if _elt(a) == src else a.type for a in old.args])
+    mapping: dict[SSAValue, SSAValue] = dict(zip(old.args, block.args, strict=True))
+    for a, na in mapping.items():
+        na.name_hint = a.name_hint
+    for b in old.ops:
+        operands = [mapping.get(v, v) for v in b.operands]
+        result_types = [_retype(r.type, dst_t) if _elt(r) == src else r.type for r in b.results]
+        props = dict(b.properties)
+        if isinstance(b, cann.ConstOp) and _elt(b.results[0]) == src:
+            value = np.asarray(numpy_from_dense(props["value"])).astype(numpy_dtype(dst_t))
+            props["value"] = dense_from_numpy(value.reshape(b.results[0].type.get_shape()))
+        new = type(b).create(operands=operands, result_types=result_types, properties=props,
+                             attributes=dict(b.attributes))
+        new.location = b.location
+        block.add_op(new)
+        for r, nr in zip(b.results, new.results, strict=True):
+            nr.name_hint = r.name_hint
+            mapping[r] = nr
+    return Region(block)
 
 
 def _type(elt: str):

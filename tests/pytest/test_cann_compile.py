@@ -272,6 +272,34 @@ def test_force_fp16_matches_tensorflow_within_fp16(models, tmp_path, capsys):
     assert rc == 0 and out.rstrip().endswith("OK"), out + err
 
 
+def _fused_chain_graph(path) -> None:
+    """x[4,40], y[4,40] -> relu(x * y + 0.5) * sigmoid(x) -> sum over axis 1: a pointwise chain
+    the automatic fusion makes one cann.FusedKernel."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [4, 40], name="x")
+        y = tf.compat.v1.placeholder(tf.float32, [4, 40], name="y")
+        t = tf.nn.relu(x * y + 0.5) * tf.sigmoid(x)
+        tf.reduce_sum(t, axis=1, name="out")
+    path.write_text(str(g.as_graph_def()))
+
+
+def test_force_fp16_computes_a_fused_kernel_in_fp16(tmp_path, capsys):
+    """--precision_mode=force_fp16 converts a cann.FusedKernel with its body (block arguments,
+    ops, constants), as it converts each op it was fused from; the .om matches TF within fp16."""
+    model = tmp_path / "chain.pbtxt"
+    _fused_chain_graph(model)
+    om = tmp_path / "chain.om"
+    rc, _, err = compile_(capsys, f"--model={model}", "-o", om, "--precision_mode=force_fp16")
+    assert rc == 0, err
+    launches = kernels(str(om))  # the casts of x and y, the fused chain, the sum, the cast back
+    assert ({d for _, _, d in launches[:-1]}, launches[-1][2]) == ({"f16"}, "f32")
+    rc, out, err = run_(capsys, om, "--compare-with", model, "--atol", "2e-2", "--rtol", "1e-2")
+    assert rc == 0 and out.rstrip().endswith("OK"), out + err
+
+
 def test_out_nodes_selects_the_output(tmp_path, capsys):
     om = tmp_path / "bias.om"
     rc, _, err = compile_(capsys, f"--model={PBTXT}", "-o", om, "--out_nodes=conv1/BiasAdd:0")
