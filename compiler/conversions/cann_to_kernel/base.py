@@ -49,6 +49,14 @@ class ChipPattern(RewritePattern):
         if all(f is not op for f, _ in self.failures):
             self.failures.append((op, msg))
 
+    def fails_on_dynamic_dims(self, op: Operation, *types) -> bool:
+        """True, after a diagnostic at the op, when one of `types` has a dynamic dimension (the
+        tiling needs static shapes)."""
+        msg = dynamic_dims_error(op, *types)
+        if msg:
+            self.fail(op, msg)
+        return msg is not None
+
     def vector_tiling_or_fail(self, op: Operation, kind: str, units: int, n_buffers: int,
                               unit_bytes: int, unit_elems: int = 1, note: str = ""):
         """compiler.target.tiling.vector_tiling on this pattern's chip, or None after a diagnostic at
@@ -63,9 +71,7 @@ class ChipPattern(RewritePattern):
 
     def static_row_major(self, op: Operation, xt, yt, kind: str) -> bool:
         """Static shapes and row-major (unformatted) x and y, else a diagnostic at the op."""
-        msg = dynamic_dims_error(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, xt, yt):
             return False
         if not (row_major(xt) and row_major(yt)):
             self.fail(op, f"{op.name}: x stored as {stored_as(xt)} has no {kind} kernel "
@@ -76,9 +82,7 @@ class ChipPattern(RewritePattern):
     def static_row_major_values(self, op: Operation, values) -> bool:
         """Static shapes and row-major storage for every value (a multi-operand kernel such as
         attention), else a diagnostic at the op."""
-        msg = dynamic_dims_error(op, *(v.type for v in values))
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, *(v.type for v in values)):
             return False
         bad = [v for v in values if not row_major(v.type)]
         if bad:

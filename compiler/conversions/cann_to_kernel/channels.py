@@ -21,7 +21,6 @@ from xdsl.pattern_rewriter import PatternRewriter
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
-    dynamic_dims_error,
     kernel_op,
     prod,
 )
@@ -94,9 +93,7 @@ class ReshapeChannelsToKernel(ChipPattern):
         fx, fy = _fmt(xt), _fmt(yt)
         if Format.NC1HWC0 not in (fx, fy):
             return
-        msg = dynamic_dims_error(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, xt, yt):
             return
         pair = {fx, fy}
         if pair not in ({Format.NC1HWC0}, {Format.NC1HWC0, Format.FRACTAL_NZ}):

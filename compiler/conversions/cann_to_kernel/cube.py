@@ -14,7 +14,6 @@ from compiler.target.formats import Format, c0_for, group_enlargement
 from compiler.conversions.cann_to_kernel.base import (
     ChipPattern,
     align,
-    dynamic_dims_error,
     gemm_body,
     kernel_op,
 )
@@ -69,9 +68,7 @@ class ConvToCubeBody(ChipPattern):
             self.fail(op, f"{op.name}: x must be NC1HWC0 and the filter FRACTAL_Z; "
                           "run assign-layouts before cann-to-kernel")
             return
-        msg = dynamic_dims_error(op, op.x.type, op.y.type)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, op.x.type, op.y.type):
             return
         et = op.x.type.element_type
         dtype = numpy_dtype(et)
@@ -206,9 +203,7 @@ class MatMulToCube(ChipPattern):
         if op.name not in MATMUL_OPS:
             return
         x1, x2, y = op.operands[0], op.operands[1], op.results[0]
-        msg = dynamic_dims_error(op, x1.type, x2.type, y.type)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, x1.type, x2.type, y.type):
             return
         batched = op.name == "cann.BatchMatMulV2"
         ta = flag(op.properties.get("adj_x1" if batched else "transpose_x1"))

@@ -24,7 +24,6 @@ from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
     attr_of,
-    dynamic_dims_error,
     kernel_op,
     kernel_props,
     num_elems,
@@ -68,9 +67,7 @@ class PadToVectorBody(ChipPattern):
         if op.name != "cann.PadD":
             return
         xt, yt = op.x.type, op.y.type
-        msg = dynamic_dims_error(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, xt, yt):
             return
         p = ints(op.paddings)
         xf = cann.format_of(xt)
@@ -190,9 +187,7 @@ class ConcatToVectorBody(ChipPattern):
         if op.name != "cann.ConcatV2D":
             return
         ins, yt = list(op.x), op.y.type
-        msg = dynamic_dims_error(op, yt, *(v.type for v in ins))
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, yt, *(v.type for v in ins)):
             return
         stored_axis = nc1hwc0_block_axis(op.concat_dim.value.data, yt, [v.type for v in ins])
         lanes = None if stored_axis is not None else \
@@ -476,9 +471,7 @@ class ReshapeToView(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if op.name != "cann.Reshape":
             return
-        msg = dynamic_dims_error(op, op.x.type, op.y.type)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, op.x.type, op.y.type):
             return
         if not (row_major(op.x.type) and row_major(op.y.type)) \
                 and not nz_batch_view(op.x.type, op.y.type):

@@ -28,7 +28,6 @@ from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
-    dynamic_dims_error,
     kernel_op,
     num_elems,
     row_major,
@@ -133,9 +132,7 @@ class FusedKernelToVectorBody(ChipPattern):
         from compiler.transforms.fusion.auto import live_tiles
 
         y = op.y.type
-        msg = dynamic_dims_error(op, y, *(v.type for v in op.inputs))
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, y, *(v.type for v in op.inputs)):
             return
         views = [input_view(v.type, y) for v in op.inputs]
         for v, view in zip(op.inputs, views):

@@ -18,7 +18,6 @@ from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
-    dynamic_dims_error,
     kernel_op,
     row_major,
     stored_as,
@@ -32,9 +31,7 @@ class ResizeToVectorBody(ChipPattern):
         if op.name not in ("cann.ResizeBilinearV2", "cann.ResizeNearestNeighborV2"):
             return
         xt, yt = op.x.type, op.y.type
-        msg = dynamic_dims_error(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, xt, yt):
             return
         xf, yf = cann.format_of(xt), cann.format_of(yt)
         if xf is not None and xf.fmt == Format.NC1HWC0 and yf is not None \

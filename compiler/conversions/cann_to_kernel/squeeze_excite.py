@@ -22,7 +22,7 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.target.formats import Format
-from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, dynamic_dims_error, kernel_op, stored_as
+from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, kernel_op, stored_as
 from compiler.target.tiling import TilingError, squeeze_excite_tiling
 from dialects import cann, kernel
 from dialects.common import int_array, numpy_dtype
@@ -33,9 +33,7 @@ class SqueezeExciteToVectorBody(ChipPattern):
         if not isinstance(op, cann.FusedSqueezeExciteOp):
             return
         xt, yt = op.x.type, op.y.type
-        msg = dynamic_dims_error(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, xt, yt):
             return
         xf, yf = cann.format_of(xt), cann.format_of(yt)
         if xf is None or xf.fmt != Format.NC1HWC0 or yf is None or yf.fmt != Format.NC1HWC0 \

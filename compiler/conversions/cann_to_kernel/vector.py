@@ -23,7 +23,6 @@ from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
     bias_layout,
-    dynamic_dims_error,
     kernel_op,
     num_elems,
     prod,
@@ -46,9 +45,7 @@ class ElementwiseToVectorBody(ChipPattern):
         if not (unary or binary):
             return
         y = op.results[0].type
-        msg = dynamic_dims_error(op, y, *(v.type for v in op.operands))
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, y, *(v.type for v in op.operands)):
             return
         fn = op.name.removeprefix("cann.")
         et = y.element_type
@@ -101,9 +98,7 @@ class GeneralElementwiseToVectorBody(ChipPattern):
         if vfn is None:
             return
         y = op.results[0].type
-        msg = dynamic_dims_error(op, y, *(v.type for v in op.operands))
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, y, *(v.type for v in op.operands)):
             return
         yshape = list(y.get_shape())
         for v in op.operands:
@@ -146,9 +141,7 @@ class BNInferToVectorBody(ChipPattern):
             return
         xt, yt = op.x.type, op.y.type
         params = [op.mean, op.variance, op.scale, op.offset]
-        msg = dynamic_dims_error(op, xt, yt, *(v.type for v in params))
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, xt, yt, *(v.type for v in params)):
             return
         bad = [v for v in params if not row_major(v.type) or len(v.type.get_shape()) != 1]
         if bad or list(xt.get_shape()) != list(yt.get_shape()):
@@ -198,9 +191,7 @@ class PoolToVectorBody(ChipPattern):
         if xf is None or xf.fmt != Format.NC1HWC0:
             self.fail(op, f"{op.name}: x must be NC1HWC0; run assign-layouts before cann-to-kernel")
             return
-        msg = dynamic_dims_error(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, xt, yt):
             return
         from compiler.target.conv_geometry import same_pads
 
@@ -323,9 +314,7 @@ class RowsToVectorBody(ChipPattern):
         if op.name not in ("cann.SoftmaxV2", "cann.LayerNorm", "cann.AddLayerNorm"):
             return
         y = op.results[0]
-        msg = dynamic_dims_error(op, y.type, *(v.type for v in op.operands))
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, y.type, *(v.type for v in op.operands)):
             return
         n_x = 2 if op.name == "cann.AddLayerNorm" else 1
         xs = op.operands[:n_x]
@@ -454,9 +443,7 @@ class ReduceToVectorBody(ChipPattern):
         if op.name not in REDUCE_FNS:
             return
         xt, yt = op.x.type, op.y.type
-        msg = dynamic_dims_error(op, xt, yt)
-        if msg:
-            self.fail(op, msg)
+        if self.fails_on_dynamic_dims(op, xt, yt):
             return
         xf, yf = cann.format_of(xt), cann.format_of(yt)
         xs = list(xt.get_shape())
