@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,8 +54,10 @@ def while_cond_tf2():
         ("x", (2, 4), "float32"))
 
 
-def while_cond_tf1():
-    """The same program in graph mode with control flow v1."""
+@contextmanager
+def tf1_control_flow_graph():
+    """A new tf.Graph, entered, with control flow v1 (Switch/Merge/Enter/Exit, TensorArrayV3)
+    while the block runs; yields (tf, graph)."""
     from tensorflow.python.ops import control_flow_util
 
     tf = tensorflow()
@@ -63,16 +66,22 @@ def while_cond_tf1():
     control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
     try:
         with g.as_default():
-            x = tf.compat.v1.placeholder(tf.float32, [2, 4], name="x")
-
-            def body(i, a):
-                a = tf.compat.v1.cond(tf.reduce_sum(a) > 0.0, lambda: tf.matmul(a, W),
-                                      lambda: tf.matmul(a, W * 0.5) + 1.0)
-                return i + 1, a
-            out = tf.compat.v1.while_loop(lambda i, a: i < 4, body, [tf.constant(0), x])[1]
-            tf.identity(out, name="out")
+            yield tf, g
     finally:
         control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+
+
+def while_cond_tf1():
+    """The same program in graph mode with control flow v1."""
+    with tf1_control_flow_graph() as (tf, g):
+        x = tf.compat.v1.placeholder(tf.float32, [2, 4], name="x")
+
+        def body(i, a):
+            a = tf.compat.v1.cond(tf.reduce_sum(a) > 0.0, lambda: tf.matmul(a, W),
+                                  lambda: tf.matmul(a, W * 0.5) + 1.0)
+            return i + 1, a
+        out = tf.compat.v1.while_loop(lambda i, a: i < 4, body, [tf.constant(0), x])[1]
+        tf.identity(out, name="out")
     return g.as_graph_def()
 
 

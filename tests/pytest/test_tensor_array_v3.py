@@ -15,27 +15,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _graph():
-    from tensorflow.python.ops import control_flow_util
+    from tests.model_zoo.control_flow import tf1_control_flow_graph
 
-    from compiler.frontend.tf_loader import tensorflow
+    with tf1_control_flow_graph() as (tf, g):
+        x = tf.compat.v1.placeholder(tf.float32, [5, 4], name="x")
+        xs = tf.TensorArray(tf.float32, size=5, element_shape=[4]).unstack(x)
+        ys = tf.TensorArray(tf.float32, size=5, element_shape=[4])
 
-    tf = tensorflow()
-    g = tf.Graph()
-    saved = control_flow_util.ENABLE_CONTROL_FLOW_V2
-    control_flow_util.ENABLE_CONTROL_FLOW_V2 = False
-    try:
-        with g.as_default():
-            x = tf.compat.v1.placeholder(tf.float32, [5, 4], name="x")
-            xs = tf.TensorArray(tf.float32, size=5, element_shape=[4]).unstack(x)
-            ys = tf.TensorArray(tf.float32, size=5, element_shape=[4])
-
-            def body(i, ys):
-                size = tf.raw_ops.TensorArraySizeV3(handle=ys.handle, flow_in=ys.flow)
-                return i + 1, ys.write(i, tf.tanh(xs.read(i)) * tf.cast(size, tf.float32))
-            _, ys = tf.compat.v1.while_loop(lambda i, ys: i < 5, body, [tf.constant(0), ys])
-            tf.identity(ys.stack(), name="out")
-    finally:
-        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+        def body(i, ys):
+            size = tf.raw_ops.TensorArraySizeV3(handle=ys.handle, flow_in=ys.flow)
+            return i + 1, ys.write(i, tf.tanh(xs.read(i)) * tf.cast(size, tf.float32))
+        _, ys = tf.compat.v1.while_loop(lambda i, ys: i < 5, body, [tf.constant(0), ys])
+        tf.identity(ys.stack(), name="out")
     return g.as_graph_def(add_shapes=True)  # the shapes TF1 sets on reads (set_shape)
 
 
