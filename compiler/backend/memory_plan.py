@@ -1058,6 +1058,9 @@ def read_plan(fn: func.FuncOp) -> RecordedPlan:
     for key in ("alignment", "arena"):
         if key not in info:
             raise PlanError(f"'{PLAN_ATTR}' lacks '{key}'")
+    a = info["alignment"]
+    if a <= 0 or a & (a - 1):
+        raise PlanError(f"'{PLAN_ATTR}': alignment must be a power of two, got {a}")
     c = collect(fn)
     offsets = [-1] * len(c.reqs)
     for k, op in enumerate(c.launches):

@@ -187,3 +187,22 @@ def test_section_disagreement_is_detected(om_path, tmp_path):
     bad.write_bytes(bytes(data))
     with pytest.raises(om.OmError, match="TILING of launch #1"):
         om.load_offline_model(str(bad))
+
+
+def test_plan_alignment_of_zero_is_one_clear_error(om_path, tmp_path):
+    """The IR's `mem.plan` alignment 0 (fuzz seed 18, .om kind) is a bad plan, not a division by zero."""
+    import hashlib
+
+    data = bytearray(open(om_path, "rb").read())
+    h = om.parse_header(bytes(data), om_path)
+    ir = bytes(om.read_sections(bytes(data), h, om_path)[om.MODEL_DEF])
+    assert b"alignment = 512" in ir
+    start = bytes(data).index(ir)
+    data[start:start + len(ir)] = ir.replace(b"alignment = 512", b"alignment = 0  ")
+    data[24:56] = hashlib.sha256(bytes(data[256:])).digest()
+    struct.pack_into("<I", data, 252, zlib.crc32(bytes(data[:252])))
+    bad = tmp_path / "align0.om"
+    bad.write_bytes(bytes(data))
+    r = _cann_run(str(bad))
+    assert (r.returncode, r.stderr.strip()) == (
+        1, f"{bad}: error: invalid memory plan: @main: 'mem.plan': alignment must be a power of two, got 0")
