@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IntegerAttr,
     IntegerType,
     Signedness,
     StringAttr,
@@ -38,6 +39,21 @@ def int_array(values: Sequence[int]) -> DenseArrayBase:
     got = DenseArrayBase.from_list(i64, list(key))
     if len(_INT_ARRAY_CACHE) < 65536 and all(type(v) is int for v in key):
         _INT_ARRAY_CACHE[key] = got
+    return got
+
+
+_I64_CACHE: dict[int, IntegerAttr] = {}
+
+
+def i64_attr(value: int) -> IntegerAttr:
+    """IntegerAttr(value, i64), one per distinct plain int (attributes are immutable; building
+    and verifying one costs more than the lookup: tiling fields, loop bounds, kernel params)."""
+    got = _I64_CACHE.get(value)
+    if got is not None and type(value) is int:
+        return got
+    got = IntegerAttr(value, i64)
+    if type(value) is int and len(_I64_CACHE) < 65536:
+        _I64_CACHE[value] = got
     return got
 
 

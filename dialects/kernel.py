@@ -44,7 +44,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.target.chips import CHIPS, UnknownChipError, get_chip
-from dialects.common import I64Array, check_len, check_one_of, ints
+from dialects.common import I64Array, check_len, check_one_of, i64_attr, ints
 
 MEMORY_SPACES = ("GM", "L1", "L0A", "L0B", "L0C", "UB")
 SOC_ATTR = "cann.soc_version"
@@ -58,7 +58,7 @@ class TilingAttr(ParametrizedAttribute):
     fields: DictionaryAttr
 
     def __init__(self, fields: Mapping[str, int]):
-        super().__init__(DictionaryAttr({k: IntegerAttr(int(v), i64) for k, v in fields.items()}))
+        super().__init__(DictionaryAttr({k: i64_attr(int(v)) for k, v in fields.items()}))
 
     def __getitem__(self, key: str) -> int:
         return self.fields.data[key].value.data

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -41,7 +41,7 @@ from compiler.target.formats import Format, to_storage
 from compiler.ir.rewriting import rewrite, with_loc
 from compiler.transforms.canonicalization import TransDataInverse as TransdataTransdataFold  # CANN's name
 from dialects import cann
-from dialects.common import dense_from_numpy, numpy_from_dense
+from dialects.common import dense_from_numpy, i64_attr, numpy_from_dense
 
 
 def trans_data(value: SSAValue, src: Format, dst: Format, result_type: TensorType,
@@ -49,7 +49,7 @@ def trans_data(value: SSAValue, src: Format, dst: Format, result_type: TensorTyp
     return cann.TransDataOp(
         operands=[value], result_types=[result_type],
         properties={"src_format": StringAttr(src.value), "dst_format": StringAttr(dst.value),
-                    "groups": IntegerAttr(groups, i64)})
+                    "groups": i64_attr(groups)})
 
 
 def to_format(value: SSAValue, fmt: Format, origin: Format, groups: int = 1,

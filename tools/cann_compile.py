@@ -103,6 +103,8 @@ def _parser() -> ToolArgumentParser:
       help="draw the graph before and after fusion")
     a("--name", default=None, help="model name in the .om header (default: the output's)")
     a("--time", action="store_true", help="print the time of each step on stderr")
+    a("--verify-each", "--verify_each", dest="verify_each", action="store_true",
+      help="verify the module after every pass (default: once, the module the pipeline leaves)")
     for name in NOT_IMPLEMENTED:  # recognised so that they are rejected by name, not as typos
         both(name, default=None, help=argparse.SUPPRESS)
     return p
@@ -344,7 +346,8 @@ def compile_model(args, log_step=lambda step, dt: None, print_spec=None, importe
             log.info(f"pass {p.pipeline_pass_spec()}: {dt:.4f} s")
 
         run_pipeline(make_context(), module, passes, SourceMap(args.model), around,
-                     verify=lambda p: p.name not in ANNOTATING_PASSES)
+                     verify=lambda p: p.name not in ANNOTATING_PASSES,
+                     verify_each=args.verify_each)
     return module, before, after
 
 

@@ -63,7 +63,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.printer import Printer
 
 from compiler.ir.diagnostics import CompileError, SourceMap
@@ -135,12 +135,47 @@ class _DirectPrinter(Printer):
     """xDSL's Printer with a shortcut for text without a newline (nearly every call): the same
     characters and the same line/column bookkeeping, without the generic path's overhead."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._attr_text: dict[int, tuple[Attribute, str]] = {}
+        self._type_text: dict[Attribute, str] = {}
+
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         if "\n" in text:
             self.print_content(text, indent=indent)
         else:
             self._current_column += len(text)
             self._write(text)
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        # An attribute is immutable and prints as a function of itself (no SSA names, no
+        # position): the text of one printed without a newline or a resource is printed again
+        # from the memo.  Types (shapes, element types, formats: ints and names) are keyed by
+        # value, other attributes by identity (the entry keeps the attribute alive).
+        is_type = isinstance(attribute, TypeAttribute)
+        if is_type:
+            text = self._type_text.get(attribute)
+        else:
+            hit = self._attr_text.get(id(attribute))
+            text = hit[1] if hit is not None and hit[0] is attribute else None
+        if text is not None:
+            self._current_column += len(text)
+            self._write(text)
+            return
+        write, pieces = self._write, []
+        resources = sum(len(v) for v in self._dialect_resources.values())
+        self._write = pieces.append  # type: ignore[method-assign]
+        try:
+            super().print_attribute(attribute)
+        finally:
+            self._write = write  # type: ignore[method-assign]
+        text = "".join(pieces)
+        write(text)
+        if "\n" not in text and resources == sum(len(v) for v in self._dialect_resources.values()):
+            if is_type:
+                self._type_text[attribute] = text
+            else:
+                self._attr_text[id(attribute)] = (attribute, text)
 
 
 def _model_text(module: ModuleOp) -> bytes:

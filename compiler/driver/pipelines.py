@@ -216,19 +216,24 @@ def with_driver_options(passes: Sequence[ModulePass], o: PipelineOptions) -> lis
 def run_pipeline(ctx: Context, module: ModuleOp, passes: Sequence[ModulePass],
                  source: SourceMap | None = None,
                  callback: Callable[[ModulePass, str], None] | None = None,
-                 verify: Callable[[ModulePass], bool] = lambda p: True) -> ModuleOp:
-    """Apply `passes` in order, verifying after each (unless `verify(pass)` says not to).
-    `callback(pass, when)` is called with when = "before" / "after" around each pass.  A pass's
-    OpError becomes a CompileError whose lines name the file and the TF node."""
+                 verify: Callable[[ModulePass], bool] = lambda p: True,
+                 verify_each: bool = True) -> ModuleOp:
+    """Apply `passes` in order, verifying after each (unless `verify(pass)` says not to); with
+    `verify_each=False` only after the last pass `verify` accepts (the module the pipeline
+    leaves; mlir-opt's --verify-each=false: an intermediate module is not re-verified op by op
+    after every pass).  `callback(pass, when)` is called with when = "before" / "after" around
+    each pass.  A pass's OpError becomes a CompileError whose lines name the file and the TF
+    node."""
     source = source or SourceMap("<pipeline>")
-    for p in passes:
+    last = max((k for k, p in enumerate(passes) if verify(p)), default=-1)
+    for k, p in enumerate(passes):
         if callback:
             callback(p, "before")
         try:
             p.apply(ctx, module)
         except OpError as e:
             raise CompileError([source.describe(op, msg) for op, msg in e.items]) from None
-        if verify(p):
+        if verify(p) and (verify_each or k == last):
             verify_module(module, source)
         if callback:
             callback(p, "after")

@@ -215,6 +215,72 @@ def test_pipeline_builder_options_reach_their_passes():
         ["tf-to-cann", "cann-cleanup"]
 
 
+def _pipeline_that_breaks_then_repairs():
+    """A module whose one func.return returns nothing from a function typed () -> (), and two
+    passes: the first retypes the function (a module that does not verify), the second puts the
+    type back; the names of the passes that ran are collected."""
+    from dataclasses import dataclass
+
+    from xdsl.builder import ImplicitBuilder
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import FunctionType, ModuleOp, f32
+    from xdsl.passes import ModulePass
+
+    ran: list[str] = []
+    module = ModuleOp([])
+    with ImplicitBuilder(module.body):
+        fn = func.FuncOp("main", ((), ()))
+        with ImplicitBuilder(fn.body):
+            func.ReturnOp()
+
+    @dataclass(frozen=True)
+    class Break(ModulePass):
+        name = "break"
+
+        def apply(self, ctx, op) -> None:
+            ran.append(self.name)
+            fn.function_type = FunctionType.from_lists([], [f32])
+
+    @dataclass(frozen=True)
+    class Repair(ModulePass):
+        name = "repair"
+
+        def apply(self, ctx, op) -> None:
+            ran.append(self.name)
+            fn.function_type = FunctionType.from_lists([], [])
+
+    return module, [Break(), Repair()], ran
+
+
+def test_pipeline_verifies_after_each_pass_with_verify_each():
+    from compiler.driver.pipelines import run_pipeline
+    from compiler.ir.diagnostics import CompileError
+    from compiler.ir.ir_io import make_context
+
+    module, passes, ran = _pipeline_that_breaks_then_repairs()
+    with pytest.raises(CompileError):
+        run_pipeline(make_context(), module, passes, verify_each=True)
+    assert ran == ["break"]  # stopped at the pass that left an invalid module
+
+
+def test_pipeline_verifies_the_module_it_leaves_by_default_in_cann_compile():
+    from compiler.driver.pipelines import run_pipeline
+    from compiler.ir.ir_io import make_context
+
+    module, passes, ran = _pipeline_that_breaks_then_repairs()
+    run_pipeline(make_context(), module, passes, verify_each=False)  # the final module verifies
+    assert ran == ["break", "repair"]
+
+
+def test_verify_each_writes_the_same_om(compiled, tmp_path):
+    d, _ = compiled
+    r = _run("cann_compile", f"--model={PBTXT}", "--framework=3", "--soc_version=Ascend910B3",
+             "--input_shape=x:1,8,8,3", "--out_nodes=output:0", "-o", str(tmp_path / "conv_block"),
+             "--verify-each")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "conv_block.om").read_bytes() == (d / "conv_block.om").read_bytes()
+
+
 # --- every option changes the output as it must ------------------------------------------------
 
 def test_input_shape_reshapes_and_matches_tensorflow(tmp_path, capsys):

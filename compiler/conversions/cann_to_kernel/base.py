@@ -11,11 +11,9 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IndexType,
-    IntegerAttr,
     StringAttr,
     TensorType,
     f32,
-    i64,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
@@ -25,13 +23,13 @@ from xdsl.pattern_rewriter import (
 from compiler.target.formats import Format, ceil_div
 from compiler.ir.rewriting import with_loc
 from dialects import cann, kernel
-from dialects.common import int_array, numpy_dtype
+from dialects.common import i64_attr, int_array, numpy_dtype
 from compiler.target.chips import ChipProfile
 
 
 def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
     return {
-        "block_dim": IntegerAttr(block_dim, i64),
+        "block_dim": i64_attr(block_dim),
         "tiling": kernel.TilingAttr(fields),
         "buffers": ArrayAttr([kernel.BufferAttr(b.space, b.size, b.role) for b in buffers]),
     }
@@ -94,9 +92,9 @@ class ChipPattern(RewritePattern):
 
 def attr_of(v):
     if isinstance(v, bool):
-        return IntegerAttr(int(v), i64)
+        return i64_attr(int(v))
     if isinstance(v, int):
-        return IntegerAttr(v, i64)
+        return i64_attr(v)
     return int_array(list(v))
 
 
@@ -114,7 +112,7 @@ class Body:
         return op.results[0] if op.results else op
 
     def index(self, v: int) -> SSAValue:
-        return self.add(kernel.IndexOp(properties={"value": IntegerAttr(v, i64)},
+        return self.add(kernel.IndexOp(properties={"value": i64_attr(v)},
                                        result_types=[IndexType()]))
 
     @contextmanager
