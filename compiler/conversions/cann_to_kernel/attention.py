@@ -75,8 +75,9 @@ class MultiHeadAttentionToKernels(ChipPattern):
             masked = mask_kernels(self.chip, op, k2.results[0], [bsz, heads, seq, seq])
             k3 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op, compute_type=(
                 self.impl.row_compute_type("SoftmaxV2", s_t.element_type)))
+            zeroed = zero_masked_kernels(self.chip, op, k3.results[0], [bsz, heads, seq, seq])
             k4 = gemm_kernel(
-                self.chip, "BatchMatMulV2", [k3.results[0], qkv], op.y.type, batch=bsz * heads,
+                self.chip, "BatchMatMulV2", [zeroed[-1].results[0], qkv], op.y.type, batch=bsz * heads,
                 m=seq, n=d, k=seq,
                 a_load=("nd", dict(transpose=0, batch=[bsz * heads], rows=seq, cols=seq)),
                 b_load=("heads", dict(hp, col_offset=2 * heads * d, transpose=0)),
@@ -85,17 +86,19 @@ class MultiHeadAttentionToKernels(ChipPattern):
             self.fail(op, str(e))
             return
         extra = masked if op.mask is not None else []
-        rewriter.replace(op, [k1, k2, *extra, k3, k4])
+        rewriter.replace(op, [k1, k2, *extra, k3, *zeroed[1:], k4])
 
 
 def _scalar_const(v: float, et, loc_op) -> cann.ConstOp:
     return with_loc(cann.ConstOp(dense_from_numpy(np.asarray(v, numpy_dtype(et)))), loc_op)
 
 
-def mask_kernels(chip: ChipProfile, op, s: SSAValue, scores_shape: list[int]) -> list[Operation]:
+def mask_kernels(chip: ChipProfile, op, s: SSAValue, scores_shape: list[int],
+                 fill: float | None = None) -> list[Operation]:
     """The ops that apply op's mask (mask_kind: cann.MASK_KINDS) to the scores s, the last one
     producing the masked scores: scalar constants (fill, threshold) and one vector kernel over
     flat tiles of s, the mask broadcast (numpy rules) to [B, N, Sq, Sk] as it is loaded.
+    `fill` replaces mask_value (0 for the probabilities of zero_masked).
     Without a mask: [the op producing s]."""
     if op.mask is None:
         return [s.owner]
@@ -103,11 +106,16 @@ def mask_kernels(chip: ChipProfile, op, s: SSAValue, scores_shape: list[int]) ->
     st, et = s.type, s.type.element_type
     consts = []
     if kind != "add":
-        consts.append(_scalar_const(float(op.mask_value.value.data), et, op))
+        consts.append(_scalar_const(float(op.mask_value.value.data) if fill is None else fill,
+                                    et, op))
     if kind == "greater":
         consts.append(_scalar_const(float(op.mask_threshold.value.data),
                                     op.mask.type.element_type, op))
-    operands = [s, op.mask, *(c.results[0] for c in consts)]
+    if list(st.get_shape()) != list(scores_shape):  # BSND: [B*N, Sq, Sk] as [B, N, Sq, Sk]
+        sv = _view(s, scores_shape, op)  # the result keeps s's type
+        consts.append(sv)
+        s = sv.y
+    operands = [s, op.mask, *(c.results[0] for c in consts if isinstance(c, cann.ConstOp))]
     elems = num_elems(st)
     eb = max(numpy_dtype(v.type.element_type).itemsize for v in operands)
     t = vector_tiling("AttentionMask", elems, len(operands) + 1, eb, chip)
@@ -128,6 +136,14 @@ def mask_kernels(chip: ChipProfile, op, s: SSAValue, scores_shape: list[int]) ->
     k = kernel_op(kernel.VectorKernelOp, "AttentionMask", operands, st, body.region(),
                   t.block_dim, f, t.buffers, op)
     return [*consts, k]
+
+
+def zero_masked_kernels(chip: ChipProfile, op, p: SSAValue, scores_shape: list[int]) -> list[Operation]:
+    """With op.zero_masked: [p's producer, the mask kernel that sets the probabilities of the
+    dropped keys to 0]; else [p's producer]."""
+    if op.zero_masked is None or not op.zero_masked.value.data:
+        return [p.owner]
+    return [p.owner, *mask_kernels(chip, op, p, scores_shape, fill=0.0)]
 
 
 def _view(v: SSAValue, shape: list[int], loc_op) -> kernel.ViewOp:
@@ -190,8 +206,9 @@ class AttentionToKernels(ChipPattern):
             masked = mask_kernels(self.chip, op, k1.results[0], [*out_b, sq, sk])
             k2 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op, compute_type=(
                 self.impl.row_compute_type("SoftmaxV2", s_t.element_type)))
+            zeroed = zero_masked_kernels(self.chip, op, k2.results[0], [*out_b, sq, sk])
             k3 = gemm_kernel(
-                self.chip, "BatchMatMulV2", [k2.results[0], p_v], op.y.type, batch=batch,
+                self.chip, "BatchMatMulV2", [zeroed[-1].results[0], p_v], op.y.type, batch=batch,
                 m=sq, n=dv, k=sk,
                 a_load=("nd", dict(transpose=0, batch=list(s_t.get_shape()[:-2]), rows=sq, cols=sk)),
                 b_load=b_load, store=store, loc_op=op)
@@ -199,7 +216,7 @@ class AttentionToKernels(ChipPattern):
             self.fail(op, str(e))
             return
         extra = masked if op.mask is not None else []
-        rewriter.replace(op, [*pre, k1, *extra, k2, k3])
+        rewriter.replace(op, [*pre, k1, *extra, k2, *zeroed[1:], k3])
 
 
 class GatedMatMulToKernels(ChipPattern):
