@@ -1066,7 +1066,7 @@ class ConcatV2DOp(CannOp):
     y = result_def(TensorType)
     concat_dim = prop_def(IntegerAttr)
     N = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="concat"))
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="concat", fractal_nz="concat-nz"))
 
     def verify_op(self) -> None:
         n = self.name

@@ -2,7 +2,8 @@
 (NaN/inf), for a constant 1 / 0 (splat or all-equal) whose broadcast does not change x's type.
 Batched matmuls: transposes into the adj flags, a scalar factor of an operand out onto the
 result (compiler/transforms/canonicalization.py BatchMatMulTransposes, ScalarMulThroughTranspose,
-ScalarMulOutOfMatMul)."""
+ScalarMulOutOfMatMul).  ExpandDims / Squeeze views sink through pointwise ops
+(ReshapeSinksThroughPointwise)."""
 
 from __future__ import annotations
 
@@ -54,8 +55,9 @@ class AlgebraicSimplifyPass(ModulePass):
         from compiler.transforms.canonicalization import (
             BatchMatMulTransposes,
             ScalarMulOutOfMatMul,
+            ReshapeSinksThroughPointwise,
             ScalarMulThroughTranspose,
         )
 
         rewrite(op, [Identities(), BatchMatMulTransposes(), ScalarMulThroughTranspose(),
-                     ScalarMulOutOfMatMul()])
+                     ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise()])

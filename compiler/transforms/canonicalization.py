@@ -108,6 +108,12 @@ def _transposed_type(z, perm: list[int]):
     return TensorType(z.type.element_type, [s[p] for p in perm])
 
 
+def _unit_column(r: cann.ReshapeOp) -> bool:
+    """A Reshape to [.., K, 1] (K > 1): the same row-major data as [.., 1, K], its transpose."""
+    ys = list(r.y.type.get_shape())
+    return len(ys) >= 2 and ys[-1] == 1 and ys[-2] > 1
+
+
 class BatchMatMulTransposes(RewritePattern):
     """CANN's BatchMatMulFusionPass, generalized (cann-facts.md section 5):
     - an operand TransposeD(z, perm) whose perm, its last two entries swapped (perm'), is the
@@ -115,6 +121,8 @@ class BatchMatMulTransposes(RewritePattern):
       and perm does not (e.g. Keras' key transpose 0231 -> the head split 0213) and the
       transpose has no other reader -> TransposeD(z, perm') with the flag toggled (a transpose
       that moves whole rows, and the head split of the other operands);
+    - an operand Reshape to [.., K, 1] (Keras' Dot: ExpandDims at the end) is the transpose of
+      the same data as [.., 1, K]: that row (a batch view on FRACTAL_NZ) with the flag toggled;
     - the result read only by a TransposeD that swaps the last two axes: (a @ b)^T = b^T @ a^T,
       one matmul with the operands exchanged and both flags toggled, no transpose (no bias)."""
 
@@ -135,6 +143,21 @@ class BatchMatMulTransposes(RewritePattern):
         changed, bypassed = False, []
         for i in range(2):
             t = xs[i].owner
+            if isinstance(t, cann.ReshapeOp) and _unit_column(t):
+                ys = list(t.y.type.get_shape())
+                row = [*ys[:-2], 1, ys[-2]]
+                if list(t.x.type.get_shape()) == row:
+                    xs[i] = t.x
+                else:
+                    from xdsl.dialects.builtin import TensorType
+
+                    nr = with_loc(cann.ReshapeOp(operands=[t.x], result_types=[TensorType(
+                        t.y.type.element_type, row)], properties={"shape": int_array(row)}), t)
+                    rewriter.insert_op(nr, InsertPoint.before(op))
+                    xs[i] = nr.y
+                flags[i], changed = not flags[i], True
+                bypassed.append(t)
+                continue
             if not isinstance(t, cann.TransposeDOp) or len(ints(t.perm)) < 2:
                 continue
             perm = list(ints(t.perm))
@@ -218,3 +241,77 @@ class ScalarMulOutOfMatMul(RewritePattern):
             rewriter.replace_op(op, [new, m])
             _erase_if_dead(rewriter, old)
             return
+
+
+# --- views sink through pointwise ops --------------------------------------------------------
+
+def _unit_axes_only(xs, ys) -> bool:
+    """A reshape that only inserts or removes axes of size 1 (ExpandDims / Squeeze)."""
+    return [d for d in xs if d != 1] == [d for d in ys if d != 1]
+
+
+def _rides_along(v, in_shape, out_shape) -> bool:
+    """A constant operand that broadcasts the same against the reshape's input as against its
+    output: one element, or a vector over the last axis ([C], [1, .., 1, C]) when the reshape
+    keeps the last axis, of a rank the input has."""
+    from compiler.interpreters.constant_eval import constant_value
+
+    if not isinstance(v.owner, cann.ConstOp) or cann.format_of(v.type) is not None:
+        return False
+    a = constant_value(v)
+    if a is None:
+        return False
+    if a.size == 1:
+        return a.ndim <= len(in_shape)
+    s = list(a.shape)
+    return (len(s) <= len(in_shape) and all(d == 1 for d in s[:-1]) and in_shape
+            and out_shape and s[-1] == in_shape[-1] == out_shape[-1])
+
+
+class ReshapeSinksThroughPointwise(RewritePattern):
+    """op(Reshape(x1), .., c) -> Reshape(op(x1, .., c)) for an elementwise / broadcast op whose
+    tensor operands are all Reshapes of one input shape that only insert or remove axes of size
+    1 (ExpandDims / Squeeze: Keras' Conv1D and pooling on 1-D sequences), or constants that
+    broadcast the same way (a scalar, a channel vector over the kept last axis).  The view moves
+    down to the next op that is not pointwise; two views that meet fold (ReshapeNoop), so a
+    conv's epilogue (bias, BN, activation) stays 4-D next to the conv."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        from xdsl.dialects.builtin import TensorType
+
+        from dialects.op_kinds import is_pointwise
+
+        if not is_pointwise(op) or len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
+            return
+        fmt = op.properties.get("data_format", op.attributes.get("data_format"))
+        if fmt is not None and getattr(fmt, "data", "NHWC") != "NHWC":
+            return  # the channel axis is not the last one
+        yt = op.results[0].type
+        ys = list(yt.get_shape())
+        in_shape = None
+        for v in op.operands:
+            r = v.owner
+            if isinstance(r, cann.ReshapeOp):
+                s = list(r.x.type.get_shape())
+                if in_shape is not None and s != in_shape:
+                    return
+                if list(v.type.get_shape()) != ys or not _unit_axes_only(s, ys) \
+                        or cann.format_of(r.x.type) is not None or any(d < 0 for d in s):
+                    return
+                in_shape = s
+        if in_shape is None:
+            return
+        operands = []
+        for v in op.operands:
+            if isinstance(v.owner, cann.ReshapeOp):
+                operands.append(v.owner.x)
+            elif _rides_along(v, in_shape, ys):
+                operands.append(v)
+            else:
+                return
+        new = type(op).create(operands=operands, result_types=[TensorType(yt.element_type, in_shape)],
+                              properties=dict(op.properties), attributes=dict(op.attributes))
+        with_loc(new, op)
+        back = with_loc(cann.ReshapeOp(operands=[new.results[0]], result_types=[yt],
+                                       properties={"shape": int_array(ys)}), op)
+        rewriter.replace_op(op, [new, back])

@@ -81,3 +81,19 @@ func.func @vector_factor_stays(%a: tensor<2x4x8xf32>, %b: tensor<2x8x6xf32>, %c:
   %y = cann.BatchMatMulV2 %m, %b {adj_x1 = false, adj_x2 = false} : (tensor<2x4x8xf32>, tensor<2x8x6xf32>) -> tensor<2x4x6xf32>
   func.return %y : tensor<2x4x6xf32>
 }
+
+
+// Keras' Dot(axes=1) of two [1, K] rows: ExpandDims to [1, 1, K] and [1, K, 1]; the second is a
+// transpose of the last two axes (one of size 1): the first row with adj_x2.
+// CHECK-LABEL: func.func @dot_of_rows
+// CHECK-NEXT:    %[[A:.*]] = cann.Reshape %a {shape = array<i64: 1, 1, 16>}
+// CHECK-NEXT:    %[[B:.*]] = cann.Reshape %b {shape = array<i64: 1, 1, 16>}
+// CHECK-NEXT:    %[[Y:.*]] = cann.BatchMatMulV2 %[[A]], %[[B]] {adj_x1 = false, adj_x2 = true}
+// CHECK-NEXT:    func.return %[[Y]]
+func.func @dot_of_rows(%a: tensor<1x16xf32>, %b: tensor<1x16xf32>) -> tensor<1x1x1xf32> {
+  %ae = cann.Reshape %a {shape = array<i64: 1, 1, 16>} : (tensor<1x16xf32>) -> tensor<1x1x16xf32>
+  %b1 = cann.Reshape %b {shape = array<i64: 1, 1, 16>} : (tensor<1x16xf32>) -> tensor<1x1x16xf32>
+  %be = cann.Reshape %b1 {shape = array<i64: 1, 16, 1>} : (tensor<1x1x16xf32>) -> tensor<1x16x1xf32>
+  %y = cann.BatchMatMulV2 %ae, %be {adj_x1 = false, adj_x2 = false} : (tensor<1x1x16xf32>, tensor<1x16x1xf32>) -> tensor<1x1x1xf32>
+  func.return %y : tensor<1x1x1xf32>
+}
