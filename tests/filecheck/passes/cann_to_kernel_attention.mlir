@@ -20,19 +20,20 @@ func.func @mha(%x: tensor<1x64x32xf32>) -> tensor<1x64x4x8xf32> {
   func.return %y : tensor<1x64x4x8xf32>
 }
 
-// zero_masked: after the softmax a second mask kernel sets the probabilities of the dropped keys
-// to 0 (fill 0, the same keep mask), then p @ v; the BSND scores [B*N, Sq, Sk] are viewed as
-// [B, N, Sq, Sk] for the mask's broadcast.
+// A select mask with zero_masked: one masked-softmax vector kernel per tile of rows: the scores,
+// the mask and the constants broadcast to [B, N, Sq, Sk] as they are loaded; where(mask, s,
+// fill), softmax, where(mask, p, 0); then p @ v.
 // CHECK-LABEL: func.func @mha_zero_masked
 // CHECK: %[[S:.*]] = kernel.cube %[[QKV:.*]], %[[QKV]] {{.*}}kind = "BatchMatMulV2"
 // CHECK: %[[FILL:.*]] = cann.Const dense<-1.000000e+09> : tensor<f32>
-// CHECK: %[[SV:.*]] = kernel.view %[[S]] : (tensor<4x16x16xf32>) -> tensor<2x2x16x16xf32>
-// CHECK: %[[SM:.*]] = kernel.vec_kernel %[[SV]], %mask, %[[FILL]] {{.*}}kind = "AttentionMask"
-// CHECK: %[[P:.*]] = kernel.vec_kernel %[[SM]] {{.*}}kind = "SoftmaxV2"
 // CHECK: %[[ZERO:.*]] = cann.Const dense<0.000000e+00> : tensor<f32>
-// CHECK: %[[PV:.*]] = kernel.view %[[P]] : (tensor<4x16x16xf32>) -> tensor<2x2x16x16xf32>
-// CHECK: %[[PZ:.*]] = kernel.vec_kernel %[[PV]], %mask, %[[ZERO]] {{.*}}kind = "AttentionMask"
-// CHECK: kernel.cube %[[PZ]], %[[QKV]] {{.*}}kind = "BatchMatMulV2"
+// CHECK: %[[P:.*]] = kernel.vec_kernel %[[S]], %mask, %[[FILL]], %[[ZERO]] {kind = "SoftmaxV2"
+// CHECK: kernel.load {{.*}}view = "rows", params = {shape = array<i64: 2, 2, 16, 16>}
+// CHECK: kernel.vec {{.*}}fn = "SelectV2"
+// CHECK: kernel.vec {{.*}}fn = "RowMax"
+// CHECK: kernel.vec {{.*}}fn = "RealDiv"
+// CHECK: kernel.vec {{.*}}fn = "SelectV2"
+// CHECK: kernel.cube %[[P]], %[[QKV]] {{.*}}kind = "BatchMatMulV2"
 func.func @mha_zero_masked(%x: tensor<2x16x32xf32>, %mask: tensor<2x1x1x16xi1>) -> tensor<2x16x2x16xf32> {
   %w = cann.Const dense<0.1> : tensor<32x96xf32>
   %b = cann.Const dense<0.2> : tensor<96xf32>
