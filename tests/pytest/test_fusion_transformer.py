@@ -425,3 +425,19 @@ def test_keras3_softmax_mask_attention_zeroes_dropped_keys(tmp_path):
         out = run_module(module, inputs)
         (ours,) = out.values()
         assert float(np.abs(ours.astype(np.float64) - ref).max()) <= 1e-4
+
+
+def test_keras3_softmax_mask_attention_through_cann_compile(tmp_path, capsys):
+    """The same graph through cann-compile: three launches (scores GEMM, the masked softmax with
+    its zeroing, p @ v), no TransData, and cann-run --compare-with matches TensorFlow."""
+    from tools.cann_compile import main as compile_main
+    from tools.cann_run import main as run_main
+
+    pb = _build(tmp_path / "keras3_mask.pb", _keras3_softmax_mask_attention)
+    om = tmp_path / "keras3_mask.om"
+    assert compile_main([f"--model={pb}", "--framework=3", "-o", str(om), "--report"]) == 0
+    out = capsys.readouterr().out
+    assert "model: 3 kernel launches" in out, out
+    assert " transdata " not in out, out
+    assert run_main([str(om), "--compare-with", pb]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("OK")
