@@ -230,9 +230,17 @@ class ReshapeCanonicalization(HasCanonicalizationPatternsTrait):
 class TransposeCanonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls):
-        from compiler.transforms.canonicalization import TransposeNoop
+        from compiler.transforms.canonicalization import ScalarMulThroughTranspose, TransposeNoop
 
-        return (TransposeNoop(),)
+        return (TransposeNoop(), ScalarMulThroughTranspose())
+
+
+class BatchMatMulCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from compiler.transforms.canonicalization import BatchMatMulTransposes, ScalarMulOutOfMatMul
+
+        return (BatchMatMulTransposes(), ScalarMulOutOfMatMul())
 
 
 class CastCanonicalization(HasCanonicalizationPatternsTrait):
@@ -827,7 +835,8 @@ class BatchMatMulV2Op(CannOp):
     y = result_def(TensorType)
     adj_x1 = prop_def(IntegerAttr)
     adj_x2 = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False))
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False),
+                        BatchMatMulCanonicalization())
 
     def verify_op(self) -> None:
         n = self.name
@@ -1057,7 +1066,7 @@ class ConcatV2DOp(CannOp):
     y = result_def(TensorType)
     concat_dim = prop_def(IntegerAttr)
     N = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="concat"))
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="concat", fractal_nz="concat-nz"))
 
     def verify_op(self) -> None:
         n = self.name
@@ -1298,6 +1307,8 @@ class FusedMatMulOp(CannOp):
 #:   add      s + mask                                     (Keras' additive Softmax mask)
 #:   select   where(mask != 0, s, mask_value)              (tf.where(mask, s, -large): SelectV2)
 #:   greater  where(mask > mask_threshold, s, mask_value)  (tf.where(mask > t, s, -large))
+#: zero_masked (select / greater): the probabilities of the dropped keys set to 0 after the softmax
+#: (Keras 3's Softmax(mask): where(mask, softmax(..), 0), a row with every key dropped is 0).
 MASK_KINDS = ("add", "select", "greater")
 
 
@@ -1316,6 +1327,8 @@ def _check_mask_kind(op) -> None:
                               "allowed only there")
     if op.mask is not None and k != "select" and str(op.mask.type.element_type) == "i1":
         raise VerifyException(f"{n}: a boolean mask needs mask_kind = \"select\"")
+    if _flag(op.zero_masked) and k not in ("select", "greater"):
+        raise VerifyException(f"{n}: zero_masked needs mask_kind select or greater")
 
 
 @irdl_op_definition
@@ -1339,6 +1352,7 @@ class FusedAttentionOp(CannOp):
     mask_kind = opt_prop_def(StringAttr)
     mask_value = opt_prop_def(FloatAttr)
     mask_threshold = opt_prop_def(FloatAttr)
+    zero_masked = opt_prop_def(IntegerAttr)
     traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:
@@ -1373,6 +1387,7 @@ class FusedMultiHeadAttentionOp(CannOp):
     mask_kind = opt_prop_def(StringAttr)
     mask_value = opt_prop_def(FloatAttr)
     mask_threshold = opt_prop_def(FloatAttr)
+    zero_masked = opt_prop_def(IntegerAttr)
     traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:

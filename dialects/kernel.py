@@ -524,7 +524,8 @@ LOAD_VIEWS = {
                     "tensor: [t]",
     "window_count": "how many elements of each pooling window lie inside the input: [t]",
     "windows": "the pooling windows of the NC1HWC0 output rows [t, t+tile) (tile, kh*kw, C0): [t]",
-    "rows": "rows [t, t+tile) of the tensor viewed as [rows, tile row shape] (zero past the end): [t]",
+    "rows": "rows [t, t+tile) of the tensor viewed as [rows, tile row shape] (zero past the end; "
+            "with `shape`, of the tensor broadcast to it, numpy rules): [t]",
     "chunk_rows": "the tensor as [rows, length, inner] (NC1HWC0 reduced over H, W: (n, c1), H*W, "
                   "C0): rows [t, +tile), positions [l, +chunk); `fill` 0/1/2/3 = 0/-inf/+inf/1 past "
                   "the end: [t, l]",

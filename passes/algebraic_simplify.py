@@ -1,5 +1,9 @@
 """algebraic-simplify: x * 1 -> x, x + 0 -> x, x - 0 -> x, x / 1 -> x, x * 0 -> 0 is NOT done
-(NaN/inf), for a constant 1 / 0 (splat or all-equal) whose broadcast does not change x's type."""
+(NaN/inf), for a constant 1 / 0 (splat or all-equal) whose broadcast does not change x's type.
+Batched matmuls: transposes into the adj flags, a scalar factor of an operand out onto the
+result (compiler/transforms/canonicalization.py BatchMatMulTransposes, ScalarMulThroughTranspose,
+ScalarMulOutOfMatMul).  ExpandDims / Squeeze views sink through pointwise ops
+(ReshapeSinksThroughPointwise)."""
 
 from __future__ import annotations
 
@@ -48,4 +52,12 @@ class AlgebraicSimplifyPass(ModulePass):
     name = "algebraic-simplify"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite(op, [Identities()])
+        from compiler.transforms.canonicalization import (
+            BatchMatMulTransposes,
+            ScalarMulOutOfMatMul,
+            ReshapeSinksThroughPointwise,
+            ScalarMulThroughTranspose,
+        )
+
+        rewrite(op, [Identities(), BatchMatMulTransposes(), ScalarMulThroughTranspose(),
+                     ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise()])

@@ -145,9 +145,10 @@ def mask_of(op, arg):
 
 def attention_core(q, k, v, scale: float, mask=None, adj_k: bool = False, bsnd: bool = False,
                    mask_kind: str = "add", mask_value: float | None = None,
-                   mask_threshold: float | None = None):
+                   mask_threshold: float | None = None, zero_masked: bool = False):
     """softmax(mask(scale * q @ k^T)) @ v on accumulator-typed arrays (BSND: [B, S, N, D]);
-    the mask applied by `apply_mask` (default: added)."""
+    the mask applied by `apply_mask` (default: added); zero_masked: the probabilities of the
+    dropped keys then set to 0 (apply_mask with value 0)."""
     if bsnd:
         q, k, v = (np.swapaxes(t, 1, 2) for t in (q, k, v))
     if not adj_k:
@@ -158,6 +159,8 @@ def attention_core(q, k, v, scale: float, mask=None, adj_k: bool = False, bsnd: 
     s = s - s.max(axis=-1, keepdims=True)
     e = np.exp(s)
     p = e / e.sum(axis=-1, keepdims=True)
+    if zero_masked:
+        p = apply_mask(p, mask, mask_kind, 0.0, mask_threshold)
     y = np.matmul(p, v)
     return np.swapaxes(y, 1, 2) if bsnd else y
 
@@ -169,7 +172,7 @@ def _attention(op, args) -> np.ndarray:
     mask, kind, value, thr = mask_of(op, args[3] if len(args) > 3 else None)
     bsnd = op.layout is not None and op.layout.data == "BSND"
     y = attention_core(q, k, v, float(op.scale.value.data), mask, _flag(op.adj_k), bsnd,
-                       kind, value, thr)
+                       kind, value, thr, _flag(op.zero_masked))
     return from_origin(y, op.y.type, "ND")
 
 
@@ -182,7 +185,8 @@ def _multi_head_attention(op, args) -> np.ndarray:
     heads = op.num_heads.value.data
     qkv = np.matmul(x, w) + b
     q, k, v = (t.reshape(bsz, seq, heads, -1) for t in np.split(qkv, 3, axis=-1))
-    y = attention_core(q, k, v, float(op.scale.value.data), mask, False, True, kind, value, thr)
+    y = attention_core(q, k, v, float(op.scale.value.data), mask, False, True, kind, value, thr,
+                       _flag(op.zero_masked))
     return from_origin(y, op.y.type, "ND")
 
 

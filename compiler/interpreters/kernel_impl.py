@@ -472,6 +472,9 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
     if view == "rows":
         (t,) = idx
         rl = int(np.prod(shape[1:]))
+        bshape = P("shape", None)
+        if bshape is not None and tuple(src.shape) != tuple(bshape):
+            src = np.broadcast_to(src, tuple(bshape))  # a mask or a scalar broadcast to the rows
         flat = src.reshape(-1, rl)
         n = max(0, min(shape[0], flat.shape[0] - t))
         out.reshape(shape[0], rl)[:n] = flat[t:t + n]

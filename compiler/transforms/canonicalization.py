@@ -13,6 +13,7 @@ three):
 from __future__ import annotations
 
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from compiler.ir.rewriting import with_loc
 from dialects import cann
@@ -73,3 +74,244 @@ class TransDataInverse(RewritePattern):
         if isinstance(inner, cann.TransDataOp) and inner.src.type == op.dst.type \
                 and inner.src_format == op.dst_format:
             rewriter.replace(op, [], [inner.src])
+
+
+# --- batched matmuls: transposes into the adj flags, scalar factors out (BatchMatMulFusionPass) -
+
+def _swap_last_two(perm: list[int]) -> list[int]:
+    p = list(perm)
+    p[-2], p[-1] = p[-1], p[-2]
+    return p
+
+
+def _single_use(v) -> bool:
+    return len(list(v.uses)) == 1
+
+
+def _flag(op, name: str) -> bool:
+    return bool(op.properties[name].value.data)
+
+
+def _bmm(x1, x2, y_type, adj_x1: bool, adj_x2: bool, *loc_ops, bias=None) -> cann.BatchMatMulV2Op:
+    from xdsl.dialects.builtin import IntegerAttr, i1
+
+    new = cann.BatchMatMulV2Op(operands=[x1, x2, [bias] if bias is not None else []],
+                               result_types=[y_type], properties={
+        "adj_x1": IntegerAttr(int(adj_x1), i1), "adj_x2": IntegerAttr(int(adj_x2), i1)})
+    return with_loc(new, *loc_ops)
+
+
+def _transposed_type(z, perm: list[int]):
+    from xdsl.dialects.builtin import TensorType
+
+    s = z.type.get_shape()
+    return TensorType(z.type.element_type, [s[p] for p in perm])
+
+
+def _unit_column(r: cann.ReshapeOp) -> bool:
+    """A Reshape to [.., K, 1] (K > 1): the same row-major data as [.., 1, K], its transpose."""
+    ys = list(r.y.type.get_shape())
+    return len(ys) >= 2 and ys[-1] == 1 and ys[-2] > 1
+
+
+class BatchMatMulTransposes(RewritePattern):
+    """CANN's BatchMatMulFusionPass, generalized (cann-facts.md section 5):
+    - an operand TransposeD(z, perm) whose perm, its last two entries swapped (perm'), is the
+      identity -> z with the operand's adj flag toggled; when perm' keeps the last axis last
+      and perm does not (e.g. Keras' key transpose 0231 -> the head split 0213) and the
+      transpose has no other reader -> TransposeD(z, perm') with the flag toggled (a transpose
+      that moves whole rows, and the head split of the other operands);
+    - an operand Reshape to [.., K, 1] (Keras' Dot: ExpandDims at the end) is the transpose of
+      the same data as [.., 1, K]: that row (a batch view on FRACTAL_NZ) with the flag toggled;
+    - the result read only by a TransposeD that swaps the last two axes: (a @ b)^T = b^T @ a^T,
+      one matmul with the operands exchanged and both flags toggled, no transpose (no bias)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cann.BatchMatMulV2Op, rewriter: PatternRewriter):
+        rank = len(op.y.type.get_shape())
+        if op.bias is None and _single_use(op.y):
+            user = next(iter(op.y.uses)).operation
+            if isinstance(user, cann.TransposeDOp) and \
+                    list(ints(user.perm)) == _swap_last_two(list(range(rank))):
+                new = _bmm(op.x2, op.x1, user.y.type, not _flag(op, "adj_x2"),
+                           not _flag(op, "adj_x1"), op, user)
+                rewriter.insert_op(new, InsertPoint.before(op))
+                rewriter.replace_op(user, [], [new.y])
+                rewriter.erase_op(op)
+                return
+        xs, flags = [op.x1, op.x2], [_flag(op, "adj_x1"), _flag(op, "adj_x2")]
+        changed, bypassed = False, []
+        for i in range(2):
+            t = xs[i].owner
+            if isinstance(t, cann.ReshapeOp) and _unit_column(t):
+                ys = list(t.y.type.get_shape())
+                row = [*ys[:-2], 1, ys[-2]]
+                if list(t.x.type.get_shape()) == row:
+                    xs[i] = t.x
+                else:
+                    from xdsl.dialects.builtin import TensorType
+
+                    nr = with_loc(cann.ReshapeOp(operands=[t.x], result_types=[TensorType(
+                        t.y.type.element_type, row)], properties={"shape": int_array(row)}), t)
+                    rewriter.insert_op(nr, InsertPoint.before(op))
+                    xs[i] = nr.y
+                flags[i], changed = not flags[i], True
+                bypassed.append(t)
+                continue
+            if not isinstance(t, cann.TransposeDOp) or len(ints(t.perm)) < 2:
+                continue
+            perm = list(ints(t.perm))
+            p2, last = _swap_last_two(perm), len(perm) - 1
+            if p2 == list(range(len(perm))):
+                xs[i] = t.x
+            elif p2[-1] == last and perm[-1] != last and _single_use(t.y):
+                nt = with_loc(cann.TransposeDOp(operands=[t.x], result_types=[
+                    _transposed_type(t.x, p2)], properties={"perm": int_array(p2)}), t)
+                rewriter.insert_op(nt, InsertPoint.before(op))
+                xs[i] = nt.y
+            else:
+                continue
+            flags[i], changed = not flags[i], True
+            bypassed.append(t)
+        if changed:
+            rewriter.replace_op(op, _bmm(xs[0], xs[1], op.y.type, flags[0], flags[1], op,
+                                         bias=op.bias))
+            _erase_if_dead(rewriter, *bypassed)
+
+
+def _erase_if_dead(rewriter: PatternRewriter, *ops) -> None:
+    """Erase the producers a rewrite bypassed once nothing reads them (the rewrite walker runs
+    without DCE, and a dead reader would count as a use)."""
+    for o in dict.fromkeys(ops):
+        if o.parent is not None and not any(list(r.uses) for r in o.results):
+            rewriter.erase_op(o)
+
+
+def _scalar_factor(v):
+    """(a, c) when v = Mul(a, c) (either order) with c a one-element constant, v read once and
+    of a's type; else None."""
+    from compiler.transforms.fusion.auto import scalar_const
+
+    m = v.owner
+    if not isinstance(m, cann.MulOp) or not _single_use(v):
+        return None
+    for a, c in ((m.x1, m.x2), (m.x2, m.x1)):
+        if scalar_const(c) and a.type == m.y.type:
+            return a, c
+    return None
+
+
+class ScalarMulThroughTranspose(RewritePattern):
+    """TransposeD(x * c) -> TransposeD(x) * c for a one-element constant c: a scalar factor
+    commutes with data movement (so it can meet a matmul, ScalarMulOutOfMatMul)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cann.TransposeDOp, rewriter: PatternRewriter):
+        f = _scalar_factor(op.x)
+        if f is None:
+            return
+        a, c = f
+        t = with_loc(cann.TransposeDOp(operands=[a], result_types=[op.y.type],
+                                       properties={"perm": op.perm}), op)
+        old = op.x.owner
+        m = with_loc(cann.MulOp(operands=[t.y, c], result_types=[op.y.type]), old)
+        rewriter.replace_op(op, [t, m])
+        _erase_if_dead(rewriter, old)
+
+
+class ScalarMulOutOfMatMul(RewritePattern):
+    """BatchMatMulV2(x * c, b) -> BatchMatMulV2(x, b) * c (either operand; no bias): the scale
+    lands on the matmul's result, where the epilogue takes it (or attention recomposition sees
+    the scaled scores)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cann.BatchMatMulV2Op, rewriter: PatternRewriter):
+        if op.bias is not None:
+            return
+        for i, v in enumerate((op.x1, op.x2)):
+            f = _scalar_factor(v)
+            if f is None:
+                continue
+            a, c = f
+            xs = [op.x1, op.x2]
+            xs[i] = a
+            new = _bmm(xs[0], xs[1], op.y.type, _flag(op, "adj_x1"), _flag(op, "adj_x2"), op)
+            old = v.owner
+            m = with_loc(cann.MulOp(operands=[new.y, c], result_types=[op.y.type]), old)
+            rewriter.replace_op(op, [new, m])
+            _erase_if_dead(rewriter, old)
+            return
+
+
+# --- views sink through pointwise ops --------------------------------------------------------
+
+def _unit_axes_only(xs, ys) -> bool:
+    """A reshape that only inserts or removes axes of size 1 (ExpandDims / Squeeze)."""
+    return [d for d in xs if d != 1] == [d for d in ys if d != 1]
+
+
+def _rides_along(v, in_shape, out_shape) -> bool:
+    """A constant operand that broadcasts the same against the reshape's input as against its
+    output: one element, or a vector over the last axis ([C], [1, .., 1, C]) when the reshape
+    keeps the last axis, of a rank the input has."""
+    from compiler.interpreters.constant_eval import constant_value
+
+    if not isinstance(v.owner, cann.ConstOp) or cann.format_of(v.type) is not None:
+        return False
+    a = constant_value(v)
+    if a is None:
+        return False
+    if a.size == 1:
+        return a.ndim <= len(in_shape)
+    s = list(a.shape)
+    return (len(s) <= len(in_shape) and all(d == 1 for d in s[:-1]) and in_shape
+            and out_shape and s[-1] == in_shape[-1] == out_shape[-1])
+
+
+class ReshapeSinksThroughPointwise(RewritePattern):
+    """op(Reshape(x1), .., c) -> Reshape(op(x1, .., c)) for an elementwise / broadcast op whose
+    tensor operands are all Reshapes of one input shape that only insert or remove axes of size
+    1 (ExpandDims / Squeeze: Keras' Conv1D and pooling on 1-D sequences), or constants that
+    broadcast the same way (a scalar, a channel vector over the kept last axis).  The view moves
+    down to the next op that is not pointwise; two views that meet fold (ReshapeNoop), so a
+    conv's epilogue (bias, BN, activation) stays 4-D next to the conv."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        from xdsl.dialects.builtin import TensorType
+
+        from dialects.op_kinds import is_pointwise
+
+        if not is_pointwise(op) or len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
+            return
+        fmt = op.properties.get("data_format", op.attributes.get("data_format"))
+        if fmt is not None and getattr(fmt, "data", "NHWC") != "NHWC":
+            return  # the channel axis is not the last one
+        yt = op.results[0].type
+        ys = list(yt.get_shape())
+        in_shape = None
+        for v in op.operands:
+            r = v.owner
+            if isinstance(r, cann.ReshapeOp):
+                s = list(r.x.type.get_shape())
+                if in_shape is not None and s != in_shape:
+                    return
+                if list(v.type.get_shape()) != ys or not _unit_axes_only(s, ys) \
+                        or cann.format_of(r.x.type) is not None or any(d < 0 for d in s):
+                    return
+                in_shape = s
+        if in_shape is None:
+            return
+        operands = []
+        for v in op.operands:
+            if isinstance(v.owner, cann.ReshapeOp):
+                operands.append(v.owner.x)
+            elif _rides_along(v, in_shape, ys):
+                operands.append(v)
+            else:
+                return
+        new = type(op).create(operands=operands, result_types=[TensorType(yt.element_type, in_shape)],
+                              properties=dict(op.properties), attributes=dict(op.attributes))
+        with_loc(new, op)
+        back = with_loc(cann.ReshapeOp(operands=[new.results[0]], result_types=[yt],
+                                       properties={"shape": int_array(ys)}), op)
+        rewriter.replace_op(op, [new, back])

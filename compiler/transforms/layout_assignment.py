@@ -367,6 +367,33 @@ def rule_concat(op: Operation, fmt: str) -> str | None:
     return _device_shape(op, fmt)
 
 
+def nz_concat_blocks(axis: int, pieces: list[tuple[int, ...]], dtype) -> bool:
+    """Pieces of a concat along origin `axis` that are whole FRACTAL_NZ blocks of the result
+    (cann-facts.md section 3: NZ[.., k1, m1, m0, k0] = ND[.., m1*16+m0, k1*C0+k0]): along the
+    last axis every piece but the last has a multiple of C0 columns (the last one's padding
+    columns are the result's), along the rows a multiple of 16 rows; a batch axis always."""
+    from compiler.target.formats import N0, c0_for
+
+    rank = len(pieces[0])
+    a = axis % rank
+    if a < rank - 2:
+        return True
+    unit = c0_for(dtype) if a == rank - 1 else N0
+    return all(p[a] % unit == 0 for p in pieces[:-1])
+
+
+def rule_concat_nz(op: Operation, fmt: str) -> str | None:
+    """Concat of FRACTAL_NZ values at whole blocks (nz_concat_blocks): a concat of the stored
+    arrays along K1, M1 or a batch axis (data_movement.py `stored_block_axis`)."""
+    msg = _device_shape(op, fmt)
+    if msg:
+        return msg
+    pieces = [_shape(v) for v in op.operands]
+    if not nz_concat_blocks(_int(op, "concat_dim"), pieces, _dtype(op.results[0])):
+        return "an input ends inside a FRACTAL_NZ block (columns not a multiple of C0, or rows of 16)"
+    return None
+
+
 def rule_split(op: Operation, fmt: str) -> str | None:
     """Split over any axis of an NC1HWC0 value: over N, H, W and over C at whole C0 blocks a
     split of the stored array; over C at other offsets each part is gathered lane by lane
@@ -431,6 +458,7 @@ RULES = {
     "broadcast-c": rule_broadcast_c,
     "gather-rows": rule_gather_rows,
     "concat": rule_concat,
+    "concat-nz": rule_concat_nz,
     "split": rule_split,
     "slice-hw": rule_slice_hw,
     # static AIPP (cann.Aipp) writes the 4-D model input NC1HWC0 directly (ATC: "the images

@@ -383,3 +383,61 @@ def test_model_zoo_kernel_counts_and_accuracy(name):
     for k in ref:
         err = float(np.abs(ours[k].astype(np.float64) - ref[k]).max())
         assert err <= 1e-4, f"{name}/{k}: max abs error {err}"
+
+
+def _keras3_softmax_mask_attention(tf):
+    """Keras 3's attention with Softmax(mask) as keras-hub's backbones freeze it: the query
+    scaled first, scores = einsum(key, query) (a matmul then a transpose), where(mask, s, -1e9),
+    softmax, where(mask, p, 0); q, k, v [B, S, N, D], the padding mask [B, S] of the keys."""
+    q, k, v = (tf.compat.v1.placeholder(tf.float32, [2, 5, 2, 16], name=nm) for nm in "qkv")
+    pm = tf.compat.v1.placeholder(tf.bool, [2, 5], name="pm")
+    mask = tf.reshape(pm, [2, 1, 1, 5])
+    qt = tf.transpose(q * 0.25, [0, 2, 3, 1])
+    kt = tf.transpose(k, [0, 2, 1, 3])
+    s = tf.transpose(tf.matmul(kt, qt), [0, 1, 3, 2])
+    p = tf.nn.softmax(tf.where(mask, s, -1e9), axis=-1)
+    p = tf.where(mask, p, 0.0)
+    o = tf.matmul(p, tf.transpose(v, [0, 2, 1, 3]))
+    tf.identity(tf.transpose(o, [0, 2, 1, 3]), name="out")
+
+
+def test_keras3_softmax_mask_attention_zeroes_dropped_keys(tmp_path):
+    """cann-cleanup brings the scores into the attention rules' form (transposes into adj flags,
+    the query's scale onto the scores); the second where is FusedAttention's zero_masked.  With
+    every key of batch 1 dropped its output is 0 (TensorFlow's), at the fused and kernel level."""
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.driver.runner import random_inputs, run_graphdef, run_module
+
+    path = _build(tmp_path / "keras3_mask.pb", _keras3_softmax_mask_attention)
+    ctx = make_context()
+    module = import_graphdef_file(path)
+    inputs = random_inputs(module, seed=3)
+    inputs["pm"] = np.array([[True, False, True, True, False], [False] * 5])
+    ref = run_graphdef(path, inputs, ["out"])["out"]
+    assert np.all(ref[1] == 0)
+    for passes in (("tf-to-cann", "cann-cleanup", "fuse"), ("assign-layouts", "cann-to-kernel")):
+        run_passes(ctx, module, passes)
+        text = module_to_text(module, False, False)
+        if passes[-1] == "fuse":
+            assert "zero_masked = true" in text and "cann.FusedAttention" in text, text
+            assert "cann.TransposeD" not in text and "cann.SoftmaxV2" not in text, text
+        module, _ = parse_module(ctx, text, "<level>")
+        out = run_module(module, inputs)
+        (ours,) = out.values()
+        assert float(np.abs(ours.astype(np.float64) - ref).max()) <= 1e-4
+
+
+def test_keras3_softmax_mask_attention_through_cann_compile(tmp_path, capsys):
+    """The same graph through cann-compile: three launches (scores GEMM, the masked softmax with
+    its zeroing, p @ v), no TransData, and cann-run --compare-with matches TensorFlow."""
+    from tools.cann_compile import main as compile_main
+    from tools.cann_run import main as run_main
+
+    pb = _build(tmp_path / "keras3_mask.pb", _keras3_softmax_mask_attention)
+    om = tmp_path / "keras3_mask.om"
+    assert compile_main([f"--model={pb}", "--framework=3", "-o", str(om), "--report"]) == 0
+    out = capsys.readouterr().out
+    assert "model: 3 kernel launches" in out, out
+    assert " transdata " not in out, out
+    assert run_main([str(om), "--compare-with", pb]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("OK")

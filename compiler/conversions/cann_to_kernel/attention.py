@@ -1,5 +1,5 @@
 """The transformer fused ops as cube and vector kernels: FusedMultiHeadAttention and
-FusedAttention (scores GEMM, mask, softmax, output GEMM; workspace tensors between them) and
+FusedAttention (scores GEMM, masked softmax, output GEMM; workspace tensors between them) and
 FusedGatedMatMul (the gate|up GEMM, then the gated vector kernel)."""
 
 
@@ -21,11 +21,10 @@ from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
     kernel_op,
-    num_elems,
     prod,
 )
 from compiler.conversions.cann_to_kernel.cube import gemm_kernel
-from compiler.conversions.cann_to_kernel.vector import softmax_kernel
+from compiler.conversions.cann_to_kernel.vector import cast_tile, softmax_kernel, softmax_rows
 from compiler.ir.rewriting import with_loc
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
@@ -38,7 +37,7 @@ class MultiHeadAttentionToKernels(ChipPattern):
     910B pass data through GM (workspace tensors between the kernels):
       qkv = x @ W + b                       cube  [B, S, 3*N*D]
       s   = scale * q_h @ k_h^T             cube  batch B*N, q_h / k_h read in place from qkv
-      p   = softmax(s) (last axis)          vector
+      p   = softmax(mask(s)) (last axis)    vector (masked_softmax_ops)
       y_h = p @ v_h                         cube  written in place into y [B, S, N, D]."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
@@ -72,11 +71,10 @@ class MultiHeadAttentionToKernels(ChipPattern):
                 b_load=("heads", dict(hp, col_offset=heads * d, transpose=1)),
                 epilogue=[("muls", {"value": FloatAttr(float(op.scale.value.data), f32)})],
                 store=("nd", dict(batch=[bsz * heads], rows=seq, cols=seq)), loc_op=op)
-            masked = mask_kernels(self.chip, op, k2.results[0], [bsz, heads, seq, seq])
-            k3 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op, compute_type=(
-                self.impl.row_compute_type("SoftmaxV2", s_t.element_type)))
+            sm = masked_softmax_ops(self.chip, op, k2.results[0], s_t, [bsz, heads, seq, seq],
+                                    self.impl.row_compute_type("SoftmaxV2", s_t.element_type))
             k4 = gemm_kernel(
-                self.chip, "BatchMatMulV2", [k3.results[0], qkv], op.y.type, batch=bsz * heads,
+                self.chip, "BatchMatMulV2", [sm[-1].results[0], qkv], op.y.type, batch=bsz * heads,
                 m=seq, n=d, k=seq,
                 a_load=("nd", dict(transpose=0, batch=[bsz * heads], rows=seq, cols=seq)),
                 b_load=("heads", dict(hp, col_offset=2 * heads * d, transpose=0)),
@@ -84,48 +82,62 @@ class MultiHeadAttentionToKernels(ChipPattern):
         except TilingError as e:
             self.fail(op, str(e))
             return
-        extra = masked if op.mask is not None else []
-        rewriter.replace(op, [k1, k2, *extra, k3, k4])
+        rewriter.replace(op, [k1, k2, *sm, k4])
 
 
 def _scalar_const(v: float, et, loc_op) -> cann.ConstOp:
     return with_loc(cann.ConstOp(dense_from_numpy(np.asarray(v, numpy_dtype(et)))), loc_op)
 
 
-def mask_kernels(chip: ChipProfile, op, s: SSAValue, scores_shape: list[int]) -> list[Operation]:
-    """The ops that apply op's mask (mask_kind: cann.MASK_KINDS) to the scores s, the last one
-    producing the masked scores: scalar constants (fill, threshold) and one vector kernel over
-    flat tiles of s, the mask broadcast (numpy rules) to [B, N, Sq, Sk] as it is loaded.
-    Without a mask: [the op producing s]."""
+def masked_softmax_ops(chip: ChipProfile, op, s: SSAValue, s_t, scores_shape: list[int],
+                       compute_type=None) -> list[Operation]:
+    """softmax(mask(s)) over the last axis of the scores s as one vector kernel (CANN's masked
+    softmax), the ops producing it last: scalar constants (fill, threshold, the 0 of
+    zero_masked) and the kernel.  Per tile of whole rows: s, and the mask and the constants
+    broadcast (numpy rules) to the [B, N, Sq, Sk] scores as they are loaded (`rows` with
+    `shape`); the mask applied as op.mask_kind says (cann.MASK_KINDS), the softmax, then with
+    zero_masked the dropped keys' probabilities set to 0.  Without a mask: the softmax kernel."""
     if op.mask is None:
-        return [s.owner]
+        return [softmax_kernel(chip, s, s_t, op, compute_type=compute_type)]
     kind = op.mask_kind.data if op.mask_kind is not None else "add"
-    st, et = s.type, s.type.element_type
+    et = s_t.element_type
+    ct = compute_type or et
+    zero = op.zero_masked is not None and bool(op.zero_masked.value.data)
     consts = []
     if kind != "add":
         consts.append(_scalar_const(float(op.mask_value.value.data), et, op))
     if kind == "greater":
         consts.append(_scalar_const(float(op.mask_threshold.value.data),
                                     op.mask.type.element_type, op))
+    if zero:
+        consts.append(_scalar_const(0.0, et, op))
     operands = [s, op.mask, *(c.results[0] for c in consts)]
-    elems = num_elems(st)
+    length, rows = scores_shape[-1], prod(scores_shape[:-1])
     eb = max(numpy_dtype(v.type.element_type).itemsize for v in operands)
-    t = vector_tiling("AttentionMask", elems, len(operands) + 1, eb, chip)
+    t = vector_tiling("SoftmaxV2", rows, len(operands) + 1, max(eb, numpy_dtype(ct).itemsize) * length,
+                      chip, length)
     f, tile = t.fields, t.fields["tileElems"]
-    body = Body([*(v.type for v in operands), st])
+    shape2 = [tile, length]
+    body = Body([*(v.type for v in operands), s_t])
     with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
-        with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
-            ins = [body.load(body.args[i], [ti], "flat", [tile], v.type.element_type, "UB",
-                             shape=scores_shape) for i, v in enumerate(operands)]
+        with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
+            ins = [body.load(body.args[0], [ti], "rows", shape2, et, "UB")]
+            ins += [body.load(body.args[i], [ti], "rows", shape2, v.type.element_type, "UB",
+                              shape=scores_shape) for i, v in enumerate(operands) if i > 0]
             if kind == "add":
-                r = body.vec("Add", ins[:2], [tile], et)
+                x = body.vec("Add", ins[:2], shape2, et)
+                keep = None
             else:
                 keep = ins[1]
                 if kind == "greater":
-                    keep = body.vec("Greater", [ins[1], ins[3]], [tile], IntegerType(1))
-                r = body.vec("SelectV2", [keep, ins[0], ins[2]], [tile], et)
-            body.store(r, body.args[-1], [ti], "flat")
-    k = kernel_op(kernel.VectorKernelOp, "AttentionMask", operands, st, body.region(),
+                    keep = body.vec("Greater", [ins[1], ins[3]], shape2, IntegerType(1))
+                x = body.vec("SelectV2", [keep, ins[0], ins[2]], shape2, et)
+            p = cast_tile(body, softmax_rows(body, cast_tile(body, x, shape2, et, ct), tile, length, ct),
+                          shape2, ct, et)
+            if zero:
+                p = body.vec("SelectV2", [keep, p, ins[-1]], shape2, et)
+            body.store(p, body.args[-1], [ti], "rows")
+    k = kernel_op(kernel.VectorKernelOp, "SoftmaxV2", operands, s_t, body.region(),
                   t.block_dim, f, t.buffers, op)
     return [*consts, k]
 
@@ -138,8 +150,7 @@ def _view(v: SSAValue, shape: list[int], loc_op) -> kernel.ViewOp:
 class AttentionToKernels(ChipPattern):
     """FusedAttention -> cube and vector kernels through GM workspaces:
       s   = scale * q @ k^T     cube   [.., Sq, Sk] (BSND: heads read in place, batch B*N)
-      s'  = mask(s)             vector (when there is a mask; mask_kernels)
-      p   = softmax(s') (last axis)    vector
+      p   = softmax(mask(s)) (last axis)  vector (the mask inside: masked_softmax_ops)
       y   = p @ v               cube   (BSND: written in place into y [B, S, N, D])."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
@@ -187,19 +198,17 @@ class AttentionToKernels(ChipPattern):
                 dv = v[-1]
                 p_v, b_load = op.v, ("nd", dict(transpose=0, batch=out_b, rows=sk, cols=dv))
                 store = ("nd", dict(batch=out_b, rows=sq, cols=dv))
-            masked = mask_kernels(self.chip, op, k1.results[0], [*out_b, sq, sk])
-            k2 = softmax_kernel(self.chip, masked[-1].results[0], s_t, op, compute_type=(
-                self.impl.row_compute_type("SoftmaxV2", s_t.element_type)))
+            sm = masked_softmax_ops(self.chip, op, k1.results[0], s_t, [*out_b, sq, sk],
+                                    self.impl.row_compute_type("SoftmaxV2", s_t.element_type))
             k3 = gemm_kernel(
-                self.chip, "BatchMatMulV2", [k2.results[0], p_v], op.y.type, batch=batch,
+                self.chip, "BatchMatMulV2", [sm[-1].results[0], p_v], op.y.type, batch=batch,
                 m=sq, n=dv, k=sk,
                 a_load=("nd", dict(transpose=0, batch=list(s_t.get_shape()[:-2]), rows=sq, cols=sk)),
                 b_load=b_load, store=store, loc_op=op)
         except TilingError as e:
             self.fail(op, str(e))
             return
-        extra = masked if op.mask is not None else []
-        rewriter.replace(op, [*pre, k1, *extra, k2, k3])
+        rewriter.replace(op, [*pre, k1, *sm, k3])
 
 
 class GatedMatMulToKernels(ChipPattern):

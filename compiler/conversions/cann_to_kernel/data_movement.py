@@ -157,6 +157,24 @@ def nc1hwc0_block_axis(axis: int, whole, pieces) -> int | None:
 _C = {"NHWC": 3, "NCHW": 1}
 
 
+def nz_block_axis(axis: int, whole, pieces) -> int | None:
+    """The stored axis of an origin concat axis when `whole` and every piece are FRACTAL_NZ and
+    the pieces are whole blocks of `whole` (layout_assignment.nz_concat_blocks): the last axis
+    is K1, the rows M1, a batch axis itself.  Then the op is a concat of the stored arrays."""
+    from compiler.transforms.layout_assignment import nz_concat_blocks
+
+    fmts = [cann.format_of(t) for t in (whole, *pieces)]
+    if any(f is None or f.fmt != Format.FRACTAL_NZ for f in fmts) or \
+            any(d < 0 for d in whole.get_shape()):
+        return None
+    rank = len(fmts[0].origin)
+    if not nz_concat_blocks(axis, [tuple(f.origin) for f in fmts[1:]],
+                            numpy_dtype(whole.element_type)):
+        return None
+    a = axis % rank
+    return a if a < rank - 2 else (rank - 2 if a == rank - 1 else rank - 1)
+
+
 def nc1hwc0_channel_offsets(axis: int, whole, pieces) -> list | None:
     """A concat over C of NC1HWC0 values whose channel offsets are not all multiples of C0:
     [channel offset of each piece..., origin layout name], else None.  The concat kernel then
@@ -190,6 +208,8 @@ class ConcatToVectorBody(ChipPattern):
         if self.fails_on_dynamic_dims(op, yt, *(v.type for v in ins)):
             return
         stored_axis = nc1hwc0_block_axis(op.concat_dim.value.data, yt, [v.type for v in ins])
+        if stored_axis is None:
+            stored_axis = nz_block_axis(op.concat_dim.value.data, yt, [v.type for v in ins])
         lanes = None if stored_axis is not None else \
             nc1hwc0_channel_offsets(op.concat_dim.value.data, yt, [v.type for v in ins])
         if lanes is not None:

@@ -56,6 +56,8 @@ def to_py(v: Any) -> Any:
     if isinstance(v, StringAttr):
         return v.data
     if isinstance(v, IntegerAttr):
+        if getattr(getattr(v.type, "width", None), "data", None) == 1:
+            return bool(v.value.data)  # an i1 flag (xDSL keeps true as -1)
         return int(v.value.data)
     if isinstance(v, FloatAttr):
         return float(v.value.data)

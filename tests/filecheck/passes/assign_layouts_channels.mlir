@@ -117,9 +117,9 @@ func.func @embedding(%t: tensor<50x24xf32>, %ids: tensor<20xi32>, %w: tensor<24x
 }
 
 // An op that has a FRACTAL_NZ kernel but stays on ND because a neighbour has none: the report
-// names that neighbour and its reason (here the Add, between a ConcatV2D with no NZ kernel and
-// a matmul).
-// REPORT: TransData FRACTAL_NZ -> ND [20, 24] at 'mm': cann.Add 'add' runs on ND: cheaper than converting its other operands (its neighbours on ND: cann.ConcatV2D 'cat' (cann.ConcatV2D has no FRACTAL_NZ kernel))
+// names that neighbour and its reason (here the Add, between a ConcatV2D whose first input ends
+// at row 10, inside a 16-row NZ block, and a matmul).
+// REPORT: TransData FRACTAL_NZ -> ND [20, 24] at 'mm': cann.Add 'add' runs on ND: cheaper than converting its other operands (its neighbours on ND: cann.ConcatV2D 'cat' (an input ends inside a FRACTAL_NZ block (columns not a multiple of C0, or rows of 16)))
 func.func @blocked(%a: tensor<10x24xf32>, %b: tensor<10x24xf32>, %x: tensor<20x40xf32>, %w: tensor<40x24xf32>) -> tensor<20x24xf32> {
   %0 = cann.ConcatV2D %a, %b {concat_dim = 0 : i64, N = 2 : i64} : (tensor<10x24xf32>, tensor<10x24xf32>) -> tensor<20x24xf32> loc("cat")
   %1 = cann.MatMulV2 %x, %w {transpose_x1 = false, transpose_x2 = false} : (tensor<20x40xf32>, tensor<40x24xf32>) -> tensor<20x24xf32> loc("mm")

@@ -849,3 +849,47 @@ func.func @attention_bnsd_select_fill_not_uniform(%q: tensor<1x2x2x2xf32>, %k: t
   %y = cann.BatchMatMulV2 %p, %v {adj_x1 = false, adj_x2 = false} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   func.return %y : tensor<1x2x2x2xf32>
 }
+
+// Keras 3's Softmax(mask) in the attention of keras-hub's backbones, as cann-cleanup leaves it
+// (the key as k^T(0213) with adj_x2): where(mask, s, -1e9) -> softmax -> where(mask, p, 0) is
+// one FusedAttention with zero_masked (a row with every key dropped gives 0).
+// CHECK-LABEL: func.func @attention_keras3_select_zero
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedAttention %q, %k, %v, %mask {scale = 5.000000e-01 : f32, adj_k = false, layout = "BSND", mask_kind = "select", mask_value = -1.000000e+09 : f32, zero_masked = true}
+// CHECK-NEXT:    func.return %[[Y]]
+func.func @attention_keras3_select_zero(%q: tensor<1x4x2x16xf32>, %k: tensor<1x4x2x16xf32>, %v: tensor<1x4x2x16xf32>, %mask: tensor<1x1x1x4xi1>) -> tensor<1x4x2x16xf32> {
+  %c = cann.Const dense<0.5> : tensor<f32>
+  %fill = cann.Const dense<-1.0e9> : tensor<f32>
+  %zero = cann.Const dense<0.0> : tensor<f32>
+  %qt = cann.TransposeD %q {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x4x2x16xf32>) -> tensor<1x2x4x16xf32>
+  %kt = cann.TransposeD %k {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x4x2x16xf32>) -> tensor<1x2x4x16xf32>
+  %s = cann.BatchMatMulV2 %qt, %kt {adj_x1 = false, adj_x2 = true} : (tensor<1x2x4x16xf32>, tensor<1x2x4x16xf32>) -> tensor<1x2x4x4xf32>
+  %m = cann.Mul %s, %c : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %sm = cann.SelectV2 %mask, %m, %fill : (tensor<1x1x1x4xi1>, tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %p = cann.SoftmaxV2 %sm {axes = array<i64: -1>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %pz = cann.SelectV2 %mask, %p, %zero : (tensor<1x1x1x4xi1>, tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %vt = cann.TransposeD %v {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x4x2x16xf32>) -> tensor<1x2x4x16xf32>
+  %o = cann.BatchMatMulV2 %pz, %vt {adj_x1 = false, adj_x2 = false} : (tensor<1x2x4x4xf32>, tensor<1x2x4x16xf32>) -> tensor<1x2x4x16xf32>
+  %y = cann.TransposeD %o {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x2x4x16xf32>) -> tensor<1x4x2x16xf32>
+  func.return %y : tensor<1x4x2x16xf32>
+}
+
+// The zeroing select with another fill than 0 is not Keras' and stays outside: the plain
+// select-mask rule cannot take the softmax either (its result has a second reader, the select).
+// CHECK-LABEL: func.func @attention_keras3_select_nonzero
+// CHECK-NOT:     cann.FusedAttention
+func.func @attention_keras3_select_nonzero(%q: tensor<1x4x2x16xf32>, %k: tensor<1x4x2x16xf32>, %v: tensor<1x4x2x16xf32>, %mask: tensor<1x1x1x4xi1>) -> tensor<1x4x2x16xf32> {
+  %c = cann.Const dense<0.5> : tensor<f32>
+  %fill = cann.Const dense<-1.0e9> : tensor<f32>
+  %one = cann.Const dense<1.0> : tensor<f32>
+  %qt = cann.TransposeD %q {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x4x2x16xf32>) -> tensor<1x2x4x16xf32>
+  %kt = cann.TransposeD %k {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x4x2x16xf32>) -> tensor<1x2x4x16xf32>
+  %s = cann.BatchMatMulV2 %qt, %kt {adj_x1 = false, adj_x2 = true} : (tensor<1x2x4x16xf32>, tensor<1x2x4x16xf32>) -> tensor<1x2x4x4xf32>
+  %m = cann.Mul %s, %c : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %sm = cann.SelectV2 %mask, %m, %fill : (tensor<1x1x1x4xi1>, tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %p = cann.SoftmaxV2 %sm {axes = array<i64: -1>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %pz = cann.SelectV2 %mask, %p, %one : (tensor<1x1x1x4xi1>, tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %vt = cann.TransposeD %v {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x4x2x16xf32>) -> tensor<1x2x4x16xf32>
+  %o = cann.BatchMatMulV2 %pz, %vt {adj_x1 = false, adj_x2 = false} : (tensor<1x2x4x4xf32>, tensor<1x2x4x16xf32>) -> tensor<1x2x4x16xf32>
+  %y = cann.TransposeD %o {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x2x4x16xf32>) -> tensor<1x4x2x16xf32>
+  func.return %y : tensor<1x4x2x16xf32>
+}

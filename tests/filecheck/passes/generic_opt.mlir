@@ -19,6 +19,20 @@ func.func @bn_params(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
   func.return %2 : tensor<3x2xf32>
 }
 
+// A result of rank 0 folds too (Keras' Embedding takes its table size from Shape(table)[0]).
+// FOLD-LABEL: func.func @scalar_slice_of_shape
+// FOLD-NEXT: %[[N:.*]] = cann.Const dense<500> : tensor<i32>
+// FOLD-NEXT: %[[A:.*]] = cann.Add %ids, %[[N]]
+// FOLD-NEXT: func.return %[[A]]
+func.func @scalar_slice_of_shape(%ids: tensor<1x4xi32>) -> tensor<1x4xi32> {
+  %s = "tf.Const"() {value = dense<[500, 16]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %b = "tf.Const"() {value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %e = "tf.Const"() {value = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %0 = "tf.StridedSlice"(%s, %b, %e, %e) {shrink_axis_mask = 1 : i64} : (tensor<2xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+  %1 = "tf.AddV2"(%ids, %0) : (tensor<1x4xi32>, tensor<i32>) -> tensor<1x4xi32>
+  func.return %1 : tensor<1x4xi32>
+}
+
 // IDENT-LABEL: func.func @identities
 // IDENT-NEXT: %[[R:.*]] = tf.Relu %x
 // IDENT-NEXT: func.return %[[R]]
