@@ -2157,7 +2157,14 @@ CANN = Dialect(
 #   [4 * hidden_size]; gate_order "ijfo" (i, j = the cell candidate, f, o) or "ifjo" (the
 #   order of a Keras LSTM kernel); forget_bias is added to f's pre-activation; y = output_h =
 #   h of every step [num_step, batch, hidden_size] (num_proj = 0), output_c = c of every step.
-#   direction: only UNIDIRECTIONAL is supported by CANN's DynamicRNN (rnn.h).
+#   direction: UNIDIRECTIONAL (t = 0 .. num_step-1) or REDIRECTIONAL (the backward layer: t =
+#   num_step-1 .. 0, y[t] still the output at input step t).  rnn.h's comment says only
+#   UNIDIRECTIONAL, but CANN's own graph fusion pass emits the backward one
+#   (ops/built-in/fusion_pass/graph_fusion/ai_core/dynamic_rnn_fusion_pass.cc:
+#   "DynamicRNN(BIDIRECTIONAL) --> split + [DynamicRNN + DynamicRNN(REDIRECTIONAL)] + concat");
+#   DynamicGRUV2's comment lists both ("Support UNIDIRECTIONAL and REDIRECTIONAL").  BIDIRECTIONAL
+#   is that fusion pass's input, split into the two directions before any kernel: not represented
+#   (a bidirectional layer is the two ops, one launch each).
 # - DynamicGRUV2(x, weight_input, weight_hidden, bias_input?, bias_hidden?, seq_length?,
 #   init_h?) -> y, output_h, update, reset, new, hidden_new; weight_input [input_size,
 #   3 * hidden_size], weight_hidden [hidden_size, 3 * hidden_size], gate_order "zrh" (the
@@ -2171,6 +2178,7 @@ CANN = Dialect(
 # compiler/transforms/recurrent.py; lowering: compiler/conversions/cann_to_kernel/recurrent.py.
 
 RNN_GATE_ORDERS = {"LSTM": ("ijfo", "ifjo"), "GRU": ("zrh", "rzh")}
+RNN_DIRECTIONS = ("UNIDIRECTIONAL", "REDIRECTIONAL")
 
 
 def _check_rnn_common(op, x, hidden: int, gates: int, w_shapes) -> tuple[int, int, int]:
@@ -2183,7 +2191,7 @@ def _check_rnn_common(op, x, hidden: int, gates: int, w_shapes) -> tuple[int, in
         if not _shapes_match(_oshape(v), want):
             raise VerifyException(f"{n}: {what} must be {_fmt_shape(want)}, got "
                                   f"{_fmt_shape(_oshape(v))}")
-    check_one_of(n, "direction", op.direction, ("UNIDIRECTIONAL",))
+    check_one_of(n, "direction", op.direction, RNN_DIRECTIONS)
     check_one_of(n, "activation", op.activation, ("tanh",))
     if not _flag(op.time_major):
         raise VerifyException(f"{n}: only time_major = true (x as [num_step, batch, input_size]) "

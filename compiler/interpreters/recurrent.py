@@ -1,7 +1,7 @@
 """numpy semantics of CANN's fused recurrent operators (dialects/cann.py, the section
 "Recurrent layers"): DynamicRNN (LSTM) and DynamicGRUV2 (GRU), and InplaceUpdate (a TensorList
-write); the recurrent ops are time-major, UNIDIRECTIONAL,
-computed in float32 step by step as the operators define them (the formulas of MindSpore's
+write); the recurrent ops are time-major; REDIRECTIONAL runs the steps from the last to the
+first (y[t] stays the output at input step t); computed in float32 step by step as the operators define them (the formulas of MindSpore's
 ops.DynamicRNN / ops.DynamicGRUV2 documentation; gate offsets of cann-ops'
 src/rnn/dynamic_rnn/op_kernel/LstmFP32.cpp)."""
 
@@ -45,8 +45,14 @@ def gru_cell(x_t, h, w_i, w_h, b_i, b_h, order: str):
     return (1.0 - z) * n + z * h
 
 
+def _backward(op) -> bool:
+    return op.direction.data == "REDIRECTIONAL"
+
+
 def dynamic_rnn(op, x, w, b, init_h, init_c):
     """-> (y, output_h, output_c), each [T, B, H]."""
+    if _backward(op):
+        x = x[::-1]
     acc = np.float32 if x.dtype != np.float64 else np.float64
     hidden = w.shape[1] // 4
     w = w.astype(acc)
@@ -59,12 +65,16 @@ def dynamic_rnn(op, x, w, b, init_h, init_c):
                          float(op.forget_bias.value.data))
         hs.append(h)
         cs.append(c)
-    y = np.stack(hs).astype(x.dtype)
-    return y, y.copy(), np.stack(cs).astype(x.dtype)
+    y, c = np.stack(hs).astype(x.dtype), np.stack(cs).astype(x.dtype)
+    if _backward(op):
+        y, c = y[::-1].copy(), c[::-1].copy()
+    return y, y.copy(), c
 
 
 def dynamic_gru_v2(op, x, w_i, w_h, b_i, b_h, init_h):
     """-> (y, output_h), each [T, B, H]."""
+    if _backward(op):
+        x = x[::-1]
     acc = np.float32 if x.dtype != np.float64 else np.float64
     h = init_h.astype(acc)
     hs = []
@@ -73,6 +83,8 @@ def dynamic_gru_v2(op, x, w_i, w_h, b_i, b_h, init_h):
                      b_h.astype(acc), op.gate_order.data)
         hs.append(h)
     y = np.stack(hs).astype(x.dtype)
+    if _backward(op):
+        y = y[::-1].copy()
     return y, y.copy()
 
 

@@ -28,7 +28,8 @@ The While's results become: the sequence buffer -> DynamicRNN's y [T, B, H]; a l
 buffer [1, B, H] and the final h -> y's row T-1 (GatherV2D); counters -> their final value;
 invariants -> the While's operands.  A used final c state (return_state) keeps the loop.
 Bidirectional layers are two such loops (the backward one on the reversed sequence, as Keras
-emits it): both are recomposed.  SimpleRNN has no CANN operator of this family (rnn.h's
+emits it): both are recomposed, the backward one as direction REDIRECTIONAL on the unreversed
+sequence with the reversals folded away (absorb_reversal).  SimpleRNN has no CANN operator of this family (rnn.h's
 DynamicRNN supports only cell_type LSTM): its loop stays a While.
 """
 
@@ -433,6 +434,97 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
     return new
 
 
+def _reversal(v: SSAValue, axis: int) -> bool:
+    """v is a constant index vector T-1, ..., 0 (a ReverseV2 legalized as a GatherV2D) of the
+    extent of `axis`."""
+    idx = _const(v)
+    return idx is not None and idx.ndim == 1 and np.array_equal(idx, np.arange(idx.size)[::-1])
+
+
+def _gather(rewriter, at: Operation, x: SSAValue, index: np.ndarray, axis: int, loc_op) -> SSAValue:
+    from compiler.ir.rewriting import with_loc
+
+    shape = list(x.type.get_shape())
+    shape[axis:axis + 1] = list(index.shape)
+    idx = _new_const(rewriter, at, index.astype(np.int32), loc_op)
+    g = with_loc(cann.GatherV2DOp(operands=[x, idx], result_types=[TensorType(
+        x.type.element_type, shape)], properties={"axis": IntegerAttr(axis, i64)}), loc_op)
+    rewriter.insert_op(g, InsertPoint.before(at))
+    return g.y
+
+
+def _erase_gather(rewriter: Rewriter, g: cann.GatherV2DOp) -> None:
+    """Erase the unused gather g and its index constant when nothing else reads it."""
+    idx = g.indices.owner
+    rewriter.erase_op(g)
+    if isinstance(idx, cann.ConstOp) and not idx.output.uses:
+        rewriter.erase_op(idx)
+
+
+def _push_gather(rewriter: Rewriter, g: cann.GatherV2DOp) -> None:
+    """Fold the constant row gather g (along its axis) into its users: a constant gather of g on
+    the same axis composes with it (an identity composition disappears), a TransposeD of g
+    becomes the transpose of x gathered on the permuted axis.  g goes when nothing uses it."""
+    from dialects.common import ints
+
+    index = _const(g.indices)
+    axis = g.axis.value.data
+    for use in list(g.y.uses):
+        u = use.operation
+        if isinstance(u, cann.GatherV2DOp) and u.x is g.y and u.axis.value.data == axis \
+                and _const(u.indices) is not None and index.ndim == 1:
+            comp = index[_const(u.indices)]
+            if comp.ndim == 1 and np.array_equal(comp, np.arange(g.x.type.get_shape()[axis])):
+                u.y.replace_all_uses_with(g.x)
+            else:
+                u.y.replace_all_uses_with(_gather(rewriter, u, g.x, comp, axis, u))
+            _erase_gather(rewriter, u)
+        elif isinstance(u, cann.TransposeDOp) and index.ndim == 1:
+            from compiler.ir.rewriting import with_loc
+
+            perm = ints(u.perm)
+            shape = [g.x.type.get_shape()[p] for p in perm]
+            t = with_loc(cann.TransposeDOp(operands=[g.x], result_types=[TensorType(
+                g.x.type.element_type, shape)], properties={"perm": u.perm}), u)
+            rewriter.insert_op(t, InsertPoint.before(u))
+            moved = _gather(rewriter, u, t.y, index, perm.index(axis), u)
+            u.y.replace_all_uses_with(moved)
+            rewriter.erase_op(u)
+            _push_gather(rewriter, moved.owner)
+    if not g.y.uses:
+        _erase_gather(rewriter, g)
+
+
+def absorb_reversal(new: Operation) -> bool:
+    """A recomposed layer whose sequence is the time-reversed input (Keras's go_backwards: a
+    ReverseV2 on axis 0, legalized as a GatherV2D of T-1..0) runs REDIRECTIONAL on the input
+    itself; its outputs, now in input time order, are reversed back for their users, and that
+    reversal folds into them (Bidirectional's ReverseV2 of the backward sequence cancels it, the
+    last output's row T-1 becomes row 0).  No reversal op is left around the kernel."""
+    x = new.operands[0]
+    g = x.owner
+    if not isinstance(g, cann.GatherV2DOp) or g.axis.value.data != 0 or \
+            not _reversal(g.indices, 0) or g.indices.type.get_shape()[0] != x.type.get_shape()[0]:
+        return False
+    rewriter = Rewriter()
+    new.operands = [g.x, *new.operands[1:]]
+    new.properties["direction"] = StringAttr("REDIRECTIONAL")
+    if not g.y.uses:
+        _erase_gather(rewriter, g)
+    after = new.next_op
+    rev = np.arange(x.type.get_shape()[0])[::-1]
+    for r in new.results:
+        if not r.uses:
+            continue
+        users = list(r.uses)
+        back = _gather(rewriter, after, r, rev, 0, new)
+        for use in users:
+            o = use.operation
+            o.operands = [back if i == use.index else v for i, v in enumerate(o.operands)]
+        _push_gather(rewriter, back.owner)
+    return True
+
+
 def recompose(module: ModuleOp) -> list[Operation]:
     """Rewrite every recognized LSTM / GRU While; return the new operators."""
     done = []
@@ -456,6 +548,7 @@ def recompose(module: ModuleOp) -> list[Operation]:
             continue
         names = (op.body.root_reference.data, op.cond.root_reference.data)
         done.append(rewrite(loop, cell, params))
+        absorb_reversal(done[-1])
         _erase_unreferenced(module, names)
         funcs = _funcs(module)
     return done

@@ -127,6 +127,8 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
     hp = align(h_, 16)
     nch, nk = ceil_div(hp, bn), ceil_div(align(i_, k0), bk)
     args = body.args
+    # REDIRECTIONAL: step t reads x[T-1-t] and writes y[T-1-t] (the view's reverse param)
+    rev = {"reverse": 1} if op.direction.data == "REDIRECTIONAL" else {}
     if lstm:
         x, w, b, h0, c0, y = args
         w_x = w_h = w
@@ -170,7 +172,7 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
             with body.loop(idx(0), t_, 1, t_) as t:
                 h_l1 = [body.load(hs[j], [], "copy", [bm, bn], et, "L1") for j in range(nch)]
                 x_l1 = [body.load(x, [t, m, idx(k * bk)], "nd", [bm, bk], et, "L1", transpose=0,
-                                  batch=[t_], rows=b_, cols=i_) for k in range(nk)]
+                                  batch=[t_], rows=b_, cols=i_, **rev) for k in range(nk)]
                 for j in range(nch):
                     def gemm(g, with_x=True, with_h=True):
                         c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
@@ -211,7 +213,8 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                         n_ = vec("Tanh", vec("Add", xn, vec("Mul", rg, hn)))
                         h_new = vec("Add", n_, vec("Mul", zg, vec("Sub", hs[j], n_)))
                     out = h_new if et == f32 else body.vec("Cast", [h_new], [bm, bn], et)
-                    body.store(out, y, [t, m, idx(j * bn)], "nd", batch=[t_], rows=b_, cols=h_)
+                    body.store(out, y, [t, m, idx(j * bn)], "nd", batch=[t_], rows=b_, cols=h_,
+                               **rev)
                     body.add(kernel.AccumulateOp(operands=[hs[j], h_new], properties=_fn("Copy")))
 
 
