@@ -2168,8 +2168,10 @@ CANN = Dialect(
 # - DynamicGRUV2(x, weight_input, weight_hidden, bias_input?, bias_hidden?, seq_length?,
 #   init_h?) -> y, output_h, update, reset, new, hidden_new; weight_input [input_size,
 #   3 * hidden_size], weight_hidden [hidden_size, 3 * hidden_size], gate_order "zrh" (the
-#   order of a Keras GRU kernel) or "rzh", reset_after = true:
-#   n = tanh(W_in x + b_in + r * (W_hn h + b_hn)), h' = (1 - z) * n + z * h.
+#   order of a Keras GRU kernel) or "rzh"; reset_after ("whether to apply reset gate after
+#   matrix multiplication", rnn.h) true: n = tanh(W_in x + b_in + r * (W_hn h + b_hn)); false
+#   (Keras's GRU(reset_after=False)): n = tanh(W_in x + b_in + W_hn (r * h) + b_hn);
+#   h' = (1 - z) * n + z * h.
 # Only the inference outputs are represented (is_training = false: CANN writes i, j, f, o,
 # tanhc / update, reset, new, hidden_new only for training), and no seq_length, peephole or
 # mask operands (every sequence runs all num_step steps).  init_h / init_c are required here:
@@ -2267,8 +2269,6 @@ class DynamicGRUV2Op(CannOp):
     def verify_op(self) -> None:
         n = self.name
         check_one_of(n, "gate_order", self.gate_order, RNN_GATE_ORDERS["GRU"])
-        if not _flag(self.reset_after):
-            raise VerifyException(f"{n}: only reset_after = true is represented")
         hs = _oshape(self.weight_hidden)
         if len(hs) != 2 or hs[1] != 3 * hs[0]:
             raise VerifyException(f"{n}: weight_hidden must be [hidden_size, 3 * hidden_size], "

@@ -33,15 +33,19 @@ def lstm_cell(x_t, h, c, w_x, w_h, b, order: str, forget_bias: float = 0.0):
     return o * np.tanh(c_new), c_new
 
 
-def gru_cell(x_t, h, w_i, w_h, b_i, b_h, order: str):
-    """One DynamicGRUV2 step (reset_after = true): h' from x_t [B, I], h [B, H]."""
+def gru_cell(x_t, h, w_i, w_h, b_i, b_h, order: str, reset_after: bool = True):
+    """One DynamicGRUV2 step: h' from x_t [B, I], h [B, H].  reset_after: n = tanh(W_in x +
+    b_in + r * (W_hn h + b_hn)); else n = tanh(W_in x + b_in + W_hn (r * h) + b_hn)."""
     hidden = h.shape[-1]
     gx = x_t @ w_i + b_i
     gh = h @ w_h + b_h
     s = gate_slices(order, hidden)
     z = _sigmoid(gx[:, s["z"]] + gh[:, s["z"]])
     r = _sigmoid(gx[:, s["r"]] + gh[:, s["r"]])
-    n = np.tanh(gx[:, s["h"]] + r * gh[:, s["h"]])
+    if reset_after:
+        n = np.tanh(gx[:, s["h"]] + r * gh[:, s["h"]])
+    else:
+        n = np.tanh(gx[:, s["h"]] + (r * h) @ w_h[:, s["h"]] + b_h[s["h"]])
     return (1.0 - z) * n + z * h
 
 
@@ -80,7 +84,7 @@ def dynamic_gru_v2(op, x, w_i, w_h, b_i, b_h, init_h):
     hs = []
     for t in range(x.shape[0]):
         h = gru_cell(x[t].astype(acc), h, w_i.astype(acc), w_h.astype(acc), b_i.astype(acc),
-                     b_h.astype(acc), op.gate_order.data)
+                     b_h.astype(acc), op.gate_order.data, bool(op.reset_after.value.data))
         hs.append(h)
     y = np.stack(hs).astype(x.dtype)
     if _backward(op):

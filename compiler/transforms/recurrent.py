@@ -220,20 +220,40 @@ class Cell:
     w_x: np.ndarray
     w_h: np.ndarray
     biases: list[np.ndarray]       # candidate rows: LSTM [b]; GRU [b_i, b_h] orders to try
+    reset_after: bool = True       # GRU: r applied after the recurrent matmul (Keras's default)
+
+
+def _weight(v: SSAValue, loop: Loop) -> tuple[np.ndarray, int] | None:
+    """(value, loop variable) of a matmul weight: a constant loop invariant, or a constant
+    slice of one (Keras's GRU with reset_after=False slices its recurrent kernel in the body)."""
+    from compiler.interpreters.slicing import strided_slice_index
+
+    block = loop.body.body.blocks.first
+    src = v.owner.x if isinstance(v.owner, cann.StridedSliceDOp) else v
+    k = _arg_index(src, block)
+    if k not in loop.invariant or _const(loop.op.inputs[k]) is None:
+        return None
+    w = _const(loop.op.inputs[k])
+    if src is not v:
+        w = w[strided_slice_index(v.owner, w.ndim)]
+        if list(w.shape) != list(v.type.get_shape()):
+            return None
+    return w, k
 
 
 def extract_cell(loop: Loop) -> Cell | None:
     block = loop.body.body.blocks.first
     inits = list(loop.op.inputs)
-    mm_x, mm_h = [], []
+    mm_x, mm_h, mm_rh, weights = [], [], [], set()
     for o in block.ops:
         if isinstance(o, cann.MatMulV2Op):
             if o.bias is not None or int(o.transpose_x1.value.data):
                 return None
-            k = _arg_index(o.x2, block)
-            if k not in loop.invariant or _const(inits[k]) is None:
+            found = _weight(o.x2, loop)
+            if found is None:
                 return None
-            w = _const(inits[k])
+            w, k = found
+            weights.add(k)
             if int(o.transpose_x2.value.data):
                 w = w.T
             if o.x1 is loop.x_t:
@@ -241,16 +261,19 @@ def extract_cell(loop: Loop) -> Cell | None:
             elif _arg_index(o.x1, block) in loop.states:
                 mm_h.append((_arg_index(o.x1, block), w))
             else:
-                return None
-    if len(mm_x) != 1 or len(mm_h) != 1:
+                mm_rh.append(w)  # GRU reset_after=False: (r * h) by the candidate's columns
+    if len(mm_x) != 1 or len(mm_h) != 1 or len(mm_rh) > 1:
         return None
     w_x, (h, w_h) = mm_x[0], mm_h[0]
+    reset_after = not mm_rh
+    if mm_rh:  # the candidate's recurrent columns come last in both GRU gate orders
+        w_h = np.concatenate([w_h, mm_rh[0]], axis=1)
     hidden = w_h.shape[0]
     if w_h.shape[1] != w_x.shape[1] or w_x.shape[1] % hidden:
         return None
     gates = w_x.shape[1] // hidden
     kind = {(4, 2): "LSTM", (3, 1): "GRU"}.get((gates, len(loop.states)))
-    if kind is None:
+    if kind is None or (kind == "LSTM" and mm_rh):
         return None
     c = next((k for k in loop.states if k != h), None)
     if any(list(loop.op.inputs[k].type.get_shape())[-1] != hidden for k in loop.states):
@@ -265,7 +288,7 @@ def extract_cell(loop: Loop) -> Cell | None:
             if block.args[k].uses:
                 return None
             continue
-        if any(o.operands[1] is block.args[k] for o in block.ops if isinstance(o, cann.MatMulV2Op)):
+        if k in weights:
             continue
         if block.args[k].uses and np.issubdtype(v.dtype, np.floating):
             others.append(v)
@@ -281,10 +304,11 @@ def extract_cell(loop: Loop) -> Cell | None:
     else:
         rows = [r for v in others for r in v.reshape(-1, size)] if all(
             v.size % size == 0 for v in others) else None
-        if rows is None or len(rows) not in (0, 2):
+        if rows is None or len(rows) > 2:
             return None
-        biases = rows or [np.zeros(size, w_x.dtype)] * 2
-    return Cell(kind, h, c, w_x, w_h, biases)
+        zero = np.zeros(size, w_x.dtype)
+        biases = rows + [zero] * (2 - len(rows))  # reset_after=False: one bias (Keras's)
+    return Cell(kind, h, c, w_x, w_h, biases, reset_after)
 
 
 def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray]):
@@ -341,7 +365,7 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
                 want = {cell.h: h1, cell.c: c1}
             else:
                 h1 = gru_cell(x_t, h0, cell.w_x, cell.w_h, cand["b_i"], cand["b_h"],
-                              cand["gate_order"])
+                              cand["gate_order"], cell.reset_after)
                 want = {cell.h: h1}
             for k, v in want.items():
                 ok &= np.allclose(out[k], v, rtol=RTOL, atol=ATOL)
@@ -409,7 +433,7 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
             properties={"direction": StringAttr("UNIDIRECTIONAL"),
                         "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
                         "gate_order": StringAttr(params["gate_order"]),
-                        "reset_after": IntegerAttr(1, i64)})
+                        "reset_after": IntegerAttr(int(cell.reset_after), i64)})
     with_loc(new, op)
     rewriter.insert_op(new, InsertPoint.before(op))
     y = new.results[0]

@@ -144,6 +144,27 @@ def simple_rnn(steps=6, seed=0):
     return freeze(keras.Model(x, h, name="simple_rnn"), seed)
 
 
+def gru_reset_before(steps=5, seed=0):
+    """GRU(reset_after=False): the reset gate applied to h before its matmul (one bias)."""
+    tf = tensorflow()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    x = keras.Input((steps, 4), batch_size=1, name="x")
+    h = keras.layers.GRU(6, reset_after=False, return_sequences=True)(x)
+    h = keras.layers.GRU(5, reset_after=False)(h)
+    return freeze(keras.Model(x, h, name="gru_rb"), seed)
+
+
+def lstm_return_state(steps=5, seed=0):
+    """LSTM(return_state=True): the sequence's last output, the final h and the final c."""
+    tf = tensorflow()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    x = keras.Input((steps, 4), batch_size=1, name="x")
+    out, h, c = keras.layers.LSTM(6, return_state=True)(x)
+    return freeze(keras.Model(x, keras.layers.Concatenate()([out, h, c]), name="lstm_rs"), seed)
+
+
 ZOO: dict[str, CfModel] = {
     "WhileCondTF2": CfModel(while_cond_tf2, (("x", (2, 4), "float32", 0),), True),
     "WhileCondTF1": CfModel(while_cond_tf1, (("x", (2, 4), "float32", 0),), True),
@@ -154,6 +175,8 @@ ZOO: dict[str, CfModel] = {
                                      True),
     "BidirectionalLstm": CfModel(bidirectional_lstm, (("x", (1, 6, 5), "float32", 0),), True),
     "SimpleRnn": CfModel(simple_rnn, (("x", (1, 6, 5), "float32", 0),), True),
+    "GruResetBefore": CfModel(gru_reset_before, (("x", (1, 5, 4), "float32", 0),), True),
+    "LstmReturnState": CfModel(lstm_return_state, (("x", (1, 5, 4), "float32", 0),), True),
 }
 
 

@@ -15,6 +15,10 @@ Per core (a block of batch rows; the rows of a layer are independent, its time s
         the cell on the chunk's gate tiles (vector unit, UB): LSTM
           c = f*c + i*j, h' = o*tanh(c); GRU (reset_after) n = tanh(xn + r*(hn + bhn)),
           h' = n + z*(h - n); y[t, m.., j..] = h' (UB -> GM); h[j] <- h' (UB -> UB copy)
+        GRU with reset_after false: z and r of every chunk first, r*h_{t-1} UB -> L1; then per
+          chunk n = tanh(xn + bin + (r*h) x W_hn + bhn) (the A operand of the candidate's
+          recurrent matmul is r*h, not h)
+    REDIRECTIONAL (a backward layer): step t reads x[T-1-t] and writes y[T-1-t].
 
 So the state never leaves UB/L1 between steps and the layer is one launch.  This is the
 structure of CANN's own kernels (cann-ops src/rnn/dynamic_rnn/op_kernel/LstmFP32.cpp: an input
@@ -51,7 +55,8 @@ class Buf:
     role: str
 
 
-def _plan(chip, t_, b_, i_, h_, gates: int, in_bytes: int, states: int, l0c_tiles: int):
+def _plan(chip, t_, b_, i_, h_, gates: int, in_bytes: int, states: int, l0c_tiles: int,
+          a_tiles: int = 1):
     """(block_dim, rows per core, bk, bn, buffers) or an error message."""
     bm = 16
     k0 = 32 // in_bytes
@@ -67,7 +72,7 @@ def _plan(chip, t_, b_, i_, h_, gates: int, in_bytes: int, states: int, l0c_tile
     bufs = [Buf("L0A", bm * max(bk, bn) * in_bytes, "x_t / h tile"),
             Buf("L0B", max(bk, bn) * bn * in_bytes, "weight tile"),
             Buf("L0C", l0c_tiles * bm * bn * 4, "gate pre-activations"),
-            Buf("L1", (nk * bm * bk + nch * bm * bn + max(bk, bn) * bn) * in_bytes,
+            Buf("L1", (nk * bm * bk + a_tiles * nch * bm * bn + max(bk, bn) * bn) * in_bytes,
                 "x_t, h_{t-1}, weight tile"),
             Buf("UB", (states * nch + gates + 3) * bm * bn * 4, "states, gates, bias")]
     for b in bufs:
@@ -95,7 +100,10 @@ class RecurrentToCube(ChipPattern):
         et = op.x.type.element_type
         in_bytes = numpy_dtype(et).itemsize
         chip = self.chip
-        plan = _plan(chip, t_, b_, i_, h_, gates, in_bytes, 2 if lstm else 1, 2)
+        # states kept across the chunks of a step: h (and c), and for a GRU with reset_after
+        # false z and r * h of every chunk (computed before the candidate's matmul)
+        states = 2 if lstm else 1 if op.reset_after.value.data else 3
+        plan = _plan(chip, t_, b_, i_, h_, gates, in_bytes, states, 2, 1 if states < 3 else 2)
         if isinstance(plan, str):
             self.fail(op, f"{op.name}: {plan}")
             return
@@ -142,6 +150,7 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
         h_row = 0
         order = op.gate_order.data
         gate_names = {"z": order.index("z"), "r": order.index("r"), "n": order.index("h")}
+        reset_after = bool(op.reset_after.value.data)
 
     def idx(v):
         return body.index(v)
@@ -173,25 +182,30 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                 h_l1 = [body.load(hs[j], [], "copy", [bm, bn], et, "L1") for j in range(nch)]
                 x_l1 = [body.load(x, [t, m, idx(k * bk)], "nd", [bm, bk], et, "L1", transpose=0,
                                   batch=[t_], rows=b_, cols=i_, **rev) for k in range(nk)]
-                for j in range(nch):
-                    def gemm(g, with_x=True, with_h=True):
-                        c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
-                        if with_x:
-                            for k in range(nk):
-                                body.mmad(c, zz(x_l1[k], bk),
-                                          weight(w_x, idx(k * bk), i_, g, j, bk))
-                        if with_h:
-                            for jj in range(nch):
-                                body.mmad(c, zz(h_l1[jj], bn),
-                                          weight(w_h, idx(h_row + jj * bn), h_row + h_, g, j, bn))
-                        return body.fixpipe(c, [bm, bn])
+                def gemm(g, j, with_x=True, with_h=True, a_h=None):
+                    c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
+                    if with_x:
+                        for k in range(nk):
+                            body.mmad(c, zz(x_l1[k], bk), weight(w_x, idx(k * bk), i_, g, j, bk))
+                    if with_h:
+                        for jj in range(nch):
+                            body.mmad(c, zz((a_h or h_l1)[jj], bn),
+                                      weight(w_h, idx(h_row + jj * bn), h_row + h_, g, j, bn))
+                    return body.fixpipe(c, [bm, bn])
 
-                    def bias(src, g):
-                        return body.load(src, [idx(g), idx(j * bn)], "channel", [1, bn], f32,
-                                         "UB", offset=h_, N=h_)
+                def bias(src, g, j):
+                    return body.load(src, [idx(g), idx(j * bn)], "channel", [1, bn], f32,
+                                     "UB", offset=h_, N=h_)
 
-                    if lstm:
-                        z = {n: vec("Add", gemm(g), bias(b, g)) for n, g in gate_names.items()}
+                def finish(j, h_new):
+                    out = h_new if et == f32 else body.vec("Cast", [h_new], [bm, bn], et)
+                    body.store(out, y, [t, m, idx(j * bn)], "nd", batch=[t_], rows=b_, cols=h_,
+                               **rev)
+                    body.add(kernel.AccumulateOp(operands=[hs[j], h_new], properties=_fn("Copy")))
+
+                if lstm:
+                    for j in range(nch):
+                        z = {n: vec("Add", gemm(g, j), bias(b, g, j)) for n, g in gate_names.items()}
                         ig, jg = vec("Sigmoid", z["i"]), vec("Tanh", z["j"])
                         fz = z["f"] if forget_bias == 0.0 else body.vec(
                             "Adds", [z["f"]], [bm, bn], f32,
@@ -201,21 +215,34 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                                                      properties=_fn("Mul")))
                         body.add(kernel.AccumulateOp(operands=[cs[j], vec("Mul", ig, jg)],
                                                      properties=_fn("Add")))
-                        h_new = vec("Mul", og, vec("Tanh", cs[j]))
+                        finish(j, vec("Mul", og, vec("Tanh", cs[j])))
+                else:
+                    gz, gr, gn = gate_names["z"], gate_names["r"], gate_names["n"]
+
+                    def gate(g, j):
+                        return vec("Sigmoid", vec("Add", vec("Add", gemm(g, j), bias(b_i, g, j)),
+                                                  bias(b_h, g, j)))
+
+                    if reset_after:
+                        for j in range(nch):
+                            zg, rg = gate(gz, j), gate(gr, j)
+                            xn = vec("Add", gemm(gn, j, with_h=False), bias(b_i, gn, j))
+                            hn = vec("Add", gemm(gn, j, with_x=False), bias(b_h, gn, j))
+                            n_ = vec("Tanh", vec("Add", xn, vec("Mul", rg, hn)))
+                            finish(j, vec("Add", n_, vec("Mul", zg, vec("Sub", hs[j], n_))))
                     else:
-                        gz, gr, gn = gate_names["z"], gate_names["r"], gate_names["n"]
-                        zg = vec("Sigmoid", vec("Add", vec("Add", gemm(gz), bias(b_i, gz)),
-                                                bias(b_h, gz)))
-                        rg = vec("Sigmoid", vec("Add", vec("Add", gemm(gr), bias(b_i, gr)),
-                                                bias(b_h, gr)))
-                        xn = vec("Add", gemm(gn, with_h=False), bias(b_i, gn))
-                        hn = vec("Add", gemm(gn, with_x=False), bias(b_h, gn))
-                        n_ = vec("Tanh", vec("Add", xn, vec("Mul", rg, hn)))
-                        h_new = vec("Add", n_, vec("Mul", zg, vec("Sub", hs[j], n_)))
-                    out = h_new if et == f32 else body.vec("Cast", [h_new], [bm, bn], et)
-                    body.store(out, y, [t, m, idx(j * bn)], "nd", batch=[t_], rows=b_, cols=h_,
-                               **rev)
-                    body.add(kernel.AccumulateOp(operands=[hs[j], h_new], properties=_fn("Copy")))
+                        # r * h_{t-1} of every column chunk first: it is the A operand of the
+                        # candidate's recurrent matmul (n = tanh(W_in x + b_in + W_hn (r*h) + b_hn))
+                        zs, rh_l1 = [], []
+                        for j in range(nch):
+                            zs.append(gate(gz, j))
+                            rh = vec("Mul", gate(gr, j), hs[j])
+                            rh_l1.append(body.load(rh if et == f32 else body.vec(
+                                "Cast", [rh], [bm, bn], et), [], "copy", [bm, bn], et, "L1"))
+                        for j in range(nch):
+                            n_ = vec("Tanh", vec("Add", vec("Add", gemm(gn, j, a_h=rh_l1),
+                                                            bias(b_i, gn, j)), bias(b_h, gn, j)))
+                            finish(j, vec("Add", n_, vec("Mul", zs[j], vec("Sub", hs[j], n_))))
 
 
 def _fn(name: str) -> dict:

@@ -24,3 +24,25 @@ func.func @gru(%x: tensor<4x2x3xf32>, %wi: tensor<3x15xf32>, %wh: tensor<5x15xf3
   %y, %yh = cann.DynamicGRUV2 %x, %wi, %wh, %bi, %bh, %h {direction = "UNIDIRECTIONAL", time_major = 1 : i64, activation = "tanh", gate_order = "zrh", reset_after = 1 : i64} : (tensor<4x2x3xf32>, tensor<3x15xf32>, tensor<5x15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<2x5xf32>) -> (tensor<4x2x5xf32>, tensor<4x2x5xf32>)
   func.return %yh : tensor<4x2x5xf32>
 }
+
+// reset_after = false (Keras's GRU(reset_after=False)): n = tanh(W_in x + b_in + W_hn (r * h) +
+// b_hn).  The kernel computes z and r first, moves r * h_{t-1} UB -> L1, and that tile (not
+// h_{t-1}) is the A operand of the candidate's recurrent matmul: five fixpipes per step (z, r
+// with x and h together; n with x and r * h together).
+// CHECK-LABEL: func.func @gru_reset_before(
+// CHECK-NEXT: cann.DynamicGRUV2 {{.*}}reset_after = 0 : i64
+// KERNEL-LABEL: func.func @gru_reset_before(
+// KERNEL: kernel.cube {{.*}} {kind = "DynamicGRUV2"
+// KERNEL: kernel.for %{{.*}} {extent = 4 : i64, step = 1 : i64, limit = 4 : i64}
+// KERNEL-COUNT-2: kernel.fixpipe
+// KERNEL: %[[RH:.*]] = kernel.vec {{.*}} {fn = "Mul"
+// KERNEL-NEXT: %[[RHL1:.*]] = kernel.load %[[RH]][] {view = "copy"{{.*}}} : memref<16x16xf32, #kernel.space<UB>> -> memref<16x16xf32, #kernel.space<L1>>
+// KERNEL: kernel.load %[[RHL1]][] {view = "Zz"
+// KERNEL: kernel.fixpipe
+// KERNEL-NOT: kernel.fixpipe
+// KERNEL: kernel.vec {{.*}} {fn = "Tanh"
+// KERNEL: kernel.store {{.*}} {view = "nd"
+func.func @gru_reset_before(%x: tensor<4x2x3xf32>, %wi: tensor<3x15xf32>, %wh: tensor<5x15xf32>, %bi: tensor<15xf32>, %bh: tensor<15xf32>, %h: tensor<2x5xf32>) -> tensor<4x2x5xf32> {
+  %y, %yh = cann.DynamicGRUV2 %x, %wi, %wh, %bi, %bh, %h {direction = "UNIDIRECTIONAL", time_major = 1 : i64, activation = "tanh", gate_order = "zrh", reset_after = 0 : i64} : (tensor<4x2x3xf32>, tensor<3x15xf32>, tensor<5x15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<2x5xf32>) -> (tensor<4x2x5xf32>, tensor<4x2x5xf32>)
+  func.return %yh : tensor<4x2x5xf32>
+}
