@@ -26,7 +26,7 @@ The loop is recognized by what it computes, not by node names:
 
 The While's results become: the sequence buffer -> DynamicRNN's y [T, B, H]; a last-output
 buffer [1, B, H] and the final h -> y's row T-1 (GatherV2D); counters -> their final value;
-invariants -> the While's operands.  A used final c state (return_state) keeps the loop.
+invariants -> the While's operands; the final c (LSTM return_state) -> output_c's row T-1.
 Bidirectional layers are two such loops (the backward one on the reversed sequence, as Keras
 emits it): both are recomposed, the backward one as direction REDIRECTIONAL on the unreversed
 sequence with the reversals folded away (absorb_reversal).  SimpleRNN has no CANN operator of this family (rnn.h's
@@ -451,6 +451,8 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
             v = _row(rewriter, op, y, np.asarray([t_ - 1], np.int32), [1, b_, hidden], op)
         elif k == cell.h:
             v = _row(rewriter, op, y, np.asarray(t_ - 1, np.int32), [b_, hidden], op)
+        elif k == cell.c:  # return_state: the final c, output_c's last row
+            v = _row(rewriter, op, new.results[2], np.asarray(t_ - 1, np.int32), [b_, hidden], op)
         else:
             raise AssertionError("checked by recompose: a used result without a value")
         r.replace_all_uses_with(v)
@@ -560,8 +562,6 @@ def recompose(module: ModuleOp) -> list[Operation]:
         cell = extract_cell(loop)
         if cell is None:
             continue
-        if cell.c is not None and op.outputs[cell.c].uses:
-            continue  # the final c (return_state) is not an output of the recomposed form
         if any(op.outputs[k].uses for k in loop.states if k not in (cell.h, cell.c)):
             continue
         if list(op.inputs[loop.seq].type.get_shape())[1:2] != \

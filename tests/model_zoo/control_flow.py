@@ -161,7 +161,7 @@ def lstm_return_state(steps=5, seed=0):
     keras = tf.keras
     keras.utils.set_random_seed(seed)
     x = keras.Input((steps, 4), batch_size=1, name="x")
-    out, h, c = keras.layers.LSTM(6, return_state=True)(x)
+    out, h, c = keras.layers.LSTM(8, return_state=True)(x)
     return freeze(keras.Model(x, keras.layers.Concatenate()([out, h, c]), name="lstm_rs"), seed)
 
 

@@ -45,12 +45,28 @@ def _kernels(lines: list[str]) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("name, layers", [
     ("LstmGruTextClassifier", {"DynamicRNN": 1, "DynamicGRUV2": 1}),
     ("BidirectionalLstm", {"DynamicRNN": 4}),  # 2 Bidirectional layers x 2 directions
+    ("GruResetBefore", {"DynamicGRUV2": 2}),   # reset_after=False
+    ("LstmReturnState", {"DynamicRNN": 1}),    # the final c too: no second kernel
 ])
 def test_each_recurrent_layer_is_one_launch(name, layers, tmp_path):
     ks = _kernels(_compile_report(name, tmp_path))
     got = {kind: sum(1 for k, kd in ks if k == "cube" and kd == kind) for kind in layers}
     assert got == layers
     assert not [k for k, _ in ks if k == "while"]
+
+
+@pytest.mark.modelzoo
+def test_backward_layers_leave_no_reversal(tmp_path):
+    """Bidirectional's backward LSTMs run REDIRECTIONAL on the unreversed sequence: no GatherV2D
+    of a reversed index vector (a legalized ReverseV2) is left at the fused level."""
+    pb = control_flow_graphdef("BidirectionalLstm")
+    out = tmp_path / "fused.mlir"
+    r = subprocess.run([sys.executable, "-m", "tools.cann_opt", "--to-level", "fused", pb, "-o",
+                        out], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert text.count('direction = "REDIRECTIONAL"') == 2
+    assert "dense<[5, 4, 3, 2, 1, 0]>" not in text
 
 
 @pytest.fixture(scope="module")

@@ -24,8 +24,11 @@ So the state never leaves UB/L1 between steps and the layer is one launch.  This
 structure of CANN's own kernels (cann-ops src/rnn/dynamic_rnn/op_kernel/LstmFP32.cpp: an input
 matmul, a hidden matmul per step, the gates on the vector unit); unlike it, x_t's projection is
 done per step here (not one [T*B, I] GEMM up front) and the weights are re-read from GM every
-step (the cube cost counts those bytes).  What is not lowered: a used output_c (the c of every
-step; recomposition never makes one), hidden sizes whose states and gate tiles overflow UB
+step (the cube cost counts those bytes).  The final c (output_c read only at the step run last: an
+LSTM's return_state) is row T of the kernel's result [T+1, B, H] (stored after the time loop);
+y is the result's leading T rows and the final c its last row, two StridedSliceD the memory plan
+makes views (no copy) when the row's byte offset is 32-byte aligned.  What is not lowered:
+output_c read at other steps, hidden sizes whose states and gate tiles overflow UB
 (a diagnostic names the bytes).
 
 Tiling fields: the TCubeTiling ones describe the step GEMMs stacked over time (M = T * rows,
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32, i64
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType, f32, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -45,7 +48,8 @@ from xdsl.rewriter import InsertPoint
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, align, kernel_op
 from compiler.target.formats import ceil_div
 from dialects import cann, kernel
-from dialects.common import numpy_dtype
+from compiler.ir.rewriting import with_loc
+from dialects.common import int_array, numpy_dtype
 
 
 @dataclass(frozen=True)
@@ -90,11 +94,13 @@ class RecurrentToCube(ChipPattern):
         if not self.static_row_major_values(op, [*op.operands, *op.results]):
             return
         lstm = isinstance(op, cann.DynamicRNNOp)
-        if lstm and op.output_c.uses:
-            self.fail(op, f"{op.name}: output_c (the c of every step) has no kernel lowering; "
-                          "only y / output_h are lowered")
-            return
         t_, b_, i_ = op.x.type.get_shape()
+        last = 0 if op.direction.data == "REDIRECTIONAL" else t_ - 1  # the step run last
+        final_c = lstm and bool(op.output_c.uses)
+        if final_c and not all(_row_read(u.operation, last) for u in op.output_c.uses):
+            self.fail(op, f"{op.name}: output_c (the c of every step) has no kernel lowering; "
+                          "only y / output_h and the final c (output_c's last step) are lowered")
+            return
         h_ = op.hidden_size()
         gates = 4 if lstm else 3
         et = op.x.type.element_type
@@ -108,9 +114,11 @@ class RecurrentToCube(ChipPattern):
             self.fail(op, f"{op.name}: {plan}")
             return
         block_dim, single_m, bk, bn, bufs = plan
-        y_type = op.y.type
+        # with the final c used (return_state), the kernel's result has one more row: y's T rows,
+        # then the final c; y is its leading slab (offset 0: a view in the memory plan)
+        y_type = TensorType(et, [t_ + 1, b_, h_]) if final_c else op.y.type
         body = Body([*(v.type for v in op.operands), y_type])
-        _emit(body, op, lstm, t_, b_, i_, h_, et, single_m, block_dim, bk, bn)
+        _emit(body, op, lstm, t_, b_, i_, h_, et, single_m, block_dim, bk, bn, final_c)
         k0 = 32 // in_bytes
         hp = align(h_, 16)
         ka = align(align(i_, k0), bk) + hp
@@ -123,12 +131,59 @@ class RecurrentToCube(ChipPattern):
         new = kernel_op(kernel.CubeKernelOp, kind, list(op.operands), y_type, body.region(),
                         block_dim, fields, bufs, op)
         rewriter.insert(new, InsertPoint.before(op))
-        op.y.replace_all_uses_with(new.results[0])
-        op.output_h.replace_all_uses_with(new.results[0])  # num_proj = 0: output_h is y
+        y = new.results[0]
+        built = []
+        if final_c:
+            y = _slab(rewriter, op, y, 0, t_)
+            c_row = _slab(rewriter, op, new.results[0], t_, 1)
+            for u in list(op.output_c.uses):
+                g = u.operation
+                v = c_row
+                if list(g.y.type.get_shape()) != [1, b_, h_]:
+                    r = with_loc(cann.ReshapeOp(operands=[c_row], result_types=[g.y.type],
+                                                properties={"shape": int_array([b_, h_])}), op)
+                    rewriter.insert(r, InsertPoint.before(op))
+                    built.append(r)
+                    v = r.y
+                g.y.replace_all_uses_with(v)
+                rewriter.erase(g)
+        op.y.replace_all_uses_with(y)
+        op.output_h.replace_all_uses_with(y)  # num_proj = 0: output_h is y
         rewriter.erase(op)
+        if built:
+            from compiler.conversions.cann_to_kernel.vector import lower_new_ops
+
+            lower_new_ops(self.chip, self.failures, [y.owner, c_row.owner, *built], rewriter,
+                          self.impl)
 
 
-def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, bk, bn) -> None:
+def _row_read(g: Operation, row: int) -> bool:
+    """g reads one constant row `row` of its operand on axis 0 (GatherV2D)."""
+    from dialects.common import numpy_from_dense
+
+    if not isinstance(g, cann.GatherV2DOp) or g.axis.value.data != 0 or \
+            not isinstance(g.indices.owner, cann.ConstOp):
+        return False
+    idx = numpy_from_dense(g.indices.owner.value)
+    return idx.size == 1 and int(idx.reshape(())) == row
+
+
+def _slab(rewriter, op, v, start: int, count: int):
+    """Rows [start, start + count) of v [R, B, H] (a StridedSliceD, a view when aligned)."""
+    _, b_, h_ = v.type.get_shape()
+    s = with_loc(cann.StridedSliceDOp(
+        operands=[v], result_types=[TensorType(v.type.element_type, [count, b_, h_])],
+        properties={"begin": int_array([start, 0, 0]), "end": int_array([start + count, b_, h_]),
+                    "strides": int_array([1, 1, 1]),
+                    **{k: IntegerAttr(0, i64) for k in (
+                        "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                        "shrink_axis_mask")}}), op)
+    rewriter.insert(s, InsertPoint.before(op))
+    return s.y
+
+
+def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, bk, bn,
+          final_c: bool = False) -> None:
     in_bytes = numpy_dtype(et).itemsize
     k0 = 32 // in_bytes
     bm = 16
@@ -243,6 +298,11 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                             n_ = vec("Tanh", vec("Add", vec("Add", gemm(gn, j, a_h=rh_l1),
                                                             bias(b_i, gn, j)), bias(b_h, gn, j)))
                             finish(j, vec("Add", n_, vec("Mul", zs[j], vec("Sub", hs[j], n_))))
+            if final_c:  # the c of the last step run, row T of the result
+                for j in range(nch):
+                    cj = cs[j] if et == f32 else body.vec("Cast", [cs[j]], [bm, bn], et)
+                    body.store(cj, y, [idx(t_), m, idx(j * bn)], "nd", batch=[t_ + 1], rows=b_,
+                               cols=h_)
 
 
 def _fn(name: str) -> dict:

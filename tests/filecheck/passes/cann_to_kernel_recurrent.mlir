@@ -46,3 +46,28 @@ func.func @gru_reset_before(%x: tensor<4x2x3xf32>, %wi: tensor<3x15xf32>, %wh: t
   %y, %yh = cann.DynamicGRUV2 %x, %wi, %wh, %bi, %bh, %h {direction = "UNIDIRECTIONAL", time_major = 1 : i64, activation = "tanh", gate_order = "zrh", reset_after = 0 : i64} : (tensor<4x2x3xf32>, tensor<3x15xf32>, tensor<5x15xf32>, tensor<15xf32>, tensor<15xf32>, tensor<2x5xf32>) -> (tensor<4x2x5xf32>, tensor<4x2x5xf32>)
   func.return %yh : tensor<4x2x5xf32>
 }
+
+// LSTM return_state: output_c read only at the step run last (row T-1) is the final c.  The
+// kernel's result gets one more row, [T+1, B, H]: y's T rows (the time loop's stores), then the
+// final c (stored once after the loop); y and the c row are StridedSliceD of it, which the
+// memory plan makes views when 32-byte aligned; no second kernel computes c.
+// KERNEL-LABEL: func.func @lstm_state(
+// KERNEL: %[[R:.*]] = kernel.cube %x, %w, %b, %h, %h {kind = "DynamicRNN"
+// KERNEL-SAME: -> tensor<4x1x8xf32>
+// KERNEL: kernel.for %{{.*}} {extent = 3 : i64, step = 1 : i64, limit = 3 : i64}
+// KERNEL: kernel.store {{.*}} {view = "nd", params = {batch = array<i64: 3>, rows = 1 : i64, cols = 8 : i64}}
+// KERNEL: %[[ROW:.*]] = kernel.index {value = 3 : i64}
+// KERNEL: kernel.store %{{.*}}, %{{.*}}[%[[ROW]], {{.*}} {view = "nd", params = {batch = array<i64: 4>
+// KERNEL: %y = kernel.vec_kernel %[[R]] {kind = "StridedSliceD"
+// KERNEL: kernel.load {{.*}} {view = "slice_flat", params = {start = array<i64: 0, 0, 0>, step = array<i64: 1, 1, 1>, count = array<i64: 3, 1, 8>}}
+// KERNEL: %[[C:.*]] = kernel.vec_kernel %[[R]] {kind = "StridedSliceD"
+// KERNEL: kernel.load {{.*}} {view = "slice_flat", params = {start = array<i64: 3, 0, 0>, step = array<i64: 1, 1, 1>, count = array<i64: 1, 1, 8>}}
+// KERNEL: %c = kernel.view %[[C]] : (tensor<1x1x8xf32>) -> tensor<1x8xf32>
+// KERNEL-NOT: cann.DynamicRNN
+// KERNEL: func.return %y, %c
+func.func @lstm_state(%x: tensor<3x1x3xf32>, %w: tensor<11x32xf32>, %b: tensor<32xf32>, %h: tensor<1x1x8xf32>) -> (tensor<3x1x8xf32>, tensor<1x8xf32>) {
+  %y, %yh, %yc = cann.DynamicRNN %x, %w, %b, %h, %h {cell_type = "LSTM", direction = "UNIDIRECTIONAL", time_major = 1 : i64, activation = "tanh", forget_bias = 0.0 : f32, gate_order = "ifjo"} : (tensor<3x1x3xf32>, tensor<11x32xf32>, tensor<32xf32>, tensor<1x1x8xf32>, tensor<1x1x8xf32>) -> (tensor<3x1x8xf32>, tensor<3x1x8xf32>, tensor<3x1x8xf32>)
+  %i = cann.Const dense<2> : tensor<i32>
+  %c = cann.GatherV2D %yc, %i {axis = 0 : i64} : (tensor<3x1x8xf32>, tensor<i32>) -> tensor<1x8xf32>
+  func.return %y, %c : tensor<3x1x8xf32>, tensor<1x8xf32>
+}
