@@ -2173,9 +2173,14 @@ CANN = Dialect(
 #   (Keras's GRU(reset_after=False)): n = tanh(W_in x + b_in + W_hn (r * h) + b_hn);
 #   h' = (1 - z) * n + z * h.
 # Only the inference outputs are represented (is_training = false: CANN writes i, j, f, o,
-# tanhc / update, reset, new, hidden_new only for training), and no seq_length, peephole or
-# mask operands (every sequence runs all num_step steps).  init_h / init_c are required here:
-# [1, batch, hidden] for DynamicRNN, [batch, hidden] for DynamicGRUV2 (MindSpore's shapes).
+# tanhc / update, reset, new, hidden_new only for training), and no peephole or mask operands.
+# init_h / init_c are required here: [1, batch, hidden] for DynamicRNN, [batch, hidden] for
+# DynamicGRUV2 (MindSpore's shapes).  seq_length (optional; here the last operand, after init_h
+# / init_c, not between b and init_h as in rnn.h) is what CANN's Ascend C DynamicRNN kernel
+# reads: a float mask [num_step, batch, hidden] (cann-ops src/rnn/dynamic_rnn: seqLengthGm of
+# timeStep * batch * hiddenSize elements; per step c = c_prev + (c_new - c_prev) * m,
+# output_h = h = h_prev + (h_new - h_prev) * m, y = h_new * m): a masked step keeps the
+# state and outputs 0 in y.  Without it y and output_h are the same.
 # Semantics: compiler/interpreters/recurrent.py; recomposition from Keras's While loop:
 # compiler/transforms/recurrent.py; lowering: compiler/conversions/cann_to_kernel/recurrent.py.
 
@@ -2201,6 +2206,11 @@ def _check_rnn_common(op, x, hidden: int, gates: int, w_shapes) -> tuple[int, in
     for r in op.results:
         _check_result_shape(n, (t, b, hidden), _oshape(r))
     check_same_element_type(n, x.type, *(r.type for r in op.results))
+    if op.seq_length is not None:
+        if not _shapes_match(_oshape(op.seq_length), (t, b, hidden)):
+            raise VerifyException(f"{n}: seq_length must be {_fmt_shape((t, b, hidden))} (a 0/1 "
+                                  f"mask per step), got {_fmt_shape(_oshape(op.seq_length))}")
+        check_same_element_type(n, x.type, op.seq_length.type)
     return t, b, i
 
 
@@ -2214,6 +2224,7 @@ class DynamicRNNOp(CannOp):
     b = operand_def(TensorType)
     init_h = operand_def(TensorType)
     init_c = operand_def(TensorType)
+    seq_length = opt_operand_def(TensorType)
     y = result_def(TensorType)
     output_h = result_def(TensorType)
     output_c = result_def(TensorType)
@@ -2254,6 +2265,7 @@ class DynamicGRUV2Op(CannOp):
     bias_input = operand_def(TensorType)
     bias_hidden = operand_def(TensorType)
     init_h = operand_def(TensorType)
+    seq_length = opt_operand_def(TensorType)
     y = result_def(TensorType)
     output_h = result_def(TensorType)
     direction = prop_def(StringAttr)

@@ -53,43 +53,62 @@ def _backward(op) -> bool:
     return op.direction.data == "REDIRECTIONAL"
 
 
-def dynamic_rnn(op, x, w, b, init_h, init_c):
-    """-> (y, output_h, output_c), each [T, B, H]."""
+def _steps(op, x, seq_length):
+    """(x, mask) in the order the steps run; mask None without seq_length."""
     if _backward(op):
         x = x[::-1]
+        seq_length = None if seq_length is None else seq_length[::-1]
+    return x, seq_length
+
+
+def _in_input_order(op, *seqs):
+    return tuple(np.ascontiguousarray(s[::-1]) if _backward(op) else s for s in seqs)
+
+
+def dynamic_rnn(op, x, w, b, init_h, init_c, seq_length=None):
+    """-> (y, output_h, output_c), each [T, B, H].  With seq_length (a 0/1 mask [T, B, H]): a
+    masked step keeps h and c (output_h, output_c) and writes 0 to y."""
+    x, mask = _steps(op, x, seq_length)
     acc = np.float32 if x.dtype != np.float64 else np.float64
     hidden = w.shape[1] // 4
     w = w.astype(acc)
     w_x, w_h = w[:-hidden], w[-hidden:]
     h = init_h.reshape(init_h.shape[-2:]).astype(acc)
     c = init_c.reshape(init_c.shape[-2:]).astype(acc)
-    hs, cs = [], []
+    ys, hs, cs = [], [], []
     for t in range(x.shape[0]):
-        h, c = lstm_cell(x[t].astype(acc), h, c, w_x, w_h, b.astype(acc), op.gate_order.data,
-                         float(op.forget_bias.value.data))
+        h1, c1 = lstm_cell(x[t].astype(acc), h, c, w_x, w_h, b.astype(acc), op.gate_order.data,
+                           float(op.forget_bias.value.data))
+        if mask is None:
+            h, c, y_t = h1, c1, h1
+        else:
+            m = mask[t].astype(acc)
+            c, h, y_t = c + (c1 - c) * m, h + (h1 - h) * m, h1 * m
+        ys.append(y_t)
         hs.append(h)
         cs.append(c)
-    y, c = np.stack(hs).astype(x.dtype), np.stack(cs).astype(x.dtype)
-    if _backward(op):
-        y, c = y[::-1].copy(), c[::-1].copy()
-    return y, y.copy(), c
+    y, oh, oc = (np.stack(v).astype(x.dtype) for v in (ys, hs, cs))
+    return _in_input_order(op, y, oh, oc)
 
 
-def dynamic_gru_v2(op, x, w_i, w_h, b_i, b_h, init_h):
-    """-> (y, output_h), each [T, B, H]."""
-    if _backward(op):
-        x = x[::-1]
+def dynamic_gru_v2(op, x, w_i, w_h, b_i, b_h, init_h, seq_length=None):
+    """-> (y, output_h), each [T, B, H]; seq_length as DynamicRNN's."""
+    x, mask = _steps(op, x, seq_length)
     acc = np.float32 if x.dtype != np.float64 else np.float64
     h = init_h.astype(acc)
-    hs = []
+    ys, hs = [], []
     for t in range(x.shape[0]):
-        h = gru_cell(x[t].astype(acc), h, w_i.astype(acc), w_h.astype(acc), b_i.astype(acc),
-                     b_h.astype(acc), op.gate_order.data, bool(op.reset_after.value.data))
+        h1 = gru_cell(x[t].astype(acc), h, w_i.astype(acc), w_h.astype(acc), b_i.astype(acc),
+                      b_h.astype(acc), op.gate_order.data, bool(op.reset_after.value.data))
+        if mask is None:
+            h, y_t = h1, h1
+        else:
+            m = mask[t].astype(acc)
+            h, y_t = h + (h1 - h) * m, h1 * m
+        ys.append(y_t)
         hs.append(h)
-    y = np.stack(hs).astype(x.dtype)
-    if _backward(op):
-        y = y[::-1].copy()
-    return y, y.copy()
+    y, oh = (np.stack(v).astype(x.dtype) for v in (ys, hs))
+    return _in_input_order(op, y, oh)
 
 
 def inplace_update(op, x, indices, v):

@@ -72,6 +72,8 @@ class Loop:
     invariant: list[int]
     seq: int                       # the loop variable holding X
     x_t: SSAValue                  # GatherV2D(X, time) in the body
+    mask: int | None = None        # the loop variable holding a Keras mask [T, B, 1] (i1)
+    m_t: SSAValue | None = None    # GatherV2D(mask, time) in the body
     buffers: dict[int, str] = field(default_factory=dict)   # k -> "seq" | "last"
     items: dict[int, SSAValue] = field(default_factory=dict)  # k -> the row written (body)
     states: list[int] = field(default_factory=list)
@@ -146,13 +148,21 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
     reads = [o for o in bblock.ops if isinstance(o, cann.GatherV2DOp)
              and _arg_index(o.x, bblock) in invariant and o.axis.value.data == 0
              and _arg_index(o.indices, bblock) in counters]
-    if len(reads) != 1:
+    masks = [o for o in reads if str(o.y.type.element_type) == "i1"]
+    reads = [o for o in reads if o not in masks]
+    if len(reads) != 1 or len(masks) > 1 or \
+            any(m.indices is not reads[0].indices for m in masks):
         return None
     read = reads[0]
     time, seq = _arg_index(read.indices, bblock), _arg_index(read.x, bblock)
     if counters[time] != 0 or op.inputs[seq].type.get_shape()[0] != trips:
         return None
     loop = Loop(op, body, trips, time, counters, invariant, seq, read.y)
+    if masks:  # Keras's mask: a masked step keeps the states and the previous output
+        loop.mask, loop.m_t = _arg_index(masks[0].x, bblock), masks[0].y
+        ms = list(op.inputs[loop.mask].type.get_shape())
+        if len(ms) != 3 or ms[0] != trips or ms[2] != 1:
+            return None
     for k, r in enumerate(ret.operands):
         if k in invariant or k in counters:
             continue
@@ -167,7 +177,8 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
             o = u.operation
             index = isinstance(o, cann.ReshapeOp) and all(
                 isinstance(x.operation, cann.InplaceUpdateOp) and x.index == 1 for x in o.y.uses)
-            if not (o is read or index or isinstance(o, (cann.AddOp, cann.EqualOp, ReturnOp))):
+            if not (o is read or o in masks or index or
+                    isinstance(o, (cann.AddOp, cann.EqualOp, ReturnOp))):
                 return None
     return loop
 
@@ -221,6 +232,7 @@ class Cell:
     w_h: np.ndarray
     biases: list[np.ndarray]       # candidate rows: LSTM [b]; GRU [b_i, b_h] orders to try
     reset_after: bool = True       # GRU: r applied after the recurrent matmul (Keras's default)
+    shadow: int | None = None      # masked: Keras's previous output (h again, kept apart)
 
 
 def _weight(v: SSAValue, loop: Loop) -> tuple[np.ndarray, int] | None:
@@ -272,16 +284,27 @@ def extract_cell(loop: Loop) -> Cell | None:
     if w_h.shape[1] != w_x.shape[1] or w_x.shape[1] % hidden:
         return None
     gates = w_x.shape[1] // hidden
-    kind = {(4, 2): "LSTM", (3, 1): "GRU"}.get((gates, len(loop.states)))
+    # masked (Keras): one more state, the previous output, only ever selected (SelectV2's else)
+    shadow = None
+    if loop.mask is not None:
+        shadows = [k for k in loop.states if k != h and block.args[k].uses and all(
+            isinstance(u.operation, cann.SelectV2Op) and u.index == 2
+            for u in block.args[k].uses)]
+        if len(shadows) != 1 or _const(inits[shadows[0]]) is None or _const(inits[h]) is None \
+                or not np.array_equal(_const(inits[shadows[0]]), _const(inits[h])):
+            return None
+        shadow = shadows[0]
+    states = [k for k in loop.states if k != shadow]
+    kind = {(4, 2): "LSTM", (3, 1): "GRU"}.get((gates, len(states)))
     if kind is None or (kind == "LSTM" and mm_rh):
         return None
-    c = next((k for k in loop.states if k != h), None)
+    c = next((k for k in states if k != h), None)
     if any(list(loop.op.inputs[k].type.get_shape())[-1] != hidden for k in loop.states):
         return None
     used_w = {id(w_x), id(w_h)}
     others = []
     for k in loop.invariant:
-        if k == loop.seq:
+        if k in (loop.seq, loop.mask):
             continue
         v = _const(inits[k])
         if v is None:
@@ -308,10 +331,10 @@ def extract_cell(loop: Loop) -> Cell | None:
             return None
         zero = np.zeros(size, w_x.dtype)
         biases = rows + [zero] * (2 - len(rows))  # reset_after=False: one bias (Keras's)
-    return Cell(kind, h, c, w_x, w_h, biases, reset_after)
+    return Cell(kind, h, c, w_x, w_h, biases, reset_after, shadow)
 
 
-def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray]):
+def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray], m_t=None):
     from compiler.driver.runner import make_interpreter
 
     args = []
@@ -319,9 +342,9 @@ def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray]):
         t = v.type
         if k in states:
             args.append(states[k].astype(numpy_dtype(t.element_type)))
-        elif k == loop.seq:
+        elif k == loop.seq or k == loop.mask:
             x = np.zeros(t.get_shape(), numpy_dtype(t.element_type))
-            x[0] = x_t
+            x[0] = x_t if k == loop.seq else m_t
             args.append(x)
         elif k in loop.counters:
             args.append(np.asarray(loop.counters[k], numpy_dtype(t.element_type)))
@@ -341,14 +364,18 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
     b_, hidden = loop.op.inputs[cell.h].type.get_shape()
     i_ = cell.w_x.shape[0]
     probes = []
-    for _ in range(2):
+    for p in range(3 if loop.mask is not None else 2):
         x_t = rng.standard_normal((b_, i_)).astype(np.float32)
         st = {k: rng.standard_normal((b_, hidden)).astype(np.float32) for k in loop.states}
+        m_t = None
+        if loop.mask is not None:  # all kept, all masked, mixed rows
+            m_t = np.full((b_, 1), p == 0) if p < 2 else rng.random((b_, 1)) < 0.5
+            st[cell.shadow] = st[cell.h]  # Keras's previous output starts as h (both 0)
         try:
-            out = _run_body(loop, module, x_t, st)
+            out = _run_body(loop, module, x_t, st, m_t)
         except Exception:  # a body the numpy semantics cannot run: not recomposed
             return None
-        probes.append((x_t, st, out))
+        probes.append((x_t, st, out, m_t))
     if cell.kind == "LSTM":
         candidates = [dict(gate_order=g, b=cell.biases[0]) for g in ("ifjo", "ijfo")]
     else:
@@ -357,7 +384,7 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
                       for p, q in ((bi, bh), (bh, bi))]
     for cand in candidates:
         ok = True
-        for x_t, st, out in probes:
+        for x_t, st, out, m_t in probes:
             h0 = st[cell.h]
             if cell.kind == "LSTM":
                 h1, c1 = lstm_cell(x_t, h0, st[cell.c], cell.w_x, cell.w_h, cand["b"],
@@ -367,6 +394,10 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
                 h1 = gru_cell(x_t, h0, cell.w_x, cell.w_h, cand["b_i"], cand["b_h"],
                               cand["gate_order"], cell.reset_after)
                 want = {cell.h: h1}
+            if m_t is not None:  # a masked row keeps its states
+                want = {k: np.where(m_t, v, st[k]) for k, v in want.items()}
+                h1 = want[cell.h]
+                want[cell.shadow] = h1
             for k, v in want.items():
                 ok &= np.allclose(out[k], v, rtol=RTOL, atol=ATOL)
             for k, kind in loop.buffers.items():
@@ -414,12 +445,24 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
         return r.y
 
     h0 = op.inputs[cell.h]
+    extra = []
+    if loop.mask is not None:  # seq_length: the mask as a float [T, B, H] (CANN's form)
+        from compiler.ir.rewriting import with_loc
+
+        m = op.inputs[loop.mask]
+        cast = with_loc(cann.CastOp(operands=[m], result_types=[TensorType(et, [t_, b_, 1])],
+                                    properties={"dst_type": et}), op)
+        full = with_loc(cann.BroadcastToDOp(
+            operands=[cast.y], result_types=[seq_t],
+            properties={"shape": int_array([t_, b_, hidden])}), op)
+        rewriter.insert_op([cast, full], InsertPoint.before(op))
+        extra = [full.y]
     if cell.kind == "LSTM":
         w = _new_const(rewriter, op, np.concatenate([cell.w_x, cell.w_h]).astype(dt), op)
         b = _new_const(rewriter, op, params["b"].astype(dt), op)
         new = cann.DynamicRNNOp(
             operands=[x, w, b, reshaped(h0, [1, b_, hidden]),
-                      reshaped(op.inputs[cell.c], [1, b_, hidden])],
+                      reshaped(op.inputs[cell.c], [1, b_, hidden]), *extra],
             result_types=[seq_t] * 3,
             properties={"cell_type": StringAttr("LSTM"), "direction": StringAttr("UNIDIRECTIONAL"),
                         "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
@@ -429,14 +472,16 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
         consts = [_new_const(rewriter, op, v.astype(dt), op)
                   for v in (cell.w_x, cell.w_h, params["b_i"], params["b_h"])]
         new = cann.DynamicGRUV2Op(
-            operands=[x, *consts, h0], result_types=[seq_t] * 2,
+            operands=[x, *consts, h0, *extra], result_types=[seq_t] * 2,
             properties={"direction": StringAttr("UNIDIRECTIONAL"),
                         "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
                         "gate_order": StringAttr(params["gate_order"]),
                         "reset_after": IntegerAttr(int(cell.reset_after), i64)})
     with_loc(new, op)
     rewriter.insert_op(new, InsertPoint.before(op))
-    y = new.results[0]
+    # masked: Keras's outputs are the kept ones (a masked step repeats the previous output),
+    # output_h; y (0 at a masked step) is Keras's zero_output_for_mask, never recognized
+    y = new.results[1] if loop.mask is not None else new.results[0]
     for k, r in enumerate(op.outputs):
         if not r.uses:
             continue
@@ -449,7 +494,7 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
             v = y
         elif loop.buffers.get(k) == "last":
             v = _row(rewriter, op, y, np.asarray([t_ - 1], np.int32), [1, b_, hidden], op)
-        elif k == cell.h:
+        elif k in (cell.h, cell.shadow):
             v = _row(rewriter, op, y, np.asarray(t_ - 1, np.int32), [b_, hidden], op)
         elif k == cell.c:  # return_state: the final c, output_c's last row
             v = _row(rewriter, op, new.results[2], np.asarray(t_ - 1, np.int32), [b_, hidden], op)
@@ -529,6 +574,8 @@ def absorb_reversal(new: Operation) -> bool:
     last output's row T-1 becomes row 0).  No reversal op is left around the kernel."""
     x = new.operands[0]
     g = x.owner
+    if new.seq_length is not None:  # its mask is reversed too: kept as it is
+        return False
     if not isinstance(g, cann.GatherV2DOp) or g.axis.value.data != 0 or \
             not _reversal(g.indices, 0) or g.indices.type.get_shape()[0] != x.type.get_shape()[0]:
         return False
@@ -562,7 +609,7 @@ def recompose(module: ModuleOp) -> list[Operation]:
         cell = extract_cell(loop)
         if cell is None:
             continue
-        if any(op.outputs[k].uses for k in loop.states if k not in (cell.h, cell.c)):
+        if any(op.outputs[k].uses for k in loop.states if k not in (cell.h, cell.c, cell.shadow)):
             continue
         if list(op.inputs[loop.seq].type.get_shape())[1:2] != \
                 list(op.inputs[cell.h].type.get_shape())[:1]:

@@ -165,6 +165,17 @@ def lstm_return_state(steps=5, seed=0):
     return freeze(keras.Model(x, keras.layers.Concatenate()([out, h, c]), name="lstm_rs"), seed)
 
 
+def masked_lstm(vocab=20, steps=6, seed=0):
+    """Embedding(mask_zero=True) -> LSTM: the padded (id 0) steps keep the state."""
+    tf = tensorflow()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    ids = keras.Input((steps,), batch_size=1, dtype="int32", name="ids")
+    h = keras.layers.Embedding(vocab, 4, mask_zero=True)(ids)
+    h = keras.layers.LSTM(8)(h)
+    return freeze(keras.Model(ids, h, name="masked_lstm"), seed)
+
+
 ZOO: dict[str, CfModel] = {
     "WhileCondTF2": CfModel(while_cond_tf2, (("x", (2, 4), "float32", 0),), True),
     "WhileCondTF1": CfModel(while_cond_tf1, (("x", (2, 4), "float32", 0),), True),
@@ -177,6 +188,7 @@ ZOO: dict[str, CfModel] = {
     "SimpleRnn": CfModel(simple_rnn, (("x", (1, 6, 5), "float32", 0),), True),
     "GruResetBefore": CfModel(gru_reset_before, (("x", (1, 5, 4), "float32", 0),), True),
     "LstmReturnState": CfModel(lstm_return_state, (("x", (1, 5, 4), "float32", 0),), True),
+    "MaskedLstm": CfModel(masked_lstm, (("ids", (1, 6), "int32", 3),), True),  # some ids 0
 }
 
 

@@ -47,6 +47,7 @@ def _kernels(lines: list[str]) -> list[tuple[str, str]]:
     ("BidirectionalLstm", {"DynamicRNN": 4}),  # 2 Bidirectional layers x 2 directions
     ("GruResetBefore", {"DynamicGRUV2": 2}),   # reset_after=False
     ("LstmReturnState", {"DynamicRNN": 1}),    # the final c too: no second kernel
+    ("MaskedLstm", {"DynamicRNN": 1}),         # Embedding(mask_zero) -> seq_length
 ])
 def test_each_recurrent_layer_is_one_launch(name, layers, tmp_path):
     ks = _kernels(_compile_report(name, tmp_path))
@@ -130,6 +131,26 @@ def test_batched_wide_layers_match_tensorflow(tmp_path):
     r = subprocess.run([sys.executable, "-m", "tools.cann_run", tmp_path / "wide.om",
                         "--compare-with", pb, f"--input=x={tmp_path / 'x.npy'}", "--atol", "1e-5",
                         "--rtol", "1e-5"], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if "max_abs=" in ln]
+    assert lines and all(ln.endswith("OK") for ln in lines), r.stdout
+
+
+@pytest.mark.modelzoo
+def test_masked_lstm_keeps_the_state_at_masked_steps(tmp_path):
+    """Embedding(mask_zero=True) -> LSTM: ids 0 at the start, in the middle and at the end;
+    DynamicRNN's seq_length keeps h and c there.  cann-compile + cann-run --compare-with at
+    atol 1e-5."""
+    pb = control_flow_graphdef("MaskedLstm")
+    r = subprocess.run([sys.executable, "-m", "tools.cann_compile", f"--model={pb}",
+                        "--framework=3", "-o", tmp_path / "m"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr
+    np.save(tmp_path / "ids.npy", np.array([[0, 2, 0, 1, 2, 0]], np.int32))
+    r = subprocess.run([sys.executable, "-m", "tools.cann_run", tmp_path / "m.om",
+                        "--compare-with", pb, f"--input=ids={tmp_path / 'ids.npy'}", "--atol",
+                        "1e-5", "--rtol", "1e-5"], capture_output=True, text=True, cwd=ROOT,
+                       timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
     lines = [ln for ln in r.stdout.splitlines() if "max_abs=" in ln]
     assert lines and all(ln.endswith("OK") for ln in lines), r.stdout

@@ -97,6 +97,11 @@ class RecurrentToCube(ChipPattern):
         t_, b_, i_ = op.x.type.get_shape()
         last = 0 if op.direction.data == "REDIRECTIONAL" else t_ - 1  # the step run last
         final_c = lstm and bool(op.output_c.uses)
+        masked = op.seq_length is not None
+        if masked and op.y.uses and op.output_h.uses:
+            self.fail(op, f"{op.name}: with seq_length, y (0 at a masked step) and output_h (the "
+                          "kept h) are different tensors; only one of them is lowered")
+            return
         if final_c and not all(_row_read(u.operation, last) for u in op.output_c.uses):
             self.fail(op, f"{op.name}: output_c (the c of every step) has no kernel lowering; "
                           "only y / output_h and the final c (output_c's last step) are lowered")
@@ -108,7 +113,7 @@ class RecurrentToCube(ChipPattern):
         chip = self.chip
         # states kept across the chunks of a step: h (and c), and for a GRU with reset_after
         # false z and r * h of every chunk (computed before the candidate's matmul)
-        states = 2 if lstm else 1 if op.reset_after.value.data else 3
+        states = (2 if lstm else 1 if op.reset_after.value.data else 3) + 2 * masked
         plan = _plan(chip, t_, b_, i_, h_, gates, in_bytes, states, 2, 1 if states < 3 else 2)
         if isinstance(plan, str):
             self.fail(op, f"{op.name}: {plan}")
@@ -118,7 +123,8 @@ class RecurrentToCube(ChipPattern):
         # then the final c; y is its leading slab (offset 0: a view in the memory plan)
         y_type = TensorType(et, [t_ + 1, b_, h_]) if final_c else op.y.type
         body = Body([*(v.type for v in op.operands), y_type])
-        _emit(body, op, lstm, t_, b_, i_, h_, et, single_m, block_dim, bk, bn, final_c)
+        _emit(body, op, lstm, t_, b_, i_, h_, et, single_m, block_dim, bk, bn, final_c,
+              masked and bool(op.output_h.uses))
         k0 = 32 // in_bytes
         hp = align(h_, 16)
         ka = align(align(i_, k0), bk) + hp
@@ -183,7 +189,8 @@ def _slab(rewriter, op, v, start: int, count: int):
 
 
 def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, bk, bn,
-          final_c: bool = False) -> None:
+          final_c: bool = False, kept_h: bool = False) -> None:
+    """kept_h (with seq_length): the result is output_h (h kept at a masked step), else y."""
     in_bytes = numpy_dtype(et).itemsize
     k0 = 32 // in_bytes
     bm = 16
@@ -192,8 +199,10 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
     args = body.args
     # REDIRECTIONAL: step t reads x[T-1-t] and writes y[T-1-t] (the view's reverse param)
     rev = {"reverse": 1} if op.direction.data == "REDIRECTIONAL" else {}
+    seq = args[-2] if op.seq_length is not None else None
     if lstm:
-        x, w, b, h0, c0, y = args
+        x, w, b, h0, c0 = args[:5]
+        y = args[-1]
         w_x = w_h = w
         h_row = i_  # the hidden rows of w follow the input rows
         order = op.gate_order.data
@@ -201,7 +210,8 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                       "o": order.index("o")}
         forget_bias = float(op.forget_bias.value.data)
     else:
-        x, w_x, w_h, b_i, b_h, h0, y = args
+        x, w_x, w_h, b_i, b_h, h0 = args[:6]
+        y = args[-1]
         h_row = 0
         order = op.gate_order.data
         gate_names = {"z": order.index("z"), "r": order.index("r"), "n": order.index("h")}
@@ -215,9 +225,9 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                         {k: IntegerAttr(v, i64) if isinstance(v, int) else v
                          for k, v in attrs.items()})
 
-    def state_from(src, j, batch):
-        tile = body.load(src, [idx(0), m, idx(j * bn)], "nd", [bm, bn], et, "UB",
-                         transpose=0, batch=batch, rows=b_, cols=h_)
+    def state_from(src, j, batch, step=None, **params):
+        tile = body.load(src, [step if step is not None else idx(0), m, idx(j * bn)], "nd",
+                         [bm, bn], et, "UB", transpose=0, batch=batch, rows=b_, cols=h_, **params)
         return tile if et == f32 else body.vec("Cast", [tile], [bm, bn], f32)
 
     def weight(src, row0, rows, g, j, k_rows):
@@ -252,11 +262,23 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                     return body.load(src, [idx(g), idx(j * bn)], "channel", [1, bn], f32,
                                      "UB", offset=h_, N=h_)
 
+                masks = [None] * nch
+                if seq is not None:  # the step's 0/1 mask tile per column chunk
+                    masks = [state_from(seq, j, [t_], t, **rev) for j in range(nch)]
+
+                def blend(old, new, j):
+                    """old + (new - old) * m: a masked row keeps old (CANN's seq_length)."""
+                    if masks[j] is None:
+                        return new
+                    return vec("Add", old, vec("Mul", vec("Sub", new, old), masks[j]))
+
                 def finish(j, h_new):
-                    out = h_new if et == f32 else body.vec("Cast", [h_new], [bm, bn], et)
+                    h_keep = blend(hs[j], h_new, j)
+                    res = h_keep if kept_h or masks[j] is None else vec("Mul", h_new, masks[j])
+                    out = res if et == f32 else body.vec("Cast", [res], [bm, bn], et)
                     body.store(out, y, [t, m, idx(j * bn)], "nd", batch=[t_], rows=b_, cols=h_,
                                **rev)
-                    body.add(kernel.AccumulateOp(operands=[hs[j], h_new], properties=_fn("Copy")))
+                    body.add(kernel.AccumulateOp(operands=[hs[j], h_keep], properties=_fn("Copy")))
 
                 if lstm:
                     for j in range(nch):
@@ -266,11 +288,18 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                             "Adds", [z["f"]], [bm, bn], f32,
                             {"value": FloatAttr(forget_bias, f32)})
                         fg, og = vec("Sigmoid", fz), vec("Sigmoid", z["o"])
-                        body.add(kernel.AccumulateOp(operands=[cs[j], fg],
-                                                     properties=_fn("Mul")))
-                        body.add(kernel.AccumulateOp(operands=[cs[j], vec("Mul", ig, jg)],
-                                                     properties=_fn("Add")))
-                        finish(j, vec("Mul", og, vec("Tanh", cs[j])))
+                        if masks[j] is None:  # c updated in place
+                            body.add(kernel.AccumulateOp(operands=[cs[j], fg],
+                                                         properties=_fn("Mul")))
+                            body.add(kernel.AccumulateOp(operands=[cs[j], vec("Mul", ig, jg)],
+                                                         properties=_fn("Add")))
+                            finish(j, vec("Mul", og, vec("Tanh", cs[j])))
+                        else:
+                            c_new = vec("Add", vec("Mul", fg, cs[j]), vec("Mul", ig, jg))
+                            h_new = vec("Mul", og, vec("Tanh", c_new))
+                            body.add(kernel.AccumulateOp(operands=[cs[j], blend(cs[j], c_new, j)],
+                                                         properties=_fn("Copy")))
+                            finish(j, h_new)
                 else:
                     gz, gr, gn = gate_names["z"], gate_names["r"], gate_names["n"]
 

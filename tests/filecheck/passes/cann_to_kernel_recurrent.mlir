@@ -71,3 +71,29 @@ func.func @lstm_state(%x: tensor<3x1x3xf32>, %w: tensor<11x32xf32>, %b: tensor<3
   %c = cann.GatherV2D %yc, %i {axis = 0 : i64} : (tensor<3x1x8xf32>, tensor<i32>) -> tensor<1x8xf32>
   func.return %y, %c : tensor<3x1x8xf32>, tensor<1x8xf32>
 }
+
+// seq_length (CANN's DynamicRNN: a 0/1 float mask [T, B, H]; a Keras mask): per step the mask
+// tile is loaded (GM -> UB, row t), c = c + (c' - c) * m and h = h + (h' - h) * m keep the state
+// at a masked step; output_h (the kept h) is the kernel's result.
+// CHECK-LABEL: func.func @lstm_masked(
+// CHECK-NEXT: cann.DynamicRNN %x, %w, %b, %h, %h, %m {
+// KERNEL-LABEL: func.func @lstm_masked(
+// KERNEL: kernel.cube %x, %w, %b, %h, %h, %m {kind = "DynamicRNN"
+// KERNEL: ^bb0({{.*}}, %[[M:.*]]: memref<3x1x8xf32, #kernel.space<GM>>, %[[Y:.*]]: memref<3x1x8xf32, #kernel.space<GM>>):
+// KERNEL: kernel.for %{{.*}} {extent = 3 : i64, step = 1 : i64, limit = 3 : i64}
+// KERNEL-NEXT: ^bb0(%[[T:.*]]: index):
+// KERNEL: %[[MT:.*]] = kernel.load %[[M]][%[[T]], {{.*}} {view = "nd"
+// KERNEL: %[[DC:.*]] = kernel.vec {{.*}} {fn = "Sub"
+// KERNEL-NEXT: %[[DCM:.*]] = kernel.vec %[[DC]], %[[MT]] {fn = "Mul"
+// KERNEL-NEXT: %[[CK:.*]] = kernel.vec {{.*}}, %[[DCM]] {fn = "Add"
+// KERNEL-NEXT: kernel.accumulate %{{.*}}, %[[CK]] {fn = "Copy"}
+// KERNEL: %[[DH:.*]] = kernel.vec {{.*}} {fn = "Sub"
+// KERNEL-NEXT: %[[DHM:.*]] = kernel.vec %[[DH]], %[[MT]] {fn = "Mul"
+// KERNEL-NEXT: %[[HK:.*]] = kernel.vec {{.*}}, %[[DHM]] {fn = "Add"
+// KERNEL-NEXT: kernel.index
+// KERNEL-NEXT: kernel.store %[[HK]], %[[Y]][%[[T]]
+// KERNEL-NEXT: kernel.accumulate %{{.*}}, %[[HK]] {fn = "Copy"}
+func.func @lstm_masked(%x: tensor<3x1x3xf32>, %w: tensor<11x32xf32>, %b: tensor<32xf32>, %h: tensor<1x1x8xf32>, %m: tensor<3x1x8xf32>) -> tensor<3x1x8xf32> {
+  %y, %yh, %yc = cann.DynamicRNN %x, %w, %b, %h, %h, %m {cell_type = "LSTM", direction = "UNIDIRECTIONAL", time_major = 1 : i64, activation = "tanh", forget_bias = 0.0 : f32, gate_order = "ifjo"} : (tensor<3x1x3xf32>, tensor<11x32xf32>, tensor<32xf32>, tensor<1x1x8xf32>, tensor<1x1x8xf32>, tensor<3x1x8xf32>) -> (tensor<3x1x8xf32>, tensor<3x1x8xf32>, tensor<3x1x8xf32>)
+  func.return %yh : tensor<3x1x8xf32>
+}
