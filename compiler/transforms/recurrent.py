@@ -462,7 +462,7 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
         b = _new_const(rewriter, op, params["b"].astype(dt), op)
         new = cann.DynamicRNNOp(
             operands=[x, w, b, reshaped(h0, [1, b_, hidden]),
-                      reshaped(op.inputs[cell.c], [1, b_, hidden]), *extra],
+                      reshaped(op.inputs[cell.c], [1, b_, hidden]), extra],
             result_types=[seq_t] * 3,
             properties={"cell_type": StringAttr("LSTM"), "direction": StringAttr("UNIDIRECTIONAL"),
                         "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
@@ -472,7 +472,7 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
         consts = [_new_const(rewriter, op, v.astype(dt), op)
                   for v in (cell.w_x, cell.w_h, params["b_i"], params["b_h"])]
         new = cann.DynamicGRUV2Op(
-            operands=[x, *consts, h0, *extra], result_types=[seq_t] * 2,
+            operands=[x, *consts, h0, extra], result_types=[seq_t] * 2,
             properties={"direction": StringAttr("UNIDIRECTIONAL"),
                         "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
                         "gate_order": StringAttr(params["gate_order"]),
