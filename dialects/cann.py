@@ -2320,6 +2320,59 @@ class InplaceUpdateOp(CannOp):
         _check_result_shape(n, xs, _oshape(self.y))
 
 
-RECURRENT_OPS = (DynamicRNNOp, DynamicGRUV2Op, InplaceUpdateOp)
+@irdl_op_definition
+class TanhRNNOp(CannOp):
+    """A plain (Elman / Keras SimpleRNN) recurrent layer over all time steps:
+    h_t = activation(x_t W_x + h_{t-1} W_h + b), y[t] = h_t; x [T, B, I] (time major), w_x
+    [I, H], w_h [H, H], b [H], init_h [B, H]; activation "tanh" or "relu".
+
+    NOT a CANN library operator: this project's own op, lowered to this project's own recurrent
+    kernel (compiler/conversions/cann_to_kernel/recurrent.py, the LSTM kernel's machinery).
+    CANN's op proto (rnn.h) has REG_OP(RNN) and REG_OP(BasicRNNCell), Caffe's RNN: float16 x and
+    weights only, an output projection o_t = tanh(W_ho h_t + b_o) besides h_t, and marked
+    "Warning: THIS FUNCTION IS EXPERIMENTAL. Please do not use."; DynamicRNN / V2 / V3 take only
+    cell_type LSTM.  None computes a float32 SimpleRNN."""
+
+    name = "cann.TanhRNN"
+    x = operand_def(TensorType)
+    w_x = operand_def(TensorType)
+    w_h = operand_def(TensorType)
+    b = operand_def(TensorType)
+    init_h = operand_def(TensorType)
+    y = result_def(TensorType)
+    direction = prop_def(StringAttr)
+    time_major = prop_def(IntegerAttr)
+    activation = prop_def(StringAttr)
+    traits = traits_def(Pure(), Cube(), RunsOn())
+
+    def hidden_size(self) -> int:
+        return _oshape(self.w_h)[0]
+
+    def verify_op(self) -> None:
+        n = self.name
+        hs = _oshape(self.w_h)
+        if len(hs) != 2 or hs[0] != hs[1]:
+            raise VerifyException(f"{n}: w_h must be [hidden_size, hidden_size], got "
+                                  f"{_fmt_shape(hs)}")
+        h = hs[0]
+        b = _oshape(self.x)[1] if len(_oshape(self.x)) == 3 else -1
+        check_one_of(n, "direction", self.direction, RNN_DIRECTIONS)
+        check_one_of(n, "activation", self.activation, ("tanh", "relu"))
+        xs = _oshape(self.x)
+        if len(xs) != 3:
+            raise VerifyException(f"{n}: x must be [num_step, batch, input_size], got "
+                                  f"{_fmt_shape(xs)}")
+        for what, v, want in (("w_x", self.w_x, (xs[2], h)), ("b", self.b, (h,)),
+                              ("init_h", self.init_h, (b, h))):
+            if not _shapes_match(_oshape(v), want):
+                raise VerifyException(f"{n}: {what} must be {_fmt_shape(want)}, got "
+                                      f"{_fmt_shape(_oshape(v))}")
+        if not _flag(self.time_major):
+            raise VerifyException(f"{n}: only time_major = true is represented")
+        _check_result_shape(n, (xs[0], xs[1], h), _oshape(self.y))
+        check_same_element_type(n, self.x.type, self.y.type)
+
+
+RECURRENT_OPS = (DynamicRNNOp, DynamicGRUV2Op, TanhRNNOp, InplaceUpdateOp)
 __all__ += [c.__name__ for c in RECURRENT_OPS]
 CANN = Dialect("cann", [*CANN.operations, *RECURRENT_OPS], list(CANN.attributes))

@@ -280,7 +280,7 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
             # the epilogue (bias, activation, residual) and a scaled conv's A tiles, in UB
             vec = walk.vector_cycles + walk.ub_to_l1_cycles
             if walk.ub_to_l1_bytes:
-                note += "; " + (RECURRENT_NOTE if _kind(op) in ("DynamicRNN", "DynamicGRUV2")
+                note += "; " + (RECURRENT_NOTE if _kind(op) in ("DynamicRNN", "DynamicGRUV2", "SimpleRNN")
                                 else SCALED_CONV_NOTE)
         else:  # kernel.cube_conv2d: bias add and activation on the output block
             act = _prop(op, "activation")

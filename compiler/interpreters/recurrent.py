@@ -111,6 +111,25 @@ def dynamic_gru_v2(op, x, w_i, w_h, b_i, b_h, init_h, seq_length=None):
     return _in_input_order(op, y, oh)
 
 
+def rnn_cell(x_t, h, w_x, w_h, b, activation: str = "tanh"):
+    """One TanhRNN (Keras SimpleRNN) step: h' = act(x_t W_x + h W_h + b)."""
+    z = x_t @ w_x + h @ w_h + b
+    return np.tanh(z) if activation == "tanh" else np.maximum(z, 0)
+
+
+def tanh_rnn(op, x, w_x, w_h, b, init_h):
+    """-> (y,) [T, B, H]: this project's TanhRNN (not a CANN operator)."""
+    x, _ = _steps(op, x, None)
+    acc = np.float32 if x.dtype != np.float64 else np.float64
+    h = init_h.astype(acc)
+    hs = []
+    for t in range(x.shape[0]):
+        h = rnn_cell(x[t].astype(acc), h, w_x.astype(acc), w_h.astype(acc), b.astype(acc),
+                     op.activation.data)
+        hs.append(h)
+    return _in_input_order(op, np.stack(hs).astype(x.dtype))
+
+
 def inplace_update(op, x, indices, v):
     """-> (y,): x with rows indices[i] replaced by v[i] (CANN's InplaceUpdate)."""
     idx = np.asarray(indices).reshape(-1).astype(np.int64)
@@ -128,4 +147,4 @@ def semantics():
     from dialects import cann
 
     return {cann.DynamicRNNOp: dynamic_rnn, cann.DynamicGRUV2Op: dynamic_gru_v2,
-            cann.InplaceUpdateOp: inplace_update}
+            cann.TanhRNNOp: tanh_rnn, cann.InplaceUpdateOp: inplace_update}

@@ -29,8 +29,12 @@ buffer [1, B, H] and the final h -> y's row T-1 (GatherV2D); counters -> their f
 invariants -> the While's operands; the final c (LSTM return_state) -> output_c's row T-1.
 Bidirectional layers are two such loops (the backward one on the reversed sequence, as Keras
 emits it): both are recomposed, the backward one as direction REDIRECTIONAL on the unreversed
-sequence with the reversals folded away (absorb_reversal).  SimpleRNN has no CANN operator of this family (rnn.h's
-DynamicRNN supports only cell_type LSTM): its loop stays a While.
+sequence with the reversals folded away (absorb_reversal).  A Keras mask (Embedding(mask_zero)
+/ Masking: the loop reads a [T, B, 1] bool per step and selects the old states and the previous
+output where it is false) becomes the operator's seq_length.  A SimpleRNN (G = 1, one state,
+h' = tanh or relu of x W_x + h W_h + b) has no CANN operator (rnn.h's RNN / BasicRNNCell are
+Caffe's float16 RNN with an output projection; DynamicRNN takes only LSTM): it becomes this
+project's own cann.TanhRNN, lowered to this project's own recurrent kernel.
 """
 
 from __future__ import annotations
@@ -295,8 +299,8 @@ def extract_cell(loop: Loop) -> Cell | None:
             return None
         shadow = shadows[0]
     states = [k for k in loop.states if k != shadow]
-    kind = {(4, 2): "LSTM", (3, 1): "GRU"}.get((gates, len(states)))
-    if kind is None or (kind == "LSTM" and mm_rh):
+    kind = {(4, 2): "LSTM", (3, 1): "GRU", (1, 1): "RNN"}.get((gates, len(states)))
+    if kind is None or (kind != "GRU" and mm_rh):
         return None
     c = next((k for k in states if k != h), None)
     if any(list(loop.op.inputs[k].type.get_shape())[-1] != hidden for k in loop.states):
@@ -317,7 +321,7 @@ def extract_cell(loop: Loop) -> Cell | None:
             others.append(v)
     del used_w
     size = gates * hidden
-    if kind == "LSTM":
+    if kind in ("LSTM", "RNN"):
         b = np.zeros(size, w_x.dtype)
         for v in others:
             if v.size != size:
@@ -358,7 +362,7 @@ def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray], 
 
 def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
     """The operator's parameters whose definition computes what the body computes (step 3)."""
-    from compiler.interpreters.recurrent import gru_cell, lstm_cell
+    from compiler.interpreters.recurrent import gru_cell, lstm_cell, rnn_cell
 
     rng = np.random.default_rng(13)
     b_, hidden = loop.op.inputs[cell.h].type.get_shape()
@@ -378,6 +382,8 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
         probes.append((x_t, st, out, m_t))
     if cell.kind == "LSTM":
         candidates = [dict(gate_order=g, b=cell.biases[0]) for g in ("ifjo", "ijfo")]
+    elif cell.kind == "RNN":
+        candidates = [dict(activation=a, b=cell.biases[0]) for a in ("tanh", "relu")]
     else:
         bi, bh = cell.biases
         candidates = [dict(gate_order=g, b_i=p, b_h=q) for g in ("zrh", "rzh")
@@ -386,7 +392,10 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
         ok = True
         for x_t, st, out, m_t in probes:
             h0 = st[cell.h]
-            if cell.kind == "LSTM":
+            if cell.kind == "RNN":
+                h1 = rnn_cell(x_t, h0, cell.w_x, cell.w_h, cand["b"], cand["activation"])
+                want = {cell.h: h1}
+            elif cell.kind == "LSTM":
                 h1, c1 = lstm_cell(x_t, h0, st[cell.c], cell.w_x, cell.w_h, cand["b"],
                                    cand["gate_order"])
                 want = {cell.h: h1, cell.c: c1}
@@ -457,7 +466,15 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
             properties={"shape": int_array([t_, b_, hidden])}), op)
         rewriter.insert_op([cast, full], InsertPoint.before(op))
         extra = [full.y]
-    if cell.kind == "LSTM":
+    if cell.kind == "RNN":  # this project's own op (no CANN operator computes it)
+        consts = [_new_const(rewriter, op, v.astype(dt), op)
+                  for v in (cell.w_x, cell.w_h, params["b"])]
+        new = cann.TanhRNNOp(
+            operands=[x, *consts, h0], result_types=[seq_t],
+            properties={"direction": StringAttr("UNIDIRECTIONAL"),
+                        "time_major": IntegerAttr(1, i64),
+                        "activation": StringAttr(params["activation"])})
+    elif cell.kind == "LSTM":
         w = _new_const(rewriter, op, np.concatenate([cell.w_x, cell.w_h]).astype(dt), op)
         b = _new_const(rewriter, op, params["b"].astype(dt), op)
         new = cann.DynamicRNNOp(
@@ -574,7 +591,7 @@ def absorb_reversal(new: Operation) -> bool:
     last output's row T-1 becomes row 0).  No reversal op is left around the kernel."""
     x = new.operands[0]
     g = x.owner
-    if new.seq_length is not None:  # its mask is reversed too: kept as it is
+    if getattr(new, "seq_length", None) is not None:  # its mask is reversed too: kept as is
         return False
     if not isinstance(g, cann.GatherV2DOp) or g.axis.value.data != 0 or \
             not _reversal(g.indices, 0) or g.indices.type.get_shape()[0] != x.type.get_shape()[0]:
@@ -614,6 +631,8 @@ def recompose(module: ModuleOp) -> list[Operation]:
         if list(op.inputs[loop.seq].type.get_shape())[1:2] != \
                 list(op.inputs[cell.h].type.get_shape())[:1]:
             continue
+        if cell.kind == "RNN" and loop.mask is not None:
+            continue  # TanhRNN has no seq_length
         params = identify(loop, cell, module)
         if params is None:
             continue

@@ -144,6 +144,16 @@ def simple_rnn(steps=6, seed=0):
     return freeze(keras.Model(x, h, name="simple_rnn"), seed)
 
 
+def sigmoid_rnn(steps=6, seed=0):
+    """SimpleRNN(activation="sigmoid"): a cell no recurrent operator computes; stays a loop."""
+    tf = tensorflow()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    x = keras.Input((steps, 5), batch_size=1, name="x")
+    h = keras.layers.SimpleRNN(6, activation="sigmoid", return_sequences=True)(x)
+    return freeze(keras.Model(x, h, name="sigmoid_rnn"), seed)
+
+
 def gru_reset_before(steps=5, seed=0):
     """GRU(reset_after=False): the reset gate applied to h before its matmul (one bias)."""
     tf = tensorflow()
@@ -186,6 +196,7 @@ ZOO: dict[str, CfModel] = {
                                      True),
     "BidirectionalLstm": CfModel(bidirectional_lstm, (("x", (1, 6, 5), "float32", 0),), True),
     "SimpleRnn": CfModel(simple_rnn, (("x", (1, 6, 5), "float32", 0),), True),
+    "SigmoidRnn": CfModel(sigmoid_rnn, (("x", (1, 6, 5), "float32", 0),), True),
     "GruResetBefore": CfModel(gru_reset_before, (("x", (1, 5, 4), "float32", 0),), True),
     "LstmReturnState": CfModel(lstm_return_state, (("x", (1, 5, 4), "float32", 0),), True),
     "MaskedLstm": CfModel(masked_lstm, (("ids", (1, 6), "int32", 3),), True),  # some ids 0

@@ -3,7 +3,8 @@ CANN's DynamicRNN / DynamicGRUV2 (compiler/transforms/recurrent.py) and lowered 
 per layer whose body loops over the time steps (compiler/conversions/cann_to_kernel/recurrent.py).
 `cann-compile --report` lists one cube kernel per recurrent layer and no host-side while; the
 numbers against TensorFlow are tests/pytest/test_control_flow_zoo.py's (cann-run
---compare-with at atol 1e-5).  A SimpleRNN (no CANN operator of this family) stays a loop."""
+--compare-with at atol 1e-5).  A SimpleRNN (no CANN operator computes it) is this project's
+own TanhRNN, one kernel too; a cell no operator computes (a sigmoid SimpleRNN) stays a loop."""
 
 from __future__ import annotations
 
@@ -71,22 +72,30 @@ def test_backward_layers_leave_no_reversal(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def simple_rnn_report(tmp_path_factory):
-    return _compile_report("SimpleRnn", tmp_path_factory.mktemp("srnn"))
+def sigmoid_rnn_report(tmp_path_factory):
+    return _compile_report("SigmoidRnn", tmp_path_factory.mktemp("sigrnn"))
 
 
 @pytest.mark.modelzoo
-def test_simple_rnn_stays_a_loop(simple_rnn_report):
-    ks = _kernels(simple_rnn_report)
+def test_simple_rnn_is_one_kernel_of_its_own(tmp_path):
+    """SimpleRNN (tanh): this project's TanhRNN, one cube kernel of kind SimpleRNN, no loop."""
+    ks = _kernels(_compile_report("SimpleRnn", tmp_path))
+    assert [kd for k, kd in ks if k == "cube"] == ["SimpleRNN"]
+    assert not [k for k, _ in ks if k == "while"]
+
+
+@pytest.mark.modelzoo
+def test_an_unknown_cell_stays_a_loop(sigmoid_rnn_report):
+    ks = _kernels(sigmoid_rnn_report)
     assert [k for k, _ in ks if k == "while"] and not [
-        kd for _, kd in ks if kd in ("DynamicRNN", "DynamicGRUV2")]
+        kd for _, kd in ks if kd in ("DynamicRNN", "DynamicGRUV2", "SimpleRNN")]
 
 
 @pytest.mark.modelzoo
-def test_keras_rnn_loop_trip_count_comes_from_its_bound(simple_rnn_report):
+def test_keras_rnn_loop_trip_count_comes_from_its_bound(sigmoid_rnn_report):
     """Keras's loop: time < 6 and counter < maximum_iterations (a loop variable starting at 6)."""
     assert any("simple_rnn_1/while': trip count 6 known at compile time" in ln
-               for ln in simple_rnn_report)
+               for ln in sigmoid_rnn_report)
 
 
 def test_lstm_semantics_follow_the_gate_order():

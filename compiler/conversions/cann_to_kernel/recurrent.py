@@ -89,7 +89,7 @@ def _plan(chip, t_, b_, i_, h_, gates: int, in_bytes: int, states: int, l0c_tile
 
 class RecurrentToCube(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if not isinstance(op, (cann.DynamicRNNOp, cann.DynamicGRUV2Op)):
+        if not isinstance(op, (cann.DynamicRNNOp, cann.DynamicGRUV2Op, cann.TanhRNNOp)):
             return
         if not self.static_row_major_values(op, [*op.operands, *op.results]):
             return
@@ -97,7 +97,7 @@ class RecurrentToCube(ChipPattern):
         t_, b_, i_ = op.x.type.get_shape()
         last = 0 if op.direction.data == "REDIRECTIONAL" else t_ - 1  # the step run last
         final_c = lstm and bool(op.output_c.uses)
-        masked = op.seq_length is not None
+        masked = getattr(op, "seq_length", None) is not None
         if masked and op.y.uses and op.output_h.uses:
             self.fail(op, f"{op.name}: with seq_length, y (0 at a masked step) and output_h (the "
                           "kept h) are different tensors; only one of them is lowered")
@@ -107,13 +107,14 @@ class RecurrentToCube(ChipPattern):
                           "only y / output_h and the final c (output_c's last step) are lowered")
             return
         h_ = op.hidden_size()
-        gates = 4 if lstm else 3
+        simple = isinstance(op, cann.TanhRNNOp)
+        gates = 4 if lstm else 1 if simple else 3
         et = op.x.type.element_type
         in_bytes = numpy_dtype(et).itemsize
         chip = self.chip
         # states kept across the chunks of a step: h (and c), and for a GRU with reset_after
         # false z and r * h of every chunk (computed before the candidate's matmul)
-        states = (2 if lstm else 1 if op.reset_after.value.data else 3) + 2 * masked
+        states = (2 if lstm else 1 if simple or op.reset_after.value.data else 3) + 2 * masked
         plan = _plan(chip, t_, b_, i_, h_, gates, in_bytes, states, 2, 1 if states < 3 else 2)
         if isinstance(plan, str):
             self.fail(op, f"{op.name}: {plan}")
@@ -133,7 +134,7 @@ class RecurrentToCube(ChipPattern):
                       baseM=16, baseN=bn, baseK=bk, depthA1=1, depthB1=1, stepM=1, stepN=1,
                       stepKa=1, stepKb=1, iterateOrder=0, dbL0A=1, dbL0B=1, dbL0C=1,
                       timeStep=t_, batch=b_, inputSize=i_, hiddenSize=h_, gates=gates)
-        kind = "DynamicRNN" if lstm else "DynamicGRUV2"
+        kind = "DynamicRNN" if lstm else "SimpleRNN" if simple else "DynamicGRUV2"
         new = kernel_op(kernel.CubeKernelOp, kind, list(op.operands), y_type, body.region(),
                         block_dim, fields, bufs, op)
         rewriter.insert(new, InsertPoint.before(op))
@@ -154,7 +155,8 @@ class RecurrentToCube(ChipPattern):
                 g.y.replace_all_uses_with(v)
                 rewriter.erase(g)
         op.y.replace_all_uses_with(y)
-        op.output_h.replace_all_uses_with(y)  # num_proj = 0: output_h is y
+        if not simple:
+            op.output_h.replace_all_uses_with(y)  # num_proj = 0: output_h is y
         rewriter.erase(op)
         if built:
             from compiler.conversions.cann_to_kernel.vector import lower_new_ops
@@ -199,8 +201,13 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
     args = body.args
     # REDIRECTIONAL: step t reads x[T-1-t] and writes y[T-1-t] (the view's reverse param)
     rev = {"reverse": 1} if op.direction.data == "REDIRECTIONAL" else {}
-    seq = args[-2] if op.seq_length is not None else None
-    if lstm:
+    seq = args[-2] if getattr(op, "seq_length", None) is not None else None
+    simple = isinstance(op, cann.TanhRNNOp)
+    if simple:
+        x, w_x, w_h, b, h0 = args[:5]
+        y = args[-1]
+        h_row = 0
+    elif lstm:
         x, w, b, h0, c0 = args[:5]
         y = args[-1]
         w_x = w_h = w
@@ -209,7 +216,7 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
         gate_names = {"i": order.index("i"), "j": order.index("j"), "f": order.index("f"),
                       "o": order.index("o")}
         forget_bias = float(op.forget_bias.value.data)
-    else:
+    if not lstm and not simple:
         x, w_x, w_h, b_i, b_h, h0 = args[:6]
         y = args[-1]
         h_row = 0
@@ -280,7 +287,11 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                                **rev)
                     body.add(kernel.AccumulateOp(operands=[hs[j], h_keep], properties=_fn("Copy")))
 
-                if lstm:
+                if simple:  # h' = act(x_t W_x + h W_h + b): one gate
+                    act = "Tanh" if op.activation.data == "tanh" else "Relu"
+                    for j in range(nch):
+                        finish(j, vec(act, vec("Add", gemm(0, j), bias(b, 0, j))))
+                elif lstm:
                     for j in range(nch):
                         z = {n: vec("Add", gemm(g, j), bias(b, g, j)) for n, g in gate_names.items()}
                         ig, jg = vec("Sigmoid", z["i"]), vec("Tanh", z["j"])

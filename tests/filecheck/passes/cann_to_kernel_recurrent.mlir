@@ -97,3 +97,24 @@ func.func @lstm_masked(%x: tensor<3x1x3xf32>, %w: tensor<11x32xf32>, %b: tensor<
   %y, %yh, %yc = cann.DynamicRNN %x, %w, %b, %h, %h, %m {cell_type = "LSTM", direction = "UNIDIRECTIONAL", time_major = 1 : i64, activation = "tanh", forget_bias = 0.0 : f32, gate_order = "ifjo"} : (tensor<3x1x3xf32>, tensor<11x32xf32>, tensor<32xf32>, tensor<1x1x8xf32>, tensor<1x1x8xf32>, tensor<3x1x8xf32>) -> (tensor<3x1x8xf32>, tensor<3x1x8xf32>, tensor<3x1x8xf32>)
   func.return %yh : tensor<3x1x8xf32>
 }
+
+// cann.TanhRNN (a Keras SimpleRNN; this project's own op, not a CANN operator): one kernel,
+// kind SimpleRNN, per step one L0C accumulating x_t W_x and h_{t-1} W_h, + b, tanh, stored.
+// CHECK-LABEL: func.func @simple_rnn(
+// CHECK-NEXT: %y = cann.TanhRNN %x, %wx, %wh, %b, %h {direction = "UNIDIRECTIONAL", time_major = 1 : i64, activation = "tanh"}
+// KERNEL-LABEL: func.func @simple_rnn(
+// KERNEL: %y = kernel.cube %x, %wx, %wh, %b, %h {kind = "SimpleRNN"
+// KERNEL-SAME: timeStep = 4, batch = 2, inputSize = 3, hiddenSize = 5, gates = 1
+// KERNEL: kernel.for %{{.*}} {extent = 4 : i64, step = 1 : i64, limit = 4 : i64}
+// KERNEL-COUNT-2: kernel.mmad
+// KERNEL-NEXT: kernel.fixpipe
+// KERNEL-NOT: kernel.fixpipe
+// KERNEL: kernel.vec {{.*}} {fn = "Tanh"
+// KERNEL-NEXT: kernel.index
+// KERNEL-NEXT: kernel.store
+// KERNEL-NEXT: kernel.accumulate {{.*}} {fn = "Copy"}
+// KERNEL-NOT: cann.TanhRNN
+func.func @simple_rnn(%x: tensor<4x2x3xf32>, %wx: tensor<3x5xf32>, %wh: tensor<5x5xf32>, %b: tensor<5xf32>, %h: tensor<2x5xf32>) -> tensor<4x2x5xf32> {
+  %y = cann.TanhRNN %x, %wx, %wh, %b, %h {direction = "UNIDIRECTIONAL", time_major = 1 : i64, activation = "tanh"} : (tensor<4x2x3xf32>, tensor<3x5xf32>, tensor<5x5xf32>, tensor<5xf32>, tensor<2x5xf32>) -> tensor<4x2x5xf32>
+  func.return %y : tensor<4x2x5xf32>
+}
