@@ -73,10 +73,17 @@ def _plan(chip, t_, b_, i_, h_, gates: int, in_bytes: int, states: int, l0c_tile
     while max(bk, bn) * bn * in_bytes > chip.capacity("L0B") and bn > 16:
         bn //= 2
     nch, nk = ceil_div(hp, bn), ceil_div(align(i_, k0), bk)
+    # the weights' L1 tiles (x and h parts of every gate and column chunk), loaded once per
+    # block of rows before the time loop when they fit L1 beside the step's tiles
+    resident = gates * nch * (nk * bk + nch * bn) * bn * in_bytes
+    step_l1 = (nk * bm * bk + a_tiles * nch * bm * bn + max(bk, bn) * bn) * in_bytes
+    cap_l1 = chip.capacity("L1")
+    keep = cap_l1 is None or step_l1 + resident <= cap_l1
     bufs = [Buf("L0A", bm * max(bk, bn) * in_bytes, "x_t / h tile"),
             Buf("L0B", max(bk, bn) * bn * in_bytes, "weight tile"),
             Buf("L0C", l0c_tiles * bm * bn * 4, "gate pre-activations"),
-            Buf("L1", (nk * bm * bk + a_tiles * nch * bm * bn + max(bk, bn) * bn) * in_bytes,
+            Buf("L1", step_l1 + (resident if keep else 0),
+                "x_t, h_{t-1}, weights resident across steps" if keep else
                 "x_t, h_{t-1}, weight tile"),
             Buf("UB", (states * nch + gates + 3) * bm * bn * 4, "states, gates, bias")]
     for b in bufs:
@@ -84,7 +91,7 @@ def _plan(chip, t_, b_, i_, h_, gates: int, in_bytes: int, states: int, l0c_tile
         if cap is not None and b.size > cap:
             return (f"hidden size {h_}: the {b.role} need {b.size} bytes of {b.space}, "
                     f"{chip.name} has {cap}")
-    return block_dim, single_m, bk, bn, bufs
+    return block_dim, single_m, bk, bn, bufs, keep
 
 
 class RecurrentToCube(ChipPattern):
@@ -119,13 +126,13 @@ class RecurrentToCube(ChipPattern):
         if isinstance(plan, str):
             self.fail(op, f"{op.name}: {plan}")
             return
-        block_dim, single_m, bk, bn, bufs = plan
+        block_dim, single_m, bk, bn, bufs, resident = plan
         # with the final c used (return_state), the kernel's result has one more row: y's T rows,
         # then the final c; y is its leading slab (offset 0: a view in the memory plan)
         y_type = TensorType(et, [t_ + 1, b_, h_]) if final_c else op.y.type
         body = Body([*(v.type for v in op.operands), y_type])
         _emit(body, op, lstm, t_, b_, i_, h_, et, single_m, block_dim, bk, bn, final_c,
-              masked and bool(op.output_h.uses))
+              masked and bool(op.output_h.uses), resident)
         k0 = 32 // in_bytes
         hp = align(h_, 16)
         ka = align(align(i_, k0), bk) + hp
@@ -133,7 +140,10 @@ class RecurrentToCube(ChipPattern):
                       singleCoreM=t_ * single_m, singleCoreN=gates * hp, singleCoreK=ka,
                       baseM=16, baseN=bn, baseK=bk, depthA1=1, depthB1=1, stepM=1, stepN=1,
                       stepKa=1, stepKb=1, iterateOrder=0, dbL0A=1, dbL0B=1, dbL0C=1,
-                      timeStep=t_, batch=b_, inputSize=i_, hiddenSize=h_, gates=gates)
+                      timeStep=t_, batch=b_, inputSize=i_, hiddenSize=h_, gates=gates,
+                      # GM -> L1 reads of the weights per core: once per block of 16 rows when
+                      # resident in L1, else every time step (the cube cost's B traffic)
+                      weightReads=ceil_div(single_m, 16) * (1 if resident else t_))
         kind = "DynamicRNN" if lstm else "SimpleRNN" if simple else "DynamicGRUV2"
         new = kernel_op(kernel.CubeKernelOp, kind, list(op.operands), y_type, body.region(),
                         block_dim, fields, bufs, op)
@@ -191,7 +201,7 @@ def _slab(rewriter, op, v, start: int, count: int):
 
 
 def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, bk, bn,
-          final_c: bool = False, kept_h: bool = False) -> None:
+          final_c: bool = False, kept_h: bool = False, resident: bool = False) -> None:
     """kept_h (with seq_length): the result is output_h (h kept at a masked step), else y."""
     in_bytes = numpy_dtype(et).itemsize
     k0 = 32 // in_bytes
@@ -203,6 +213,7 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
     rev = {"reverse": 1} if op.direction.data == "REDIRECTIONAL" else {}
     seq = args[-2] if getattr(op, "seq_length", None) is not None else None
     simple = isinstance(op, cann.TanhRNNOp)
+    gates = 4 if lstm else 1 if simple else 3
     if simple:
         x, w_x, w_h, b, h0 = args[:5]
         y = args[-1]
@@ -237,10 +248,25 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                          [bm, bn], et, "UB", transpose=0, batch=batch, rows=b_, cols=h_, **params)
         return tile if et == f32 else body.vec("Cast", [tile], [bm, bn], f32)
 
+    l1: dict = {}  # (operand, row0, g, j) -> the weight tile kept in L1 across the steps
+
+    def weight_l1(src, row0, rows, g, j, k_rows):
+        return body.load(src, [idx(0), idx(row0), idx(g * h_ + j * bn)], "nd", [k_rows, bn], et,
+                         "L1", transpose=0, batch=[], rows=rows, cols=(g + 1) * h_)
+
     def weight(src, row0, rows, g, j, k_rows):
-        w1 = body.load(src, [idx(0), row0, idx(g * h_ + j * bn)], "nd", [k_rows, bn], et, "L1",
-                       transpose=0, batch=[], rows=rows, cols=(g + 1) * h_)
+        w1 = l1.get((src, row0, g, j)) or weight_l1(src, row0, rows, g, j, k_rows)
         return body.load(w1, [], "Zn", [k_rows // k0, bn // 16, 16, k0], et, "L0B")
+
+    def keep_weights():
+        """GM -> L1 once, before the time loop: every step's B tiles come from L1."""
+        for g in range(gates):
+            for j in range(nch):
+                for k in range(nk):
+                    l1[(w_x, k * bk, g, j)] = weight_l1(w_x, k * bk, i_, g, j, bk)
+                for jj in range(nch):
+                    r0 = h_row + jj * bn
+                    l1[(w_h, r0, g, j)] = weight_l1(w_h, r0, h_row + h_, g, j, bn)
 
     def zz(a1, k_cols):
         return body.load(a1, [], "Zz", [bm // 16, k_cols // k0, 16, k0], et, "L0A")
@@ -250,6 +276,8 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
             init_batch = [1] if lstm else []
             hs = [state_from(h0, j, init_batch) for j in range(nch)]
             cs = [state_from(c0, j, init_batch) for j in range(nch)] if lstm else []
+            if resident:
+                keep_weights()
             with body.loop(idx(0), t_, 1, t_) as t:
                 h_l1 = [body.load(hs[j], [], "copy", [bm, bn], et, "L1") for j in range(nch)]
                 x_l1 = [body.load(x, [t, m, idx(k * bk)], "nd", [bm, bk], et, "L1", transpose=0,
@@ -258,11 +286,11 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
                     c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
                     if with_x:
                         for k in range(nk):
-                            body.mmad(c, zz(x_l1[k], bk), weight(w_x, idx(k * bk), i_, g, j, bk))
+                            body.mmad(c, zz(x_l1[k], bk), weight(w_x, k * bk, i_, g, j, bk))
                     if with_h:
                         for jj in range(nch):
                             body.mmad(c, zz((a_h or h_l1)[jj], bn),
-                                      weight(w_h, idx(h_row + jj * bn), h_row + h_, g, j, bn))
+                                      weight(w_h, h_row + jj * bn, h_row + h_, g, j, bn))
                     return body.fixpipe(c, [bm, bn])
 
                 def bias(src, g, j):

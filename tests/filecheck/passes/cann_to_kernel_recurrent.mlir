@@ -1,6 +1,18 @@
 // RUN: cann-opt %s | filecheck %s
 // RUN: cann-opt %s --print-op-generic | cann-opt | filecheck %s
 // RUN: cann-opt --assign-layouts --cann-to-kernel %s | filecheck %s --check-prefix=KERNEL
+// RUN: cann-opt --assign-layouts --cann-to-kernel %s | filecheck %s --check-prefix=RES
+
+// The weights stay in L1 across the time steps: their GM -> L1 loads (weight_input 3x15 and
+// weight_hidden 5x15, one tile per gate) come before the time loop, none inside it; the tiling
+// says the weights are read once per block of 16 rows (weightReads = 1, not timeStep = 4).
+// RES-LABEL: func.func @gru(
+// RES: kernel.cube {{.*}}weightReads = 1
+// RES-COUNT-3: memref<5x15xf32, #kernel.space<GM>> -> memref<16x16xf32, #kernel.space<L1>>
+// RES: kernel.for %{{.*}} {extent = 4 : i64, step = 1 : i64, limit = 4 : i64}
+// RES-NOT: memref<5x15xf32, #kernel.space<GM>> ->
+// RES-NOT: memref<3x15xf32, #kernel.space<GM>> ->
+// RES: func.return
 
 // cann.DynamicGRUV2 (CANN's rnn.h): x [T, B, I], weight_input [I, 3H], weight_hidden [H, 3H],
 // the two biases [3H], init_h [B, H]; y and output_h [T, B, H].  Its textual form round-trips.
