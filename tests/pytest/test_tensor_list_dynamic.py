@@ -64,3 +64,35 @@ def test_a_list_grown_by_a_data_dependent_loop_is_one_error_naming_the_node(tmp_
     assert len(errors) == 1 and "Traceback" not in r.stderr, r.stderr
     assert "[node 'TensorArrayV2']" in errors[0] and "trip count" in errors[0], r.stderr
     assert not (tmp_path / "dd.om").exists()
+
+
+def _tf1_graph():
+    from tests.model_zoo.control_flow import tf1_control_flow_graph
+
+    with tf1_control_flow_graph() as (tf, g):
+        x = tf.compat.v1.placeholder(tf.float32, [4], name="x")
+        ys = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[4])
+
+        def body(i, ys):
+            return i + 1, ys.write(i, tf.tanh(x * tf.cast(i, tf.float32)))
+        _, ys = tf.compat.v1.while_loop(lambda i, ys: i < 6, body, [tf.constant(0), ys])
+        tf.identity(ys.stack(), name="out")
+    return g.as_graph_def(add_shapes=True)
+
+
+@pytest.mark.modelzoo
+def test_a_tf1_dynamic_tensor_array_is_a_buffer_of_the_trip_count(tmp_path):
+    """TF1 TensorArrayV3(size=0, dynamic_size=True) written at the loop counter by a 6-step
+    control-flow-v1 loop: a 6-row buffer; matches TensorFlow at atol 1e-5."""
+    gd = _tf1_graph()
+    assert {"TensorArrayV3", "TensorArrayWriteV3", "Enter", "Merge"} <= {n.op for n in gd.node}
+    pb = tmp_path / "ta1.pb"
+    pb.write_bytes(gd.SerializeToString())
+    r = _run("cann_compile", f"--model={pb}", "--framework=3", "-o", tmp_path / "ta1")
+    assert r.returncode == 0, r.stderr
+    np.save(tmp_path / "x.npy", np.array([0.5, -1.0, 2.0, 0.25], np.float32))
+    r = _run("cann_run", tmp_path / "ta1.om", "--compare-with", pb,
+             f"--input=x={tmp_path / 'x.npy'}", "--atol", "1e-5", "--rtol", "1e-5")
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if "max_abs=" in ln]
+    assert lines and all(ln.endswith("OK") for ln in lines), r.stdout

@@ -188,8 +188,9 @@ def grown_lists(module: ModuleOp) -> dict:
             n0 = _scalar(src.operands[1])
             if n0 is None or n0 > 0:
                 continue
-            sets = [u.operation for u in bargs[k].uses if tf_op_type(u.operation) ==
-                    "TensorListSetItem" and _flag(u.operation, "resize_if_index_out_of_bounds")]
+            sets = [o for o in fb.body.walk() if tf_op_type(o) == "TensorListSetItem"
+                    and _flag(o, "resize_if_index_out_of_bounds") and
+                    _through(o.operands[0]) is bargs[k]]
             if not sets:
                 continue
             idx = [_through(s.operands[1]) for s in sets]
