@@ -22,9 +22,12 @@ Per core (a block of batch rows; the rows of a layer are independent, its time s
 
 So the state never leaves UB/L1 between steps and the layer is one launch.  This is the
 structure of CANN's own kernels (cann-ops src/rnn/dynamic_rnn/op_kernel/LstmFP32.cpp: an input
-matmul, a hidden matmul per step, the gates on the vector unit); unlike it, x_t's projection is
-done per step here (not one [T*B, I] GEMM up front) and the weights are re-read from GM every
-step (the cube cost counts those bytes).  The final c (output_c read only at the step run last: an
+matmul, a hidden matmul per step, the gates on the vector unit; its ProcessInputMM is the input
+projection of all steps as one GEMM into a GM workspace before the time loop).  The weights'
+L1 tiles are loaded once per block of rows before the time loop when they fit L1 (tiling field
+weightReads, the cube cost's B traffic); else every step.  Unlike CANN's kernel, x_t's
+projection is still done per step here (the kernel dialect has no GM workspace inside a body
+nor index arithmetic on the time variable to address one; the cube cost counts it per step).  The final c (output_c read only at the step run last: an
 LSTM's return_state) is row T of the kernel's result [T+1, B, H] (stored after the time loop);
 y is the result's leading T rows and the final c its last row, two StridedSliceD the memory plan
 makes views (no copy) when the row's byte offset is 32-byte aligned.  What is not lowered:
