@@ -2162,7 +2162,9 @@ CANN = Dialect(
 #   UNIDIRECTIONAL, but CANN's own graph fusion pass emits the backward one
 #   (ops/built-in/fusion_pass/graph_fusion/ai_core/dynamic_rnn_fusion_pass.cc:
 #   "DynamicRNN(BIDIRECTIONAL) --> split + [DynamicRNN + DynamicRNN(REDIRECTIONAL)] + concat");
-#   DynamicGRUV2's comment lists both ("Support UNIDIRECTIONAL and REDIRECTIONAL").  BIDIRECTIONAL
+#   DynamicGRUV2's comment lists both ("Support UNIDIRECTIONAL and REDIRECTIONAL"), and CANN's
+#   Ascend C DynamicRNN kernel (cann-ops src/rnn/dynamic_rnn) runs direction 1 from step
+#   timeStep - 1 - tIdx.  BIDIRECTIONAL
 #   is that fusion pass's input, split into the two directions before any kernel: not represented
 #   (a bidirectional layer is the two ops, one launch each).
 # - DynamicGRUV2(x, weight_input, weight_hidden, bias_input?, bias_hidden?, seq_length?,
