@@ -514,7 +514,8 @@ LOAD_VIEWS = {
     "img2col": "x NC1HWC0 as the implicit-GEMM matrix A[M, K] of group g: indices [g, m, k]",
     "fz": "FRACTAL_Z as B[K, N] of group g: indices [g, k, n]",
     "nz": "FRACTAL_NZ (..., K1, M1, 16, C0) as the matrix [rows, cols] of batch b: [b, r, c]",
-    "nd": "an ND (..., R, C) tensor as the matrix [rows, cols] of batch b: [b, r, c]",
+    "nd": "an ND (..., R, C) tensor as the matrix [rows, cols] of batch b: [b, r, c] "
+          "(param reverse = 1: batch prod(batch)-1-b, a backward recurrent layer's time step)",
     "channel": "a per-channel vector [C] as a [1, n] row from channel g*offset + n: [g, n]",
     "nc1hwc0": "an NC1HWC0 tensor as the conv output matrix [M, N] of group g: [g, m, n]",
     "flat": "the flattened storage data from element t: [t]",

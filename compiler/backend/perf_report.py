@@ -274,14 +274,17 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
         aliases = dict(walk.aliases)
     if unit == "cube" and {"singleCoreM", "singleCoreN", "Ka", "baseM", "baseN"} <= set(t):
         cube = cube_core_cycles(chip, t["singleCoreM"], t["singleCoreN"], t["Ka"], t["baseM"],
-                                t["baseN"], eb)
+                                t["baseN"], eb, t.get("weightReads"))
         flops = 2 * t.get("M", 0) * t.get("N", 0) * t["Ka"]
         if walk is not None:
             # the epilogue (bias, activation, residual) and a scaled conv's A tiles, in UB
             vec = walk.vector_cycles + walk.ub_to_l1_cycles
             if walk.ub_to_l1_bytes:
-                note += "; " + (RECURRENT_NOTE if _kind(op) in ("DynamicRNN", "DynamicGRUV2")
+                note += "; " + (RECURRENT_NOTE if _kind(op) in ("DynamicRNN", "DynamicGRUV2", "SimpleRNN")
                                 else SCALED_CONV_NOTE)
+            if "weightReads" in t and t.get("timeStep", 0) > 1 and \
+                    t["weightReads"] * 16 <= t["singleCoreM"] // t["timeStep"]:
+                note += "; weights resident in L1 across the time steps (GM -> L1 once per 16 rows)"
         else:  # kernel.cube_conv2d: bias add and activation on the output block
             act = _prop(op, "activation")
             fns = ["Add"] if len(op.operands) > 2 else []

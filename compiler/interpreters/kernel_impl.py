@@ -346,6 +346,8 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         b, r0, c0_ = idx
         transpose = bool(P("transpose", 0))
         out_batch = tuple(P("batch", ()))
+        if P("reverse", 0):
+            b = int(np.prod(out_batch)) - 1 - b
         if view == "nz":
             *sb, k1, m1, _, cz = src.shape
             nd_r, nd_c = P("rows"), P("cols")  # origin ND extents of the stored matrix
@@ -579,6 +581,8 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         b, r0, c0_ = idx
         r_lim, c_lim = P("rows"), P("cols")
         out_batch = tuple(P("batch", ()))
+        if P("reverse", 0):
+            b = int(np.prod(out_batch)) - 1 - b
         bi = tuple(int(i) for i in np.unravel_index(b, out_batch)) if out_batch else ()
         mat = dst[bi] if bi else dst
         rows = np.arange(r0, min(r0 + v.shape[0], r_lim))

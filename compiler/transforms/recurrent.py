@@ -26,10 +26,15 @@ The loop is recognized by what it computes, not by node names:
 
 The While's results become: the sequence buffer -> DynamicRNN's y [T, B, H]; a last-output
 buffer [1, B, H] and the final h -> y's row T-1 (GatherV2D); counters -> their final value;
-invariants -> the While's operands.  A used final c state (return_state) keeps the loop.
+invariants -> the While's operands; the final c (LSTM return_state) -> output_c's row T-1.
 Bidirectional layers are two such loops (the backward one on the reversed sequence, as Keras
-emits it): both are recomposed.  SimpleRNN has no CANN operator of this family (rnn.h's
-DynamicRNN supports only cell_type LSTM): its loop stays a While.
+emits it): both are recomposed, the backward one as direction REDIRECTIONAL on the unreversed
+sequence with the reversals folded away (absorb_reversal).  A Keras mask (Embedding(mask_zero)
+/ Masking: the loop reads a [T, B, 1] bool per step and selects the old states and the previous
+output where it is false) becomes the operator's seq_length.  A SimpleRNN (G = 1, one state,
+h' = tanh or relu of x W_x + h W_h + b) has no CANN operator (rnn.h's RNN / BasicRNNCell are
+Caffe's float16 RNN with an output projection; DynamicRNN takes only LSTM): it becomes this
+project's own cann.TanhRNN, lowered to this project's own recurrent kernel.
 """
 
 from __future__ import annotations
@@ -71,6 +76,8 @@ class Loop:
     invariant: list[int]
     seq: int                       # the loop variable holding X
     x_t: SSAValue                  # GatherV2D(X, time) in the body
+    mask: int | None = None        # the loop variable holding a Keras mask [T, B, 1] (i1)
+    m_t: SSAValue | None = None    # GatherV2D(mask, time) in the body
     buffers: dict[int, str] = field(default_factory=dict)   # k -> "seq" | "last"
     items: dict[int, SSAValue] = field(default_factory=dict)  # k -> the row written (body)
     states: list[int] = field(default_factory=list)
@@ -145,13 +152,21 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
     reads = [o for o in bblock.ops if isinstance(o, cann.GatherV2DOp)
              and _arg_index(o.x, bblock) in invariant and o.axis.value.data == 0
              and _arg_index(o.indices, bblock) in counters]
-    if len(reads) != 1:
+    masks = [o for o in reads if str(o.y.type.element_type) == "i1"]
+    reads = [o for o in reads if o not in masks]
+    if len(reads) != 1 or len(masks) > 1 or \
+            any(m.indices is not reads[0].indices for m in masks):
         return None
     read = reads[0]
     time, seq = _arg_index(read.indices, bblock), _arg_index(read.x, bblock)
     if counters[time] != 0 or op.inputs[seq].type.get_shape()[0] != trips:
         return None
     loop = Loop(op, body, trips, time, counters, invariant, seq, read.y)
+    if masks:  # Keras's mask: a masked step keeps the states and the previous output
+        loop.mask, loop.m_t = _arg_index(masks[0].x, bblock), masks[0].y
+        ms = list(op.inputs[loop.mask].type.get_shape())
+        if len(ms) != 3 or ms[0] != trips or ms[2] != 1:
+            return None
     for k, r in enumerate(ret.operands):
         if k in invariant or k in counters:
             continue
@@ -166,7 +181,8 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
             o = u.operation
             index = isinstance(o, cann.ReshapeOp) and all(
                 isinstance(x.operation, cann.InplaceUpdateOp) and x.index == 1 for x in o.y.uses)
-            if not (o is read or index or isinstance(o, (cann.AddOp, cann.EqualOp, ReturnOp))):
+            if not (o is read or o in masks or index or
+                    isinstance(o, (cann.AddOp, cann.EqualOp, ReturnOp))):
                 return None
     return loop
 
@@ -219,20 +235,41 @@ class Cell:
     w_x: np.ndarray
     w_h: np.ndarray
     biases: list[np.ndarray]       # candidate rows: LSTM [b]; GRU [b_i, b_h] orders to try
+    reset_after: bool = True       # GRU: r applied after the recurrent matmul (Keras's default)
+    shadow: int | None = None      # masked: Keras's previous output (h again, kept apart)
+
+
+def _weight(v: SSAValue, loop: Loop) -> tuple[np.ndarray, int] | None:
+    """(value, loop variable) of a matmul weight: a constant loop invariant, or a constant
+    slice of one (Keras's GRU with reset_after=False slices its recurrent kernel in the body)."""
+    from compiler.interpreters.slicing import strided_slice_index
+
+    block = loop.body.body.blocks.first
+    src = v.owner.x if isinstance(v.owner, cann.StridedSliceDOp) else v
+    k = _arg_index(src, block)
+    if k not in loop.invariant or _const(loop.op.inputs[k]) is None:
+        return None
+    w = _const(loop.op.inputs[k])
+    if src is not v:
+        w = w[strided_slice_index(v.owner, w.ndim)]
+        if list(w.shape) != list(v.type.get_shape()):
+            return None
+    return w, k
 
 
 def extract_cell(loop: Loop) -> Cell | None:
     block = loop.body.body.blocks.first
     inits = list(loop.op.inputs)
-    mm_x, mm_h = [], []
+    mm_x, mm_h, mm_rh, weights = [], [], [], set()
     for o in block.ops:
         if isinstance(o, cann.MatMulV2Op):
             if o.bias is not None or int(o.transpose_x1.value.data):
                 return None
-            k = _arg_index(o.x2, block)
-            if k not in loop.invariant or _const(inits[k]) is None:
+            found = _weight(o.x2, loop)
+            if found is None:
                 return None
-            w = _const(inits[k])
+            w, k = found
+            weights.add(k)
             if int(o.transpose_x2.value.data):
                 w = w.T
             if o.x1 is loop.x_t:
@@ -240,37 +277,51 @@ def extract_cell(loop: Loop) -> Cell | None:
             elif _arg_index(o.x1, block) in loop.states:
                 mm_h.append((_arg_index(o.x1, block), w))
             else:
-                return None
-    if len(mm_x) != 1 or len(mm_h) != 1:
+                mm_rh.append(w)  # GRU reset_after=False: (r * h) by the candidate's columns
+    if len(mm_x) != 1 or len(mm_h) != 1 or len(mm_rh) > 1:
         return None
     w_x, (h, w_h) = mm_x[0], mm_h[0]
+    reset_after = not mm_rh
+    if mm_rh:  # the candidate's recurrent columns come last in both GRU gate orders
+        w_h = np.concatenate([w_h, mm_rh[0]], axis=1)
     hidden = w_h.shape[0]
     if w_h.shape[1] != w_x.shape[1] or w_x.shape[1] % hidden:
         return None
     gates = w_x.shape[1] // hidden
-    kind = {(4, 2): "LSTM", (3, 1): "GRU"}.get((gates, len(loop.states)))
-    if kind is None:
+    # masked (Keras): one more state, the previous output, only ever selected (SelectV2's else)
+    shadow = None
+    if loop.mask is not None:
+        shadows = [k for k in loop.states if k != h and block.args[k].uses and all(
+            isinstance(u.operation, cann.SelectV2Op) and u.index == 2
+            for u in block.args[k].uses)]
+        if len(shadows) != 1 or _const(inits[shadows[0]]) is None or _const(inits[h]) is None \
+                or not np.array_equal(_const(inits[shadows[0]]), _const(inits[h])):
+            return None
+        shadow = shadows[0]
+    states = [k for k in loop.states if k != shadow]
+    kind = {(4, 2): "LSTM", (3, 1): "GRU", (1, 1): "RNN"}.get((gates, len(states)))
+    if kind is None or (kind != "GRU" and mm_rh):
         return None
-    c = next((k for k in loop.states if k != h), None)
+    c = next((k for k in states if k != h), None)
     if any(list(loop.op.inputs[k].type.get_shape())[-1] != hidden for k in loop.states):
         return None
     used_w = {id(w_x), id(w_h)}
     others = []
     for k in loop.invariant:
-        if k == loop.seq:
+        if k in (loop.seq, loop.mask):
             continue
         v = _const(inits[k])
         if v is None:
             if block.args[k].uses:
                 return None
             continue
-        if any(o.operands[1] is block.args[k] for o in block.ops if isinstance(o, cann.MatMulV2Op)):
+        if k in weights:
             continue
         if block.args[k].uses and np.issubdtype(v.dtype, np.floating):
             others.append(v)
     del used_w
     size = gates * hidden
-    if kind == "LSTM":
+    if kind in ("LSTM", "RNN"):
         b = np.zeros(size, w_x.dtype)
         for v in others:
             if v.size != size:
@@ -280,13 +331,14 @@ def extract_cell(loop: Loop) -> Cell | None:
     else:
         rows = [r for v in others for r in v.reshape(-1, size)] if all(
             v.size % size == 0 for v in others) else None
-        if rows is None or len(rows) not in (0, 2):
+        if rows is None or len(rows) > 2:
             return None
-        biases = rows or [np.zeros(size, w_x.dtype)] * 2
-    return Cell(kind, h, c, w_x, w_h, biases)
+        zero = np.zeros(size, w_x.dtype)
+        biases = rows + [zero] * (2 - len(rows))  # reset_after=False: one bias (Keras's)
+    return Cell(kind, h, c, w_x, w_h, biases, reset_after, shadow)
 
 
-def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray]):
+def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray], m_t=None):
     from compiler.driver.runner import make_interpreter
 
     args = []
@@ -294,9 +346,9 @@ def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray]):
         t = v.type
         if k in states:
             args.append(states[k].astype(numpy_dtype(t.element_type)))
-        elif k == loop.seq:
+        elif k == loop.seq or k == loop.mask:
             x = np.zeros(t.get_shape(), numpy_dtype(t.element_type))
-            x[0] = x_t
+            x[0] = x_t if k == loop.seq else m_t
             args.append(x)
         elif k in loop.counters:
             args.append(np.asarray(loop.counters[k], numpy_dtype(t.element_type)))
@@ -310,38 +362,51 @@ def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray]):
 
 def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
     """The operator's parameters whose definition computes what the body computes (step 3)."""
-    from compiler.interpreters.recurrent import gru_cell, lstm_cell
+    from compiler.interpreters.recurrent import gru_cell, lstm_cell, rnn_cell
 
     rng = np.random.default_rng(13)
     b_, hidden = loop.op.inputs[cell.h].type.get_shape()
     i_ = cell.w_x.shape[0]
     probes = []
-    for _ in range(2):
+    for p in range(3 if loop.mask is not None else 2):
         x_t = rng.standard_normal((b_, i_)).astype(np.float32)
         st = {k: rng.standard_normal((b_, hidden)).astype(np.float32) for k in loop.states}
+        m_t = None
+        if loop.mask is not None:  # all kept, all masked, mixed rows
+            m_t = np.full((b_, 1), p == 0) if p < 2 else rng.random((b_, 1)) < 0.5
+            st[cell.shadow] = st[cell.h]  # Keras's previous output starts as h (both 0)
         try:
-            out = _run_body(loop, module, x_t, st)
+            out = _run_body(loop, module, x_t, st, m_t)
         except Exception:  # a body the numpy semantics cannot run: not recomposed
             return None
-        probes.append((x_t, st, out))
+        probes.append((x_t, st, out, m_t))
     if cell.kind == "LSTM":
         candidates = [dict(gate_order=g, b=cell.biases[0]) for g in ("ifjo", "ijfo")]
+    elif cell.kind == "RNN":
+        candidates = [dict(activation=a, b=cell.biases[0]) for a in ("tanh", "relu")]
     else:
         bi, bh = cell.biases
         candidates = [dict(gate_order=g, b_i=p, b_h=q) for g in ("zrh", "rzh")
                       for p, q in ((bi, bh), (bh, bi))]
     for cand in candidates:
         ok = True
-        for x_t, st, out in probes:
+        for x_t, st, out, m_t in probes:
             h0 = st[cell.h]
-            if cell.kind == "LSTM":
+            if cell.kind == "RNN":
+                h1 = rnn_cell(x_t, h0, cell.w_x, cell.w_h, cand["b"], cand["activation"])
+                want = {cell.h: h1}
+            elif cell.kind == "LSTM":
                 h1, c1 = lstm_cell(x_t, h0, st[cell.c], cell.w_x, cell.w_h, cand["b"],
                                    cand["gate_order"])
                 want = {cell.h: h1, cell.c: c1}
             else:
                 h1 = gru_cell(x_t, h0, cell.w_x, cell.w_h, cand["b_i"], cand["b_h"],
-                              cand["gate_order"])
+                              cand["gate_order"], cell.reset_after)
                 want = {cell.h: h1}
+            if m_t is not None:  # a masked row keeps its states
+                want = {k: np.where(m_t, v, st[k]) for k, v in want.items()}
+                h1 = want[cell.h]
+                want[cell.shadow] = h1
             for k, v in want.items():
                 ok &= np.allclose(out[k], v, rtol=RTOL, atol=ATOL)
             for k, kind in loop.buffers.items():
@@ -389,12 +454,32 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
         return r.y
 
     h0 = op.inputs[cell.h]
-    if cell.kind == "LSTM":
+    extra = []
+    if loop.mask is not None:  # seq_length: the mask as a float [T, B, H] (CANN's form)
+        from compiler.ir.rewriting import with_loc
+
+        m = op.inputs[loop.mask]
+        cast = with_loc(cann.CastOp(operands=[m], result_types=[TensorType(et, [t_, b_, 1])],
+                                    properties={"dst_type": et}), op)
+        full = with_loc(cann.BroadcastToDOp(
+            operands=[cast.y], result_types=[seq_t],
+            properties={"shape": int_array([t_, b_, hidden])}), op)
+        rewriter.insert_op([cast, full], InsertPoint.before(op))
+        extra = [full.y]
+    if cell.kind == "RNN":  # this project's own op (no CANN operator computes it)
+        consts = [_new_const(rewriter, op, v.astype(dt), op)
+                  for v in (cell.w_x, cell.w_h, params["b"])]
+        new = cann.TanhRNNOp(
+            operands=[x, *consts, h0], result_types=[seq_t],
+            properties={"direction": StringAttr("UNIDIRECTIONAL"),
+                        "time_major": IntegerAttr(1, i64),
+                        "activation": StringAttr(params["activation"])})
+    elif cell.kind == "LSTM":
         w = _new_const(rewriter, op, np.concatenate([cell.w_x, cell.w_h]).astype(dt), op)
         b = _new_const(rewriter, op, params["b"].astype(dt), op)
         new = cann.DynamicRNNOp(
             operands=[x, w, b, reshaped(h0, [1, b_, hidden]),
-                      reshaped(op.inputs[cell.c], [1, b_, hidden])],
+                      reshaped(op.inputs[cell.c], [1, b_, hidden]), extra],
             result_types=[seq_t] * 3,
             properties={"cell_type": StringAttr("LSTM"), "direction": StringAttr("UNIDIRECTIONAL"),
                         "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
@@ -404,14 +489,16 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
         consts = [_new_const(rewriter, op, v.astype(dt), op)
                   for v in (cell.w_x, cell.w_h, params["b_i"], params["b_h"])]
         new = cann.DynamicGRUV2Op(
-            operands=[x, *consts, h0], result_types=[seq_t] * 2,
+            operands=[x, *consts, h0, extra], result_types=[seq_t] * 2,
             properties={"direction": StringAttr("UNIDIRECTIONAL"),
                         "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
                         "gate_order": StringAttr(params["gate_order"]),
-                        "reset_after": IntegerAttr(1, i64)})
+                        "reset_after": IntegerAttr(int(cell.reset_after), i64)})
     with_loc(new, op)
     rewriter.insert_op(new, InsertPoint.before(op))
-    y = new.results[0]
+    # masked: Keras's outputs are the kept ones (a masked step repeats the previous output),
+    # output_h; y (0 at a masked step) is Keras's zero_output_for_mask, never recognized
+    y = new.results[1] if loop.mask is not None else new.results[0]
     for k, r in enumerate(op.outputs):
         if not r.uses:
             continue
@@ -424,13 +511,108 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
             v = y
         elif loop.buffers.get(k) == "last":
             v = _row(rewriter, op, y, np.asarray([t_ - 1], np.int32), [1, b_, hidden], op)
-        elif k == cell.h:
+        elif k in (cell.h, cell.shadow):
             v = _row(rewriter, op, y, np.asarray(t_ - 1, np.int32), [b_, hidden], op)
+        elif k == cell.c:  # return_state: the final c, output_c's last row
+            v = _row(rewriter, op, new.results[2], np.asarray(t_ - 1, np.int32), [b_, hidden], op)
         else:
             raise AssertionError("checked by recompose: a used result without a value")
         r.replace_all_uses_with(v)
     rewriter.erase_op(op)
     return new
+
+
+def _reversal(v: SSAValue, axis: int) -> bool:
+    """v is a constant index vector T-1, ..., 0 (a ReverseV2 legalized as a GatherV2D) of the
+    extent of `axis`."""
+    idx = _const(v)
+    return idx is not None and idx.ndim == 1 and np.array_equal(idx, np.arange(idx.size)[::-1])
+
+
+def _gather(rewriter, at: Operation, x: SSAValue, index: np.ndarray, axis: int, loc_op) -> SSAValue:
+    from compiler.ir.rewriting import with_loc
+
+    shape = list(x.type.get_shape())
+    shape[axis:axis + 1] = list(index.shape)
+    idx = _new_const(rewriter, at, index.astype(np.int32), loc_op)
+    g = with_loc(cann.GatherV2DOp(operands=[x, idx], result_types=[TensorType(
+        x.type.element_type, shape)], properties={"axis": IntegerAttr(axis, i64)}), loc_op)
+    rewriter.insert_op(g, InsertPoint.before(at))
+    return g.y
+
+
+def _erase_gather(rewriter: Rewriter, g: cann.GatherV2DOp) -> None:
+    """Erase the unused gather g and its index constant when nothing else reads it."""
+    idx = g.indices.owner
+    rewriter.erase_op(g)
+    if isinstance(idx, cann.ConstOp) and not idx.output.uses:
+        rewriter.erase_op(idx)
+
+
+def _push_gather(rewriter: Rewriter, g: cann.GatherV2DOp) -> None:
+    """Fold the constant row gather g (along its axis) into its users: a constant gather of g on
+    the same axis composes with it (an identity composition disappears), a TransposeD of g
+    becomes the transpose of x gathered on the permuted axis.  g goes when nothing uses it."""
+    from dialects.common import ints
+
+    index = _const(g.indices)
+    axis = g.axis.value.data
+    for use in list(g.y.uses):
+        u = use.operation
+        if isinstance(u, cann.GatherV2DOp) and u.x is g.y and u.axis.value.data == axis \
+                and _const(u.indices) is not None and index.ndim == 1:
+            comp = index[_const(u.indices)]
+            if comp.ndim == 1 and np.array_equal(comp, np.arange(g.x.type.get_shape()[axis])):
+                u.y.replace_all_uses_with(g.x)
+            else:
+                u.y.replace_all_uses_with(_gather(rewriter, u, g.x, comp, axis, u))
+            _erase_gather(rewriter, u)
+        elif isinstance(u, cann.TransposeDOp) and index.ndim == 1:
+            from compiler.ir.rewriting import with_loc
+
+            perm = ints(u.perm)
+            shape = [g.x.type.get_shape()[p] for p in perm]
+            t = with_loc(cann.TransposeDOp(operands=[g.x], result_types=[TensorType(
+                g.x.type.element_type, shape)], properties={"perm": u.perm}), u)
+            rewriter.insert_op(t, InsertPoint.before(u))
+            moved = _gather(rewriter, u, t.y, index, perm.index(axis), u)
+            u.y.replace_all_uses_with(moved)
+            rewriter.erase_op(u)
+            _push_gather(rewriter, moved.owner)
+    if not g.y.uses:
+        _erase_gather(rewriter, g)
+
+
+def absorb_reversal(new: Operation) -> bool:
+    """A recomposed layer whose sequence is the time-reversed input (Keras's go_backwards: a
+    ReverseV2 on axis 0, legalized as a GatherV2D of T-1..0) runs REDIRECTIONAL on the input
+    itself; its outputs, now in input time order, are reversed back for their users, and that
+    reversal folds into them (Bidirectional's ReverseV2 of the backward sequence cancels it, the
+    last output's row T-1 becomes row 0).  No reversal op is left around the kernel."""
+    x = new.operands[0]
+    g = x.owner
+    if getattr(new, "seq_length", None) is not None:  # its mask is reversed too: kept as is
+        return False
+    if not isinstance(g, cann.GatherV2DOp) or g.axis.value.data != 0 or \
+            not _reversal(g.indices, 0) or g.indices.type.get_shape()[0] != x.type.get_shape()[0]:
+        return False
+    rewriter = Rewriter()
+    new.operands = [g.x, *new.operands[1:]]
+    new.properties["direction"] = StringAttr("REDIRECTIONAL")
+    if not g.y.uses:
+        _erase_gather(rewriter, g)
+    after = new.next_op
+    rev = np.arange(x.type.get_shape()[0])[::-1]
+    for r in new.results:
+        if not r.uses:
+            continue
+        users = list(r.uses)
+        back = _gather(rewriter, after, r, rev, 0, new)
+        for use in users:
+            o = use.operation
+            o.operands = [back if i == use.index else v for i, v in enumerate(o.operands)]
+        _push_gather(rewriter, back.owner)
+    return True
 
 
 def recompose(module: ModuleOp) -> list[Operation]:
@@ -444,18 +626,19 @@ def recompose(module: ModuleOp) -> list[Operation]:
         cell = extract_cell(loop)
         if cell is None:
             continue
-        if cell.c is not None and op.outputs[cell.c].uses:
-            continue  # the final c (return_state) is not an output of the recomposed form
-        if any(op.outputs[k].uses for k in loop.states if k not in (cell.h, cell.c)):
+        if any(op.outputs[k].uses for k in loop.states if k not in (cell.h, cell.c, cell.shadow)):
             continue
         if list(op.inputs[loop.seq].type.get_shape())[1:2] != \
                 list(op.inputs[cell.h].type.get_shape())[:1]:
             continue
+        if cell.kind == "RNN" and loop.mask is not None:
+            continue  # TanhRNN has no seq_length
         params = identify(loop, cell, module)
         if params is None:
             continue
         names = (op.body.root_reference.data, op.cond.root_reference.data)
         done.append(rewrite(loop, cell, params))
+        absorb_reversal(done[-1])
         _erase_unreferenced(module, names)
         funcs = _funcs(module)
     return done

@@ -144,6 +144,48 @@ def simple_rnn(steps=6, seed=0):
     return freeze(keras.Model(x, h, name="simple_rnn"), seed)
 
 
+def sigmoid_rnn(steps=6, seed=0):
+    """SimpleRNN(activation="sigmoid"): a cell no recurrent operator computes; stays a loop."""
+    tf = tensorflow()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    x = keras.Input((steps, 5), batch_size=1, name="x")
+    h = keras.layers.SimpleRNN(6, activation="sigmoid", return_sequences=True)(x)
+    return freeze(keras.Model(x, h, name="sigmoid_rnn"), seed)
+
+
+def gru_reset_before(steps=5, seed=0):
+    """GRU(reset_after=False): the reset gate applied to h before its matmul (one bias)."""
+    tf = tensorflow()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    x = keras.Input((steps, 4), batch_size=1, name="x")
+    h = keras.layers.GRU(6, reset_after=False, return_sequences=True)(x)
+    h = keras.layers.GRU(5, reset_after=False)(h)
+    return freeze(keras.Model(x, h, name="gru_rb"), seed)
+
+
+def lstm_return_state(steps=5, seed=0):
+    """LSTM(return_state=True): the sequence's last output, the final h and the final c."""
+    tf = tensorflow()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    x = keras.Input((steps, 4), batch_size=1, name="x")
+    out, h, c = keras.layers.LSTM(8, return_state=True)(x)
+    return freeze(keras.Model(x, keras.layers.Concatenate()([out, h, c]), name="lstm_rs"), seed)
+
+
+def masked_lstm(vocab=20, steps=6, seed=0):
+    """Embedding(mask_zero=True) -> LSTM: the padded (id 0) steps keep the state."""
+    tf = tensorflow()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    ids = keras.Input((steps,), batch_size=1, dtype="int32", name="ids")
+    h = keras.layers.Embedding(vocab, 4, mask_zero=True)(ids)
+    h = keras.layers.LSTM(8)(h)
+    return freeze(keras.Model(ids, h, name="masked_lstm"), seed)
+
+
 ZOO: dict[str, CfModel] = {
     "WhileCondTF2": CfModel(while_cond_tf2, (("x", (2, 4), "float32", 0),), True),
     "WhileCondTF1": CfModel(while_cond_tf1, (("x", (2, 4), "float32", 0),), True),
@@ -154,6 +196,10 @@ ZOO: dict[str, CfModel] = {
                                      True),
     "BidirectionalLstm": CfModel(bidirectional_lstm, (("x", (1, 6, 5), "float32", 0),), True),
     "SimpleRnn": CfModel(simple_rnn, (("x", (1, 6, 5), "float32", 0),), True),
+    "SigmoidRnn": CfModel(sigmoid_rnn, (("x", (1, 6, 5), "float32", 0),), True),
+    "GruResetBefore": CfModel(gru_reset_before, (("x", (1, 5, 4), "float32", 0),), True),
+    "LstmReturnState": CfModel(lstm_return_state, (("x", (1, 5, 4), "float32", 0),), True),
+    "MaskedLstm": CfModel(masked_lstm, (("ids", (1, 6), "int32", 3),), True),  # some ids 0
 }
 
 

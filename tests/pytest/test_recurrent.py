@@ -3,7 +3,8 @@ CANN's DynamicRNN / DynamicGRUV2 (compiler/transforms/recurrent.py) and lowered 
 per layer whose body loops over the time steps (compiler/conversions/cann_to_kernel/recurrent.py).
 `cann-compile --report` lists one cube kernel per recurrent layer and no host-side while; the
 numbers against TensorFlow are tests/pytest/test_control_flow_zoo.py's (cann-run
---compare-with at atol 1e-5).  A SimpleRNN (no CANN operator of this family) stays a loop."""
+--compare-with at atol 1e-5).  A SimpleRNN (no CANN operator computes it) is this project's
+own TanhRNN, one kernel too; a cell no operator computes (a sigmoid SimpleRNN) stays a loop."""
 
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ def _kernels(lines: list[str]) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("name, layers", [
     ("LstmGruTextClassifier", {"DynamicRNN": 1, "DynamicGRUV2": 1}),
     ("BidirectionalLstm", {"DynamicRNN": 4}),  # 2 Bidirectional layers x 2 directions
+    ("GruResetBefore", {"DynamicGRUV2": 2}),   # reset_after=False
+    ("LstmReturnState", {"DynamicRNN": 1}),    # the final c too: no second kernel
+    ("MaskedLstm", {"DynamicRNN": 1}),         # Embedding(mask_zero) -> seq_length
 ])
 def test_each_recurrent_layer_is_one_launch(name, layers, tmp_path):
     ks = _kernels(_compile_report(name, tmp_path))
@@ -53,23 +57,45 @@ def test_each_recurrent_layer_is_one_launch(name, layers, tmp_path):
     assert not [k for k, _ in ks if k == "while"]
 
 
+@pytest.mark.modelzoo
+def test_backward_layers_leave_no_reversal(tmp_path):
+    """Bidirectional's backward LSTMs run REDIRECTIONAL on the unreversed sequence: no GatherV2D
+    of a reversed index vector (a legalized ReverseV2) is left at the fused level."""
+    pb = control_flow_graphdef("BidirectionalLstm")
+    out = tmp_path / "fused.mlir"
+    r = subprocess.run([sys.executable, "-m", "tools.cann_opt", "--to-level", "fused", pb, "-o",
+                        out], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert text.count('direction = "REDIRECTIONAL"') == 2
+    assert "dense<[5, 4, 3, 2, 1, 0]>" not in text
+
+
 @pytest.fixture(scope="module")
-def simple_rnn_report(tmp_path_factory):
-    return _compile_report("SimpleRnn", tmp_path_factory.mktemp("srnn"))
+def sigmoid_rnn_report(tmp_path_factory):
+    return _compile_report("SigmoidRnn", tmp_path_factory.mktemp("sigrnn"))
 
 
 @pytest.mark.modelzoo
-def test_simple_rnn_stays_a_loop(simple_rnn_report):
-    ks = _kernels(simple_rnn_report)
+def test_simple_rnn_is_one_kernel_of_its_own(tmp_path):
+    """SimpleRNN (tanh): this project's TanhRNN, one cube kernel of kind SimpleRNN, no loop."""
+    ks = _kernels(_compile_report("SimpleRnn", tmp_path))
+    assert [kd for k, kd in ks if k == "cube"] == ["SimpleRNN"]
+    assert not [k for k, _ in ks if k == "while"]
+
+
+@pytest.mark.modelzoo
+def test_an_unknown_cell_stays_a_loop(sigmoid_rnn_report):
+    ks = _kernels(sigmoid_rnn_report)
     assert [k for k, _ in ks if k == "while"] and not [
-        kd for _, kd in ks if kd in ("DynamicRNN", "DynamicGRUV2")]
+        kd for _, kd in ks if kd in ("DynamicRNN", "DynamicGRUV2", "SimpleRNN")]
 
 
 @pytest.mark.modelzoo
-def test_keras_rnn_loop_trip_count_comes_from_its_bound(simple_rnn_report):
+def test_keras_rnn_loop_trip_count_comes_from_its_bound(sigmoid_rnn_report):
     """Keras's loop: time < 6 and counter < maximum_iterations (a loop variable starting at 6)."""
-    assert any("simple_rnn_1/while': trip count 6 known at compile time" in ln
-               for ln in simple_rnn_report)
+    assert any(re.search(r"simple_rnn_1\w*/while': trip count 6 known at compile time", ln)
+               for ln in sigmoid_rnn_report)
 
 
 def test_lstm_semantics_follow_the_gate_order():
@@ -114,6 +140,26 @@ def test_batched_wide_layers_match_tensorflow(tmp_path):
     r = subprocess.run([sys.executable, "-m", "tools.cann_run", tmp_path / "wide.om",
                         "--compare-with", pb, f"--input=x={tmp_path / 'x.npy'}", "--atol", "1e-5",
                         "--rtol", "1e-5"], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if "max_abs=" in ln]
+    assert lines and all(ln.endswith("OK") for ln in lines), r.stdout
+
+
+@pytest.mark.modelzoo
+def test_masked_lstm_keeps_the_state_at_masked_steps(tmp_path):
+    """Embedding(mask_zero=True) -> LSTM: ids 0 at the start, in the middle and at the end;
+    DynamicRNN's seq_length keeps h and c there.  cann-compile + cann-run --compare-with at
+    atol 1e-5."""
+    pb = control_flow_graphdef("MaskedLstm")
+    r = subprocess.run([sys.executable, "-m", "tools.cann_compile", f"--model={pb}",
+                        "--framework=3", "-o", tmp_path / "m"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr
+    np.save(tmp_path / "ids.npy", np.array([[0, 2, 0, 1, 2, 0]], np.int32))
+    r = subprocess.run([sys.executable, "-m", "tools.cann_run", tmp_path / "m.om",
+                        "--compare-with", pb, f"--input=ids={tmp_path / 'ids.npy'}", "--atol",
+                        "1e-5", "--rtol", "1e-5"], capture_output=True, text=True, cwd=ROOT,
+                       timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
     lines = [ln for ln in r.stdout.splitlines() if "max_abs=" in ln]
     assert lines and all(ln.endswith("OK") for ln in lines), r.stdout

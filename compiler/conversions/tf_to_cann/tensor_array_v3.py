@@ -16,8 +16,10 @@ value that nothing reads.  Then the rows (compiler/conversions/tf_to_cann/legali
   TensorArrayGatherV3    GatherV2D(flow, indices)                  (a stack: indices 0..n-1)
   TensorArraySizeV3      the constant size
 
-A TensorArray of dynamic size or unknown element shape keeps its types; the op that uses it is
-then the legalization error naming the node.
+A TensorArray with dynamic_size written (WriteV3) at a loop counter's index in a While with a
+trip count known at compile time is a buffer of (counter start + trip count) rows
+(`grown_arrays`); otherwise dynamic_size is one error naming the TensorArrayV3 node.  One of
+unknown element shape keeps its types; the op that uses it is then the legalization error.
 """
 
 from __future__ import annotations
@@ -47,15 +49,66 @@ def _attr(op, name):
     return op.properties.get(name) or op.attributes.get(name)
 
 
-def _buffer_type(op) -> TensorType | None:
+def grown_arrays(module: ModuleOp) -> dict:
+    """TensorArrayV3 with dynamic_size -> rows (None: not known): written (WriteV3) in a While
+    at a loop counter's index, it needs (the counter's start + the trip count) rows when the
+    trip count is known at compile time (tensor_list_types' analysis of the cond)."""
+    from compiler.conversions.tf_to_cann.tensor_list_types import (
+        _def, _scalar, _through, _trip_count)
+    from compiler.conversions.tf_to_cann.tensor_list_types import _funcs as funcs_of
+    from compiler.conversions.tf_to_cann.tensor_list_types import _sym as syms
+
+    funcs = funcs_of(module)
+    out: dict = {}
+    for ta in (o for o in module.walk() if tf_op_type(o) == "TensorArrayV3"):
+        ds = _attr(ta, "dynamic_size")
+        if ds is not None and bool(ds.value.data):
+            out[ta] = None
+    for op in module.walk():
+        if tf_op_type(op) not in ("While", "StatelessWhile"):
+            continue
+        body = syms(op, "body")
+        fb = funcs.get(body[0]) if body else None
+        if fb is None or not fb.body.blocks:
+            continue
+        bargs = list(fb.body.blocks.first.args)
+        brets = list(fb.body.blocks.first.last_op.operands)
+        for k, v in enumerate(op.operands):
+            ta = _def(_through(v))
+            if ta not in out or _through(v) is not ta.results[1]:
+                continue
+            writes = [o for o in fb.body.walk() if tf_op_type(o) == "TensorArrayWriteV3"
+                      and _through(o.operands[3]) is bargs[k]]
+            idx = [_through(w.operands[1]) for w in writes]
+            trips = _trip_count(op, funcs, k)
+            if not writes or trips is None or any(i not in bargs for i in idx):
+                continue
+            starts = []
+            for i in idx:
+                j = bargs.index(i)
+                r = _def(_through(brets[j]))
+                ok = r is not None and tf_op_type(r) in ("AddV2", "Add")
+                starts.append(_scalar(op.operands[j]) if ok else None)
+            n0 = _scalar(ta.operands[0])
+            if n0 is None or any(st is None for st in starts):
+                continue
+            out[ta] = max(n0, max(starts) + trips)
+    return out
+
+
+def _buffer_type(op, grown=None) -> TensorType | None:
     n = _const(op.operands[0])
+    if grown and op in grown:  # dynamic_size: the rows the loop writes
+        if grown[op] is None:
+            return None
+        n = np.asarray(grown[op])
     es = _attr(op, "element_shape")
     shape = getattr(es, "shape", None)
     shape = shape() if callable(shape) else shape
     dtype = _attr(op, "dtype")
     ds = _attr(op, "dynamic_size")
     if n is None or shape is None or any(d < 0 for d in shape) or dtype is None or \
-            (ds is not None and bool(ds.value.data)):
+            (ds is not None and bool(ds.value.data) and not (grown and op in grown)):
         return None
     return TensorType(dtype, [int(np.asarray(n).reshape(())), *shape])
 
@@ -76,8 +129,16 @@ def resolve_tensor_arrays(module: ModuleOp) -> int:
     funcs = _funcs(module)
     known: dict[SSAValue, TensorType] = {}
     arrays = [o for o in module.walk() if tf_op_type(o) == "TensorArrayV3"]
+    grown = grown_arrays(module)
+    unknown = [o for o, n in grown.items() if n is None]
+    if unknown:  # one error per such array, naming its TensorArrayV3 node
+        from compiler.ir.diagnostics import OpError
+
+        raise OpError([(o, "tf.TensorArrayV3: dynamic_size, and its rows are not written at a "
+                           "loop counter's index in a While whose trip count is known at "
+                           "compile time; its buffer cannot be preallocated") for o in unknown])
     for ta in arrays:
-        t = _buffer_type(ta)
+        t = _buffer_type(ta, grown)
         if t is None:
             continue
         for seed, ty in ((ta.results[1], t), (ta.results[0], HANDLE_TYPE)):
@@ -118,6 +179,18 @@ def resolve_tensor_arrays(module: ModuleOp) -> int:
             reads += 1
     if reads:
         _refine_pointwise(module)
+    from compiler.conversions.tf_to_cann.tensor_list_types import _def, _refine, _through
+
+    for o in list(module.walk()):  # a stack (GatherV3 of Range(0, SizeV3, 1)): all the rows
+        if tf_op_type(o) != "TensorArrayGatherV3" or not isinstance(o.operands[2].type, TensorType):
+            continue
+        rng = _def(_through(o.operands[1]))
+        size = _def(_through(rng.operands[1])) if rng is not None and \
+            tf_op_type(rng) == "Range" else None
+        if size is not None and tf_op_type(size) == "TensorArraySizeV3" and \
+                _const(rng.operands[0]) is not None and int(np.asarray(_const(rng.operands[0]))) == 0 \
+                and _const(rng.operands[2]) is not None and int(np.asarray(_const(rng.operands[2]))) == 1:
+            _refine(o.results[0], o.operands[2].type)
     if known:
         for f in funcs.values():
             if not f.body.blocks:

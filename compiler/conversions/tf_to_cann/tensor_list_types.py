@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, OpResult, SSAValue
 from xdsl.rewriter import Rewriter
 
 from compiler.conversions.tf_to_cann.legalization import tf_op_type
@@ -95,7 +95,124 @@ def _element_type(op) -> Attribute | None:
     return a
 
 
-def _made(op):
+def _through(v: SSAValue) -> SSAValue:
+    while isinstance(v, OpResult) and tf_op_type(v.owner) in ("Identity", "Snapshot"):
+        v = v.owner.operands[0]
+    return v
+
+
+def _def(v: SSAValue):
+    """The op defining v (None for a block argument)."""
+    return v.owner if isinstance(v, OpResult) else None
+
+
+def _flag(op, name: str) -> bool:
+    a = op.properties.get(name) or op.attributes.get(name)
+    v = getattr(a, "value", a)
+    return bool(getattr(v, "data", v)) if a is not None else False
+
+
+def _scalar(v: SSAValue) -> int | None:
+    c = _const(v)
+    return int(np.asarray(c).reshape(())) if c is not None and np.asarray(c).size == 1 else None
+
+
+def _trip_count(op, funcs, k_counter: int) -> int | None:
+    """The trip count of the While `op` when its cond is a conjunction of `arg_j < bound`
+    (bound a constant, or a loop-invariant variable starting as one) on counters that start
+    at a constant and step by 1 in the body; None when it is not known at compile time."""
+    body, cond = _sym(op, "body"), _sym(op, "cond")
+    fb, fc = (funcs.get(body[0]) if body else None), (funcs.get(cond[0]) if cond else None)
+    if fb is None or fc is None or not fb.body.blocks or not fc.body.blocks:
+        return None
+    bargs, cargs = list(fb.body.blocks.first.args), list(fc.body.blocks.first.args)
+    brets = fb.body.blocks.first.last_op.operands
+    inits = list(op.operands)
+
+    def counter_start(j: int) -> int | None:
+        r = _def(_through(brets[j])) if j < len(brets) else None
+        if r is None or tf_op_type(r) not in ("AddV2", "Add"):
+            return None
+        a, b = (_through(x) for x in r.operands)
+        other = b if a is bargs[j] else a if b is bargs[j] else None
+        return _scalar(inits[j]) if other is not None and _scalar(other) == 1 else None
+
+    def invariant(j: int) -> bool:
+        return j < len(brets) and _through(brets[j]) is bargs[j]
+
+    def conjuncts(v):
+        o = _def(_through(v))
+        if o is None:
+            return []
+        t = tf_op_type(o)
+        if t == "LogicalAnd":
+            return conjuncts(o.operands[0]) + conjuncts(o.operands[1])
+        return [o] if t == "Less" else []
+
+    trips = None
+    last = fc.body.blocks.first.last_op
+    for less in conjuncts(last.operands[0]) if last.operands else []:
+        a, b = (_through(x) for x in less.operands)
+        if a not in cargs:
+            continue
+        j = cargs.index(a)
+        start = counter_start(j)
+        bound = _scalar(b) if b not in cargs else (
+            _scalar(inits[cargs.index(b)]) if invariant(cargs.index(b)) else None)
+        if start is None or bound is None:
+            continue
+        trips = bound - start if trips is None else min(trips, bound - start)
+    del k_counter
+    return None if trips is None else max(trips, 0)
+
+
+def grown_lists(module: ModuleOp) -> dict:
+    """Reserve op -> rows (None: not known), for a TensorList made with 0 (or -1) elements that a While grows
+    (TensorListSetItem with resize_if_index_out_of_bounds: tf.TensorArray(dynamic_size=True))
+    at the index of a counter of the loop: rows = the counter's start + the loop's trip count
+    when that is known at compile time (a preallocated buffer; the writes stay in place)."""
+    funcs = _funcs(module)
+    out = {}
+    for op in module.walk():
+        if tf_op_type(op) not in _LOOPS:
+            continue
+        body = _sym(op, "body")
+        fb = funcs.get(body[0]) if body else None
+        if fb is None or not fb.body.blocks:
+            continue
+        bargs = list(fb.body.blocks.first.args)
+        for k, v in enumerate(op.operands):
+            src = _def(_through(v))
+            if src is None or tf_op_type(src) != "TensorListReserve":
+                continue
+            n0 = _scalar(src.operands[1])
+            if n0 is None or n0 > 0:
+                continue
+            sets = [o for o in fb.body.walk() if tf_op_type(o) == "TensorListSetItem"
+                    and _flag(o, "resize_if_index_out_of_bounds") and
+                    _through(o.operands[0]) is bargs[k]]
+            if not sets:
+                continue
+            idx = [_through(s.operands[1]) for s in sets]
+            if any(i not in bargs for i in idx):
+                out[src] = None
+                continue
+            trips = _trip_count(op, funcs, k)
+            starts = []
+            for i in idx:
+                j = bargs.index(i)
+                brets = fb.body.blocks.first.last_op.operands
+                r = _def(_through(brets[j]))
+                ok = r is not None and tf_op_type(r) in ("AddV2", "Add")
+                starts.append(_scalar(op.operands[j]) if ok else None)
+            if trips is None or any(s is None for s in starts):
+                out[src] = None  # grows by an amount not known at compile time
+                continue
+            out[src] = max(max(starts) + trips, 0)
+    return out
+
+
+def _made(op, grown=None):
     """The buffer type a TensorList-making op gives its result."""
     t = tf_op_type(op)
     if t == "TensorListFromTensor":
@@ -103,6 +220,10 @@ def _made(op):
         return ty if isinstance(ty, TensorType) else None
     if t == "TensorListReserve":
         shape, n, elt = _const(op.operands[0]), _const(op.operands[1]), _element_type(op)
+        if grown and op in grown:
+            n = grown[op]
+            if n is None:  # grown by a loop whose trip count is not known: no buffer
+                return None
         if shape is None or n is None or elt is None or int(np.asarray(n)) < 0:
             return None
         dims = [int(d) for d in np.asarray(shape).reshape(-1)]
@@ -119,6 +240,15 @@ def resolve_tensor_lists(module: ModuleOp) -> int:
     if not values:
         return 0
     funcs = _funcs(module)
+    grown = grown_lists(module)
+    unknown = [o for o, n in grown.items() if n is None]
+    if unknown:  # one error per such list, naming its TensorListReserve node
+        from compiler.ir.diagnostics import OpError
+
+        raise OpError([(o, "tf.TensorListReserve: the list grows (dynamic_size: "
+                           "TensorListSetItem with resize_if_index_out_of_bounds) in a While "
+                           "whose trip count is not known at compile time (or not at a loop "
+                           "counter's index); its buffer cannot be preallocated") for o in unknown])
     known: dict[SSAValue, TensorType | tuple] = {}
 
     def put(v: SSAValue, t) -> bool:
@@ -147,7 +277,7 @@ def resolve_tensor_lists(module: ModuleOp) -> int:
         for op in ops:
             t = tf_op_type(op)
             if t in ("TensorListReserve", "TensorListFromTensor"):
-                changed |= put(op.results[0], _made(op))
+                changed |= put(op.results[0], _made(op, grown))
             elif t == "TensorListSetItem":
                 lst = _with_rows(known.get(op.operands[0]), op.operands[2].type)
                 changed |= put(op.results[0], lst)
@@ -188,6 +318,11 @@ def resolve_tensor_lists(module: ModuleOp) -> int:
             op.erase()
     for v, t in known.items():
         Rewriter.replace_value_with_new_type(v, t)
+    for op in ops:  # a grown list's stack: TF says [?, ...], the buffer knows its rows
+        t0 = op.operands[0].type if op.operands else None
+        if tf_op_type(op) == "TensorListStack" and op.parent is not None and \
+                isinstance(t0, TensorType) and not is_variant(t0):
+            _refine(op.results[0], t0)
     for f in funcs.values():
         if not f.body.blocks:
             continue
@@ -199,6 +334,20 @@ def resolve_tensor_lists(module: ModuleOp) -> int:
         f.function_type = FunctionType.from_lists(
             [a.type for a in block.args], [o.type if isinstance(o, SSAValue) else o for o in outs])
     return len(known)
+
+
+def _refine(v: SSAValue, t: TensorType) -> None:
+    """Give v (and the Identity chain reading it) the static type t when v's is t with some
+    dimensions unknown."""
+    vt = v.type
+    if not isinstance(vt, TensorType) or vt == t or vt.element_type != t.element_type or \
+            len(vt.get_shape()) != len(t.get_shape()) or any(
+            d >= 0 and d != e for d, e in zip(vt.get_shape(), t.get_shape())):
+        return
+    v = Rewriter.replace_value_with_new_type(v, t)
+    for u in list(v.uses):
+        if tf_op_type(u.operation) in ("Identity", "Snapshot"):
+            _refine(u.operation.results[0], t)
 
 
 # --- the rows (compiler/conversions/tf_to_cann/legalization.py): TensorList ops on their buffers -------------------
@@ -225,7 +374,11 @@ def _reserve(node, b):
     if is_variant(t) or any(d < 0 for d in t.get_shape()):
         from compiler.conversions.tf_to_cann.legalization import LegalizationError
 
-        raise LegalizationError("element_shape and num_elements must be constants")
+        raise LegalizationError(
+            "element_shape and num_elements must be constants; a list that grows "
+            "(dynamic_size: TensorListSetItem with resize_if_index_out_of_bounds) must be "
+            "written at a loop counter's index in a While whose trip count is known at "
+            "compile time")
     return [b.const(np.zeros(t.get_shape(), numpy_dtype(t.element_type)))]
 
 
@@ -265,6 +418,11 @@ def _stack(node, b):
     n = node.int("num_elements", -1)
     if n not in (-1, buf.get_shape()[0]):
         raise LegalizationError(f"num_elements = {n}, the buffer holds {buf.get_shape()[0]}")
+    rt = node.result_type()
+    dims = list(rt.get_shape()) if isinstance(rt, TensorType) else []
+    if len(dims) == len(buf.get_shape()) and all(
+            d < 0 or d == e for d, e in zip(dims, buf.get_shape())):
+        return [node.operand(0)]  # the buffer itself (a grown list's rows: TF says ?)
     return [b.reshape(node.operand(0), node.static_result_shape())]
 
 
