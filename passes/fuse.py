@@ -100,6 +100,10 @@ class FusePass(ModulePass):
         if self.fold_constants:
             fold_constants(op)
         run_rules(op, active, ctx, stats)
+        if "PadConv2dFusionPass" not in off:  # a pad read by several convs: into each
+            from compiler.transforms.fusion.pads import fold_shared_pads
+
+            fold_shared_pads(op)
         dead_code(op)
         horizontal = None
         if HORIZONTAL.name not in off:  # sibling convs on one input: one wide conv
