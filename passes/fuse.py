@@ -99,6 +99,10 @@ class FusePass(ModulePass):
         forward_see_through(op, see_through)
         if self.fold_constants:
             fold_constants(op)
+        if "PadConv2dFusionPass" not in off:  # a crop of a pad: the crop first (pads.py)
+            from compiler.transforms.fusion.pads import slice_before_pad
+
+            slice_before_pad(op)
         run_rules(op, active, ctx, stats)
         if "PadConv2dFusionPass" not in off:  # a pad read by several convs: into each
             from compiler.transforms.fusion.pads import fold_shared_pads

@@ -259,7 +259,7 @@ def pool_epilogue(op: Operation) -> cann.FusedKernelOp | None:
     else None (it then runs as a kernel of its own)."""
     from compiler.transforms.fusion.auto import epilogue_host, live_uses
 
-    uses = live_uses(op.results[0])
+    uses = list(dict.fromkeys(live_uses(op.results[0])))  # one consumer, maybe reading it twice
     if len(uses) != 1 or epilogue_host(uses[0]) is not op:
         return None
     fk = uses[0]

@@ -203,7 +203,7 @@ def _host_result(v: SSAValue, shape) -> bool:
     """v is the single-use result of an OutputFusable op, of the epilogue's shape."""
     p = v.owner
     return (isinstance(p, Operation) and p.has_trait(OutputFusable, value_if_unregistered=False)
-            and len(p.results) == 1 and len(live_uses(v)) == 1
+            and len(p.results) == 1 and len(set(live_uses(v))) == 1  # one consumer (x + x too)
             and cann.origin_shape(v.type) == shape)
 
 
@@ -310,9 +310,10 @@ def _why_alone(op: Operation) -> list[str]:
             elif cann.origin_shape(p.results[0].type) != shape:
                 reasons.append(f"producer {_describe(p)} has another shape")
         elif p.has_trait(OutputFusable, value_if_unregistered=False):
-            n = len(live_uses(p.results[0]))
-            reasons.append(f"producer {_describe(p)} is a cube op whose result has {n} consumers"
-                           if n > 1 else f"producer {_describe(p)} is a cube op of another shape")
+            n = len(set(live_uses(p.results[0])))
+            k = kind_name(p) or p.name
+            reasons.append(f"producer {_describe(p)} is a {k} op whose result has {n} consumers"
+                           if n > 1 else f"producer {_describe(p)} is a {k} op of another shape")
         else:
             k = kind_name(p) or p.name
             reasons.append(f"producer {_describe(p)} is a {k} op")

@@ -8,7 +8,7 @@
 // RUN: cann-opt --fuse --assign-layouts --cann-to-kernel %s | filecheck %s --check-prefix=KERNEL
 // RUN: cann-opt --fuse --fusion-report=- %s 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 
-// REPORT: automatic fusion: 4 pointwise ops in 2 fused kernels (1 of them cube epilogues)
+// REPORT: automatic fusion: 5 pointwise ops in 3 fused kernels (2 of them cube epilogues)
 
 // CHECK-LABEL: func.func @pool_add_relu
 // CHECK:         %[[Q:.*]] = cann.MaxPool %x
@@ -47,4 +47,22 @@ func.func @pool_channel_vector(%x: tensor<1x8x8x20xf32>) -> tensor<1x4x4x20xf32>
   %0 = cann.Mul %p, %b : (tensor<1x4x4x20xf32>, tensor<20xf32>) -> tensor<1x4x4x20xf32>
   %1 = cann.Relu %0 : (tensor<1x4x4x20xf32>) -> tensor<1x4x4x20xf32>
   func.return %1 : tensor<1x4x4x20xf32>
+}
+
+// A pool read twice by one Add (NASNet's two identical AvgPools, merged by CSE): one consumer,
+// so the Add is the pool's epilogue.
+// CHECK-LABEL: func.func @pool_doubled
+// CHECK:         %[[P:.*]] = cann.AvgPool %x
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedKernel %[[P]] :
+// KERNEL-LABEL: func.func @pool_doubled
+// KERNEL:         kernel.vec_kernel {{.*}}kind = "AvgPool"
+// KERNEL:           kernel.vec {{.*}}fn = "PoolAvg"
+// KERNEL-NEXT:      kernel.vec {{.*}}fn = "Add"
+// KERNEL-NEXT:      kernel.store
+// KERNEL-NOT:     kernel.vec_kernel {{.*}}kind = "Elementwise"
+// KERNEL:         func.return
+func.func @pool_doubled(%x: tensor<1x8x8x20xf32>) -> tensor<1x8x8x20xf32> {
+  %p = cann.AvgPool %x {ksize = array<i64: 1, 3, 3, 1>, strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC"} : (tensor<1x8x8x20xf32>) -> tensor<1x8x8x20xf32>
+  %0 = cann.Add %p, %p : (tensor<1x8x8x20xf32>, tensor<1x8x8x20xf32>) -> tensor<1x8x8x20xf32>
+  func.return %0 : tensor<1x8x8x20xf32>
 }
