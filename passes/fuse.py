@@ -111,8 +111,10 @@ class FusePass(ModulePass):
         dead_code(op)
         horizontal = None
         if HORIZONTAL.name not in off:  # sibling convs on one input: one wide conv
+            from compiler.transforms.fusion.depthwise import fuse_depthwise_siblings
             from compiler.transforms.fusion.horizontal import fuse_siblings
 
+            fuse_depthwise_siblings(op)
             horizontal = fuse_siblings(op)
             dead_code(op)
         auto = None
