@@ -917,7 +917,9 @@ class PoolOp(CannOp):
     strides = prop_def(I64Array)
     padding = prop_def(StringAttr)
     data_format = prop_def(StringAttr)
-    traits = traits_def(Pure(), Opaque(), RunsOn(nc1hwc0="spatial", nd=False))
+    # OutputFusable: the pool kernel runs a pointwise epilogue on its output rows in UB
+    # (compiler/conversions/cann_to_kernel/vector.py PoolToVectorBody)
+    traits = traits_def(Pure(), Opaque(), OutputFusable(), RunsOn(nc1hwc0="spatial", nd=False))
 
     def window(self):
         """((kh, kw), (sh, sw)) whatever the data_format."""

@@ -78,9 +78,11 @@ class Opaque(OpKind):
 
 @dataclass(frozen=True)
 class OutputFusable(OpTrait):
-    """Not a kind: a Cube op whose kernel runs any pointwise epilogue on its output tile (TVM's
-    kOutEWiseFusable).  A cann.FusedKernel whose input #0 is such an op's single-use result is
-    that kernel's epilogue (compiler/transforms/fusion/auto.py epilogue_host, compiler/conversions/cann_to_kernel/cube.py)."""
+    """Not a kind: an op whose kernel runs any pointwise epilogue on its output tile (TVM's
+    kOutEWiseFusable): the Cube ops, and the pools (MaxPool / AvgPool, on their output rows).
+    A cann.FusedKernel whose input #0 is such an op's single-use result is that kernel's
+    epilogue (compiler/transforms/fusion/auto.py epilogue_host; compiler/conversions/cann_to_kernel/cube.py,
+    vector.py PoolToVectorBody)."""
 
 
 KINDS: tuple[type[OpKind], ...] = (Elementwise, Broadcast, Injective, Reduction, Cube, View,

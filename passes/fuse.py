@@ -99,12 +99,22 @@ class FusePass(ModulePass):
         forward_see_through(op, see_through)
         if self.fold_constants:
             fold_constants(op)
+        if "PadConv2dFusionPass" not in off:  # a crop of a pad: the crop first (pads.py)
+            from compiler.transforms.fusion.pads import slice_before_pad
+
+            slice_before_pad(op)
         run_rules(op, active, ctx, stats)
+        if "PadConv2dFusionPass" not in off:  # a pad read by several convs: into each
+            from compiler.transforms.fusion.pads import fold_shared_pads
+
+            fold_shared_pads(op)
         dead_code(op)
         horizontal = None
         if HORIZONTAL.name not in off:  # sibling convs on one input: one wide conv
+            from compiler.transforms.fusion.depthwise import fuse_depthwise_siblings
             from compiler.transforms.fusion.horizontal import fuse_siblings
 
+            fuse_depthwise_siblings(op)
             horizontal = fuse_siblings(op)
             dead_code(op)
         auto = None

@@ -218,7 +218,7 @@ def epilogue_consumer(op: Operation) -> cann.FusedKernelOp | None:
     cube kernel can load its other inputs, else None (it then runs as a kernel of its own)."""
     from compiler.transforms.fusion.auto import epilogue_host, live_uses
 
-    uses = live_uses(op.results[0])
+    uses = list(dict.fromkeys(live_uses(op.results[0])))  # one consumer, maybe reading it twice
     if len(uses) != 1 or epilogue_host(uses[0]) is not op:
         return None
     fk = uses[0]

@@ -29,7 +29,8 @@ from compiler.conversions.cann_to_kernel.base import (
     row_major,
     stored_as,
 )
-from compiler.conversions.cann_to_kernel.cube import flag
+from compiler.conversions.cann_to_kernel.cube import flag, replace_with_epilogue
+from compiler.conversions.cann_to_kernel.fused import emit_region
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import int_array, ints, numpy_dtype
@@ -181,7 +182,10 @@ class BNInferToVectorBody(ChipPattern):
 
 class PoolToVectorBody(ChipPattern):
     """MaxPool / AvgPool on NC1HWC0 -> kernel.vec_kernel: per core, tiles of output rows
-    (n, c1, ho, wo) x C0 lanes; the windows are loaded into UB and reduced there."""
+    (n, c1, ho, wo) x C0 lanes; the windows are loaded into UB and reduced there.  A
+    cann.FusedKernel whose input #0 is the pool's single-use result (the automatic fusion's
+    epilogue: a residual Add after a pool) runs on the reduced [tile, C0] rows before the store,
+    its other inputs (stored like the result) loaded as the same rows; the kernel replaces it."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if op.name not in ("cann.MaxPool", "cann.AvgPool"):
@@ -206,16 +210,27 @@ class PoolToVectorBody(ChipPattern):
         rows = n_ * c1 * ho * wo
         et = yt.element_type
         eb = numpy_dtype(et).itemsize
+        fk = pool_epilogue(op)
+        extra = 0
+        if fk is not None:
+            from compiler.transforms.fusion.auto import live_tiles
+
+            extra = live_tiles(fk.body_ops())
         try:
-            # each output row needs kh*kw*C0 window elements + C0 out (+ count), double-buffered
-            t = vector_tiling(op.name.removeprefix("cann."), rows, kh * kw + 2, eb * c0, self.chip)
+            # each output row needs kh*kw*C0 window elements + C0 out (+ count), double-buffered;
+            # an epilogue its live [C0] row tiles.  A row is a unit of kh*kw*C0 elements read
+            # (the cores are counted by elements, not rows: MIN_ELEMS_PER_CORE)
+            t = vector_tiling(op.name.removeprefix("cann."), rows, kh * kw + 2 + extra, eb * c0,
+                              self.chip, kh * kw * c0)
         except TilingError as e:
             self.fail(op, str(e))
             return
         f = t.fields
         tile = f["tileElems"]
         geo = dict(kernel_hw=[kh, kw], strides=[sh, sw], pads=[pt, pb, pl, pr], out_hw=[ho, wo])
-        body = Body([xt, yt])
+        operands = [op.x, *(list(fk.inputs)[1:] if fk is not None else [])]
+        y_type = fk.y.type if fk is not None else yt
+        body = Body([*(v.type for v in operands), y_type])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
                 is_max = op.name == "cann.MaxPool"
@@ -226,10 +241,36 @@ class PoolToVectorBody(ChipPattern):
                 else:
                     cnt = body.load(body.args[0], [ti], "window_count", [tile, 1], et, "UB", **geo)
                     r = body.vec("PoolAvg", [win, cnt], [tile, c0], et)
+                if fk is not None:
+                    def load(i: int) -> SSAValue:
+                        return body.load(body.args[i], [ti], "rows", [tile, c0],
+                                         fk.inputs[i].type.element_type, "UB")
+
+                    r = emit_region(body, fk, [tile, c0], load, lambda e: e, given={0: r})
                 body.store(r, body.args[-1], [ti], "rows")
-        new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), [op.x], yt,
-                      body.region(), t.block_dim, f, t.buffers, op)
-        rewriter.replace(op, new)
+        new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), operands, y_type,
+                      body.region(), t.block_dim, f, t.buffers, fk or op)
+        replace_with_epilogue(rewriter, op, fk, new)
+
+
+def pool_epilogue(op: Operation) -> cann.FusedKernelOp | None:
+    """The FusedKernel that is the pool `op`'s epilogue (compiler/transforms/fusion/auto.py
+    epilogue_host) when every other input is stored like the result (loaded as the same rows),
+    else None (it then runs as a kernel of its own)."""
+    from compiler.transforms.fusion.auto import epilogue_host, live_uses
+
+    uses = list(dict.fromkeys(live_uses(op.results[0])))  # one consumer, maybe reading it twice
+    if len(uses) != 1 or epilogue_host(uses[0]) is not op:
+        return None
+    fk = uses[0]
+    y = fk.y.type
+    for v in list(fk.inputs)[1:]:
+        if list(v.type.get_shape()) != list(y.get_shape()) or \
+                cann.format_of(v.type) != cann.format_of(y) or v.type.element_type != y.element_type:
+            return None
+    if cann.format_of(op.y.type) != cann.format_of(y):
+        return None
+    return fk
 
 
 

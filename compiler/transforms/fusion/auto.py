@@ -3,8 +3,8 @@ principle of TVM's FuseOps and XLA's loop fusion.
 
 Every maximal producer -> consumer DAG of pointwise ops (kinds Elementwise and Broadcast) of
 one output shape becomes one `cann.FusedKernel` whose body is those ops (one vector kernel;
-when its first input is a cube op's single-use result, cann-to-kernel makes the body that cube
-kernel's epilogue).  Groups grow from a root (the op whose result leaves the group) towards
+when its first input is a cube or pool op's single-use result (an OutputFusable op), cann-to-kernel
+makes the body that kernel's epilogue).  Groups grow from a root (the op whose result leaves the group) towards
 its producers, in reverse program order:
 
   * a producer joins when it is pointwise, has a per-tile form (`tile_fn`), has the root's
@@ -203,30 +203,42 @@ def _host_result(v: SSAValue, shape) -> bool:
     """v is the single-use result of an OutputFusable op, of the epilogue's shape."""
     p = v.owner
     return (isinstance(p, Operation) and p.has_trait(OutputFusable, value_if_unregistered=False)
-            and len(p.results) == 1 and len(live_uses(v)) == 1
+            and len(p.results) == 1 and len(set(live_uses(v))) == 1  # one consumer (x + x too)
             and cann.origin_shape(v.type) == shape)
 
 
+def _pool_takes(host: Operation, others, shape) -> bool:
+    """A pool kernel loads an epilogue's other inputs as its output rows: each of the result's
+    shape (a cube kernel also loads channel vectors)."""
+    from dialects.op_kinds import is_cube
+
+    return is_cube(host) or all(cann.origin_shape(v.type) == shape for v in others)
+
+
 def epilogue_host(fk: Operation) -> Operation | None:
-    """The cube op whose kernel runs the cann.FusedKernel `fk` as its epilogue: fk's input #0 is
-    that op's single-use result, of fk's shape, in fk's block.  None: fk is a kernel of its own."""
+    """The op (cube or pool) whose kernel runs the cann.FusedKernel `fk` as its epilogue: fk's
+    input #0 is that op's single-use result, of fk's shape, in fk's block.  None: fk is a
+    kernel of its own."""
     if not isinstance(fk, cann.FusedKernelOp) or not fk.inputs:
         return None
     v = fk.inputs[0]
-    if not _host_result(v, cann.origin_shape(fk.y.type)) or v.owner.parent_block() is not \
-            fk.parent_block():
+    shape = cann.origin_shape(fk.y.type)
+    if not _host_result(v, shape) or v.owner.parent_block() is not fk.parent_block() or \
+            not _pool_takes(v.owner, list(fk.inputs)[1:], shape):
         return None
     return v.owner
 
 
 def _epilogue_input(ops: list[Operation]) -> SSAValue | None:
-    """An outside operand of the group that a cube kernel can take it as its epilogue for."""
+    """An outside operand of the group that a cube or pool kernel can take it as its epilogue
+    for."""
     inside = {r for o in ops for r in o.results}
     shape = cann.origin_shape(ops[-1].results[0].type)
-    for o in ops:
-        for v in o.operands:
-            if v not in inside and _host_result(v, shape):
-                return v
+    outside = [v for o in ops for v in o.operands if v not in inside and not scalar_const(v)]
+    for v in outside:
+        if _host_result(v, shape) and _pool_takes(v.owner, [u for u in outside if u is not v],
+                                                  shape):
+            return v
     return None
 
 
@@ -298,9 +310,10 @@ def _why_alone(op: Operation) -> list[str]:
             elif cann.origin_shape(p.results[0].type) != shape:
                 reasons.append(f"producer {_describe(p)} has another shape")
         elif p.has_trait(OutputFusable, value_if_unregistered=False):
-            n = len(live_uses(p.results[0]))
-            reasons.append(f"producer {_describe(p)} is a cube op whose result has {n} consumers"
-                           if n > 1 else f"producer {_describe(p)} is a cube op of another shape")
+            n = len(set(live_uses(p.results[0])))
+            k = kind_name(p) or p.name
+            reasons.append(f"producer {_describe(p)} is a {k} op whose result has {n} consumers"
+                           if n > 1 else f"producer {_describe(p)} is a {k} op of another shape")
         else:
             k = kind_name(p) or p.name
             reasons.append(f"producer {_describe(p)} is a {k} op")

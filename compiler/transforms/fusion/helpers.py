@@ -423,6 +423,22 @@ def conv_pads(c, p):
     return [t + pp[2], b + pp[3], l + pp[4], r + pp[5]]
 
 
+@helper
+def subsample_only(p) -> bool:
+    """An NHWC pool with a 1x1 window (any strides, no padding: SAME pads a 1x1 window by 0):
+    y[n, i, j, c] = x[n, i*sh, j*sw, c]."""
+    k = attr_of(p, "ksize")
+    return k is not None and len(k) == 4 and all(v == 1 for v in k)
+
+
+@helper
+def pointwise_conv(c, w) -> bool:
+    """A 1x1 conv (constant HWCN filter [1, 1, Ci, Co]) with unit strides and no padding."""
+    s, pads, ws = attr_of(c, "strides"), attr_of(c, "pads"), shape(w)
+    return (s is not None and all(v == 1 for v in s) and pads is not None
+            and all(v == 0 for v in pads) and len(ws) == 4 and ws[0] == 1 and ws[1] == 1)
+
+
 # --- transformer helpers (rules/20_transformer.rules) -------------------------------------------
 
 @helper

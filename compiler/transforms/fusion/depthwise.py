@@ -1,0 +1,163 @@
+"""Horizontal fusion of sibling depthwise convs (issue 12): depthwise convs (multiplier 1) that
+read the same input with the same strides become ONE depthwise conv with channel multiplier M
+(the number of siblings), TensorFlow's and CANN's own DepthwiseConv2D semantics: output channel
+c*M + j is sibling j's channel c.  NASNet's cells run 3x3 / 5x5 / 7x7 separable convs side by
+side on one input.
+
+  * kernels of different sizes share the largest window: a smaller filter sits at offset
+    (T - t, L - l) of it (T, L: the largest kernel's top / left pads; t, l: its own), zeros
+    around, which is legal when every sibling's window is inside the large one with the same
+    output size (the pads line up);
+  * biases (absent: zeros) interleave like the channels; all siblings share one activation;
+  * the merged output interleaves the siblings' channels, so each sibling's readers must be
+    convolutions (Conv2D / FusedConv2D, groups 1, NHWC, constant filter) reading it as x: each
+    reader's filter gets the input rows c*M + j (its own sibling j) and zero rows for the other
+    siblings' channels, so it reads the merged tensor directly (no split, no copy).  The cube K
+    of such a reader grows M-fold in channels (C1 blocks) while M - 1 launches go.
+
+Runs under the switch HorizontalConvFusion (horizontal.py's), before the sibling 1x1 convs merge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from compiler.ir.rewriting import with_loc
+from dialects import cann
+from dialects.common import dense_from_numpy, ints
+
+DW = (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)
+READERS = (cann.Conv2DOp, cann.FusedConv2DOp)
+
+
+def _const(v):
+    from compiler.transforms.fusion.helpers import const_value
+
+    return None if v is None else const_value(v)
+
+
+def _act(op) -> tuple:
+    a = op.properties.get("activation")
+    al = op.properties.get("alpha")
+    return (a.data if a is not None else "none", None if al is None else al.value.data)
+
+
+def _reader_ok(u: Operation, v: SSAValue) -> bool:
+    return (isinstance(u, READERS) and u.operands[0] is v and u.data_format.data == "NHWC"
+            and all(o is not v for o in u.operands[1:]) and _const(u.filter) is not None
+            and int(u.properties["groups"].value.data) == 1)
+
+
+def _candidate(op: Operation) -> bool:
+    if not isinstance(op, DW) or op.data_format.data != "NHWC":
+        return False
+    ws = list(cann.origin_shape(op.filter.type))
+    if len(ws) != 4 or ws[3] != 1 or any(d != 1 for d in ints(op.dilations)):
+        return False
+    if _const(op.filter) is None or (op.bias is not None and _const(op.bias) is None):
+        return False
+    readers = [u.operation for u in op.y.uses]
+    return bool(readers) and all(_reader_ok(u, op.y) for u in readers)
+
+
+def _window(op):
+    kh, kw = list(cann.origin_shape(op.filter.type))[:2]
+    t, b, l, r = ints(op.pads)
+    return kh, kw, t, b, l, r
+
+
+def _offsets(group) -> list[tuple[int, int]] | None:
+    """Each sibling's (row, col) offset in the largest window, or None when one does not fit."""
+    big = max(group, key=lambda o: _window(o)[0] * _window(o)[1])
+    KH, KW, T, B, L, R = _window(big)
+    offs = []
+    for o in group:
+        kh, kw, t, b, l, r = _window(o)
+        dh, dw = T - t, L - l
+        if dh < 0 or dw < 0 or dh + kh > KH or dw + kw > KW or KH - kh - dh != B - b or \
+                KW - kw - dw != R - r:
+            return None
+        offs.append((dh, dw))
+    return offs
+
+
+def _merge(group: list[Operation], offs) -> None:
+    first = group[0]
+    m = len(group)
+    big = max(group, key=lambda o: _window(o)[0] * _window(o)[1])
+    KH, KW = _window(big)[:2]
+    c = list(cann.origin_shape(first.x.type))[3]
+    w0 = _const(first.filter)
+    w = np.zeros((KH, KW, c, m), w0.dtype)
+    has_bias = any(o.bias is not None for o in group)
+    b = np.zeros((c, m), w0.dtype)
+    for j, (o, (dh, dw)) in enumerate(zip(group, offs)):
+        f = _const(o.filter)
+        w[dh:dh + f.shape[0], dw:dw + f.shape[1], :, j] = f[:, :, :, 0]
+        if o.bias is not None:
+            b[:, j] = _const(o.bias).reshape(c)
+    et = first.x.type.element_type
+    wc = with_loc(cann.ConstOp(dense_from_numpy(w), TensorType(et, list(w.shape))), first)
+    new_ops: list[Operation] = [wc]
+    operands = [first.x, wc.results[0]]
+    if has_bias:
+        bc = with_loc(cann.ConstOp(dense_from_numpy(b.reshape(-1)), TensorType(et, [c * m])), first)
+        new_ops.append(bc)
+        operands.append(bc.results[0])
+    ys = list(first.y.type.get_shape())
+    ys[3] = c * m
+    act, alpha = _act(first)
+    props = {"strides": first.properties["strides"], "pads": big.properties["pads"],
+             "dilations": first.properties["dilations"], "data_format": StringAttr("NHWC"),
+             "activation": StringAttr(act)}
+    if alpha is not None:
+        props["alpha"] = first.properties["alpha"]
+    dw = cann.FusedDepthwiseConv2DOp.create(operands=operands, result_types=[TensorType(et, ys)],
+                                            properties=props)
+    with_loc(dw, *group)
+    new_ops.append(dw)
+    Rewriter.insert_op(new_ops, InsertPoint.before(first))
+    for j, o in enumerate(group):
+        for u in [u.operation for u in o.y.uses]:
+            f = _const(u.filter)
+            g = np.zeros((f.shape[0], f.shape[1], c * m, f.shape[3]), f.dtype)
+            g[:, :, j::m, :] = f
+            gc = with_loc(cann.ConstOp(dense_from_numpy(g), TensorType(et, list(g.shape))), u)
+            Rewriter.insert_op(gc, InsertPoint.before(u))
+            u.operands[1] = gc.results[0]
+            u.operands[0] = dw.y
+    for o in group:
+        Rewriter.erase_op(o)
+
+
+def fuse_depthwise_siblings(root: Operation) -> int:
+    """Merge every group of sibling depthwise convs in `root`; returns the convs removed."""
+    removed = 0
+    values: list[SSAValue] = []
+    for op in root.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                values.extend(block.args)
+        values.extend(op.results)
+    for v in values:
+        groups: dict = {}
+        for u in dict.fromkeys(u.operation for u in v.uses if u.index == 0):
+            if _candidate(u):
+                key = (tuple(ints(u.strides)), _act(u), tuple(u.y.type.get_shape()),
+                       u.parent_block())
+                groups.setdefault(key, []).append(u)
+        for group in groups.values():
+            if len(group) < 2:
+                continue
+            block = group[0].parent_block()
+            pos = {op: i for i, op in enumerate(block.ops)}
+            group.sort(key=lambda o: pos[o])
+            offs = _offsets(group)
+            if offs is None:
+                continue
+            _merge(group, offs)
+            removed += len(group) - 1
+    return removed
