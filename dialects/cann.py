@@ -49,7 +49,13 @@ from dialects.layouts import RunsOn
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.target.formats import FORMAT_NAMES, Format, storage_shape
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.utils.str_enum import StrEnum
+
 from dialects.common import (
+    EnumProperties,
+    enum_prop,
+    StringLiteralEnum,
     ints,
     I64Array,
     check_len,
@@ -202,7 +208,48 @@ def verify_format_shape(op_name: str, what: str, t: TensorType) -> None:
     _CONSISTENT[id(t)] = t
 
 
-class CannOp(IRDLOperation):
+class DataFormat(StrEnum):
+    """The origin layout an op's 4-D operands are read in (each op allows its subset)."""
+
+    NHWC = "NHWC"
+    NCHW = "NCHW"
+    ND = "ND"
+
+
+@irdl_attr_definition
+class DataFormatAttr(EnumAttribute[DataFormat], StringLiteralEnum):
+    """`data_format = "NHWC"` (dialects/common.py: closed sets)."""
+
+    name = "cann.data_format"
+
+
+class Activation(StrEnum):
+    """Epilogue activations of the fused ops (numpy semantics: compiler/interpreters/fused_impl.py).
+    Gelu is the tanh approximation (CANN's Gelu), GeluErf the exact erf form, Swish x*sigmoid(x),
+    HardSwish x*relu6(x+3)/6, LeakyRelu uses the op's `alpha`."""
+
+    none = "none"
+    Relu = "Relu"
+    Relu6 = "Relu6"
+    Sigmoid = "Sigmoid"
+    Tanh = "Tanh"
+    Swish = "Swish"
+    Gelu = "Gelu"
+    GeluErf = "GeluErf"
+    FastGelu = "FastGelu"
+    LeakyRelu = "LeakyRelu"
+    HardSwish = "HardSwish"
+    Elu = "Elu"
+
+
+@irdl_attr_definition
+class ActivationAttr(EnumAttribute[Activation], StringLiteralEnum):
+    """`activation = "Relu"` (dialects/common.py: closed sets)."""
+
+    name = "cann.activation"
+
+
+class CannOp(EnumProperties):
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
 
@@ -312,7 +359,7 @@ def conv_geometry(op) -> tuple[tuple[int, int], tuple[int, int], tuple[int, ...]
     from dialects.common import ints
 
     s, d = ints(op.strides), ints(op.dilations)
-    if op.data_format.data == "NHWC":
+    if op.data_format.data == DataFormat.NHWC:
         return (s[1], s[2]), (d[1], d[2]), ints(op.pads)
     return (s[2], s[3]), (d[2], d[3]), ints(op.pads)
 
@@ -320,11 +367,11 @@ def conv_geometry(op) -> tuple[tuple[int, int], tuple[int, int], tuple[int, ...]
 def verify_conv_attributes(op) -> str:
     """CANN's conv attribute rules: 4-tuples in data_format order (N, C = 1), explicit pads."""
     n = op.name
-    fmt = check_one_of(n, "data_format", op.data_format, ("NHWC", "NCHW"))
+    fmt = check_one_of(n, "data_format", op.data_format, (DataFormat.NHWC, DataFormat.NCHW))
     s = check_len(n, "strides", op.strides, 4)
     d = check_len(n, "dilations", op.dilations, 4)
     pads = check_len(n, "pads", op.pads, 4)
-    nc = (0, 3) if fmt == "NHWC" else (0, 1)
+    nc = (0, 3) if fmt == DataFormat.NHWC else (0, 1)
     if any(s[i] != 1 for i in nc) or any(d[i] != 1 for i in nc):
         raise VerifyException(f"{n}: strides and dilations on N and C must be 1")
     if any(v < 1 for v in s + d) or any(p < 0 for p in pads):
@@ -343,7 +390,7 @@ class ConvLike(CannOp):
     pads = prop_def(I64Array)
     dilations = prop_def(I64Array)
     groups = prop_def(IntegerAttr)
-    data_format = prop_def(StringAttr)
+    data_format = enum_prop(DataFormatAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = conv_geometry
@@ -360,13 +407,13 @@ class ConvLike(CannOp):
         check_rank(n, "filter", ws, (4,))
         check_rank(n, "y", ys, (4,))
         check_same_element_type(n, x, w, y)
-        cin = xs[3] if fmt == "NHWC" else xs[1]
+        cin = xs[3] if fmt == DataFormat.NHWC else xs[1]
         # grouped (groups = G): the filter (HWCN) is (kh, kw, Cin/G, Cout), group g reads input
         # channels [g*Cin/G, (g+1)*Cin/G) and writes outputs [g*Cout/G, (g+1)*Cout/G)
         if not dims_compatible(cin, ws[2] * g if ws[2] >= 0 else -1):
             raise VerifyException(f"{n}: x has {cin} channels, the filter (HWCN) expects "
                                   f"{ws[2]}" + (f" x {g} groups" if g != 1 else ""))
-        cout = ys[3] if fmt == "NHWC" else ys[1]
+        cout = ys[3] if fmt == DataFormat.NHWC else ys[1]
         if not dims_compatible(cout, ws[3]):
             raise VerifyException(f"{n}: y has {cout} channels, the filter has {ws[3]} outputs")
         if g != 1 and ws[3] >= 0 and ws[3] % g:
@@ -382,24 +429,16 @@ class Conv2DOp(ConvLike):
     name = "cann.Conv2D"
 
 
-#: Epilogue activations of the fused ops (numpy semantics: compiler/interpreters/fused_impl.py).
-#: Gelu is the tanh approximation (CANN's Gelu), GeluErf the exact erf form, Swish x*sigmoid(x),
-#: HardSwish x*relu6(x+3)/6, LeakyRelu uses the op's `alpha`.
-ACTIVATIONS = ("none", "Relu", "Relu6", "Sigmoid", "Tanh", "Swish", "Gelu", "GeluErf", "FastGelu",
-               "LeakyRelu", "HardSwish", "Elu")
-
-
 @irdl_op_definition
 class FusedConv2DOp(ConvLike):
     """Conv2D with bias and an activation epilogue, run as one kernel (UB fusion)."""
 
     name = "cann.FusedConv2D"
-    activation = prop_def(StringAttr)
+    activation = enum_prop(ActivationAttr)
     alpha = opt_prop_def(FloatAttr)  # LeakyRelu's negative slope
 
     def verify_op(self) -> None:
         super().verify_op()
-        check_one_of(self.name, "activation", self.activation, ACTIVATIONS)
 
 
 @irdl_op_definition
@@ -408,12 +447,12 @@ class BiasAddOp(CannOp):
     x = operand_def(TensorType)
     bias = operand_def(TensorType)
     y = result_def(TensorType)
-    data_format = prop_def(StringAttr)
+    data_format = enum_prop(DataFormatAttr)
     traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("bias",)))
 
     def verify_op(self) -> None:
         n = self.name
-        fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW", "ND"))
+        fmt = self.data_format.data
         xs, bs = origin_shape(self.x.type), origin_shape(self.bias.type)
         check_rank(n, "bias", bs, (1,))
         if len(xs) < 2:
@@ -421,7 +460,7 @@ class BiasAddOp(CannOp):
         check_same_element_type(n, self.x.type, self.bias.type, self.y.type)
         if self.x.type != self.y.type:
             raise VerifyException(f"{n}: result type must equal the type of x")
-        c = xs[1] if fmt == "NCHW" else xs[-1]
+        c = xs[1] if fmt == DataFormat.NCHW else xs[-1]
         if not dims_compatible(c, bs[0]):
             raise VerifyException(f"{n}: bias has {bs[0]} elements, channels are {c}")
 
@@ -740,16 +779,16 @@ class BNInferOp(CannOp):
     variance = operand_def(TensorType)
     y = result_def(TensorType)
     epsilon = prop_def(FloatAttr)
-    data_format = prop_def(StringAttr)
+    data_format = enum_prop(DataFormatAttr)
     traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("scale", "offset", "mean", "variance")))
 
     def verify_op(self) -> None:
         n = self.name
-        fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW", "ND"))
+        fmt = self.data_format.data
         xs = _oshape(self.x)
         if len(xs) < 2:
             raise VerifyException(f"{n}: x must have rank at least 2, got rank {len(xs)}")
-        c = xs[1] if fmt == "NCHW" else xs[-1]
+        c = xs[1] if fmt == DataFormat.NCHW else xs[-1]
         for what in ("scale", "offset", "mean", "variance"):
             s = _oshape(getattr(self, what))
             if len(s) != 1 or not dims_compatible(s[0], c):
@@ -865,7 +904,7 @@ class DepthwiseConv2DOp(CannOp):
     strides = prop_def(I64Array)
     pads = prop_def(I64Array)
     dilations = prop_def(I64Array)
-    data_format = prop_def(StringAttr)
+    data_format = enum_prop(DataFormatAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
     geometry = conv_geometry
@@ -878,7 +917,7 @@ class DepthwiseConv2DOp(CannOp):
         check_rank(n, "filter", ws, (4,))
         check_rank(n, "y", ys, (4,))
         check_same_element_type(n, self.x.type, self.filter.type, self.y.type)
-        ci = 3 if fmt == "NHWC" else 1
+        ci = 3 if fmt == DataFormat.NHWC else 1
         if not dims_compatible(xs[ci], ws[2]):
             raise VerifyException(f"{n}: x has {xs[ci]} channels, the filter expects {ws[2]}")
         cout = ws[2] * ws[3] if ws[2] >= 0 and ws[3] >= 0 else -1
@@ -916,7 +955,7 @@ class PoolOp(CannOp):
     ksize = prop_def(I64Array)
     strides = prop_def(I64Array)
     padding = prop_def(StringAttr)
-    data_format = prop_def(StringAttr)
+    data_format = enum_prop(DataFormatAttr)
     # OutputFusable: the pool kernel runs a pointwise epilogue on its output rows in UB
     # (compiler/conversions/cann_to_kernel/vector.py PoolToVectorBody)
     traits = traits_def(Pure(), Opaque(), OutputFusable(), RunsOn(nc1hwc0="spatial", nd=False))
@@ -926,7 +965,7 @@ class PoolOp(CannOp):
         from dialects.common import ints
 
         k, s = ints(self.ksize), ints(self.strides)
-        if self.data_format.data == "NCHW":
+        if self.data_format.data == DataFormat.NCHW:
             return (k[2], k[3]), (s[2], s[3])
         return (k[1], k[2]), (s[1], s[2])
 
@@ -934,11 +973,11 @@ class PoolOp(CannOp):
         from compiler.target.conv_geometry import out_size, same_pads
 
         n = self.name
-        fmt = check_one_of(n, "data_format", self.data_format, ("NHWC", "NCHW"))
+        fmt = check_one_of(n, "data_format", self.data_format, (DataFormat.NHWC, DataFormat.NCHW))
         padding = check_one_of(n, "padding", self.padding, ("SAME", "VALID"))
         k = check_len(n, "ksize", self.ksize, 4)
         s = check_len(n, "strides", self.strides, 4)
-        nc = (0, 3) if fmt == "NHWC" else (0, 1)
+        nc = (0, 3) if fmt == DataFormat.NHWC else (0, 1)
         if any(k[i] != 1 or s[i] != 1 for i in nc):
             raise VerifyException(f"{n}: ksize and strides on N and C must be 1")
         if any(v < 1 for v in k + s):
@@ -946,7 +985,7 @@ class PoolOp(CannOp):
         xs, ys = _oshape(self.x), _oshape(self.y)
         check_rank(n, "x", xs, (4,))
         check_same_element_type(n, self.x.type, self.y.type)
-        hw = (1, 2) if fmt == "NHWC" else (2, 3)
+        hw = (1, 2) if fmt == DataFormat.NHWC else (2, 3)
         want = list(xs)
         for ax in hw:
             if xs[ax] < 0:
@@ -1232,9 +1271,9 @@ class FusedConv2DAddOp(CannOp):
     pads = prop_def(I64Array)
     dilations = prop_def(I64Array)
     groups = prop_def(IntegerAttr)
-    data_format = prop_def(StringAttr)
-    activation = prop_def(StringAttr)
-    post_activation = prop_def(StringAttr)
+    data_format = enum_prop(DataFormatAttr)
+    activation = enum_prop(ActivationAttr)
+    post_activation = enum_prop(ActivationAttr)
     alpha = opt_prop_def(FloatAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
@@ -1242,8 +1281,6 @@ class FusedConv2DAddOp(CannOp):
 
     def verify_op(self) -> None:
         ConvLike.verify_op(self)
-        check_one_of(self.name, "activation", self.activation, ACTIVATIONS)
-        check_one_of(self.name, "post_activation", self.post_activation, ACTIVATIONS)
         if _oshape(self.residual) != _oshape(self.y):
             raise VerifyException(f"{self.name}: residual must have the result's shape")
 
@@ -1260,8 +1297,8 @@ class FusedDepthwiseConv2DOp(CannOp):
     strides = prop_def(I64Array)
     pads = prop_def(I64Array)
     dilations = prop_def(I64Array)
-    data_format = prop_def(StringAttr)
-    activation = prop_def(StringAttr)
+    data_format = enum_prop(DataFormatAttr)
+    activation = enum_prop(ActivationAttr)
     alpha = opt_prop_def(FloatAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
@@ -1269,7 +1306,6 @@ class FusedDepthwiseConv2DOp(CannOp):
 
     def verify_op(self) -> None:
         DepthwiseConv2DOp.verify_op(self)
-        check_one_of(self.name, "activation", self.activation, ACTIVATIONS)
 
 
 @irdl_op_definition
@@ -1285,7 +1321,7 @@ class FusedMatMulOp(CannOp):
     y = result_def(TensorType)
     transpose_x1 = prop_def(IntegerAttr)
     transpose_x2 = prop_def(IntegerAttr)
-    activation = prop_def(StringAttr)
+    activation = enum_prop(ActivationAttr)
     alpha = opt_prop_def(FloatAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
 
@@ -1301,7 +1337,6 @@ class FusedMatMulOp(CannOp):
             bs = _oshape(self.bias)
             if len(bs) != 1 or not dims_compatible(bs[0], nn):
                 raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
-        check_one_of(n, "activation", self.activation, ACTIVATIONS)
         _check_result_shape(n, (*batch, m, nn), _oshape(self.y))
 
 
@@ -1422,7 +1457,7 @@ class FusedGatedMatMulOp(CannOp):
     weight = operand_def(TensorType)
     bias = operand_def(TensorType)
     y = result_def(TensorType)
-    activation = prop_def(StringAttr)
+    activation = enum_prop(ActivationAttr)
     traits = traits_def(Pure(), Cube())
 
     def verify_op(self) -> None:
@@ -1433,7 +1468,6 @@ class FusedGatedMatMulOp(CannOp):
             raise VerifyException(f"{n}: weight must be [{xs[-1] if xs else '?'}, 2F], got {_fmt_shape(ws)}")
         if len(bs) != 1 or not dims_compatible(bs[0], ws[1]):
             raise VerifyException(f"{n}: bias must be 1-D of length {ws[1]}, got {_fmt_shape(bs)}")
-        check_one_of(n, "activation", self.activation, ACTIVATIONS)
         check_same_element_type(n, self.x.type, self.weight.type, self.bias.type, self.y.type)
         _check_result_shape(n, (*xs[:-1], ws[1] // 2 if ws[1] >= 0 else -1), ys)
 
@@ -1564,8 +1598,8 @@ class FusedSqueezeExciteOp(CannOp):
     w2 = operand_def(TensorType)
     b2 = operand_def(TensorType)
     y = result_def(TensorType)
-    act1 = prop_def(StringAttr)
-    act2 = prop_def(StringAttr)
+    act1 = enum_prop(ActivationAttr)
+    act2 = enum_prop(ActivationAttr)
     traits = traits_def(Pure(), Opaque(), RunsOn(nc1hwc0="conv", nd=False, params=("w1", "b1", "w2", "b2")))
 
     def verify_op(self) -> None:
@@ -1585,8 +1619,6 @@ class FusedSqueezeExciteOp(CannOp):
         if not _shapes_match(b1, (cr,)) or not _shapes_match(b2, (c,)):
             raise VerifyException(f"{n}: b1 must be [{cr}] and b2 [{c}], got {list(b1)} and "
                                   f"{list(b2)}")
-        check_one_of(n, "act1", self.act1, ACTIVATIONS)
-        check_one_of(n, "act2", self.act2, ACTIVATIONS)
         _check_result_shape(n, (xs[0], 1, 1, c), ys)
 
 
@@ -1608,9 +1640,9 @@ class FusedConv2DScaledOp(CannOp):
     pads = prop_def(I64Array)
     dilations = prop_def(I64Array)
     groups = prop_def(IntegerAttr)
-    data_format = prop_def(StringAttr)
-    activation = prop_def(StringAttr)
-    post_activation = prop_def(StringAttr)
+    data_format = enum_prop(DataFormatAttr)
+    activation = enum_prop(ActivationAttr)
+    post_activation = enum_prop(ActivationAttr)
     alpha = opt_prop_def(FloatAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
 
@@ -1619,16 +1651,14 @@ class FusedConv2DScaledOp(CannOp):
     def verify_op(self) -> None:
         ConvLike.verify_op(self)
         n = self.name
-        check_one_of(n, "activation", self.activation, ACTIVATIONS)
-        check_one_of(n, "post_activation", self.post_activation, ACTIVATIONS)
         xs = _oshape(self.x)
-        want = (xs[0], 1, 1, xs[3]) if self.data_format.data == "NHWC" else (xs[0], xs[1], 1, 1)
+        want = (xs[0], 1, 1, xs[3]) if self.data_format.data == DataFormat.NHWC else (xs[0], xs[1], 1, 1)
         if not _shapes_match(_oshape(self.scale), want):
             raise VerifyException(f"{n}: scale must be {list(want)} (per batch and input "
                                   f"channel), got {list(_oshape(self.scale))}")
         if self.residual is not None and _oshape(self.residual) != _oshape(self.y):
             raise VerifyException(f"{n}: residual must have the result's shape")
-        if self.residual is None and self.post_activation.data != "none":
+        if self.residual is None and self.post_activation.data != Activation.none:
             raise VerifyException(f"{n}: post_activation needs a residual")
 
 
@@ -2158,7 +2188,7 @@ CANN = Dialect(
     "cann",
     [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS, *SE_FUSED_OPS,
      *EXTRA_LIBRARY_OPS, *CONTROL_OPS],
-    [FormatAttr],
+    [FormatAttr, DataFormatAttr, ActivationAttr],
 )
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -19,8 +20,12 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, BuiltinAttribute
+from xdsl.irdl import AttrConstraint, IRDLOperation, VerificationContext, prop_def
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 
 #: Integer lists (strides, pads, ...) are i64 dense arrays: `array<i64: 1, 1, 1, 1>`.
@@ -68,11 +73,114 @@ def check_len(op_name: str, attr_name: str, attr: DenseArrayBase, n: int) -> tup
     return vals
 
 
-def check_one_of(op_name: str, attr_name: str, attr: StringAttr, allowed: Sequence[str]) -> str:
+def check_one_of(op_name: str, attr_name: str, attr: StringAttr | EnumAttribute,
+                 allowed: Sequence[str]) -> str:
     if attr.data not in allowed:
         raise VerifyException(
             f"{op_name}: '{attr_name}' must be one of {', '.join(allowed)}; got '{attr.data}'")
     return attr.data
+
+
+# --- closed sets: xDSL EnumAttributes written as string literals ---------------------------
+#
+# An attribute whose values form a closed set (an activation, a data format, a load view, ...) is
+# an `EnumAttribute[StrEnum]` mixed with `StringLiteralEnum`: it prints as the string literal of
+# its member (`activation = "Relu"`, the text the IR always had) instead of xDSL's
+# `#cann.activation<Relu>`, and an op deriving from `EnumProperties` takes a string literal (or
+# any StringAttr given to its builder) naming a member of the property's enum as that member.  A
+# string naming no member stays a StringAttr and the op's verifier reports it in one line with the
+# allowed values.  Code compares `op.activation.data` (the StrEnum member) with the enum's members.
+
+
+class StringLiteralEnum(BuiltinAttribute):
+    """Mixin of an `EnumAttribute` subclass: printed as the string literal of its member."""
+
+    enum_type: type[StrEnum]
+
+    def print_builtin(self, printer: Printer) -> None:
+        printer.print_string_literal(self.data.value)  # type: ignore[attr-defined]
+
+    @classmethod
+    def of(cls, value: str):
+        """The attribute of the member named `value` (a member or its string)."""
+        cache = _ENUM_ATTR_CACHE.setdefault(cls, {})
+        got = cache.get(value)
+        if got is None:
+            got = cache[value] = cls(cls.enum_type(value))  # type: ignore[call-arg]
+        return got
+
+
+_ENUM_ATTR_CACHE: dict[type, dict[str, Attribute]] = {}
+_ENUM_PROPS: dict[type, dict[str, type]] = {}
+
+
+@dataclass(frozen=True)
+class EnumOrItsString(AttrConstraint):
+    """The property constraint of `enum_prop`: the enum attribute, or a StringAttr (xDSL's
+    custom-format parser checks constraints before the op is built; `EnumProperties` turns a
+    member's string into the member and reports any other string with the allowed values)."""
+
+    attr: type
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not isinstance(attr, (self.attr, StringAttr)):
+            raise VerifyException(f"{attr} should be of base attribute {self.attr.name}")
+
+    def mapping_type_vars(self, type_var_mapping: Mapping) -> AttrConstraint:
+        return self
+
+
+def enum_prop(attr_type: type):
+    """A property holding a member of `attr_type`'s enum (an op deriving from EnumProperties)."""
+    return prop_def(EnumOrItsString(attr_type))
+
+
+def enum_properties(op_type: type[IRDLOperation]) -> dict[str, type]:
+    """{property name: its StringLiteralEnum attribute class} of an op type."""
+    got = _ENUM_PROPS.get(op_type)
+    if got is None:
+        got = {}
+        for name, d in op_type.get_irdl_definition().properties.items():
+            c = d.constr
+            if isinstance(c, EnumOrItsString):
+                got[name] = c.attr
+        _ENUM_PROPS[op_type] = got
+    return got
+
+
+def string_value(attr: Attribute | None) -> str | None:
+    """The string of a StringAttr or of a closed-set attribute; else None (for code reading a
+    property that is a free string on some ops and an enum on others)."""
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, StringLiteralEnum):
+        return attr.data.value  # type: ignore[attr-defined]
+    return None
+
+
+def enum_values(attr_type: type) -> tuple[str, ...]:
+    return tuple(m.value for m in attr_type.enum_type)
+
+
+class EnumProperties(IRDLOperation):
+    """An op with closed-set properties: a StringAttr naming a member becomes the member's
+    attribute when the op is built (parsed, created, cloned); one naming none is a verifier error
+    listing the allowed values."""
+
+    def __post_init__(self):
+        for name, attr_type in enum_properties(type(self)).items():
+            v = self.properties.get(name)
+            if isinstance(v, StringAttr) and v.data in attr_type.enum_type._value2member_map_:
+                self.properties[name] = attr_type.of(v.data)
+        super().__post_init__()
+
+    def verify(self, verify_nested_ops: bool = True) -> None:
+        for name, attr_type in enum_properties(type(self)).items():
+            v = self.properties.get(name)
+            if isinstance(v, StringAttr):
+                raise VerifyException(f"{self.name}: '{name}' must be one of "
+                                      f"{', '.join(enum_values(attr_type))}; got '{v.data}'")
+        super().verify(verify_nested_ops)
 
 
 def tensor_type(value_type: Attribute, op_name: str, what: str) -> TensorType:

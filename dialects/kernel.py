@@ -44,7 +44,12 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.target.chips import CHIPS, UnknownChipError, get_chip
-from dialects.common import I64Array, check_len, check_one_of, i64_attr, ints
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.utils.str_enum import StrEnum
+
+from dialects.cann import Activation, ActivationAttr
+from dialects.common import (EnumProperties, I64Array, StringLiteralEnum, check_len, check_one_of,
+                             enum_prop, i64_attr, ints)
 
 MEMORY_SPACES = ("GM", "L1", "L0A", "L0B", "L0C", "UB")
 SOC_ATTR = "cann.soc_version"
@@ -151,7 +156,7 @@ def soc_of(op: IRDLOperation) -> str | None:
     return attr.data if isinstance(attr, StringAttr) else None
 
 
-class KernelOp(IRDLOperation):
+class KernelOp(EnumProperties):
     """Common part: block_dim, tiling and buffers, checked against the module's chip."""
 
     irdl_options = (ParsePropInAttrDict(),)
@@ -216,7 +221,7 @@ class CubeConv2DOp(KernelOp):
     dilations = prop_def(I64Array)
     pads = prop_def(I64Array)
     kernel_hw = prop_def(I64Array)
-    activation = prop_def(StringAttr)
+    activation = enum_prop(ActivationAttr)
 
     def verify_kernel(self) -> None:
         n = self.name
@@ -224,7 +229,7 @@ class CubeConv2DOp(KernelOp):
         check_len(n, "dilations", self.dilations, 2)
         check_len(n, "pads", self.pads, 4)
         check_len(n, "kernel_hw", self.kernel_hw, 2)
-        check_one_of(n, "activation", self.activation, ("none", "Relu"))
+        check_one_of(n, "activation", self.activation, (Activation.none, Activation.Relu))
         if len(self.x.type.get_shape()) != 5 or len(self.y.type.get_shape()) != 5:
             raise VerifyException(f"{n}: x and y must be NC1HWC0 (rank 5)")
         if len(self.filter.type.get_shape()) != 4:
@@ -234,7 +239,16 @@ class CubeConv2DOp(KernelOp):
             raise VerifyException(f"{n}: tiling lacks {', '.join(missing)}")
 
 
-VECTOR_FUNCTIONS = ("Relu", "BiasAdd")
+class VectorFunction(StrEnum):
+    """What a kernel.vector computes."""
+
+    Relu = "Relu"
+    BiasAdd = "BiasAdd"
+
+
+@irdl_attr_definition
+class VectorFunctionAttr(EnumAttribute[VectorFunction], StringLiteralEnum):
+    name = "kernel.vector_function"
 
 
 @irdl_op_definition
@@ -244,10 +258,9 @@ class VectorOp(KernelOp):
     name = "kernel.vector"
     inputs = var_operand_def(TensorType)
     y = result_def(TensorType)
-    fn = prop_def(StringAttr)
+    fn = enum_prop(VectorFunctionAttr)
 
     def verify_kernel(self) -> None:
-        check_one_of(self.name, "fn", self.fn, VECTOR_FUNCTIONS)
         for f in ("tileElems", "tilesPerCore"):
             if self.tiling.get(f) is None:
                 raise VerifyException(f"{self.name}: tiling lacks {f}")
@@ -595,9 +608,38 @@ STORE_VIEWS += ("concat_c0",)
 #: nc1hwc0_rows: the inverse of the load view of that name; the padding lanes written as zeros
 STORE_VIEWS += ("nc1hwc0_rows",)
 
+#: The closed sets of views (their meanings above): `view = "nz"` (dialects/common.py: closed sets).
+LoadView = StrEnum("LoadView", [(v, v) for v in LOAD_VIEWS])
+StoreView = StrEnum("StoreView", [(v, v) for v in STORE_VIEWS])
+
+
+@irdl_attr_definition
+class LoadViewAttr(EnumAttribute[LoadView], StringLiteralEnum):
+    name = "kernel.load_view"
+
+
+@irdl_attr_definition
+class StoreViewAttr(EnumAttribute[StoreView], StringLiteralEnum):
+    name = "kernel.store_view"
+
+
+class AccumulateFn(StrEnum):
+    """acc = fn(acc, v) of kernel.accumulate (Copy: acc = v)."""
+
+    Add = "Add"
+    Max = "Max"
+    Min = "Min"
+    Mul = "Mul"
+    Copy = "Copy"
+
+
+@irdl_attr_definition
+class AccumulateFnAttr(EnumAttribute[AccumulateFn], StringLiteralEnum):
+    name = "kernel.accumulate_fn"
+
 
 @irdl_op_definition
-class LoadOp(IRDLOperation):
+class LoadOp(EnumProperties):
     """A data move (MTE2 GM -> L1/UB, MTE1 L1 -> L0A/L0B) of one tile; `view` says how the source
     is read (LOAD_VIEWS), `params` carries its geometry.  Outside the source's extent the tile is
     zero (padding)."""
@@ -607,14 +649,13 @@ class LoadOp(IRDLOperation):
     assembly_format = "$src `[` $indices `]` attr-dict `:` type($src) `->` type($result)"
     src = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
-    view = prop_def(StringAttr)
+    view = enum_prop(LoadViewAttr)
     params = prop_def(DictionaryAttr)
     result = result_def(MemRefType)
 
     def verify_(self) -> None:
         src = _need_space(self, "source", self.src.type, tuple(LOAD_PATHS))
         _need_space(self, "result", self.result.type, LOAD_PATHS[src])
-        check_one_of(self.name, "view", self.view, tuple(LOAD_VIEWS))
 
     def param(self, key: str, default=None):
         v = self.params.data.get(key)
@@ -681,7 +722,7 @@ class VecOp(IRDLOperation):
 
 
 @irdl_op_definition
-class StoreOp(IRDLOperation):
+class StoreOp(EnumProperties):
     """UB -> GM (MTE3) of one tile, clipped at the destination's valid extent (padding stays 0)."""
 
     name = "kernel.store"
@@ -690,19 +731,18 @@ class StoreOp(IRDLOperation):
     value = operand_def(MemRefType)
     dst = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
-    view = prop_def(StringAttr)
+    view = enum_prop(StoreViewAttr)
     params = prop_def(DictionaryAttr)
 
     def verify_(self) -> None:
         _need_space(self, "value", self.value.type, ("UB",))
         _need_space(self, "destination", self.dst.type, ("GM",))
-        check_one_of(self.name, "view", self.view, STORE_VIEWS)
 
     param = LoadOp.param
 
 
 @irdl_op_definition
-class AccumulateOp(IRDLOperation):
+class AccumulateOp(EnumProperties):
     """`kernel.accumulate %acc, %v {fn = "Add"}`: acc = fn(acc, v) in place in UB (a reduction's
     accumulator across the chunks of the reduced axis; fn is Add, Max or Min; Copy: acc = v, a
     UB -> UB DataCopy, the state a recurrent kernel carries from one time step to the next)."""
@@ -712,12 +752,11 @@ class AccumulateOp(IRDLOperation):
     assembly_format = "$acc `,` $value attr-dict `:` type($acc) `,` type($value)"
     acc = operand_def(MemRefType)
     value = operand_def(MemRefType)
-    fn = prop_def(StringAttr)
+    fn = enum_prop(AccumulateFnAttr)
 
     def verify_(self) -> None:
         _need_space(self, "acc", self.acc.type, ("UB",))
         _need_space(self, "value", self.value.type, ("UB",))
-        check_one_of(self.name, "fn", self.fn, ("Add", "Max", "Min", "Mul", "Copy"))
         if tuple(self.acc.type.get_shape()) != tuple(self.value.type.get_shape()):
             raise VerifyException(f"{self.name}: acc {self.acc.type} and value {self.value.type} "
                                   "must have one shape")
@@ -935,6 +974,7 @@ KERNEL = Dialect(
      YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp,
      GatherOp, ScatterOp,
      *CONTROL_KERNEL_OPS],
-    [TilingAttr, BufferAttr, SpaceAttr])
+    [TilingAttr, BufferAttr, SpaceAttr, VectorFunctionAttr, LoadViewAttr, StoreViewAttr,
+     AccumulateFnAttr])
 
 __all__ = ["KERNEL", "CHIPS", "SOC_ATTR"]

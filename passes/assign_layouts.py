@@ -19,7 +19,8 @@ then carry the choice out, applied to a fixed point:
   TransdataTransdataFold  TransData(A->B) of TransData(B->A) = the original value (the CANN pass
                           of that name)
   MergeTransData          two TransData of one value into one format are one
-  EraseDead               unused TransData, constants and reshapes left behind
+then xDSL's DCE (compiler/ir/rewriting.erase_dead) erases the TransData, constants and reshapes
+left unused.
 What remains is a TransData wherever the assignment found no cheaper arrangement: at the
 graph's inputs and outputs, and next to an op that has no kernel for its neighbours' format.
 `report=-` (or a file) lists each one and why (cann-compile --layout-report).
@@ -38,7 +39,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from compiler.target.formats import Format, to_storage
-from compiler.ir.rewriting import rewrite, with_loc
+from compiler.ir.rewriting import erase_dead, rewrite, with_loc
 from compiler.transforms.canonicalization import TransDataInverse as TransdataTransdataFold  # CANN's name
 from dialects import cann
 from dialects.common import dense_from_numpy, i64_attr, numpy_from_dense
@@ -365,12 +366,6 @@ class MergeTransData(RewritePattern):
                 return
 
 
-class EraseDead(RewritePattern):
-    def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if isinstance(op, (cann.TransDataOp, cann.ConstOp, cann.ReshapeOp)) and not op.results[0].uses:
-            rewriter.erase(op)
-
-
 @dataclass(frozen=True)
 class AssignLayoutsPass(ModulePass):
     name = "assign-layouts"
@@ -385,7 +380,10 @@ class AssignLayoutsPass(ModulePass):
         choices = choose(op)
         rewrite(op, [LayoutConv(), LayoutPool(), LayoutMatMul(), LayoutSqueezeExciteGate(),
                      LayoutConvScaled(), LayoutChosen(choices), FoldReshapeChain(),
-                     FoldConstTransData(), TransdataTransdataFold(), MergeTransData(), EraseDead()])
+                     FoldConstTransData(), TransdataTransdataFold(), MergeTransData()])
+        # the TransData, constants and reshapes the patterns left unused (other unused ops stay
+        # for cann-to-kernel to lower or diagnose)
+        erase_dead(op, only=(cann.TransDataOp, cann.ConstOp, cann.ReshapeOp))
         if self.report:
             text = "\n".join(report_lines(op)) + "\n"
             if self.report == "-":

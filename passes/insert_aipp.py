@@ -24,6 +24,8 @@ from xdsl.passes import ModulePass
 
 from compiler.interpreters.aipp_impl import RECORD
 from compiler.ir.diagnostics import CompileError
+from dialects.cann import DataFormat
+from dialects.common import string_value
 
 
 def _reads_nchw(arg) -> bool:
@@ -31,7 +33,7 @@ def _reads_nchw(arg) -> bool:
     for use in arg.uses:
         op = use.operation
         df = op.properties.get("data_format") or op.attributes.get("data_format")
-        if isinstance(df, StringAttr) and df.data == "NCHW":
+        if string_value(df) == DataFormat.NCHW:
             return True
     return False
 

@@ -242,9 +242,8 @@ def check_input_format(module, fmt: str | None) -> None:
     layout-sensitive op each input reaches (NHWC for TensorFlow's default).  ND: no such op."""
     if fmt is None:
         return
-    from xdsl.dialects.builtin import StringAttr
-
     from compiler.driver.runner import io_names, main_func
+    from dialects.common import string_value
 
     fn = main_func(module)
     names = io_names(fn)[0]
@@ -260,8 +259,9 @@ def check_input_format(module, fmt: str | None) -> None:
                 df = op.attributes.get("data_format") or op.properties.get("data_format")
                 # A 4-letter data_format is a layout of 4-d operands only (a BiasAdd of a
                 # [batch, seq, hidden] tensor says NHWC and reads it as ND).
-                if isinstance(df, StringAttr) and len(df.data) == 4 and _rank(op.operands[0]) == 4:
-                    found = (op, df.data)
+                df = string_value(df)
+                if df is not None and len(df) == 4 and _rank(op.operands[0]) == 4:
+                    found = (op, df)
                     break
                 stack.extend(op.results)
         model_fmt = found[1] if found else "ND"

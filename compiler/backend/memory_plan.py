@@ -87,6 +87,8 @@ from xdsl.ir import Operation, SSAValue
 
 from compiler.target.formats import ceil_div
 from dialects.op_kinds import is_pointwise
+from dialects.common import string_value
+from dialects.kernel import LoadView, LoadViewAttr
 
 ALIGNMENT = 512
 #: Where a concat input may start inside the concat's buffer: its producer stores whole 32-byte
@@ -424,8 +426,7 @@ def _int_prop(op: Operation, name: str) -> int | None:
 
 
 def fn_of(op: Operation) -> str | None:
-    v = _prop(op, "fn")
-    return v.data if isinstance(v, StringAttr) else None
+    return string_value(_prop(op, "fn"))
 
 
 #: `kind` of kernels whose body reads and writes each tile at the same index (cann-to-kernel's
@@ -541,7 +542,7 @@ def slice_view_offset(op: Operation) -> int | None:
     if len(loads) != 1:
         return None
     view, params = loads[0].properties.get("view"), loads[0].properties.get("params")
-    if not isinstance(view, StringAttr) or view.data != "slice_flat" or params is None:
+    if view != LoadViewAttr.of(LoadView.slice_flat) or params is None:
         return None
     try:
         start, step, count = (list(params.data[k].get_values()) for k in ("start", "step", "count"))

@@ -50,6 +50,8 @@ from compiler.target.chips import BYTES_PER_CYCLE, DEFAULT_CHIP, ChipProfile, ge
 from compiler.target.cost_model import cube_core_cycles, vector_core_cycles, vector_fit
 from compiler.target.formats import ceil_div
 from compiler.target.kernel_cost_walk import walk_body
+from dialects.cann import Activation
+from dialects.common import string_value
 from dialects.kernel import BodyKernelOp, TransDataOp, ViewOp
 
 #: Assumption (not a number in the reference, which says "microseconds"): per kernel launch.
@@ -288,8 +290,8 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
         else:  # kernel.cube_conv2d: bias add and activation on the output block
             act = _prop(op, "activation")
             fns = ["Add"] if len(op.operands) > 2 else []
-            if isinstance(act, StringAttr) and act.data not in ("none", ""):
-                fns.append(act.data)
+            if string_value(act) not in (None, Activation.none, ""):
+                fns.append(string_value(act))
             for fn in fns:
                 vec += vector_core_cycles(fn, t["singleCoreM"] * t["singleCoreN"], 4)
                 aliases.update(_alias(fn))
@@ -303,7 +305,7 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
                 note += "; data moves bound"
         else:
             fn = _prop(op, "fn")
-            fn = fn.data if isinstance(fn, StringAttr) else (
+            fn = string_value(fn) if string_value(fn) is not None else (
                 "TransData" if "transdata" in op.name else name)
             elems = t.get("totalElems") or (_elems(op.results[0].type) if op.results else 0)
             per_core = t.get("elemsPerCore") or ceil_div(elems, max(cores, 1))

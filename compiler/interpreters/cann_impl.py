@@ -454,14 +454,14 @@ def run_library_op(op, args: tuple[Any, ...]) -> tuple[np.ndarray, ...]:
     xs = []
     for a, v in zip(args, op.operands, strict=True):
         fmt = getattr(op, "data_format", None)
-        default = fmt.data if fmt is not None and fmt.data != "ND" else "ND"
+        default = fmt.data if fmt is not None and fmt.data != cann.DataFormat.ND else "ND"
         xs.append(to_origin(np.asarray(a), v.type, default))
     try:
         with np.errstate(all="ignore"):  # inf/nan follow IEEE as on the device
             y = np.asarray(fn(op, *xs))
         rt = op.results[0].type
         fmt = getattr(op, "data_format", None)
-        default = fmt.data if fmt is not None and fmt.data != "ND" else "ND"
+        default = fmt.data if fmt is not None and fmt.data != cann.DataFormat.ND else "ND"
         return (from_origin(y, rt, default),)
     except ValueError as e:
         raise SemanticsError(op, f"{op.name}: {e}") from None

@@ -34,7 +34,7 @@ def _sigmoid(a):
 
 
 def activate(a: np.ndarray, kind: str, alpha: float | None = None) -> np.ndarray:
-    """The epilogue activations of cann.ACTIVATIONS (on an accumulator-typed array)."""
+    """The epilogue activations of cann.Activation (on an accumulator-typed array)."""
     if kind == "none":
         return a
     if kind == "Relu":
@@ -61,7 +61,7 @@ def activate(a: np.ndarray, kind: str, alpha: float | None = None) -> np.ndarray
     if kind == "Elu":
         s = 1.0 if alpha is None else alpha
         return np.where(a > 0, a, s * np.expm1(np.minimum(a, 0)))
-    raise ValueError(f"unknown activation '{kind}'; known: {', '.join(cann.ACTIVATIONS)}")
+    raise ValueError(f"unknown activation '{kind}'; known: {', '.join(cann.Activation)}")
 
 
 def _alpha(op) -> float | None:

@@ -197,7 +197,7 @@ def vector(op: kernel.VectorOp, args: tuple[Any, ...]) -> np.ndarray:
     acc = numerics.acc_dtype(x.dtype)
     flat = x.reshape(-1)
     operand = None
-    if fn == "BiasAdd":
+    if fn == kernel.VectorFunction.BiasAdd:
         operand = _broadcast_bias(op, x, args[1].reshape(-1).astype(acc), fail).reshape(-1)
 
     t = op.tiling.as_dict()
@@ -214,7 +214,7 @@ def vector(op: kernel.VectorOp, args: tuple[Any, ...]) -> np.ndarray:
         for tile in range(core * per_core, min((core + 1) * per_core, n_tiles)):
             lo, hi = tile * tile_elems, min((tile + 1) * tile_elems, total)
             v = flat[lo:hi].astype(acc, copy=False)  # GM -> UB
-            if fn == "BiasAdd":
+            if fn == kernel.VectorFunction.BiasAdd:
                 v = v + operand[lo:hi]
             else:
                 v = numerics.activate(v, "Relu")
@@ -296,15 +296,15 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
     dt = numpy_dtype(rt.element_type)
     out = np.zeros(shape, dt)
     P = op.param
-    if view == "Zz":  # [m, k] -> (m1, k1, 16, k0)
+    if view == kernel.LoadView.Zz:  # [m, k] -> (m1, k1, 16, k0)
         m, k = src.shape
         k0 = shape[3]
         return np.ascontiguousarray(src.reshape(m // N0, N0, k // k0, k0).transpose(0, 2, 1, 3))
-    if view == "Zn":  # [k, n] -> (k1, n1, 16(n), k0)
+    if view == kernel.LoadView.Zn:  # [k, n] -> (k1, n1, 16(n), k0)
         k, n = src.shape
         k0 = shape[3]
         return np.ascontiguousarray(src.reshape(k // k0, k0, n // N0, N0).transpose(0, 2, 3, 1))
-    if view == "img2col":
+    if view == kernel.LoadView.img2col:
         g, m0, k0_ = idx
         n_, c1_, h_, w_, c0 = src.shape
         kh, kw = P("kernel_hw")
@@ -332,7 +332,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
                        np.clip(wi, 0, w_ - 1), (chc % c0)[None, :]]
             return np.where(ok, vals, 0)
         return _take2(a_at, rows, cols, m_tot, k_tot, out)
-    if view == "fz":
+    if view == kernel.LoadView.fz:
         g, k0_, n0_ = idx
         rows_, n1, _, c0 = src.shape
         kg, n_lim = P("K"), P("N")
@@ -342,13 +342,13 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
             rr = g * (kg // c0) + r // c0
             return src[rr[:, None], (c // N0)[None, :], (c % N0)[None, :], (r % c0)[:, None]]
         return _take2(b_at, rows, cols, kg, n_lim, out)
-    if view in ("nz", "nd"):
+    if view in (kernel.LoadView.nz, kernel.LoadView.nd):
         b, r0, c0_ = idx
         transpose = bool(P("transpose", 0))
         out_batch = tuple(P("batch", ()))
         if P("reverse", 0):
             b = int(np.prod(out_batch)) - 1 - b
-        if view == "nz":
+        if view == kernel.LoadView.nz:
             *sb, k1, m1, _, cz = src.shape
             nd_r, nd_c = P("rows"), P("cols")  # origin ND extents of the stored matrix
         else:
@@ -364,11 +364,11 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
                 rr, cc = r[None, :], c[:, None]
             else:
                 rr, cc = r[:, None], c[None, :]
-            if view == "nz":
+            if view == kernel.LoadView.nz:
                 return mat[cc // cz, rr // N0, rr % N0, cc % cz]
             return mat[rr, cc]
         return _take2(m_at, rows, cols, lim_r, lim_c, out)
-    if view == "nc1hwc0":  # a residual tile [m, n] of an NC1HWC0 tensor (conv output geometry)
+    if view == kernel.LoadView.nc1hwc0:  # a residual tile [m, n] of an NC1HWC0 tensor (conv output geometry)
         g, m0, n0_ = idx
         ho, wo = P("out_hw")
         m_lim, n_lim, off, ctot = P("M"), P("N"), P("offset", 0), P("cout")
@@ -382,7 +382,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
             vals = src[nn[:, None], (ch // c0)[None, :], hh[:, None], ww[:, None], (ch % c0)[None, :]]
             return np.where(((g * off + c) < ctot)[None, :], vals, 0)
         return _take2(r_at, rows, cols, m_lim, n_lim, out)
-    if view == "channel":
+    if view == kernel.LoadView.channel:
         g, n0_ = idx
         src = src.reshape(-1)  # [C], or [1, .., 1, C]: one value per channel
         off, n_lim = P("offset", 0), P("N")
@@ -391,7 +391,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         ok = (cols < n_lim) & (ch < src.shape[0])
         out.reshape(-1)[ok] = src[ch[ok]]
         return out
-    if view == "flat":
+    if view == kernel.LoadView.flat:
         (t,) = idx
         dst_shape = tuple(P("shape"))
         total = int(np.prod(dst_shape))
@@ -401,7 +401,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         else:  # numpy broadcasting of the source to the destination's storage shape
             out[:pos.size] = np.broadcast_to(src, dst_shape).reshape(-1)[pos]
         return out
-    if view == "transpose_flat":  # flat tile of y = transpose(src, perm), gathered from src
+    if view == kernel.LoadView.transpose_flat:  # flat tile of y = transpose(src, perm), gathered from src
         (t,) = idx
         perm, dst_shape = tuple(P("perm")), tuple(P("shape"))
         if src.ndim != len(perm) or tuple(src.shape[p] for p in perm) != dst_shape:
@@ -415,7 +415,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
             xc[p] = yc[i]
         out[:pos.size] = src[tuple(xc)] if perm else src.reshape(-1)[pos]
         return out
-    if view == "slice_flat":  # flat tile of the strided slice: x[start + i * step] per axis
+    if view == kernel.LoadView.slice_flat:  # flat tile of the strided slice: x[start + i * step] per axis
         (t,) = idx
         start, step, count = P("start"), P("step"), P("count")
         if src.ndim != len(count):
@@ -426,7 +426,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         out[:pos.size] = src[tuple(s + c * d for s, c, d in zip(start, yc, step))] if count \
             else src.reshape(-1)[pos]
         return out
-    if view == "channel_flat":
+    if view == kernel.LoadView.channel_flat:
         (t,) = idx
         src = src.reshape(-1)  # [C], or [1, .., 1, C]: one value per channel
         dst_shape = tuple(P("shape"))
@@ -448,7 +448,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         vals[ok] = src[ch[ok]]
         out[:pos.size] = vals
         return out
-    if view in ("windows", "window_count"):
+    if view in (kernel.LoadView.windows, kernel.LoadView.window_count):
         (t,) = idx
         kh, kw = P("kernel_hw")
         sh, sw = P("strides")
@@ -462,7 +462,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         hi = (oh * sh - pt)[:, None, None] + np.arange(kh)[None, :, None]
         wi = (ow * sw - pl)[:, None, None] + np.arange(kw)[None, None, :]
         ok = ((hi >= 0) & (hi < h_) & (wi >= 0) & (wi < w_)).reshape(rows.size, kh * kw)
-        if view == "window_count":
+        if view == kernel.LoadView.window_count:
             out[:rows.size, 0] = ok.sum(axis=1)
             return out
         vals = src[nn[:, None, None], cc[:, None, None], np.clip(hi, 0, h_ - 1),
@@ -471,7 +471,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         fill_v = -np.inf if fill else 0
         out[:rows.size] = np.where(ok[:, :, None], vals, fill_v)
         return out
-    if view == "rows":
+    if view == kernel.LoadView.rows:
         (t,) = idx
         rl = int(np.prod(shape[1:]))
         bshape = P("shape", None)
@@ -481,7 +481,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         n = max(0, min(shape[0], flat.shape[0] - t))
         out.reshape(shape[0], rl)[:n] = flat[t:t + n]
         return out
-    if view == "chunk_rows":
+    if view == kernel.LoadView.chunk_rows:
         t, l0 = idx
         rows, length, inner = P("rows"), P("length"), P("inner")
         fill = P("fill", 0)
@@ -490,7 +490,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         v = src.reshape(rows, length, inner)[t:t + shape[0], l0:l0 + shape[1]]
         out[:v.shape[0], :v.shape[1]] = v
         return out
-    if view == "pad_rows":
+    if view == kernel.LoadView.pad_rows:
         (t,) = idx
         pads = P("pads")
         dst_shape = tuple(P("shape"))
@@ -507,7 +507,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         rows_v = src[tuple(src_idx)] if src_idx else src[None]
         out[:r.size, lo:lo + src.shape[-1]] = np.where(ok[:, None], rows_v, 0)
         return out
-    if view == "heads":
+    if view == kernel.LoadView.heads:
         bh, r0, c0_ = idx
         heads, d, off = P("heads"), P("head_dim"), P("col_offset")
         bb, h = divmod(bh, heads)
@@ -517,13 +517,13 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         v = mat[r0:r0 + shape[0], c0_:c0_ + shape[1]]
         out[:v.shape[0], :v.shape[1]] = v
         return out
-    if view == "scan_rows":
+    if view == kernel.LoadView.scan_rows:
         return _scan_rows(op, src, idx, out)
     from compiler.interpreters.kernel_views import LOAD_VIEWS
 
     if view in LOAD_VIEWS:  # gather / resize / value and mirror padding views
         return LOAD_VIEWS[view](op, src, idx, out)
-    if view == "img2col_scale":  # scale[n(m), channel(k)] over the img2col tile
+    if view == kernel.LoadView.img2col_scale:  # scale[n(m), channel(k)] over the img2col tile
         g, m0, k0_ = idx
         _, c1_, _, _, c0 = src.shape
         kh, kw = P("kernel_hw")
@@ -538,13 +538,13 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
             vals = src[(r // (ho * wo))[:, None], (chc // c0)[None, :], 0, 0, (chc % c0)[None, :]]
             return np.where((ch < ctot)[None, :], vals, 0)
         return _take2(s_at, rows, cols, P("M"), P("K"), out)
-    if view == "hw_chunks":
+    if view == kernel.LoadView.hw_chunks:
         n0, ch0, l0 = idx
         _, c1_, h_, w_, c0 = src.shape
         v = src[n0].reshape(c1_, h_ * w_, c0)[ch0 // c0:ch0 // c0 + shape[0], l0:l0 + shape[1]]
         out[:v.shape[0], :v.shape[1]] = v
         return out
-    if view == "filter_t":
+    if view == kernel.LoadView.filter_t:
         r0, c0_ = idx
         ci, co = src.shape[-2:]
         wt = src.reshape(ci, co).T
@@ -552,7 +552,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         v = wt[r0:r0 + shape[0], c0_:c0_ + flat.shape[1]]
         flat[:v.shape[0], :v.shape[1]] = v
         return out
-    if view == "copy":
+    if view == kernel.LoadView.copy:
         return np.array(src, dtype=dt).reshape(shape)
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot load")
 
@@ -560,7 +560,7 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
 def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ...]) -> None:
     view = op.view.data
     P = op.param
-    if view == "nc1hwc0":
+    if view == kernel.StoreView.nc1hwc0:
         g, m0, n0_ = idx
         ho, wo = P("out_hw")
         m_lim, n_lim, off, ctot = P("M"), P("N"), P("offset", 0), P("cout")
@@ -577,7 +577,7 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         dst[nn[:, None], (ch // c0)[None, :], hh[:, None], ww[:, None], (ch % c0)[None, :]] = \
             v[np.ix_(rows - m0, cols - n0_)].astype(dst.dtype)
         return
-    if view in ("nz", "nd"):
+    if view in (kernel.StoreView.nz, kernel.StoreView.nd):
         b, r0, c0_ = idx
         r_lim, c_lim = P("rows"), P("cols")
         out_batch = tuple(P("batch", ()))
@@ -590,22 +590,22 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         if rows.size == 0 or cols.size == 0:
             return
         val = v[np.ix_(rows - r0, cols - c0_)].astype(dst.dtype)
-        if view == "nz":
+        if view == kernel.StoreView.nz:
             cz = mat.shape[-1]
             mat[(cols // cz)[None, :], (rows // N0)[:, None], (rows % N0)[:, None], (cols % cz)[None, :]] = val
         else:
             mat[np.ix_(rows, cols)] = val
         return
-    if view in ("flat", "rows"):
+    if view in (kernel.StoreView.flat, kernel.StoreView.rows):
         (t,) = idx
         rl = int(np.prod(v.shape[1:]))
-        flat = dst.reshape(-1) if view == "flat" else dst.reshape(-1, rl)
+        flat = dst.reshape(-1) if view == kernel.StoreView.flat else dst.reshape(-1, rl)
         n = min(v.shape[0], flat.shape[0] - t)
         if n <= 0:
             return
         flat[t:t + n] = v[:n].reshape(flat[t:t + n].shape).astype(dst.dtype)
         return
-    if view == "concat_flat":  # flat tile of input i -> its columns of dst viewed [outer, row]
+    if view == kernel.StoreView.concat_flat:  # flat tile of input i -> its columns of dst viewed [outer, row]
         (t,) = idx
         inner, row, off = P("inner"), P("row"), P("offset")
         flat = dst.reshape(-1)
@@ -615,7 +615,7 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         p = np.arange(t, t + n)
         flat[(p // inner) * row + off + p % inner] = v[:n].astype(dst.dtype)
         return
-    if view == "nz_rows":  # rows (n, c1) of [N*C1, C0] -> FRACTAL_NZ (C1, ceil(N/16), 16, C0)
+    if view == kernel.StoreView.nz_rows:  # rows (n, c1) of [N*C1, C0] -> FRACTAL_NZ (C1, ceil(N/16), 16, C0)
         (t,) = idx
         c1 = P("c1")
         k1, m1, m0, c0 = dst.shape[-4:]
@@ -624,7 +624,7 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         nn, cc = np.divmod(r, c1)
         dst[cc, nn // m0, nn % m0, :] = v[:r.size].astype(dst.dtype)
         return
-    if view == "heads":  # the [S, D] tile of head h into y [B, S, N, D] (row-major)
+    if view == kernel.StoreView.heads:  # the [S, D] tile of head h into y [B, S, N, D] (row-major)
         bh, r0, c0_ = idx
         heads, d, off = P("heads"), P("head_dim"), P("col_offset")
         bb, h = divmod(bh, heads)
@@ -639,7 +639,7 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
     if view in STORE_VIEWS:  # row kernels on FRACTAL_NZ
         STORE_VIEWS[view](op, v, dst, idx)
         return
-    if view == "scan_rows":
+    if view == kernel.StoreView.scan_rows:
         _scan_rows(op, dst, idx, v)
         return
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot store")
@@ -730,7 +730,7 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
             y = scan[:, :-1] if ex is not None and ex.value.data else scan[:, 1:]
         elif fn == "BiasAdd":
             y = xs[0] + xs[1]
-        elif fn.startswith("act:"):  # an epilogue activation (cann.ACTIVATIONS), alpha in attrs
+        elif fn.startswith("act:"):  # an epilogue activation (cann.Activation), alpha in attrs
             from compiler.interpreters.fused_impl import activate
 
             a = op.attrs.data.get("alpha")
@@ -842,8 +842,9 @@ class KernelBodyFunctions(InterpreterFunctions):
     @impl(kernel.AccumulateOp)
     def run_accumulate(self, interp: Interpreter, op: kernel.AccumulateOp, args):
         acc, v = args
-        fn = {"Add": np.add, "Max": np.maximum, "Min": np.minimum, "Mul": np.multiply,
-              "Copy": lambda a, b, out: np.copyto(out, b)}[op.fn.data]
+        A = kernel.AccumulateFn
+        fn = {A.Add: np.add, A.Max: np.maximum, A.Min: np.minimum, A.Mul: np.multiply,
+              A.Copy: lambda a, b, out: np.copyto(out, b)}[op.fn.data]
         fn(acc, v.astype(acc.dtype, copy=False), out=acc)
         return ()
 

@@ -43,18 +43,21 @@ def rewrite(module: Operation, patterns: list[RewritePattern], recursive: bool =
     return walker.rewrite_module(module)
 
 
-def erase_dead(root: Operation) -> bool:
+def erase_dead(root: Operation, only: tuple[type[Operation], ...] = ()) -> bool:
     """Erase the ops under `root` that nothing reads and that have no other effect (Pure ops,
     transitively), as xDSL's DCE decides (`is_trivially_dead`): a worklist from the last op
     back, each erased op's operand producers checked again (the result of xDSL's `region_dce`
-    on this acyclic IR, without its liveness sweeps over every op).  True if anything was erased."""
+    on this acyclic IR, without its liveness sweeps over every op).  `only`: erase just ops of
+    these types (a pass cleaning up what it made, leaving other unused ops to later passes and
+    their diagnostics).  True if anything was erased."""
     from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
     erased: set[Operation] = set()
     work = [op for op in root.walk() if op is not root]  # popped from the end: last op first
     while work:
         op = work.pop()
-        if op in erased or op.parent is None or not is_trivially_dead(op):
+        if op in erased or op.parent is None or (only and not isinstance(op, only)) \
+                or not is_trivially_dead(op):
             continue
         producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
         erased.update(op.walk())

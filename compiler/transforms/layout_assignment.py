@@ -29,6 +29,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
+from dialects.cann import DataFormat
 from dialects.layouts import FRACTAL_NZ, NC1HWC0, ND, runs_on
 
 DEVICE = (NC1HWC0, FRACTAL_NZ)
@@ -71,7 +72,7 @@ def _ints(op: Operation, name: str) -> list[int]:
 def origin_format(op: Operation) -> str:
     """The framework layout of the op's 4-D values: its data_format, else TF's NHWC."""
     v = _prop(op, "data_format")
-    return v.data if v is not None and v.data in ("NHWC", "NCHW") else "NHWC"
+    return v.data if v is not None and v.data in (DataFormat.NHWC, DataFormat.NCHW) else "NHWC"
 
 
 def _c_axis(op: Operation) -> int:

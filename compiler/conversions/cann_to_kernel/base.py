@@ -143,7 +143,7 @@ class Body:
     def load(self, src, idx, view, tile_shape, et, space, **params):
         return self.add(kernel.LoadOp(
             operands=[src, list(idx)], result_types=[kernel.memref(tile_shape, et, space)],
-            properties={"view": StringAttr(view),
+            properties={"view": kernel.LoadViewAttr.of(view),
                         "params": DictionaryAttr({k: attr_of(v) for k, v in params.items()})}))
 
     def mmad(self, c, a, b):
@@ -159,7 +159,7 @@ class Body:
 
     def store(self, v, dst, idx, view, **params):
         self.add(kernel.StoreOp(operands=[v, dst, list(idx)],
-                                properties={"view": StringAttr(view),
+                                properties={"view": kernel.StoreViewAttr.of(view),
                                             "params": DictionaryAttr({k: attr_of(x) for k, x in params.items()})}))
 
     def region(self) -> Region:

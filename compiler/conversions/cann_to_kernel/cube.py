@@ -39,12 +39,12 @@ def _epilogue(op) -> list:
     out = []
     act = op.properties.get("activation")
     attrs = {"alpha": op.properties["alpha"]} if "alpha" in op.properties else {}
-    if act is not None and act.data != "none":
+    if act is not None and act.data != cann.Activation.none:
         out.append((act.data, attrs))
     if isinstance(op, cann.FusedConv2DAddOp) or getattr(op, "residual", None) is not None:
         out.append(("residual", {}))
         post = op.properties.get("post_activation")
-        if post is not None and post.data != "none":
+        if post is not None and post.data != cann.Activation.none:
             out.append((post.data, attrs))
     return out
 

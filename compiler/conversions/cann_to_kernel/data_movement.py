@@ -9,7 +9,6 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FloatAttr,
     IntegerAttr,
-    StringAttr,
     f64,
     i64,
 )
@@ -467,7 +466,7 @@ class ValuePadToVectorBody(ChipPattern):
             with body.loop(o_, f["elemsPerCore"], tile, rows) as ti:
                 v = body.add(kernel.LoadOp(
                     operands=[body.args[0], [ti]], result_types=[kernel.memref([tile, length], et, "UB")],
-                    properties={"view": StringAttr("padded_rows"), "params": DictionaryAttr(params)}))
+                    properties={"view": kernel.LoadViewAttr.of(kernel.LoadView.padded_rows), "params": DictionaryAttr(params)}))
                 body.store(v, body.args[-1], [ti], "rows")
         new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
                         t.buffers, op)

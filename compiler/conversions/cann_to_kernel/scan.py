@@ -20,7 +20,7 @@ TensorFlow wraps on int32 overflow, this kernel does not model that).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, i64
+from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -83,7 +83,7 @@ class CumsumToVectorBody(ChipPattern):
                     body.store(s, body.args[-1], [ti, li], "scan_rows", **geo)
                     total = body.vec("RowSum", [part], [tile, inner], et)
                     body.add(kernel.AccumulateOp(operands=[carry, total],
-                                                 properties={"fn": StringAttr("Add")}))
+                                                 properties={"fn": kernel.AccumulateFnAttr.of(kernel.AccumulateFn.Add)}))
         new = kernel_op(kernel.VectorKernelOp, "Cumsum", [op.x], yt, body.region(), t.block_dim,
                         f, t.buffers, op)
         rewriter.replace(op, new)

@@ -17,7 +17,7 @@ L1 and the hidden vector back, for work the vector unit does in a few instructio
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, f32, i64
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -68,13 +68,13 @@ class SqueezeExciteToVectorBody(ChipPattern):
                     with body.loop(zero, hw, chunk, hw) as li:
                         part = body.load(x, [n, c, li], "hw_chunks", [c1t, chunk, c0], et, "UB")
                         body.add(kernel.AccumulateOp(operands=[acc, part],
-                                                     properties={"fn": StringAttr("Add")}))
+                                                     properties={"fn": kernel.AccumulateFnAttr.of(kernel.AccumulateFn.Add)}))
                     acc = body.vec("RowSum", [acc], [c1t, c0], et)
                     wt = body.load(w1, [zero, c], "filter_t", [hidden, c1t, c0], et, "UB")
                     p = body.vec("Mul", [wt, acc], [hidden, c1t, c0], et)
                     r = body.vec("ReduceSum", [p], [hidden], et, {"axes": int_array([1, 2])})
                     body.add(kernel.AccumulateOp(operands=[hid, r],
-                                                 properties={"fn": StringAttr("Add")}))
+                                                 properties={"fn": kernel.AccumulateFnAttr.of(kernel.AccumulateFn.Add)}))
                 hid = body.vec("Muls", [hid], [hidden], et, {"value": FloatAttr(1.0 / hw, f32)})
                 bb1 = body.load(b1, [zero, zero], "channel", [hidden], et, "UB", offset=0, N=hidden)
                 hid = act(body.vec("Add", [hid, bb1], [hidden], et), op.act1.data, [hidden])

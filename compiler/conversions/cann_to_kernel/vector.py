@@ -7,7 +7,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
-    StringAttr,
     TensorType,
     f32,
     i64,
@@ -64,7 +63,7 @@ class ElementwiseToVectorBody(ChipPattern):
                 for i, v in enumerate(op.operands):
                     if isinstance(op, cann.BiasAddOp) and i == 1:
                         layout = bias_layout(op.x.type)
-                        if layout == 0 and op.data_format.data == "NCHW":
+                        if layout == 0 and op.data_format.data == cann.DataFormat.NCHW:
                             layout = 2
                         ins.append(body.load(body.args[i], [ti], "channel_flat", [tile], et, "UB",
                                              shape=yshape, layout=layout))
@@ -149,7 +148,7 @@ class BNInferToVectorBody(ChipPattern):
             self.fail(op, f"{op.name}: the parameters must be 1-D row-major and y stored like x")
             return
         layout = bias_layout(xt)
-        if layout == 0 and op.data_format.data == "NCHW":
+        if layout == 0 and op.data_format.data == cann.DataFormat.NCHW:
             layout = 2
         et = yt.element_type
         elems = num_elems(yt)
@@ -568,7 +567,7 @@ class ReduceToVectorBody(ChipPattern):
                                      "UB", rows=rows, length=length, inner=inner, fill=fill)
                     s = body.vec(red, [part], [tile, inner], et)
                     body.add(kernel.AccumulateOp(operands=[acc, s],
-                                                 properties={"fn": StringAttr(acc_fn)}))
+                                                 properties={"fn": kernel.AccumulateFnAttr.of(acc_fn)}))
                 if op.name == "cann.ReduceMeanD":
                     acc = body.vec("Muls", [acc], [tile, inner], et,
                                    {"value": FloatAttr(1.0 / length, f32)})

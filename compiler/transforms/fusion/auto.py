@@ -76,7 +76,7 @@ def tile_fn(op: Operation) -> str | None:
     if not is_pointwise(op) or isinstance(op, (cann.FusedKernelOp, cann.BNInferOp)):
         return None
     if isinstance(op, cann.BiasAddOp):
-        return "Add" if op.data_format.data != "NCHW" else None
+        return "Add" if op.data_format.data != cann.DataFormat.NCHW else None
     return op.name.removeprefix("cann.")
 
 
@@ -376,7 +376,7 @@ def _conv_reader(u: Operation) -> bool:
     from dialects.op_kinds import is_cube
 
     df = u.properties.get("data_format")
-    return (is_cube(u) and hasattr(u, "geometry") and df is not None and df.data == "NHWC"
+    return (is_cube(u) and hasattr(u, "geometry") and df is not None and df.data == cann.DataFormat.NHWC
             and getattr(u, "scale", None) is None)
 
 

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import OpResult, Operation, SSAValue
 
 from dialects.op_kinds import View, kind_of
+from dialects.common import StringLiteralEnum, string_value
 
 HELPERS: dict[str, Callable[..., Any]] = {}
 
@@ -53,8 +54,8 @@ def short_name(op: Operation) -> str:
 
 def to_py(v: Any) -> Any:
     """An xDSL attribute as a plain Python value (other values unchanged)."""
-    if isinstance(v, StringAttr):
-        return v.data
+    if isinstance(v, (StringAttr, StringLiteralEnum)):
+        return string_value(v)
     if isinstance(v, IntegerAttr):
         if getattr(getattr(v.type, "width", None), "data", None) == 1:
             return bool(v.value.data)  # an i1 flag (xDSL keeps true as -1)

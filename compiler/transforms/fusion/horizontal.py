@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -90,7 +90,7 @@ def _key(op: Operation):
     """The attributes siblings must share, or None when the op cannot be merged at all."""
     if not isinstance(op, (cann.Conv2DOp, cann.FusedConv2DOp)):
         return None
-    if op.groups.value.data != 1 or op.data_format.data != "NHWC":
+    if op.groups.value.data != 1 or op.data_format.data != cann.DataFormat.NHWC:
         return None
     if cann.format_of(op.y.type) is not None or any(d < 0 for d in op.y.type.get_shape()):
         return None
@@ -113,7 +113,7 @@ def _padding_readers(op: Operation) -> list[Operation] | None:
     readers = [u.operation for u in op.y.uses]
     if not readers or any(not isinstance(r, (cann.Conv2DOp, cann.FusedConv2DOp,
                                               cann.FusedConv2DAddOp)) or r.x is not op.y
-                          or r.groups.value.data != 1 or r.data_format.data != "NHWC"
+                          or r.groups.value.data != 1 or r.data_format.data != cann.DataFormat.NHWC
                           or _const(r.filter) is None for r in readers):
         return None
     return readers
@@ -172,7 +172,7 @@ def _merge(group: list[Operation], widths: list[int], padded: dict) -> Operation
     props = {k: first.properties[k] for k in ("strides", "pads", "dilations", "groups",
                                               "data_format")}
     act = first.properties.get("activation")
-    props["activation"] = act if act is not None else StringAttr("none")
+    props["activation"] = act if act is not None else cann.ActivationAttr.of(cann.Activation.none)
     if "alpha" in first.properties:
         props["alpha"] = first.properties["alpha"]
     conv = cann.FusedConv2DOp.create(operands=[first.x, wc.results[0], bc.results[0]],

@@ -61,7 +61,7 @@ func.func @conv_groups(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> tens
 // -----
 
 func.func @conv_data_format(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> {
-  // CHECK-NEXT: {{.*}}invalid.mlir:65:3: error: cann.Conv2D: 'data_format' must be one of NHWC, NCHW; got 'NC1HWC0'
+  // CHECK-NEXT: {{.*}}invalid.mlir:65:3: error: cann.Conv2D: 'data_format' must be one of NHWC, NCHW, ND; got 'NC1HWC0'
   %y = cann.Conv2D %x, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NC1HWC0"} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
   func.return %y : tensor<1x8x8x4xf32>
 }

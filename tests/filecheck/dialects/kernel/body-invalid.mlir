@@ -77,3 +77,22 @@ builtin.module attributes {cann.soc_version = "Ascend910B3"} {
     func.return %y : tensor<256xf32>
   }
 }
+
+// -----
+
+// A closed set (an EnumAttribute written as a string literal): a string naming no member is one
+// verifier error listing the members.
+builtin.module attributes {cann.soc_version = "Ascend910B3"} {
+  func.func @view(%x: tensor<256xf32>) -> tensor<256xf32> {
+    // CHECK-NEXT: body-invalid.mlir:[[# @LINE + 4]]:7: error: kernel.load: 'view' must be one of img2col, fz, nz, nd, {{.*}}, copy, Zz, Zn; got 'diagonal' [node 'ld']
+    %y = kernel.vec_kernel %x {kind = "Elementwise", block_dim = 1 : i64, tiling = #kernel.tiling<tileElems = 256>, buffers = []} : (tensor<256xf32>) -> tensor<256xf32> {
+    ^bb0(%a: memref<256xf32, #kernel.space<GM>>, %o: memref<256xf32, #kernel.space<GM>>):
+      %i = kernel.index {value = 0 : i64}
+      %t = kernel.load %a[%i] {view = "diagonal", params = {shape = array<i64: 256>}} : memref<256xf32, #kernel.space<GM>> -> memref<256xf32, #kernel.space<UB>> loc("ld")
+      // CHECK-NEXT: body-invalid.mlir:[[# @LINE + 1]]:7: error: kernel.accumulate: 'fn' must be one of Add, Max, Min, Mul, Copy; got 'Sub'
+      kernel.accumulate %t, %t {fn = "Sub"} : memref<256xf32, #kernel.space<UB>>, memref<256xf32, #kernel.space<UB>>
+      kernel.yield
+    }
+    func.return %y : tensor<256xf32>
+  }
+}
