@@ -224,7 +224,7 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     from xdsl.dialects.builtin import DictionaryAttr, StringAttr
 
     from compiler.backend.runtime_tiling import Dispatcher, tail_passes
-    from compiler.driver.pipelines import build_pipeline, pipeline_spec, run_pipeline
+    from compiler.driver.pipelines import build_pipeline, dispatch_head, pipeline_spec, run_pipeline
     from compiler.ir.diagnostics import SourceMap
     from compiler.ir.ir_io import make_context
 
@@ -240,7 +240,7 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     from dataclasses import replace
 
     head = build_pipeline(replace(options, level="cann"))
-    tail = tail_passes(options)
+    tail = [*dispatch_head(), *tail_passes(options)]
     if print_spec:
         print_spec(pipeline_spec([*head, *tail]))
     module.attributes["cann.soc_version"] = StringAttr(options.chip.name)

@@ -120,7 +120,7 @@ def fold_module(module: ModuleOp) -> int:
         if out is None:
             continue
         rt = op.results[0].type
-        dense = dense_from_numpy(np.ascontiguousarray(out))
+        dense = dense_from_numpy(np.asarray(out, order="C"))  # (a scalar stays rank 0)
         if tuple(dense.type.get_shape()) != tuple(rt.get_shape()):
             continue
         new = with_loc(cann.ConstOp(dense, rt if rt != dense.type else None), op)
