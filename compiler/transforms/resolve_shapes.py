@@ -130,5 +130,5 @@ def resolve_module(module: ModuleOp) -> None:
     erase_dead(module)
     left = [op for op in module.walk() if isinstance(op, cann.SHAPE_OPS)]
     if left:
-        raise OpError([(op, f"{op.name}: its size is not a constant at these input shapes "
-                        "(it depends on the data)") for op in left[:1]])
+        raise OpError([(op, f"{op.name}: its sizes are not constants at these shapes (a `?` "
+                        "dimension or the data)") for op in left[:1]])

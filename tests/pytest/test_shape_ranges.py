@@ -261,3 +261,56 @@ def test_an_unbounded_dimension_runs_past_any_compiled_size(capsys, tmp_path):
         in info.out.splitlines()
     stats = _check_runs(capsys, tmp_path, (pb, f"{out}.om"), [(1, 3, 32), (1, 40, 32), (1, 77, 32)])
     assert stats.startswith("tiling at dispatch: 0 hits, 3 misses"), stats
+
+
+def test_keras_hub_bert_with_a_sequence_range_matches_tf_at_five_lengths(capsys, tmp_path):
+    """keras-hub's BertBackbone (the zoo's small configuration) compiled once with its three
+    inputs ranged on the sequence axis: its PositionEmbedding slices the table to Shape(x)[1]
+    and broadcasts it to Shape(x) (cann.Shape / Slice / BroadcastTo, resolved at dispatch)."""
+    from tests.model_zoo.ranged import HUB_SPECS, ranged_graphdef
+
+    pb = ranged_graphdef("RangedBert")
+    names = HUB_SPECS["RangedBert"][1]
+    out = tmp_path / "bert"
+    rc, res = _compile(capsys, f"--model={pb}", "--input_shape=" + ";".join(
+        f"{n}:1,1~32" for n in names), f"--output={out}")
+    assert rc == 0, res.err
+    rng = np.random.default_rng(0)
+    argv, lengths = [f"{out}.om"], (1, 5, 13, 16, 32)
+    for n_tokens in lengths:
+        mask = np.zeros((1, n_tokens), np.int32)
+        mask[0, :max(1, n_tokens - 2)] = 1
+        values = {"token_ids": rng.integers(0, 1000, (1, n_tokens)),
+                  "segment_ids": rng.integers(0, 2, (1, n_tokens)), "padding_mask": mask}
+        for n in names:
+            p = tmp_path / f"{n}{n_tokens}.npy"
+            np.save(p, values[n].astype(np.int32))
+            argv += ["--input", f"{n}={p}"]
+    rc, res = _run(capsys, *argv, "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3")
+    assert rc == 0, res.out + res.err
+    runs = [ln for ln in res.out.splitlines() if ln.startswith("[")]
+    assert len(runs) == 2 * len(lengths) and all(ln.endswith(" OK") for ln in runs), res.out
+    assert [ln.split("]")[0] for ln in runs[::2]] == [
+        "[" + ";".join(f"{n}:1,{s}" for n in names) for s in lengths]
+    assert res.out.splitlines()[-1].startswith("tiling at dispatch: 0 hits, 5 misses")
+
+
+def test_a_size_computed_from_the_data_is_one_error_naming_the_node(capsys, tmp_path):
+    """A Slice size from Shape(x) and the data: not a shape computation (the data-dependent
+    shape error of the range import)."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.int32, [1, None], name="x")
+        table = tf.constant(np.ones((32, 4), np.float32))
+        n = tf.minimum(tf.shape(x)[1], tf.reduce_max(x))
+        tf.slice(table, [0, 0], tf.stack([n, 4]), name="rows")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "ds.pb", as_text=False)
+    pb = tmp_path / "ds.pb"
+    rc, res = _compile(capsys, f"--model={pb}", "--input_shape=x:1,1~32", "--out_nodes=rows:0",
+                       f"--output={tmp_path / 'ds'}")
+    assert rc == 1 and not (tmp_path / "ds.om").exists()
+    assert res.err.strip() == (
+        f"{pb}: error: node 'rows' (tf.Slice) has an output shape (?x4) that depends on the "
+        "data, not only on the input shapes; a shape range cannot express it"), res.err
