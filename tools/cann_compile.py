@@ -386,9 +386,13 @@ def _mode_precheck(args) -> int:
         raise CompileError(f"{args.model}: error: no such file (--model)")
     from compiler.driver.gears import parse_gears, pre_check_gears
 
+    from compiler.driver.shape_ranges import is_range_spec, pre_check_ranged
+
     spec = parse_gears(args)
     if spec is not None:  # every gear's shapes checked
         result = pre_check_gears(args.model, spec, _out_nodes(args), pre_check)
+    elif is_range_spec(args.input_shape):  # the symbolic graph a ranged compile legalizes
+        result = pre_check_ranged(args.model, args.input_shape, _out_nodes(args), pre_check)
     else:
         shapes = parse_input_shape(args.input_shape) if args.input_shape else None
         result = pre_check(args.model, shapes, _out_nodes(args))

@@ -272,6 +272,16 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     return out, dispatcher
 
 
+def pre_check_ranged(path: str, spec: str, outputs, pre_check) -> dict:
+    """--mode=3 with a ranged --input_shape: `model_info.pre_check` on what a ranged compile
+    legalizes, the symbolic import (a data-dependent shape is its import-stage entry, naming
+    the node); the result says the ranges."""
+    ranges = parse_ranges(spec)
+    result = pre_check(path, outputs=outputs,
+                       importer=lambda: import_symbolic(path, ranges, outputs))
+    return {**result, "shape_ranges": ranges_text(ranges)}
+
+
 def recorded(module) -> bool:
     return RANGES_ATTR in module.attributes
 

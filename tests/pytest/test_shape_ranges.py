@@ -314,3 +314,53 @@ def test_a_size_computed_from_the_data_is_one_error_naming_the_node(capsys, tmp_
     assert res.err.strip() == (
         f"{pb}: error: node 'rows' (tf.Slice) has an output shape (?x4) that depends on the "
         "data, not only on the input shapes; a shape range cannot express it"), res.err
+
+
+def _mode3(capsys, tmp_path, pb, spec):
+    report = tmp_path / "check.json"
+    rc, res = _compile(capsys, "--mode=3", f"--model={pb}", f"--input_shape={spec}",
+                       f"--check_report={report}")
+    assert rc == 0, res.err
+    return json.loads(report.read_text())
+
+
+def test_mode3_pre_checks_the_graph_a_ranged_compile_legalizes(capsys, tmp_path):
+    """--mode=3 with a range checks the symbolic graph: a SAME depthwise conv of stride 2 needs
+    static H and W, so it passes at one shape and fails with H and W ranged (its node named);
+    a data-dependent shape is an import entry naming its node."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, None, None, 3], name="x")
+        w = tf.constant(np.ones((3, 3, 3, 1), np.float32))
+        y = tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME", name="dw")
+        tf.nn.relu(y, name="y")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "dw.pb", as_text=False)
+    pb = tmp_path / "dw.pb"
+    ok = _mode3(capsys, tmp_path, pb, "x:1~4,16,16,3")
+    assert (ok["result"], ok["unsupported_count"], ok["shape_ranges"]) == (
+        "success", 0, "x:1~4,16,16,3") and ok["ops_checked"] > 0
+    bad = _mode3(capsys, tmp_path, pb, "x:1,8~32,8~32,3")
+    assert bad["result"] == "failed" and bad["shape_ranges"] == "x:1,8~32,8~32,3"
+    assert [(u["node"], u["stage"]) for u in bad["unsupported"]] == [("dw", "tf-to-cann")]
+    assert "needs static spatial dimensions" in bad["unsupported"][0]["reason"]
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 8], name="x")
+        tf.gather_nd(x, tf.where(x > 0, name="positive"), name="y")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "dd.pb", as_text=False)
+    dd = _mode3(capsys, tmp_path, tmp_path / "dd.pb", "x:1~4,8")
+    assert dd["result"] == "failed"
+    assert [(u["node"], u["stage"]) for u in dd["unsupported"]] == [("positive", "import")]
+
+
+def test_mode3_with_a_malformed_range_is_one_error(capsys, tmp_path):
+    from tests.model_zoo.ranged import ranged_graphdef
+
+    rc, res = _compile(capsys, "--mode=3", f"--model={ranged_graphdef('RangedCNN')}", "--input_shape=x:4~2,32,32,3",
+                       f"--check_report={tmp_path / 'c.json'}")
+    assert rc == 1 and not (tmp_path / "c.json").exists()
+    assert res.err.strip() == ("cann-compile: error: --input_shape=x:4~2,32,32,3: 'x:4~2,32,32,3': "
+                               "range '4~2' must have 1 <= lo <= hi"), res.err
