@@ -219,10 +219,14 @@ def import_model(args):
         return import_graphdef_file(path, input_shapes=shapes, outputs=outs,
                                     warn=lambda line: log.warning(line))
     if path.endswith(".mlir"):
-        if shapes or outs:
-            flag = "--input_shape" if shapes else "--out_nodes"
-            raise CompileError(f"{path}: error: {flag} needs a TensorFlow model (.pb, .pbtxt): "
-                               "the IR's shapes and results are fixed")
+        if shapes or outs:  # tf-level IR exported, so TensorFlow's shape inference reruns
+            from compiler.frontend.exporters.graphdef import graphdef_of_tf_mlir
+            from compiler.frontend.importers.graphdef import import_graphdef
+
+            graph_def, mlir_outs = graphdef_of_tf_mlir(
+                path, "--input_shape" if shapes else "--out_nodes")
+            return import_graphdef(graph_def, path, input_shapes=shapes, outputs=outs or mlir_outs,
+                                   warn=lambda line: log.warning(line))
         from compiler.ir.ir_io import load_module
 
         return load_module(path)[0]

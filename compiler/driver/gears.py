@@ -223,10 +223,12 @@ def gear_imports(path: str, spec: GearSpec, outputs: list[str] | None,
 
     from compiler.frontend.importers.graphdef import import_graphdef
 
-    if path.endswith(".mlir"):
-        raise CompileError(f"{path}: error: --{spec.option} needs a TensorFlow model (.pb, "
-                           ".pbtxt): the IR's shapes are fixed")
-    if os.path.isdir(path):
+    if path.endswith(".mlir"):  # tf-level IR: exported, so TensorFlow's shape inference reruns
+        from compiler.frontend.exporters.graphdef import graphdef_of_tf_mlir
+
+        graph_def, mlir_outs = graphdef_of_tf_mlir(path, f"--{spec.option}")
+        weights, outputs = {}, outputs or mlir_outs
+    elif os.path.isdir(path):
         from compiler.frontend.tf_loader import load_saved_model_graphdef
 
         graph_def, weights = load_saved_model_graphdef(path), {}

@@ -165,8 +165,12 @@ def _load_graphdef(path: str):
         return load_keras_graphdef(path)
     if path.endswith((".pb", ".pbtxt")):
         return read_graphdef_file(path)
+    if path.endswith(".mlir"):  # tf-level IR: exported, so TensorFlow's shape inference reruns
+        from compiler.frontend.exporters.graphdef import graphdef_of_tf_mlir
+
+        return graphdef_of_tf_mlir(path, "--input_shape with a range")[0]
     raise CompileError(f"{path}: error: --input_shape with a range needs a TensorFlow model "
-                       "(.pb, .pbtxt, SavedModel, .keras): the IR's shapes are fixed")
+                       "(.pb, .pbtxt, SavedModel, .keras) or tf-level IR (.mlir)")
 
 
 def _import(graph_def, path: str, shapes: dict[str, list[int]], outs, warn):

@@ -364,3 +364,62 @@ def test_mode3_with_a_malformed_range_is_one_error(capsys, tmp_path):
     assert rc == 1 and not (tmp_path / "c.json").exists()
     assert res.err.strip() == ("cann-compile: error: --input_shape=x:4~2,32,32,3: 'x:4~2,32,32,3': "
                                "range '4~2' must have 1 <= lo <= hi"), res.err
+
+
+@pytest.fixture(scope="module")
+def encoder_mlir(tmp_path_factory):
+    """RangedEncoder as tf-level IR (cann-translate --import-graphdef), beside its .pb."""
+    from tests.model_zoo.ranged import ranged_graphdef
+    from tools.cann_translate import main as translate_main
+
+    pb = ranged_graphdef("RangedEncoder")
+    path = tmp_path_factory.mktemp("mlir") / "enc.tf.mlir"
+    assert translate_main(["--import-graphdef", pb, "-o", str(path)]) == 0
+    return pb, path
+
+
+def test_a_range_on_tf_level_mlir_matches_tf_at_five_lengths(capsys, tmp_path, encoder_mlir):
+    """The .mlir is exported to a GraphDef, so TensorFlow's shape inference reruns at the
+    ranged shapes as for a .pb."""
+    pb, path = encoder_mlir
+    out = tmp_path / "enc"
+    rc, res = _compile(capsys, f"--model={path}", "--input_shape=x:1,1~32,32", f"--output={out}")
+    assert rc == 0, res.err
+    stats = _check_runs(capsys, tmp_path, (pb, f"{out}.om"), [(1, s, 32) for s in (1, 7, 16, 25, 32)])
+    assert stats.startswith("tiling at dispatch: 0 hits, 5 misses"), stats
+
+
+def test_gears_and_a_static_shape_on_tf_level_mlir_match_tf(capsys, tmp_path, encoder_mlir):
+    pb, path = encoder_mlir
+    out = tmp_path / "gears"
+    rc, res = _compile(capsys, f"--model={path}", "--input_shape=x:1,-1,32", "--input_format=ND",
+                       "--dynamic_dims=8;16;24", f"--output={out}")
+    assert rc == 0, res.err
+    assert "3 gears (--dynamic_dims=8;16;24)" in res.out
+    argv = [f"{out}.om"]
+    for p in _inputs(tmp_path, [(1, 16, 32), (1, 8, 32), (1, 24, 32)]):
+        argv += ["--input", f"x={p}"]
+    rc, res = _run(capsys, *argv, "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3")
+    runs = [ln for ln in res.out.splitlines() if ln.startswith("[gear")]
+    assert rc == 0 and len(runs) == 3 and all(ln.endswith(" OK") for ln in runs), res.out + res.err
+    assert [ln.split(":")[0] for ln in runs] == ["[gear 1", "[gear 0", "[gear 2"]
+    rc, res = _compile(capsys, f"--model={path}", "--input_shape=x:1,12,32",
+                       f"--output={tmp_path / 'static'}")
+    assert rc == 0, res.err
+    (x,) = _inputs(tmp_path, [(1, 12, 32)])
+    rc, res = _run(capsys, str(tmp_path / "static.om"), "--input", f"x={x}", "--compare-with", pb,
+                   "--atol", "1e-4", "--rtol", "1e-3")
+    assert rc == 0 and res.out.strip().endswith("OK"), res.out + res.err
+
+
+def test_a_range_on_cann_level_mlir_is_one_error(capsys, tmp_path):
+    path = tmp_path / "m.cann.mlir"
+    path.write_text('func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {\n'
+                    '  %0 = cann.Relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>\n'
+                    '  func.return %0 : tensor<1x8xf32>\n}\n')
+    rc, res = _compile(capsys, f"--model={path}", "--input_shape=x:1~4,8",
+                       f"--output={tmp_path / 'm'}")
+    assert rc == 1 and not (tmp_path / "m.om").exists()
+    assert res.err.strip() == (f"{path}: error: --input_shape with a range needs tf-level IR "
+                               "(shape inference reruns on the new shapes); this IR is at the "
+                               "cann level"), res.err
