@@ -423,3 +423,23 @@ def test_a_range_on_cann_level_mlir_is_one_error(capsys, tmp_path):
     assert res.err.strip() == (f"{path}: error: --input_shape with a range needs tf-level IR "
                                "(shape inference reruns on the new shapes); this IR is at the "
                                "cann level"), res.err
+
+
+def test_a_broadcast_to_a_run_time_shape_of_computed_values_matches_tf(capsys, tmp_path):
+    """BroadcastTo(relu(x[:, :1]), Shape(x)) + x over a ranged sequence: at dispatch the
+    BroadcastTo becomes BroadcastToD of a computed value, fused with the Add (its tile is x's,
+    loaded broadcast)."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, None, 4], name="x")
+        tf.add(tf.broadcast_to(tf.nn.relu(x[:, :1]), tf.shape(x)), x, name="y")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "bc.pb", as_text=False)
+    pb = tmp_path / "bc.pb"
+    out = tmp_path / "bc"
+    rc, res = _compile(capsys, f"--model={pb}", "--input_shape=x:1,1~16,4", "--out_nodes=y:0",
+                       f"--output={out}")
+    assert rc == 0, res.err
+    stats = _check_runs(capsys, tmp_path, (str(pb), f"{out}.om"), [(1, s, 4) for s in (1, 3, 16)])
+    assert stats.startswith("tiling at dispatch: 0 hits, 3 misses"), stats
