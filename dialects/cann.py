@@ -2174,20 +2174,93 @@ class AippOp(CannOp):
                 raise VerifyException(f"{n}: '{attr}' must have {c} values (one per channel)")
 
 
+# --- shape operators with run-time shape operands (issue 16: shapes computed from `?` dims) ---
+# Ascend IR has both forms: Slice / BroadcastTo take their sizes as tensors, SliceD /
+# BroadcastToD as attributes (GE's ConstToAttr makes the second of the first once the tensors
+# are constants).  A range-compiled model keeps the tensor forms where a size is computed from
+# the shape of a `?` tensor; at dispatch, at concrete shapes, the resolve-shapes pass
+# (compiler/transforms/resolve_shapes.py) folds them into the attribute forms.  They have
+# semantics (cann-run, constant folding) but no kernel: none reaches cann-to-kernel.
+
+
+@irdl_op_definition
+class ShapeOp(CannOp):
+    """Ascend IR's Shape(x) -> y: x's shape as a rank-1 int32 / int64 tensor (REG_OP(Shape) in
+    graphengine's third_party/fwkacllib/inc/ops/array_ops.h: input x, output y, attr dtype)."""
+
+    name = "cann.Shape"
+    x = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure(), Opaque())
+
+    def verify_op(self) -> None:
+        ys = _oshape(self.y)
+        if len(ys) != 1 or ys[0] not in (-1, len(_oshape(self.x))):
+            raise VerifyException(f"{self.name}: result must be [{len(_oshape(self.x))}], "
+                                  f"got {_fmt_shape(ys)}")
+        if str(self.y.type.element_type) not in ("i32", "i64"):
+            raise VerifyException(f"{self.name}: result must be int32 or int64")
+
+
+@irdl_op_definition
+class SliceOp(CannOp):
+    """Ascend IR's Slice(x, offsets, size) -> y: TensorFlow's Slice with its begin and size as
+    tensors (REG_OP(Slice) in graphengine's .../ops/selection_ops.h); size -1: to the end."""
+
+    name = "cann.Slice"
+    x = operand_def(TensorType)
+    offsets = operand_def(TensorType)
+    size = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure(), Opaque())
+
+    def verify_op(self) -> None:
+        r = len(_oshape(self.x))
+        for what, v in (("offsets", self.offsets), ("size", self.size)):
+            if _oshape(v) not in ((r,), (-1,)):
+                raise VerifyException(f"{self.name}: {what} must be [{r}], got "
+                                      f"{_fmt_shape(_oshape(v))}")
+        check_same_element_type(self.name, self.x.type, self.y.type)
+        if len(_oshape(self.y)) != r:
+            raise VerifyException(f"{self.name}: result must have rank {r}")
+
+
+@irdl_op_definition
+class BroadcastToOp(CannOp):
+    """Ascend IR's BroadcastTo(x, shape) -> y: BroadcastToD with the shape as a tensor
+    (REG_OP(BroadcastTo) in graphengine's .../ops/pad_ops.h)."""
+
+    name = "cann.BroadcastTo"
+    x = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure(), Opaque())
+
+    def verify_op(self) -> None:
+        ss = _oshape(self.shape)
+        if len(ss) != 1 or ss[0] not in (-1, len(_oshape(self.y))):
+            raise VerifyException(f"{self.name}: shape must be [{len(_oshape(self.y))}] "
+                                  f"(the result's rank), got {_fmt_shape(ss)}")
+        check_same_element_type(self.name, self.x.type, self.y.type)
+
+
+SHAPE_OPS = (ShapeOp, SliceOp, BroadcastToOp)
+
+
 EXTRA_LIBRARY_OPS = (
     GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, EqualOp, NotEqualOp, LogicalAndOp,
     LogicalOrOp, LogicalNotOp, ResizeBilinearV2Op, ResizeNearestNeighborV2Op, SplitDOp, SplitVDOp,
     PadV2DOp, MirrorPadOp, CumsumOp, BroadcastToDOp, AippOp,
 )
 
-__all__ = ["CONTROL_OPS", "EXTRA_LIBRARY_OPS", "CompareCannOp", "ResizeOp",
-           *(c.__name__ for c in (*CONTROL_OPS, *EXTRA_LIBRARY_OPS))]
+__all__ = ["CONTROL_OPS", "EXTRA_LIBRARY_OPS", "SHAPE_OPS", "CompareCannOp", "ResizeOp",
+           *(c.__name__ for c in (*CONTROL_OPS, *EXTRA_LIBRARY_OPS, *SHAPE_OPS))]
 
 
 CANN = Dialect(
     "cann",
     [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS, *SE_FUSED_OPS,
-     *EXTRA_LIBRARY_OPS, *CONTROL_OPS],
+     *EXTRA_LIBRARY_OPS, *SHAPE_OPS, *CONTROL_OPS],
     [FormatAttr, DataFormatAttr, ActivationAttr],
 )
 

@@ -75,4 +75,6 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "perf-report": _perf_report,
     "recompose-rnn": _lazy("passes.recompose_rnn", "RecomposeRnnPass"),  # LSTM / GRU loops
     "insert-aipp": _lazy("passes.insert_aipp", "InsertAippPass"),  # ATC's --insert_op_conf
+    # a range-compiled model's shape computations at the shapes of a dispatch (issue 16)
+    "resolve-shapes": _lazy("passes.resolve_shapes", "ResolveShapesPass"),
 }

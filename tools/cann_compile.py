@@ -221,10 +221,14 @@ def import_model(args):
         return import_graphdef_file(path, input_shapes=shapes, outputs=outs,
                                     warn=lambda line: log.warning(line))
     if path.endswith(".mlir"):
-        if shapes or outs:
-            flag = "--input_shape" if shapes else "--out_nodes"
-            raise CompileError(f"{path}: error: {flag} needs a TensorFlow model (.pb, .pbtxt): "
-                               "the IR's shapes and results are fixed")
+        if shapes or outs:  # tf-level IR exported, so TensorFlow's shape inference reruns
+            from compiler.frontend.exporters.graphdef import graphdef_of_tf_mlir
+            from compiler.frontend.importers.graphdef import import_graphdef
+
+            graph_def, mlir_outs = graphdef_of_tf_mlir(
+                path, "--input_shape" if shapes else "--out_nodes")
+            return import_graphdef(graph_def, path, input_shapes=shapes, outputs=outs or mlir_outs,
+                                   warn=lambda line: log.warning(line))
         from compiler.ir.ir_io import load_module
 
         return load_module(path)[0]
@@ -389,9 +393,13 @@ def _mode_precheck(args) -> int:
         raise CompileError(f"{args.model}: error: no such file (--model)")
     from compiler.driver.gears import parse_gears, pre_check_gears
 
+    from compiler.driver.shape_ranges import is_range_spec, pre_check_ranged
+
     spec = parse_gears(args)
     if spec is not None:  # every gear's shapes checked
         result = pre_check_gears(args.model, spec, _out_nodes(args), pre_check)
+    elif is_range_spec(args.input_shape):  # the symbolic graph a ranged compile legalizes
+        result = pre_check_ranged(args.model, args.input_shape, _out_nodes(args), pre_check)
     else:
         shapes = parse_input_shape(args.input_shape) if args.input_shape else None
         result = pre_check(args.model, shapes, _out_nodes(args))

@@ -61,6 +61,12 @@ def _io_table(manifests: list[dict], what: str) -> list[dict]:
     return out
 
 
+def _input_shapes(shapes: dict, manifest: dict) -> dict:
+    """The gear's shapes of the gear inputs as the .om takes them (an AIPP input: the image)."""
+    given = {i["name"]: list(i["shape"]) for i in manifest["inputs"]}
+    return {n: given.get(n, s) for n, s in shapes.items()}
+
+
 def build_gears(modules: list, spec, name: str) -> tuple[list, list, dict]:
     """(header fields, payload, stats) of the multi-gear .om of the gears' planned modules."""
     from compiler.driver.gears import MBATCH_DTYPE, MBATCH_INPUT
@@ -76,7 +82,8 @@ def build_gears(modules: list, spec, name: str) -> tuple[list, list, dict]:
     table = {
         "option": spec.option, "value": spec.value, "input_shape": spec.template,
         "gears": [list(g) for g in spec.gears],
-        "shapes": [spec.shapes(k) for k in range(len(spec.gears))],
+        # each gear's shapes of the .om's inputs (with AIPP, an input is the raw image)
+        "shapes": [_input_shapes(spec.shapes(k), manifests[k]) for k in range(len(spec.gears))],
         "inputs": [*_io_table(manifests, "inputs"),
                    {"name": MBATCH_INPUT, "shape": [n_values], "dtype": MBATCH_DTYPE}],
         "outputs": _io_table(manifests, "outputs"),

@@ -343,3 +343,19 @@ def resolve(c: AippConfig, model_shape: tuple[int, ...], input_name: str) -> Aip
         min=tuple(float(g(f"min_chn_{i}", 0.0)) for i in range(ch)),
         var_reci=tuple(float(g(f"var_reci_chn_{i}", 1.0)) for i in range(ch)),
         padding_value=float(g("padding_value", 0.0)))
+
+
+def check_image_size_gears(configs: list[AippConfig]) -> None:
+    """Static AIPP with --dynamic_image_size: the image is each gear's H x W, so ATC forbids
+    crop and padding and needs src_image_size_w / _h 0 (aclcppdevg_000041, "Both static AIPP
+    and dynamic image size enabled")."""
+    for c in configs:
+        for name in ("crop", "padding"):
+            if c.get(name):
+                raise c.error(name, f"{name}: true cannot be used with --dynamic_image_size (ATC: "
+                              "the image is each gear's H x W)")
+        for name in ("src_image_size_w", "src_image_size_h"):
+            if c.get(name):
+                raise c.error(name, f"{name}: {c.get(name)} must be 0 with --dynamic_image_size "
+                              "(ATC: the image is each gear's H x W)")
+

@@ -203,6 +203,10 @@ def parse_gears(args) -> GearSpec | None:
                            f"--dynamic_image_size and {fmt}, -1 stands at H and W (dimensions "
                            f"{hw[0]} and {hw[1]} of a 4-d shape) and nowhere else")
         gears = _gear_values(option, value, 2)
+        if getattr(args, "insert_op_conf", None):
+            from compiler.driver.aipp_config import check_image_size_gears, parse_aipp_config
+
+            check_image_size_gears(parse_aipp_config(args.insert_op_conf))
     else:
         if fmt != "ND":
             raise _bad(option, value, f"needs --input_format=ND (ATC), got "
@@ -223,10 +227,12 @@ def gear_imports(path: str, spec: GearSpec, outputs: list[str] | None,
 
     from compiler.frontend.importers.graphdef import import_graphdef
 
-    if path.endswith(".mlir"):
-        raise CompileError(f"{path}: error: --{spec.option} needs a TensorFlow model (.pb, "
-                           ".pbtxt): the IR's shapes are fixed")
-    if os.path.isdir(path):
+    if path.endswith(".mlir"):  # tf-level IR: exported, so TensorFlow's shape inference reruns
+        from compiler.frontend.exporters.graphdef import graphdef_of_tf_mlir
+
+        graph_def, mlir_outs = graphdef_of_tf_mlir(path, f"--{spec.option}")
+        weights, outputs = {}, outputs or mlir_outs
+    elif os.path.isdir(path):
         from compiler.frontend.tf_loader import load_saved_model_graphdef
 
         graph_def, weights = load_saved_model_graphdef(path), {}
@@ -412,6 +418,7 @@ def run_gears(args, gears, load_npy) -> int:
 
     from compiler.backend.offline_model import run_planned
     from compiler.driver.runner import check_inputs, input_specs, random_inputs, repeated_inputs, report_run
+    from compiler.interpreters.aipp_impl import framework_inputs  # AIPP'd raw images
 
     given = repeated_inputs(args.input, load_npy)
     runs = []
@@ -434,5 +441,5 @@ def run_gears(args, gears, load_npy) -> int:
         shapes = ";".join(f"{n}:{','.join(map(str, np.shape(v)))}" for n, v in inputs.items())
         prefix = f"[gear {gear}: {shapes}] "
         outputs = run_planned(module, inputs)
-        failed |= report_run(args, outputs, inputs, prefix, f"_run{k}")
+        failed |= report_run(args, outputs, framework_inputs(module, inputs), prefix, f"_run{k}")
     return 1 if failed else 0

@@ -160,11 +160,13 @@ def model_info_text(path: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pre_check(path: str, shapes: dict | None = None, outputs: list[str] | None = None) -> dict:
+def pre_check(path: str, shapes: dict | None = None, outputs: list[str] | None = None,
+              importer=None) -> dict:
     """ATC's --mode=3: import the model (shape inference included) and legalize a copy; every
     op, dtype or shape the compiler does not take is listed with its node, nothing is compiled.
     Kernel-level checks (cann-to-kernel) are not part of it: they need the layouts of the
-    whole compile.  Returns the check_result.json content."""
+    whole compile.  `importer()`: the tf-level module another way (a ranged --input_shape's
+    symbolic import, compiler/driver/shape_ranges.py).  Returns the check_result.json content."""
     from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.conversions.tf_to_cann.legalization import tf_op_type
     from compiler.conversions.tf_to_cann.patterns import analyze_legalization
@@ -172,7 +174,8 @@ def pre_check(path: str, shapes: dict | None = None, outputs: list[str] | None =
     unsupported: list[dict] = []
     total = 0
     try:
-        module = import_graphdef_file(path, input_shapes=shapes, outputs=outputs)
+        module = importer() if importer is not None else \
+            import_graphdef_file(path, input_shapes=shapes, outputs=outputs)
     except CompileError as e:  # the importer lists every bad node (dtype, shape, structure)
         module = None
         unsupported = [{"node": _quoted_node(m), "op_type": None, "stage": "import", "reason": m}

@@ -171,6 +171,13 @@ STAGES: list[Stage] = [
 ]
 
 
+def dispatch_head() -> list[ModulePass]:
+    """What the tiling function of a range-compiled model (compiler/driver/shape_ranges.py) runs
+    before the static pipeline's passes after the cann level, at each dispatch's shapes: the
+    shape computations on `?` dimensions made static (resolve-shapes)."""
+    return [_pass("resolve-shapes")]
+
+
 def build_pipeline(options: PipelineOptions | None = None) -> tuple[ModulePass, ...]:
     """The passes, configured, that take tf-level IR to `options.level`."""
     o = options or PipelineOptions()

@@ -165,8 +165,12 @@ def _load_graphdef(path: str):
         return load_keras_graphdef(path)
     if path.endswith((".pb", ".pbtxt")):
         return read_graphdef_file(path)
+    if path.endswith(".mlir"):  # tf-level IR: exported, so TensorFlow's shape inference reruns
+        from compiler.frontend.exporters.graphdef import graphdef_of_tf_mlir
+
+        return graphdef_of_tf_mlir(path, "--input_shape with a range")[0]
     raise CompileError(f"{path}: error: --input_shape with a range needs a TensorFlow model "
-                       "(.pb, .pbtxt, SavedModel, .keras): the IR's shapes are fixed")
+                       "(.pb, .pbtxt, SavedModel, .keras) or tf-level IR (.mlir)")
 
 
 def _import(graph_def, path: str, shapes: dict[str, list[int]], outs, warn):
@@ -224,7 +228,7 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     from xdsl.dialects.builtin import DictionaryAttr, StringAttr
 
     from compiler.backend.runtime_tiling import Dispatcher, tail_passes
-    from compiler.driver.pipelines import build_pipeline, pipeline_spec, run_pipeline
+    from compiler.driver.pipelines import build_pipeline, dispatch_head, pipeline_spec, run_pipeline
     from compiler.ir.diagnostics import SourceMap
     from compiler.ir.ir_io import make_context
 
@@ -240,7 +244,7 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     from dataclasses import replace
 
     head = build_pipeline(replace(options, level="cann"))
-    tail = tail_passes(options)
+    tail = [*dispatch_head(), *tail_passes(options)]
     if print_spec:
         print_spec(pipeline_spec([*head, *tail]))
     module.attributes["cann.soc_version"] = StringAttr(options.chip.name)
@@ -270,6 +274,16 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
         out.attributes[key] = module.attributes[key]
     out.attributes[SOURCE_ATTR] = StringAttr(dispatcher.source_text())
     return out, dispatcher
+
+
+def pre_check_ranged(path: str, spec: str, outputs, pre_check) -> dict:
+    """--mode=3 with a ranged --input_shape: `model_info.pre_check` on what a ranged compile
+    legalizes, the symbolic import (a data-dependent shape is its import-stage entry, naming
+    the node); the result says the ranges."""
+    ranges = parse_ranges(spec)
+    result = pre_check(path, outputs=outputs,
+                       importer=lambda: import_symbolic(path, ranges, outputs))
+    return {**result, "shape_ranges": ranges_text(ranges)}
 
 
 def recorded(module) -> bool:

@@ -25,7 +25,7 @@ from compiler.interpreters.common import (
     to_origin,
 )
 from dialects import cann
-from dialects.common import numpy_from_dense
+from dialects.common import numpy_dtype, numpy_from_dense
 
 
 def run_conv(op: cann.ConvLike, args: tuple[Any, ...], activation: str) -> np.ndarray:
@@ -372,6 +372,21 @@ LIBRARY_SEMANTICS.update({
     cann.ResizeNearestNeighborV2Op: _resize_nearest,
     cann.PadV2DOp: _pad_v2,
     cann.MirrorPadOp: _mirror_pad,
+})
+
+
+def _slice(op, x, offsets, size):
+    """TensorFlow's Slice: size -1 runs to the end of the axis."""
+    idx = tuple(slice(int(o), None if int(n) == -1 else int(o) + int(n))
+                for o, n in zip(np.ravel(offsets), np.ravel(size)))
+    return x[idx].copy()
+
+
+LIBRARY_SEMANTICS.update({  # the shape operators with tensor sizes (dialects/cann.py SHAPE_OPS)
+    cann.ShapeOp: lambda op, x: np.asarray(x.shape, numpy_dtype(op.y.type.element_type)),
+    cann.SliceOp: _slice,
+    cann.BroadcastToOp: lambda op, x, shape: np.broadcast_to(
+        x, [int(d) for d in np.ravel(shape)]).copy(),
 })
 
 

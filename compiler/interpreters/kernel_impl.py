@@ -716,6 +716,8 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
             y = np.full(shape, op.attrs.data["value"].value.data, acc)
         elif fn == "Cast":
             y = args[0].astype(dt)
+        elif fn == "BroadcastToD":  # fused: x's tile is loaded broadcast to the tile's shape
+            y = xs[0]
         elif fn in _PREDICATES:  # comparisons and logic: on the operands' own type, bool result
             y = LIBRARY_SEMANTICS[_PREDICATES[fn]](None, *args)
         elif fn == "SelectV2":

@@ -20,6 +20,8 @@ import os
 from tests.model_zoo.zoo import default_cache_dir, perturb_variables
 
 SPECS = {"RangedCNN": [None, 32, 32, 3], "RangedEncoder": [1, None, 32]}
+#: keras-hub backbones (the zoo's small configuration) with a dynamic sequence: int32 inputs.
+HUB_SPECS = {"RangedBert": ("BertBackbone", ("token_ids", "segment_ids", "padding_mask"))}
 
 
 def _cnn(keras):
@@ -55,11 +57,23 @@ def _digest() -> str:
     return h.hexdigest()[:12]
 
 
+def _hub_graph_def(name: str):
+    """The keras-hub backbone of `name` frozen with its inputs [1, None] (int32)."""
+    from tests.model_zoo.zoo import Input, freeze, hub_backbone
+
+    cls, inputs = HUB_SPECS[name]
+    return freeze(hub_backbone(cls), inputs=tuple(Input(n, (1, None), "int32") for n in inputs))
+
+
 def ranged_graphdef(name: str, cache_dir: str | None = None) -> str:
-    """Path of the frozen GraphDef of `name` (input 'x', output 'Identity'), built on first use."""
+    """Path of the frozen GraphDef of `name` (input 'x', output 'Identity'; a keras-hub one:
+    its HUB_SPECS inputs), built on first use."""
     cache_dir = cache_dir or default_cache_dir()
     path = os.path.join(cache_dir, f"{name}-{_digest()}.pb")
     if os.path.exists(path):
+        return path
+    if name in HUB_SPECS:
+        _write(path, _hub_graph_def(name))
         return path
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
 
@@ -73,10 +87,13 @@ def ranged_graphdef(name: str, cache_dir: str | None = None) -> str:
     perturb_variables(model, 0)
     spec = tf.TensorSpec(SPECS[name], tf.float32, name="x")
     concrete = tf.function(lambda x: model(x, training=False)).get_concrete_function(spec)
-    graph_def = convert_variables_to_constants_v2(concrete).graph.as_graph_def()
-    os.makedirs(cache_dir, exist_ok=True)
+    _write(path, convert_variables_to_constants_v2(concrete).graph.as_graph_def())
+    return path
+
+
+def _write(path: str, graph_def) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "wb") as f:
         f.write(graph_def.SerializeToString())
     os.replace(tmp, path)
-    return path

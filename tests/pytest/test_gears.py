@@ -369,3 +369,145 @@ def test_one_cann_run_switches_gears(batch_om, models, tmp_path, capsys):
     assert [ln.split("]")[0] for ln in lines] == ["[gear 3: x:8,32,32,3", "[gear 0: x:1,32,32,3",
                                                    "[gear 2: x:4,32,32,3"], out
     assert all(ln.endswith(" OK") for ln in lines), out
+
+
+# --- AIPP with gears; NCHW image-size gears --------------------------------------------------
+
+def _dyn_conv(tmp_path, data_format: str):
+    """Conv2D(3 -> 4, 3x3, SAME) + BiasAdd + Relu frozen with x [?, ?, ?, 3] (NHWC) or
+    [?, 3, ?, ?] (NCHW); also the TensorFlow reference on NHWC inputs (TensorFlow's CPU
+    kernels take no NCHW Conv2D, so the NCHW reference transposes around the NHWC one)."""
+    import tensorflow as tf
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    rng = np.random.default_rng(0)
+    w = tf.constant(rng.standard_normal((3, 3, 3, 4)).astype(np.float32) * 0.2)
+    b = tf.constant(rng.standard_normal(4).astype(np.float32))
+
+    def nhwc(x):
+        return tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, w, 1, "SAME"), b))
+
+    spec = [None, None, None, 3] if data_format == "NHWC" else [None, 3, None, None]
+
+    @tf.function(input_signature=[tf.TensorSpec(spec, tf.float32, name="x")])
+    def f(x):
+        if data_format == "NHWC":
+            return nhwc(x)
+        y = tf.nn.conv2d(x, w, 1, "SAME", data_format="NCHW")
+        return tf.nn.relu(tf.nn.bias_add(y, b, data_format="NCHW"))
+
+    gd = convert_variables_to_constants_v2(f.get_concrete_function()).graph.as_graph_def()
+    tf.io.write_graph(gd, str(tmp_path), f"conv_{data_format}.pb", as_text=False)
+    return str(tmp_path / f"conv_{data_format}.pb"), lambda x: nhwc(tf.constant(x)).numpy()
+
+
+NORMALIZE_CFG = """aipp_op { aipp_mode: static related_input_rank: 0 input_format: RGB888_U8
+  rbuv_swap_switch: true mean_chn_0: 120 mean_chn_1: 110 mean_chn_2: 100
+  var_reci_chn_0: 0.017 var_reci_chn_1: 0.0175 var_reci_chn_2: 0.0174 }
+"""
+CROP_CFG = """aipp_op { aipp_mode: static related_input_rank: 0 input_format: RGB888_U8
+  src_image_size_w: 12 src_image_size_h: 10
+  crop: true load_start_pos_w: 3 load_start_pos_h: 1 crop_size_w: 8 crop_size_h: 8
+  mean_chn_0: 120 mean_chn_1: 110 mean_chn_2: 100 }
+"""
+
+
+def _images(tmp_path, shapes):
+    paths = []
+    for k, s in enumerate(shapes):
+        p = tmp_path / f"img{k}.npy"
+        np.save(p, np.random.default_rng(k).integers(0, 256, s).astype(np.uint8))
+        paths.append(p)
+    return paths
+
+
+def _gear_runs(capsys, om, pb, paths, n):
+    argv = [om]
+    for p in paths:
+        argv += ["--input", f"x={p}"]
+    rc, out, err = _tool("cann_run", capsys, *argv, "--compare-with", pb, "--atol", "1e-4")
+    runs = [ln for ln in out.splitlines() if ln.startswith("[gear")]
+    assert rc == 0 and len(runs) == n and all(ln.endswith(" OK") for ln in runs), out + err
+    return runs
+
+
+def test_aipp_with_batch_gears_matches_tensorflow(tmp_path, capsys):
+    """--insert_op_conf (crop 10x12 -> 8x8, normalization) + --dynamic_batch_size: each gear's
+    input is the raw uint8 image of its batch; cann-run picks the gear from the image's shape
+    and --compare-with gives TensorFlow the image preprocessed as the AIPP says."""
+    pb, _ = _dyn_conv(tmp_path, "NHWC")
+    cfg = tmp_path / "crop.cfg"
+    cfg.write_text(CROP_CFG)
+    om = tmp_path / "aipp_b.om"
+    rc, out, err = _tool("cann_compile", capsys, f"--model={pb}", "-o", om,
+                         "--input_shape=x:-1,8,8,3", "--dynamic_batch_size=1,2,4",
+                         f"--insert_op_conf={cfg}")
+    assert rc == 0, err
+    runs = _gear_runs(capsys, om, pb, _images(tmp_path, [(2, 10, 12, 3), (1, 10, 12, 3),
+                                                         (4, 10, 12, 3)]), 3)
+    assert [ln.split("]")[0] for ln in runs] == [
+        "[gear 1: x:2,10,12,3", "[gear 0: x:1,10,12,3", "[gear 2: x:4,10,12,3"]
+    rc, out, err = _tool("cann_compile", capsys, "--mode=6", f"--om={om}")
+    assert rc == 0, err
+    assert "  gear 2: [4] x:4,10,12,3 (" in out and "  [0] x: -1x10x12x3 uint8" in out, out
+
+
+def test_aipp_with_image_size_gears_matches_tensorflow(tmp_path, capsys):
+    """Without crop and padding (ATC's rule) the AIPP takes each gear's H x W image."""
+    pb, _ = _dyn_conv(tmp_path, "NHWC")
+    cfg = tmp_path / "norm.cfg"
+    cfg.write_text(NORMALIZE_CFG)
+    om = tmp_path / "aipp_hw.om"
+    rc, out, err = _tool("cann_compile", capsys, f"--model={pb}", "-o", om,
+                         "--input_shape=x:1,-1,-1,3", "--dynamic_image_size=8,8;12,16",
+                         f"--insert_op_conf={cfg}")
+    assert rc == 0, err
+    runs = _gear_runs(capsys, om, pb, _images(tmp_path, [(1, 12, 16, 3), (1, 8, 8, 3)]), 2)
+    assert [ln.split("]")[0] for ln in runs] == ["[gear 1: x:1,12,16,3", "[gear 0: x:1,8,8,3"]
+
+
+@pytest.mark.parametrize("cfg,gear,text", [
+    (CROP_CFG, "--dynamic_image_size=8,8;12,16",
+     ":3: error: --insert_op_conf: crop: true cannot be used with --dynamic_image_size (ATC: "
+     "the image is each gear's H x W)"),
+    (NORMALIZE_CFG.replace("RGB888_U8", "RGB888_U8 src_image_size_w: 16"),
+     "--dynamic_image_size=8,8;12,16",
+     ":1: error: --insert_op_conf: src_image_size_w: 16 must be 0 with --dynamic_image_size"),
+    (NORMALIZE_CFG, "--dynamic_dims=8,8;12,16",
+     "--dynamic_dims and --insert_op_conf cannot be used together (ATC forbids it)"),
+])
+def test_aipp_with_gears_bad_combinations_are_one_error(tmp_path, cfg, gear, text):
+    path = tmp_path / "a.cfg"
+    path.write_text(cfg)
+    out = tmp_path / "m.om"
+    fmt = ["--input_format=ND"] if "dims" in gear else []
+    r = _run("cann_compile", f"--model={PBTXT}", "-o", out, "--input_shape=x:1,-1,-1,3", gear,
+             f"--insert_op_conf={path}", *fmt)
+    _one_error(r, text)
+    assert not out.exists()
+
+
+def test_nchw_image_size_gears_match_tensorflow(tmp_path, capsys):
+    """A model whose input is NCHW, --input_format=NCHW --dynamic_image_size: -1 at dimensions
+    2 and 3; each gear's outputs match TensorFlow (on the NHWC transposes)."""
+    pb, reference = _dyn_conv(tmp_path, "NCHW")
+    om = tmp_path / "nchw.om"
+    rc, out, err = _tool("cann_compile", capsys, f"--model={pb}", "-o", om, "--input_format=NCHW",
+                         "--input_shape=x:2,3,-1,-1", "--dynamic_image_size=8,8;12,16;5,7")
+    assert rc == 0, err
+    assert "gear 1 (ascend_mbatch_shape_data = [12,16]) x:2,3,12,16" in out
+    argv, xs = [om], []
+    for k, (h, w) in enumerate(((12, 16), (8, 8), (5, 7))):
+        xs.append(_npy(tmp_path / f"x{k}.npy", (2, 3, h, w), seed=k))
+        argv += ["--input", f"x={xs[-1]}"]
+    rc, out, err = _tool("cann_run", capsys, *argv, "--output-dir", tmp_path / "out")
+    assert rc == 0, err
+    assert [ln.split("]")[0] for ln in out.splitlines() if ln.startswith("[")] == [
+        "[gear 1: x:2,3,12,16", "[gear 0: x:2,3,8,8", "[gear 2: x:2,3,5,7"]
+    outs = sorted(os.listdir(tmp_path / "out"))
+    assert len(outs) == 3, outs
+    for k, x in enumerate(xs):
+        (name,) = [n for n in outs if f"_run{k}" in n]
+        got = np.load(tmp_path / "out" / name)
+        want = reference(np.load(x).transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+        np.testing.assert_allclose(got, want, atol=1e-4, rtol=0)

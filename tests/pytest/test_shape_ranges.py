@@ -261,3 +261,185 @@ def test_an_unbounded_dimension_runs_past_any_compiled_size(capsys, tmp_path):
         in info.out.splitlines()
     stats = _check_runs(capsys, tmp_path, (pb, f"{out}.om"), [(1, 3, 32), (1, 40, 32), (1, 77, 32)])
     assert stats.startswith("tiling at dispatch: 0 hits, 3 misses"), stats
+
+
+def test_keras_hub_bert_with_a_sequence_range_matches_tf_at_five_lengths(capsys, tmp_path):
+    """keras-hub's BertBackbone (the zoo's small configuration) compiled once with its three
+    inputs ranged on the sequence axis: its PositionEmbedding slices the table to Shape(x)[1]
+    and broadcasts it to Shape(x) (cann.Shape / Slice / BroadcastTo, resolved at dispatch)."""
+    from tests.model_zoo.ranged import HUB_SPECS, ranged_graphdef
+
+    pb = ranged_graphdef("RangedBert")
+    names = HUB_SPECS["RangedBert"][1]
+    out = tmp_path / "bert"
+    rc, res = _compile(capsys, f"--model={pb}", "--input_shape=" + ";".join(
+        f"{n}:1,1~32" for n in names), f"--output={out}")
+    assert rc == 0, res.err
+    rng = np.random.default_rng(0)
+    argv, lengths = [f"{out}.om"], (1, 5, 13, 16, 32)
+    for n_tokens in lengths:
+        mask = np.zeros((1, n_tokens), np.int32)
+        mask[0, :max(1, n_tokens - 2)] = 1
+        values = {"token_ids": rng.integers(0, 1000, (1, n_tokens)),
+                  "segment_ids": rng.integers(0, 2, (1, n_tokens)), "padding_mask": mask}
+        for n in names:
+            p = tmp_path / f"{n}{n_tokens}.npy"
+            np.save(p, values[n].astype(np.int32))
+            argv += ["--input", f"{n}={p}"]
+    rc, res = _run(capsys, *argv, "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3")
+    assert rc == 0, res.out + res.err
+    runs = [ln for ln in res.out.splitlines() if ln.startswith("[")]
+    assert len(runs) == 2 * len(lengths) and all(ln.endswith(" OK") for ln in runs), res.out
+    assert [ln.split("]")[0] for ln in runs[::2]] == [
+        "[" + ";".join(f"{n}:1,{s}" for n in names) for s in lengths]
+    assert res.out.splitlines()[-1].startswith("tiling at dispatch: 0 hits, 5 misses")
+
+
+def test_a_size_computed_from_the_data_is_one_error_naming_the_node(capsys, tmp_path):
+    """A Slice size from Shape(x) and the data: not a shape computation (the data-dependent
+    shape error of the range import)."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.int32, [1, None], name="x")
+        table = tf.constant(np.ones((32, 4), np.float32))
+        n = tf.minimum(tf.shape(x)[1], tf.reduce_max(x))
+        tf.slice(table, [0, 0], tf.stack([n, 4]), name="rows")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "ds.pb", as_text=False)
+    pb = tmp_path / "ds.pb"
+    rc, res = _compile(capsys, f"--model={pb}", "--input_shape=x:1,1~32", "--out_nodes=rows:0",
+                       f"--output={tmp_path / 'ds'}")
+    assert rc == 1 and not (tmp_path / "ds.om").exists()
+    assert res.err.strip() == (
+        f"{pb}: error: node 'rows' (tf.Slice) has an output shape (?x4) that depends on the "
+        "data, not only on the input shapes; a shape range cannot express it"), res.err
+
+
+def _mode3(capsys, tmp_path, pb, spec):
+    report = tmp_path / "check.json"
+    rc, res = _compile(capsys, "--mode=3", f"--model={pb}", f"--input_shape={spec}",
+                       f"--check_report={report}")
+    assert rc == 0, res.err
+    return json.loads(report.read_text())
+
+
+def test_mode3_pre_checks_the_graph_a_ranged_compile_legalizes(capsys, tmp_path):
+    """--mode=3 with a range checks the symbolic graph: a SAME depthwise conv of stride 2 needs
+    static H and W, so it passes at one shape and fails with H and W ranged (its node named);
+    a data-dependent shape is an import entry naming its node."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, None, None, 3], name="x")
+        w = tf.constant(np.ones((3, 3, 3, 1), np.float32))
+        y = tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME", name="dw")
+        tf.nn.relu(y, name="y")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "dw.pb", as_text=False)
+    pb = tmp_path / "dw.pb"
+    ok = _mode3(capsys, tmp_path, pb, "x:1~4,16,16,3")
+    assert (ok["result"], ok["unsupported_count"], ok["shape_ranges"]) == (
+        "success", 0, "x:1~4,16,16,3") and ok["ops_checked"] > 0
+    bad = _mode3(capsys, tmp_path, pb, "x:1,8~32,8~32,3")
+    assert bad["result"] == "failed" and bad["shape_ranges"] == "x:1,8~32,8~32,3"
+    assert [(u["node"], u["stage"]) for u in bad["unsupported"]] == [("dw", "tf-to-cann")]
+    assert "needs static spatial dimensions" in bad["unsupported"][0]["reason"]
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 8], name="x")
+        tf.gather_nd(x, tf.where(x > 0, name="positive"), name="y")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "dd.pb", as_text=False)
+    dd = _mode3(capsys, tmp_path, tmp_path / "dd.pb", "x:1~4,8")
+    assert dd["result"] == "failed"
+    assert [(u["node"], u["stage"]) for u in dd["unsupported"]] == [("positive", "import")]
+
+
+def test_mode3_with_a_malformed_range_is_one_error(capsys, tmp_path):
+    from tests.model_zoo.ranged import ranged_graphdef
+
+    rc, res = _compile(capsys, "--mode=3", f"--model={ranged_graphdef('RangedCNN')}", "--input_shape=x:4~2,32,32,3",
+                       f"--check_report={tmp_path / 'c.json'}")
+    assert rc == 1 and not (tmp_path / "c.json").exists()
+    assert res.err.strip() == ("cann-compile: error: --input_shape=x:4~2,32,32,3: 'x:4~2,32,32,3': "
+                               "range '4~2' must have 1 <= lo <= hi"), res.err
+
+
+@pytest.fixture(scope="module")
+def encoder_mlir(tmp_path_factory):
+    """RangedEncoder as tf-level IR (cann-translate --import-graphdef), beside its .pb."""
+    from tests.model_zoo.ranged import ranged_graphdef
+    from tools.cann_translate import main as translate_main
+
+    pb = ranged_graphdef("RangedEncoder")
+    path = tmp_path_factory.mktemp("mlir") / "enc.tf.mlir"
+    assert translate_main(["--import-graphdef", pb, "-o", str(path)]) == 0
+    return pb, path
+
+
+def test_a_range_on_tf_level_mlir_matches_tf_at_five_lengths(capsys, tmp_path, encoder_mlir):
+    """The .mlir is exported to a GraphDef, so TensorFlow's shape inference reruns at the
+    ranged shapes as for a .pb."""
+    pb, path = encoder_mlir
+    out = tmp_path / "enc"
+    rc, res = _compile(capsys, f"--model={path}", "--input_shape=x:1,1~32,32", f"--output={out}")
+    assert rc == 0, res.err
+    stats = _check_runs(capsys, tmp_path, (pb, f"{out}.om"), [(1, s, 32) for s in (1, 7, 16, 25, 32)])
+    assert stats.startswith("tiling at dispatch: 0 hits, 5 misses"), stats
+
+
+def test_gears_and_a_static_shape_on_tf_level_mlir_match_tf(capsys, tmp_path, encoder_mlir):
+    pb, path = encoder_mlir
+    out = tmp_path / "gears"
+    rc, res = _compile(capsys, f"--model={path}", "--input_shape=x:1,-1,32", "--input_format=ND",
+                       "--dynamic_dims=8;16;24", f"--output={out}")
+    assert rc == 0, res.err
+    assert "3 gears (--dynamic_dims=8;16;24)" in res.out
+    argv = [f"{out}.om"]
+    for p in _inputs(tmp_path, [(1, 16, 32), (1, 8, 32), (1, 24, 32)]):
+        argv += ["--input", f"x={p}"]
+    rc, res = _run(capsys, *argv, "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3")
+    runs = [ln for ln in res.out.splitlines() if ln.startswith("[gear")]
+    assert rc == 0 and len(runs) == 3 and all(ln.endswith(" OK") for ln in runs), res.out + res.err
+    assert [ln.split(":")[0] for ln in runs] == ["[gear 1", "[gear 0", "[gear 2"]
+    rc, res = _compile(capsys, f"--model={path}", "--input_shape=x:1,12,32",
+                       f"--output={tmp_path / 'static'}")
+    assert rc == 0, res.err
+    (x,) = _inputs(tmp_path, [(1, 12, 32)])
+    rc, res = _run(capsys, str(tmp_path / "static.om"), "--input", f"x={x}", "--compare-with", pb,
+                   "--atol", "1e-4", "--rtol", "1e-3")
+    assert rc == 0 and res.out.strip().endswith("OK"), res.out + res.err
+
+
+def test_a_range_on_cann_level_mlir_is_one_error(capsys, tmp_path):
+    path = tmp_path / "m.cann.mlir"
+    path.write_text('func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {\n'
+                    '  %0 = cann.Relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>\n'
+                    '  func.return %0 : tensor<1x8xf32>\n}\n')
+    rc, res = _compile(capsys, f"--model={path}", "--input_shape=x:1~4,8",
+                       f"--output={tmp_path / 'm'}")
+    assert rc == 1 and not (tmp_path / "m.om").exists()
+    assert res.err.strip() == (f"{path}: error: --input_shape with a range needs tf-level IR "
+                               "(shape inference reruns on the new shapes); this IR is at the "
+                               "cann level"), res.err
+
+
+def test_a_broadcast_to_a_run_time_shape_of_computed_values_matches_tf(capsys, tmp_path):
+    """BroadcastTo(relu(x[:, :1]), Shape(x)) + x over a ranged sequence: at dispatch the
+    BroadcastTo becomes BroadcastToD of a computed value, fused with the Add (its tile is x's,
+    loaded broadcast)."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, None, 4], name="x")
+        tf.add(tf.broadcast_to(tf.nn.relu(x[:, :1]), tf.shape(x)), x, name="y")
+    tf.io.write_graph(g.as_graph_def(), str(tmp_path), "bc.pb", as_text=False)
+    pb = tmp_path / "bc.pb"
+    out = tmp_path / "bc"
+    rc, res = _compile(capsys, f"--model={pb}", "--input_shape=x:1,1~16,4", "--out_nodes=y:0",
+                       f"--output={out}")
+    assert rc == 0, res.err
+    stats = _check_runs(capsys, tmp_path, (str(pb), f"{out}.om"), [(1, s, 4) for s in (1, 3, 16)])
+    assert stats.startswith("tiling at dispatch: 0 hits, 3 misses"), stats

@@ -456,8 +456,8 @@ def _reshape(node: TfNode, b: Builder) -> Sequence[SSAValue]:
 def _shape(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """Shape of a statically shaped tensor is a constant."""
     shape = tuple(node.operand_type(0).get_shape())
-    if any(d < 0 for d in shape):
-        raise LegalizationError("Shape of a dynamically shaped tensor is not supported")
+    if any(d < 0 for d in shape):  # resolved at dispatch (compiler/transforms/resolve_shapes.py)
+        return [b.create(cann.ShapeOp, [node.operand(0)], node.result_type())]
     from dialects.common import numpy_dtype
 
     dtype = numpy_dtype(node.result_type().element_type)
@@ -758,6 +758,20 @@ def _const_or(node: TfNode, b: Builder, fn: Callable[[np.ndarray], np.ndarray]
     return None if value is None else _folded(node, b, fn(np.asarray(value)))
 
 
+def _tensor_form(node: TfNode, b: Builder, cls, operands: Sequence[int]) -> Sequence[SSAValue] | None:
+    """The tensor form of Slice / BroadcastTo (Ascend IR's, sizes as operands) when a size
+    operand is no constant but is computed from the shapes of `?` tensors: resolved at dispatch
+    (compiler/transforms/resolve_shapes.py).  None: the attribute form applies."""
+    from compiler.interpreters.constant_eval import constant_value
+    from compiler.transforms.resolve_shapes import shape_derived
+
+    sizes = [node.operand(i) for i in operands[1:]]
+    if all(constant_value(v) is not None for v in sizes) or \
+            not all(constant_value(v) is not None or shape_derived(v) for v in sizes):
+        return None
+    return [b.create(cls, [node.operand(i) for i in operands], node.result_type())]
+
+
 def broadcast_to(b: Builder, x: SSAValue, shape: Sequence[int]) -> SSAValue:
     shape = [int(d) for d in shape]
     if list(x.type.get_shape()) == shape:
@@ -769,6 +783,9 @@ def broadcast_to(b: Builder, x: SSAValue, shape: Sequence[int]) -> SSAValue:
 def _broadcast_to(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """BroadcastTo(x, shape) -> BroadcastToD(x; shape) once shape is constant (ConstToAttr); of a
     constant x it is a constant."""
+    tensor_form = _tensor_form(node, b, cann.BroadcastToOp, (0, 1))
+    if tensor_form is not None:
+        return tensor_form
     shape = node.const_ints(1, "shape")
     xs = _static_shape(node, 0, "x")
     if len(xs) > len(shape) or any(d not in (1, s) for d, s in zip(reversed(xs), reversed(shape))):
@@ -816,6 +833,9 @@ def strided_slice(b: Builder, x: SSAValue, begin, end, strides, shape, begin_mas
 def _slice(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """Slice(x, begin, size) -> StridedSliceD(begin, begin + size, strides 1); size -1 runs to
     the end of the axis."""
+    tensor_form = _tensor_form(node, b, cann.SliceOp, (0, 1, 2))
+    if tensor_form is not None:
+        return tensor_form
     xs = _static_shape(node, 0, "x")
     begin, size = node.const_ints(1, "begin"), node.const_ints(2, "size")
     if len(begin) != len(xs) or len(size) != len(xs):
@@ -1141,7 +1161,8 @@ RULES: list[Rule] = [
     Rule("Snapshot", "(removed)", forward=True, dtype_operand=None),
     Rule("NoOp", "(removed)", forward=True, dtype_operand=None, note="orders side effects only"),
     Rule("Const", "Const", _const, dtype_operand=None),
-    Rule("Shape", "Const", _shape, dtype_operand=None, note="static shapes only"),
+    Rule("Shape", "Const", _shape, dtype_operand=None,
+         note="of a `?` tensor: Shape, resolved at dispatch (resolve-shapes)"),
     # convolution family
     Rule("Conv2D", "Conv2D", _conv2d,
          note="grouped: DepthwiseConv2D (groups = channels), else Conv2D(groups = G)"),
@@ -1247,9 +1268,11 @@ RULES: list[Rule] = [
     Rule("Pack", "ConcatV2D", _pack, note="decomposed: Reshape each value + ConcatV2D"),
     Rule("Cast", "Cast", _cast),
     Rule("BroadcastTo", "BroadcastToD", _broadcast_to,
-         note="graphengine pad_ops.h REG_OP(BroadcastToD): shape as an attribute"),
+         note="graphengine pad_ops.h REG_OP(BroadcastToD): shape as an attribute; a shape "
+              "computed from a `?` tensor's Shape: BroadcastTo, resolved at dispatch"),
     Rule("Tile", "BroadcastToD", _tile, note="decomposed: Reshape + BroadcastToD + Reshape"),
-    Rule("Slice", "StridedSliceD", _slice),
+    Rule("Slice", "StridedSliceD", _slice,
+         note="a size computed from a `?` tensor's Shape: Slice, resolved at dispatch"),
     Rule("SpaceToBatchND", "TransposeD", _space_to_batch,
          note="decomposed: PadD + Reshape + TransposeD + Reshape"),
     Rule("BatchToSpaceND", "TransposeD", _batch_to_space,

@@ -313,3 +313,23 @@ def export_graphdef(module: ModuleOp, filename: str = "<module>") -> Any:
 
 
 _ = BlockArgument
+
+
+def graphdef_of_tf_mlir(path: str, why: str) -> tuple[Any, list[str] | None]:
+    """(GraphDef, @main's output names from its `tf.entry_function`, else None) of a tf-level
+    `.mlir` file, for what needs TensorFlow's shape inference on new input shapes (`why`: the
+    option, e.g. "--input_shape with a range"): the importer then runs on it as on a .pb.
+    IR below the tf level is one error."""
+    from compiler.driver.runner import ENTRY_ATTR, io_names
+    from compiler.ir.ir_io import load_module
+
+    module, _ = load_module(path)
+    main = next((f for f in module.ops if isinstance(f, FuncOp) and f.sym_name.data == "main"), None)
+    low = next((op for op in (main.body.walk() if main is not None else ())
+                if op.dialect_name() in ("cann", "kernel")), None)
+    if low is not None:
+        raise CompileError(f"{path}: error: {why} needs tf-level IR (shape inference reruns on "
+                           f"the new shapes); this IR is at the {low.dialect_name()} level")
+    outs = io_names(main)[1] if main is not None and ENTRY_ATTR in main.attributes else None
+    return export_graphdef(module, path), outs
+

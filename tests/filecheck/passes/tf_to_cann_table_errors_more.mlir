@@ -16,7 +16,7 @@
 // CHECK-NEXT: tf_to_cann_table_errors_more.mlir:[[# @LINE + 31]]:{{[0-9]+}}: error: tf.DepthwiseConv2dNative cannot be legalized: SAME padding with a stride > 1 needs static spatial dimensions; got 1x?x8x3 [node 'depthwise_dynamic']
 // CHECK-NEXT: tf_to_cann_table_errors_more.mlir:[[# @LINE + 31]]:{{[0-9]+}}: error: tf.ConcatV2 cannot be legalized: the concat axis must be a scalar [node 'concat_axes']
 // CHECK-NEXT: tf_to_cann_table_errors_more.mlir:[[# @LINE + 31]]:{{[0-9]+}}: error: tf.GatherV2 cannot be legalized: input 2 (axis) must be a scalar [node 'gather_axes']
-// CHECK-NEXT: tf_to_cann_table_errors_more.mlir:[[# @LINE + 31]]:{{[0-9]+}}: error: tf.Shape cannot be legalized: Shape of a dynamically shaped tensor is not supported [node 'shape_dynamic']
+// CHECK-NEXT: tf_to_cann_table_errors_more.mlir:[[# @LINE + 31]]:{{[0-9]+}}: error: tf.Slice cannot be legalized: input 2 (size) must be a constant [node 'slice_data_size']
 // CHECK-NEXT: tf_to_cann_table_errors_more.mlir:[[# @LINE + 31]]:{{[0-9]+}}: error: tf.Sum cannot be legalized: axes [9] are out of range for rank 2 [node 'sum_axis']
 // CHECK-NEXT: tf_to_cann_table_errors_more.mlir:[[# @LINE + 31]]:{{[0-9]+}}: error: tf.PadV2 cannot be legalized: input 2 (constant_values) must be a scalar [node 'padv2_vector']
 // CHECK-NEXT: tf_to_cann_table_errors_more.mlir:[[# @LINE + 31]]:{{[0-9]+}}: error: tf.PadV2 cannot be legalized: input 2 (constant_values) must be a constant [node 'padv2_dynamic']
@@ -47,7 +47,7 @@ func.func @main(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %d: tensor<?x3xf32>, %x4
   %7 = "tf.DepthwiseConv2dNative"(%x4, %w) {strides = array<i64: 1, 2, 2, 1>, padding = "SAME", data_format = "NHWC", dilations = array<i64: 1, 1, 1, 1>} : (tensor<1x?x8x3xf32>, tensor<3x3x3x1xf32>) -> tensor<1x?x4x3xf32> loc("depthwise_dynamic")
   %8 = "tf.ConcatV2"(%x, %x, %ax2) : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xi32>) -> tensor<4x3xf32> loc("concat_axes")
   %9 = "tf.GatherV2"(%x, %i, %ax2) {batch_dims = 0 : i64} : (tensor<2x3xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<2x3xf32> loc("gather_axes")
-  %10 = "tf.Shape"(%d) : (tensor<?x3xf32>) -> tensor<2xi32> loc("shape_dynamic")
+  %10 = "tf.Slice"(%x, %ax2, %i) : (tensor<2x3xf32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x?xf32> loc("slice_data_size")
   %11 = "tf.Sum"(%x, %ax9) {keep_dims = false} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2xf32> loc("sum_axis")
   %17 = "tf.PadV2"(%x, %pads, %two) : (tensor<2x3xf32>, tensor<2x2xi32>, tensor<2xf32>) -> tensor<3x4xf32> loc("padv2_vector")
   %18 = "tf.PadV2"(%x, %n, %s) : (tensor<2x3xf32>, tensor<2x2xi32>, tensor<3xf32>) -> tensor<?x?xf32> loc("padv2_dynamic")
