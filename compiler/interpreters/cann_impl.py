@@ -106,14 +106,6 @@ from xdsl.dialects.builtin import DictionaryAttr  # noqa: E402
 from dialects.common import ints  # noqa: E402
 
 
-def _erf(x: np.ndarray) -> np.ndarray:
-    try:
-        from scipy.special import erf
-    except ImportError:  # scipy is optional: a (slower) vectorised math.erf
-        erf = np.vectorize(math.erf, otypes=[np.float64])
-    return np.asarray(erf(x.astype(np.float64))).astype(x.dtype)
-
-
 def _acc(x: np.ndarray) -> np.ndarray:
     return x.astype(numerics.acc_dtype(x.dtype), copy=False)
 
@@ -247,14 +239,14 @@ LIBRARY_SEMANTICS = {
     cann.SqrtOp: lambda op, x: np.sqrt(x),
     cann.RsqrtOp: lambda op, x: 1 / np.sqrt(_acc(x)),
     cann.SquareOp: lambda op, x: x * x,
-    cann.ErfOp: lambda op, x: _erf(x),
+    cann.ErfOp: lambda op, x: numerics.erf(x),
     cann.ErfcOp: lambda op, x: _erfc64(x.astype(np.float64)).astype(x.dtype),
     cann.ExpOp: lambda op, x: np.exp(x),
     cann.LogOp: lambda op, x: np.log(x),
     cann.AbsOp: lambda op, x: np.abs(x),
     cann.ReciprocalOp: lambda op, x: 1 / _acc(x),
     cann.GeluOp: lambda op, x: _gelu_tanh(x),
-    cann.GeluErfOp: lambda op, x: (0.5 * x * (1 + _erf(x / np.asarray(np.sqrt(2.0), x.dtype)))).astype(x.dtype),
+    cann.GeluErfOp: lambda op, x: (0.5 * x * (1 + numerics.erf(x / np.asarray(np.sqrt(2.0), x.dtype)))).astype(x.dtype),
     cann.FastGeluOp: lambda op, x: _fast_gelu(x),
     cann.SoftplusOp: lambda op, x: np.logaddexp(0, _acc(x)),
     cann.AddOp: lambda op, a, b: a + b,

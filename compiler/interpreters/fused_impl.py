@@ -8,7 +8,6 @@ library's CannFunctions (override=True), so FusedConv2D gets the full activation
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -19,49 +18,6 @@ from compiler.interpreters import numerics
 from compiler.interpreters.common import SemanticsError, from_origin, to_origin
 from dialects import cann
 from dialects.common import ints
-
-
-def _erf(x: np.ndarray) -> np.ndarray:
-    try:
-        from scipy.special import erf
-    except ImportError:
-        erf = np.vectorize(math.erf, otypes=[np.float64])
-    return np.asarray(erf(x.astype(np.float64))).astype(x.dtype)
-
-
-def _sigmoid(a):
-    return 1.0 / (1.0 + np.exp(-a))
-
-
-def activate(a: np.ndarray, kind: str, alpha: float | None = None) -> np.ndarray:
-    """The epilogue activations of cann.Activation (on an accumulator-typed array)."""
-    if kind == "none":
-        return a
-    if kind == "Relu":
-        return np.maximum(a, 0)
-    if kind == "Relu6":
-        return np.minimum(np.maximum(a, 0), 6)
-    if kind == "Sigmoid":
-        return _sigmoid(a)
-    if kind == "Tanh":
-        return np.tanh(a)
-    if kind == "Swish":
-        return a * _sigmoid(a)
-    if kind == "Gelu":
-        return 0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
-    if kind == "GeluErf":
-        return 0.5 * a * (1 + _erf(a / math.sqrt(2)))
-    if kind == "FastGelu":
-        return a / (1 + np.exp(-1.702 * np.abs(a))) * np.exp(0.851 * (a - np.abs(a)))
-    if kind == "LeakyRelu":
-        s = 0.2 if alpha is None else alpha
-        return np.where(a >= 0, a, a * np.asarray(s, a.dtype))
-    if kind == "HardSwish":
-        return a * np.minimum(np.maximum(a + 3, 0), 6) / 6
-    if kind == "Elu":
-        s = 1.0 if alpha is None else alpha
-        return np.where(a > 0, a, s * np.expm1(np.minimum(a, 0)))
-    raise ValueError(f"unknown activation '{kind}'; known: {', '.join(cann.Activation)}")
 
 
 def _alpha(op) -> float | None:
@@ -87,10 +43,10 @@ def _conv(op, args, with_residual: bool) -> np.ndarray:
     if op.bias is not None:
         y = y + _acc(to_origin(args[2], op.bias.type, "ND"))
         i = 3
-    y = activate(y, op.activation.data, _alpha(op))
+    y = numerics.activate(y, op.activation.data, _alpha(op))
     if with_residual:
         r = to_origin(args[i], op.residual.type, fmt, want="NHWC")
-        y = activate(y + _acc(r), op.post_activation.data, _alpha(op))
+        y = numerics.activate(y + _acc(r), op.post_activation.data, _alpha(op))
     try:
         return from_origin(y, op.y.type, fmt, have="NHWC")
     except ValueError as e:
@@ -105,7 +61,7 @@ def _depthwise(op, args) -> np.ndarray:
     y = numerics.depthwise_conv2d_nhwc(x, w, strides, dilations, pads)
     if op.bias is not None:
         y = y + _acc(to_origin(args[2], op.bias.type, "ND"))
-    y = activate(y, op.activation.data, _alpha(op))
+    y = numerics.activate(y, op.activation.data, _alpha(op))
     return from_origin(y, op.y.type, fmt, have="NHWC")
 
 
@@ -119,7 +75,7 @@ def _matmul(op, args) -> np.ndarray:
     y = np.matmul(a, b)
     if op.bias is not None:
         y = y + _acc(to_origin(args[2], op.bias.type, "ND"))
-    y = activate(y, op.activation.data, _alpha(op))
+    y = numerics.activate(y, op.activation.data, _alpha(op))
     return from_origin(y, op.y.type, "ND")
 
 
@@ -195,7 +151,7 @@ def _gated_matmul(op, args) -> np.ndarray:
     w = _acc(to_origin(args[1], op.weight.type, "ND"))
     b = _acc(to_origin(args[2], op.bias.type, "ND"))
     gate, up = np.split(np.matmul(x, w) + b, 2, axis=-1)
-    return from_origin(activate(gate, op.activation.data) * up, op.y.type, "ND")
+    return from_origin(numerics.activate(gate, op.activation.data) * up, op.y.type, "ND")
 
 
 def _add_layer_norm(op, args) -> np.ndarray:
@@ -214,8 +170,8 @@ def _squeeze_excite(op, args) -> np.ndarray:
     x = _acc(to_origin(args[0], op.x.type, "NHWC", want="NHWC"))
     w1, b1, w2, b2 = (_acc(to_origin(a, v.type, "ND")) for a, v in zip(args[1:], op.operands[1:]))
     pooled = x.mean(axis=(1, 2))
-    h = activate(pooled @ w1[0, 0] + b1, op.act1.data)
-    g = activate(h @ w2[0, 0] + b2, op.act2.data)
+    h = numerics.activate(pooled @ w1[0, 0] + b1, op.act1.data)
+    g = numerics.activate(h @ w2[0, 0] + b2, op.act2.data)
     return from_origin(g[:, None, None, :], op.y.type, "NHWC", have="NHWC")
 
 
@@ -226,10 +182,10 @@ def _scaled_conv(op, args) -> np.ndarray:
     s = _acc(to_origin(args[3], op.scale.type, fmt, want="NHWC"))
     w = to_origin(args[1], op.filter.type, "HWCN", want="HWCN")
     y = numerics.conv2d_nhwc(x * s, w, *op.geometry(), op.groups.value.data)
-    y = activate(y + _acc(to_origin(args[2], op.bias.type, "ND")), op.activation.data, _alpha(op))
+    y = numerics.activate(y + _acc(to_origin(args[2], op.bias.type, "ND")), op.activation.data, _alpha(op))
     if op.residual is not None:
         r = to_origin(args[4], op.residual.type, fmt, want="NHWC")
-        y = activate(y + _acc(r), op.post_activation.data, _alpha(op))
+        y = numerics.activate(y + _acc(r), op.post_activation.data, _alpha(op))
     return from_origin(y, op.y.type, fmt, have="NHWC")
 
 

@@ -733,7 +733,7 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
         elif fn == "BiasAdd":
             y = xs[0] + xs[1]
         elif fn.startswith("act:"):  # an epilogue activation (cann.Activation), alpha in attrs
-            from compiler.interpreters.fused_impl import activate
+            from compiler.interpreters.numerics import activate
 
             a = op.attrs.data.get("alpha")
             y = activate(xs[0], fn[4:], float(a.value.data) if a is not None else None)

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import math
+
 import numpy as np
 
 from compiler.target.conv_geometry import out_size as conv_out_size, same_pads  # noqa: F401 (re-exported)
-
-ACTIVATIONS = ("none", "Relu")
-
 
 def acc_dtype(dtype: np.dtype) -> np.dtype:
     """The accumulation type: float32 for f16/f32 (L0C is fp32), float64 stays float64."""
@@ -82,12 +81,49 @@ def bias_add(x: np.ndarray, bias: np.ndarray, data_format: str = "NHWC") -> np.n
     return x + bias
 
 
-def activate(x: np.ndarray, activation: str) -> np.ndarray:
-    if activation == "none":
-        return x
-    if activation == "Relu":
-        return np.maximum(x, 0).astype(x.dtype, copy=False)
-    raise ValueError(f"unknown activation '{activation}'; known: {', '.join(ACTIVATIONS)}")
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function in float64, stored as x's dtype (scipy's if present, else math.erf)."""
+    try:
+        from scipy.special import erf as f
+    except ImportError:  # scipy is optional: a (slower) vectorised math.erf
+        f = np.vectorize(math.erf, otypes=[np.float64])
+    return np.asarray(f(x.astype(np.float64))).astype(x.dtype)
+
+
+def sigmoid(a):
+    return 1.0 / (1.0 + np.exp(-a))
+
+
+def activate(a: np.ndarray, kind: str, alpha: float | None = None) -> np.ndarray:
+    """The activations of cann.Activation (a fused op's epilogue; on an accumulator-typed array)."""
+    if kind == "none":
+        return a
+    if kind == "Relu":
+        return np.maximum(a, 0)
+    if kind == "Relu6":
+        return np.minimum(np.maximum(a, 0), 6)
+    if kind == "Sigmoid":
+        return sigmoid(a)
+    if kind == "Tanh":
+        return np.tanh(a)
+    if kind == "Swish":
+        return a * sigmoid(a)
+    if kind == "Gelu":
+        return 0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
+    if kind == "GeluErf":
+        return 0.5 * a * (1 + erf(a / math.sqrt(2)))
+    if kind == "FastGelu":
+        return a / (1 + np.exp(-1.702 * np.abs(a))) * np.exp(0.851 * (a - np.abs(a)))
+    if kind == "LeakyRelu":
+        s = 0.2 if alpha is None else alpha
+        return np.where(a >= 0, a, a * np.asarray(s, a.dtype))
+    if kind == "HardSwish":
+        return a * np.minimum(np.maximum(a + 3, 0), 6) / 6
+    if kind == "Elu":
+        s = 1.0 if alpha is None else alpha
+        return np.where(a > 0, a, s * np.expm1(np.minimum(a, 0)))
+    raise ValueError(f"unknown activation '{kind}'")
+
 
 
 # --- depthwise convolution and pooling (the cann library ops beyond Conv2D) ----------------------

@@ -10,7 +10,7 @@ Every op counts once per turn of the loops around it:
                      on max(elements of its operand tiles, of its result tile): a reduction
                      (RowSum, PoolMax, ReduceSum) reads more than it writes.  "act:X" costs the
                      activation X (Swish = Sigmoid + Mul, HardSwish = Add + Relu6 + 2 Mul, as
-                     `fused_impl.activate` computes them).  Element bytes: the first operand's (an
+                     `numerics.activate` computes them).  Element bytes: the first operand's (an
                      elementwise Cast f16->f32 is the measured f16 fit), the result's without one.
   kernel.accumulate  like its fn: Add, Max (Maximum), Min (Minimum), Mul, on the accumulator tile
   kernel.store       MTE3 bytes (UB -> GM, 64 B/cycle per core: reference section 6)
