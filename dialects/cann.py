@@ -173,10 +173,11 @@ def origin_shape(t: Attribute) -> tuple[int, ...]:
     return shape_of(t)
 
 
-def storage_type(t: TensorType, fmt: Format, origin_format: Format, groups: int = 1,
+def storage_type(t: Attribute, fmt: Format, origin_format: Format, groups: int = 1,
                  grouped_conv: bool = False) -> TensorType:
     """The type of `t` (origin shape, origin_format) stored as `fmt` (`groups`: grouped FRACTAL_Z;
     `grouped_conv`: of a grouped Conv2D's filter, never read as a depthwise one)."""
+    t = tensor_of(t)
     shape = tuple(t.get_shape())
     sshape = storage_shape(fmt, origin_format, shape, numpy_dtype(t.element_type), groups,
                            grouped_conv)

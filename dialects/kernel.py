@@ -13,7 +13,7 @@ layouts directly, padding included.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -598,6 +598,11 @@ STORE_VIEWS += ("concat_c0",)
 STORE_VIEWS += ("nc1hwc0_rows",)
 
 
+class _HasParams(Protocol):
+    @property
+    def params(self) -> DictionaryAttr: ...
+
+
 @irdl_op_definition
 class LoadOp(IRDLOperation):
     """A data move (MTE2 GM -> L1/UB, MTE1 L1 -> L0A/L0B) of one tile; `view` says how the source
@@ -618,7 +623,7 @@ class LoadOp(IRDLOperation):
         _need_space(self, "result", self.result.type, LOAD_PATHS[src])
         check_one_of(self.name, "view", self.view, tuple(LOAD_VIEWS))
 
-    def param(self, key: str, default=None):
+    def param(self: _HasParams, key: str, default=None):
         v = self.params.data.get(key)
         if v is None:
             return default

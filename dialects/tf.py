@@ -41,7 +41,7 @@ from __future__ import annotations
 import keyword
 from operator import attrgetter
 from collections.abc import Iterator, Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -600,6 +600,10 @@ class GeneratedTFOp(TFOp):
     OP_TYPE: ClassVar[str] = ""
     SPEC: ClassVar[dict] = {}
 
+    if TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any:
+            """The operand, result and attribute fields `_make_op_class` generates from the OpDef."""
+
     def _tf_operand_groups(self) -> list[list]:
         return [list(v) if isinstance(v, Sequence) else [v] for v in
                 (getattr(self, py_name(a["name"])) for a in self.SPEC["inputs"])]
@@ -677,10 +681,12 @@ class _OpClasses(Mapping[str, type[Operation]]):
 OP_CLASSES: Mapping[str, type[Operation]] = _OpClasses({"Const": ConstOp, "Placeholder": PlaceholderOp})
 
 
-def __getattr__(name: str) -> type[Operation]:
+def __getattr__(name: str) -> type[GeneratedTFOp]:
     """`dialects.tf.Conv2DOp`: a generated class, built on first use."""
     if name.endswith("Op") and name[:-2] in OPDEFS:
-        return OP_CLASSES[name[:-2]]
+        cls = OP_CLASSES[name[:-2]]
+        if issubclass(cls, GeneratedTFOp):
+            return cls
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -14,6 +14,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
+from compiler.ir.typed import block_of
 from compiler.ir.diagnostics import CompileError, node_name
 
 
@@ -78,7 +79,7 @@ def _model_json(om, path: str) -> dict:
     for f in mp.planned_functions(om.module):
         fname = f.sym_name.data
         ops, step = [], 0
-        for op in f.body.blocks.first.ops:
+        for op in block_of(f.body).ops:
             if isinstance(op, func.ReturnOp):
                 continue
             entry = _op_json(op, len(ops))

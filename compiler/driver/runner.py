@@ -25,6 +25,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
+from compiler.ir.typed import elem_of
 from compiler.ir.diagnostics import CompileError, OpError, tensor_too_large
 from compiler.target.formats import from_storage, to_storage
 from compiler.interpreters.cann_impl import CannFunctions
@@ -74,7 +75,7 @@ def input_specs(module: ModuleOp) -> list[tuple[str, tuple[int, ...], np.dtype]]
     """(name, origin shape, dtype) of each input of @main; dynamic dims are -1."""
     fn = main_func(module)
     names, _ = io_names(fn)
-    return [(n, framework_shape(t), numpy_dtype(t.element_type))
+    return [(n, framework_shape(t), numpy_dtype(elem_of(t)))
             for n, t in zip(names, fn.function_type.inputs, strict=True)]
 
 

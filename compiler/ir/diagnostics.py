@@ -15,6 +15,8 @@ from xdsl.dialects.builtin import FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from compiler.ir.typed import loc_parts
+
 
 #: The largest tensor (in bytes) any tool allocates for a type, a splat, an .npy file or a
 #: constant read from untrusted input (CANN_MAX_TENSOR_BYTES overrides it; default 4 GiB).
@@ -67,7 +69,7 @@ def node_name(op: Operation) -> str | None:
         return loc.desc.data
     if isinstance(loc, FusedLoc):
         names = []
-        for part in loc.locations.data:
+        for part in loc_parts(loc):
             if isinstance(part, NameLoc):
                 names.append(part.desc.data)
         return "+".join(names) if names else None

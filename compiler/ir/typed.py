@@ -12,12 +12,14 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FloatAttr,
+    FusedLoc,
     IntegerAttr,
+    LocationAttr,
     MemRefType,
     StringAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 
 def _type(x: SSAValue | Attribute) -> Attribute:
@@ -65,11 +67,11 @@ def int_of(attr: Attribute | None) -> int:
     return attr.value.data
 
 
-def float_of(attr: Attribute | None) -> float:
-    """The value of a FloatAttr or IntegerAttr, as a float."""
+def num_of(attr: Attribute | None) -> int | float:
+    """The value of an IntegerAttr (an int) or a FloatAttr (a float)."""
     if isinstance(attr, FloatAttr):
         return attr.value.data
-    return float(int_of(attr))
+    return int_of(attr)
 
 
 def str_of(attr: Attribute | None) -> str:
@@ -99,4 +101,19 @@ def block_of(region: Region) -> Block:
     block = region.blocks.first
     if block is None:
         raise ValueError("expected a region with a block")
+    return block
+
+
+def loc_parts(loc: LocationAttr) -> tuple[LocationAttr, ...]:
+    """The locations a FusedLoc fuses (the location itself when it is not fused)."""
+    if not isinstance(loc, FusedLoc):
+        return (loc,)
+    return tuple(p for p in array_of(loc.locations) if isinstance(p, LocationAttr))
+
+
+def parent_block_of(op: Operation) -> Block:
+    """The block holding an op that is in one."""
+    block = op.parent_block()
+    if block is None:
+        raise ValueError(f"{op.name} is not in a block")
     return block

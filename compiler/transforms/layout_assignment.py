@@ -29,6 +29,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
+from compiler.ir.typed import elem_of
 from dialects.layouts import FRACTAL_NZ, NC1HWC0, ND, runs_on
 
 DEVICE = (NC1HWC0, FRACTAL_NZ)
@@ -102,7 +103,7 @@ def activations(op: Operation) -> list[int]:
 def _dtype(v: SSAValue):
     from dialects.common import numpy_dtype
 
-    return numpy_dtype(v.type.element_type)
+    return numpy_dtype(elem_of(v))
 
 
 # --- the rules --------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler.ir.typed import block_of, elem_of, shape_of
 from dialects import cann
 from dialects.common import dense_from_numpy, int_array, numpy_dtype, numpy_from_dense
 
@@ -109,7 +110,7 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
     body, cond = funcs.get(op.body.root_reference.data), funcs.get(op.cond.root_reference.data)
     if body is None or cond is None or not body.body.blocks or not cond.body.blocks:
         return None
-    bblock, cblock = body.body.blocks.first, cond.body.blocks.first
+    bblock, cblock = block_of(body.body), block_of(cond.body)
     ret = bblock.last_op
     if not isinstance(ret, ReturnOp):
         return None
@@ -149,7 +150,7 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
         return None
     read = reads[0]
     time, seq = _arg_index(read.indices, bblock), _arg_index(read.x, bblock)
-    if counters[time] != 0 or op.inputs[seq].type.get_shape()[0] != trips:
+    if counters[time] != 0 or shape_of(op.inputs[seq])[0] != trips:
         return None
     loop = Loop(op, body, trips, time, counters, invariant, seq, read.y)
     for k, r in enumerate(ret.operands):
@@ -177,9 +178,9 @@ def _buffer_write(r: SSAValue, buf: SSAValue, time: SSAValue, trips: int):
     SelectV2(Equal(iota, time), item, buf)."""
     upd = r.owner
     if isinstance(upd, cann.InplaceUpdateOp) and upd.x is buf:
-        shape = list(buf.type.get_shape())
+        shape = list(shape_of(buf))
         item = upd.v.owner.x if isinstance(upd.v.owner, cann.ReshapeOp) else upd.v
-        if list(item.type.get_shape()) != shape[1:]:
+        if list(shape_of(item)) != shape[1:]:
             return None
         idx = upd.indices
         if isinstance(idx.owner, cann.ReshapeOp) and idx.owner.x is time and shape[0] == trips:
@@ -191,9 +192,9 @@ def _buffer_write(r: SSAValue, buf: SSAValue, time: SSAValue, trips: int):
     sel = r.owner
     if not isinstance(sel, cann.SelectV2Op) or sel.operands[2] is not buf:
         return None
-    shape = list(buf.type.get_shape())
+    shape = list(shape_of(buf))
     item = sel.operands[1]
-    if list(item.type.get_shape()) != [1, *shape[1:]]:
+    if list(shape_of(item)) != [1, *shape[1:]]:
         return None
     if isinstance(item.owner, cann.ReshapeOp):
         item = item.owner.x
@@ -222,7 +223,7 @@ class Cell:
 
 
 def extract_cell(loop: Loop) -> Cell | None:
-    block = loop.body.body.blocks.first
+    block = block_of(loop.body.body)
     inits = list(loop.op.inputs)
     mm_x, mm_h = [], []
     for o in block.ops:
@@ -252,7 +253,7 @@ def extract_cell(loop: Loop) -> Cell | None:
     if kind is None:
         return None
     c = next((k for k in loop.states if k != h), None)
-    if any(list(loop.op.inputs[k].type.get_shape())[-1] != hidden for k in loop.states):
+    if any(list(shape_of(loop.op.inputs[k]))[-1] != hidden for k in loop.states):
         return None
     used_w = {id(w_x), id(w_h)}
     others = []
@@ -293,17 +294,17 @@ def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray]):
     for k, v in enumerate(loop.op.inputs):
         t = v.type
         if k in states:
-            args.append(states[k].astype(numpy_dtype(t.element_type)))
+            args.append(states[k].astype(numpy_dtype(elem_of(t))))
         elif k == loop.seq:
-            x = np.zeros(t.get_shape(), numpy_dtype(t.element_type))
+            x = np.zeros(shape_of(t), numpy_dtype(elem_of(t)))
             x[0] = x_t
             args.append(x)
         elif k in loop.counters:
-            args.append(np.asarray(loop.counters[k], numpy_dtype(t.element_type)))
+            args.append(np.asarray(loop.counters[k], numpy_dtype(elem_of(t))))
         elif _const(v) is not None:
             args.append(_const(v))
         else:
-            args.append(np.zeros(t.get_shape(), numpy_dtype(t.element_type)))
+            args.append(np.zeros(shape_of(t), numpy_dtype(elem_of(t))))
     interp = make_interpreter(module)
     return list(interp.call_op(loop.body.sym_name.data, tuple(args)))
 
@@ -313,7 +314,7 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
     from compiler.interpreters.recurrent import gru_cell, lstm_cell
 
     rng = np.random.default_rng(13)
-    b_, hidden = loop.op.inputs[cell.h].type.get_shape()
+    b_, hidden = shape_of(loop.op.inputs[cell.h])
     i_ = cell.w_x.shape[0]
     probes = []
     for _ in range(2):
@@ -365,7 +366,7 @@ def _row(rewriter, at, y: SSAValue, index: np.ndarray, shape, loc_op) -> SSAValu
 
     idx = _new_const(rewriter, at, index, loc_op)
     g = with_loc(cann.GatherV2DOp(operands=[y, idx], result_types=[TensorType(
-        y.type.element_type, list(shape))], properties={"axis": IntegerAttr(0, i64)}), loc_op)
+        elem_of(y), list(shape))], properties={"axis": IntegerAttr(0, i64)}), loc_op)
     rewriter.insert_op(g, InsertPoint.before(at))
     return g.y
 
@@ -376,9 +377,9 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
     op = loop.op
     rewriter = Rewriter()
     x = op.inputs[loop.seq]
-    t_, b_, _ = x.type.get_shape()
+    t_, b_, _ = shape_of(x)
     hidden = cell.w_h.shape[0]
-    et = x.type.element_type
+    et = elem_of(x)
     seq_t = TensorType(et, [t_, b_, hidden])
     dt = numpy_dtype(et)
 
@@ -448,8 +449,8 @@ def recompose(module: ModuleOp) -> list[Operation]:
             continue  # the final c (return_state) is not an output of the recomposed form
         if any(op.outputs[k].uses for k in loop.states if k not in (cell.h, cell.c)):
             continue
-        if list(op.inputs[loop.seq].type.get_shape())[1:2] != \
-                list(op.inputs[cell.h].type.get_shape())[:1]:
+        if list(shape_of(op.inputs[loop.seq]))[1:2] != \
+                list(shape_of(op.inputs[cell.h]))[:1]:
             continue
         params = identify(loop, cell, module)
         if params is None:

@@ -38,6 +38,7 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, align, kernel_op
 from compiler.target.formats import ceil_div
 from dialects import cann, kernel
@@ -85,14 +86,14 @@ class RecurrentToCube(ChipPattern):
         if not self.static_row_major_values(op, [*op.operands, *op.results]):
             return
         lstm = isinstance(op, cann.DynamicRNNOp)
-        if lstm and op.output_c.uses:
+        if isinstance(op, cann.DynamicRNNOp) and op.output_c.uses:
             self.fail(op, f"{op.name}: output_c (the c of every step) has no kernel lowering; "
                           "only y / output_h are lowered")
             return
-        t_, b_, i_ = op.x.type.get_shape()
+        t_, b_, i_ = shape_of(op.x)
         h_ = op.hidden_size()
         gates = 4 if lstm else 3
-        et = op.x.type.element_type
+        et = elem_of(op.x)
         in_bytes = numpy_dtype(et).itemsize
         chip = self.chip
         plan = _plan(chip, t_, b_, i_, h_, gates, in_bytes, 2 if lstm else 1, 2)

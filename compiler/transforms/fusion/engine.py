@@ -36,6 +36,7 @@ from xdsl.rewriter import InsertPoint
 
 from xdsl.utils.exceptions import VerifyException
 
+from compiler.ir.typed import parent_block_of
 from compiler.ir.diagnostics import CompileError, node_name, one_line
 from compiler.transforms.fusion.helpers import full_name, short_name
 from compiler.transforms.fusion.language import Expr, Rule, Stmt
@@ -550,7 +551,7 @@ def fold_constants(root: Operation) -> int:
         if c.output.type != r.type:
             continue
         with_loc(c, op)
-        block = op.parent_block()
+        block = parent_block_of(op)
         block.insert_op_before(c, op)
         r.replace_all_uses_with(c.output)
         op.detach()
