@@ -976,8 +976,8 @@ def in_place_inputs(c: Collected, offsets: list[int], k: int) -> list[bool]:
     out = offsets[c.result_tensor[(k, 0)]]
     placed = {i: off for i, off in c.concat_slabs[k]}
     value_of: dict[SSAValue, int] = {}
-    for (step, r), t in c.result_tensor.items():
-        value_of[c.launches[step].results[r]] = t
+    for (step, r), ti in c.result_tensor.items():
+        value_of[c.launches[step].results[r]] = ti
     slabs = concat_slab_offsets(op) or []
     flags, seen = [], set()
     for v, slab in zip(op.operands, slabs):

@@ -51,11 +51,12 @@ import struct
 import zlib
 from dataclasses import dataclass
 from io import StringIO
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
@@ -69,7 +70,10 @@ from xdsl.printer import Printer
 
 from compiler.ir.diagnostics import CompileError, SourceMap
 from compiler.backend import memory_plan as mp
-from compiler.ir.typed import block_of, elem_of, shape_of
+from compiler.ir.typed import block_of, elem_of
+
+if TYPE_CHECKING:
+    from compiler.backend.gear_model import GearModel
 
 MAGIC = 0x444F4D49
 HEADER_SIZE = 256
@@ -448,7 +452,7 @@ class OfflineModel:
     plan: dict
     weight_index: list
     source: SourceMap | None = None  #: where MODEL_DEF's ops stand, for diagnostics
-    gears: object = None  #: a multi-gear file's gear_model.GearModel (this is its first gear)
+    gears: GearModel | None = None  #: a multi-gear file's GearModel (this is its first gear)
 
 
 def _fail(path: str, msg: str) -> NoReturn:
@@ -634,7 +638,10 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
         t = arg.type
         if not isinstance(t, TensorType):
             _fail(path, f"corrupted offline model: weight {k} is not a tensor")
-        vtype = TensorType(elem_of(t), shape_of(t))
+        et = t.element_type
+        if not isinstance(et, AnyDenseElement):
+            _fail(path, f"corrupted offline model: weight {k} has element type {et}")
+        vtype = TensorType(et, t.get_shape())
         want = mp.tensor_bytes(vtype)
         if w.get("bytes") != want or w["offset"] + want > len(wsec):
             _fail(path, f"corrupted offline model: weight {k} ('{w.get('name')}') has "

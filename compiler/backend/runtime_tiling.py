@@ -124,8 +124,9 @@ def specialize(symbolic: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
                 val = np.asarray(val)
                 t = r.type
                 if isinstance(t, TensorType) and any(d < 0 for d in t.get_shape()):
-                    r = Rewriter.replace_value_with_new_type(r, _concrete(t, val.shape))
-                env[r] = val
+                    env[Rewriter.replace_value_with_new_type(r, _concrete(t, val.shape))] = val
+                else:
+                    env[r] = val
             _concrete_shape_prop(op)
     if ret is None:
         raise CompileError("@main has no func.return")

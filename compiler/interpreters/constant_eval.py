@@ -125,7 +125,7 @@ def fold_module(module: ModuleOp) -> int:
             continue
         rt = tensor_of(op.results[0])
         dense = dense_from_numpy(np.ascontiguousarray(out))
-        if shape_of(dense) != shape_of(rt):
+        if shape_of(dense.type) != shape_of(rt):
             continue
         new = with_loc(cann.ConstOp(dense, rt if rt != dense.type else None), op)
         block = parent_block_of(op)

@@ -698,9 +698,9 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
         elif fn == "Relu":
             y = np.maximum(xs[0], 0)
         elif fn in ("RowSum", "RowMax", "RowMin", "RowMean", "RowProd"):  # along axis 1 of the tile
-            red: Callable[..., Any] = {"RowSum": np.sum, "RowMax": np.max, "RowMin": np.min, "RowMean": np.mean,
-                   "RowProd": np.prod}[fn]
-            y = red(xs[0], axis=1, keepdims=len(shape) == xs[0].ndim)
+            reds: dict[str, Callable[..., Any]] = {"RowSum": np.sum, "RowMax": np.max, "RowMin": np.min,
+                                                   "RowMean": np.mean, "RowProd": np.prod}
+            y = reds[fn](xs[0], axis=1, keepdims=len(shape) == xs[0].ndim)
         elif fn in ("Muls", "Adds"):  # with a scalar
             c = acc.type(num_of(op.attrs.data["value"]))
             y = xs[0] * c if fn == "Muls" else xs[0] + c
@@ -837,9 +837,9 @@ class KernelBodyFunctions(InterpreterFunctions):
     @impl(kernel.AccumulateOp)
     def run_accumulate(self, interp: Interpreter, op: kernel.AccumulateOp, args):
         acc, v = args
-        fn: Callable[..., Any] = {"Add": np.add, "Max": np.maximum, "Min": np.minimum, "Mul": np.multiply,
-              "Copy": lambda a, b, out: np.copyto(out, b)}[op.fn.data]
-        fn(acc, v.astype(acc.dtype, copy=False), out=acc)
+        fns: dict[str, Callable[..., Any]] = {"Add": np.add, "Max": np.maximum, "Min": np.minimum,
+                                              "Mul": np.multiply, "Copy": lambda a, b, out: np.copyto(out, b)}
+        fns[op.fn.data](acc, v.astype(acc.dtype, copy=False), out=acc)
         return ()
 
     @impl(kernel.GatherOp)

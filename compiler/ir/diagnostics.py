@@ -110,7 +110,7 @@ class SourceMap:
     def where(self, op: Operation) -> str:
         parts = [self.filename]
         pos = self.positions.get(id(op))
-        origin = op
+        origin: Operation | None = op
         for _ in range(64):  # an op created by a pass: where the op it replaced stood
             if pos is not None:
                 break
@@ -161,7 +161,7 @@ def dominance_errors(module: Operation) -> list[tuple[Operation, str]]:
             block = d.parent_block()
             if block is None or isinstance(block.parent_op(), ModuleOp):
                 continue
-            user = op
+            user: Operation | None = op
             while user is not None and user.parent_block() is not block:
                 user = user.parent_op()
             if user is None:

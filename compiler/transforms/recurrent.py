@@ -129,8 +129,8 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
         return None
     trips = None
     for less in parts:
-        k = _arg_index(less.operands[0], cblock)
-        if k not in counters:
+        kc = _arg_index(less.operands[0], cblock)
+        if kc is None or kc not in counters:
             continue
         bound = _const(less.operands[1])
         kb = _arg_index(less.operands[1], cblock)
@@ -138,7 +138,7 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
             bound = _const(inits[kb])
         if bound is None or bound.size != 1:
             continue
-        n = int(bound.reshape(())) - counters[k]
+        n = int(bound.reshape(())) - counters[kc]
         trips = n if trips is None else min(trips, n)
     if trips is None or trips < 1:
         return None
@@ -150,7 +150,7 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
         return None
     read = reads[0]
     time, seq = _arg_index(read.indices, bblock), _arg_index(read.x, bblock)
-    if counters[time] != 0 or shape_of(op.inputs[seq])[0] != trips:
+    if time is None or seq is None or counters[time] != 0 or shape_of(op.inputs[seq])[0] != trips:
         return None
     loop = Loop(op, body, trips, time, counters, invariant, seq, read.y)
     for k, r in enumerate(ret.operands):
@@ -225,21 +225,22 @@ class Cell:
 def extract_cell(loop: Loop) -> Cell | None:
     block = block_of(loop.body.body)
     inits = list(loop.op.inputs)
-    mm_x, mm_h = [], []
+    mm_x: list[np.ndarray] = []
+    mm_h: list[tuple[int, np.ndarray]] = []
     for o in block.ops:
         if isinstance(o, cann.MatMulV2Op):
             if o.bias is not None or int(o.transpose_x1.value.data):
                 return None
-            k = _arg_index(o.x2, block)
-            if k not in loop.invariant or _const(inits[k]) is None:
+            kw = _arg_index(o.x2, block)
+            w = _const(inits[kw]) if kw is not None and kw in loop.invariant else None
+            if w is None:
                 return None
-            w = _const(inits[k])
             if int(o.transpose_x2.value.data):
                 w = w.T
             if o.x1 is loop.x_t:
                 mm_x.append(w)
-            elif _arg_index(o.x1, block) in loop.states:
-                mm_h.append((_arg_index(o.x1, block), w))
+            elif (kh := _arg_index(o.x1, block)) is not None and kh in loop.states:
+                mm_h.append((kh, w))
             else:
                 return None
     if len(mm_x) != 1 or len(mm_h) != 1:
@@ -301,8 +302,8 @@ def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray]):
             args.append(x)
         elif k in loop.counters:
             args.append(np.asarray(loop.counters[k], numpy_dtype(elem_of(t))))
-        elif _const(v) is not None:
-            args.append(_const(v))
+        elif (cv := _const(v)) is not None:
+            args.append(cv)
         else:
             args.append(np.zeros(shape_of(t), numpy_dtype(elem_of(t))))
     interp = make_interpreter(module)
@@ -335,13 +336,13 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
         ok = True
         for x_t, st, out in probes:
             h0 = st[cell.h]
-            if cell.kind == "LSTM":
+            if cell.kind == "LSTM" and cell.c is not None:
                 h1, c1 = lstm_cell(x_t, h0, st[cell.c], cell.w_x, cell.w_h, cand["b"],
-                                   cand["gate_order"])
+                                   str(cand["gate_order"]))
                 want = {cell.h: h1, cell.c: c1}
             else:
                 h1 = gru_cell(x_t, h0, cell.w_x, cell.w_h, cand["b_i"], cand["b_h"],
-                              cand["gate_order"])
+                              str(cand["gate_order"]))
                 want = {cell.h: h1}
             for k, v in want.items():
                 ok &= np.allclose(out[k], v, rtol=RTOL, atol=ATOL)
@@ -390,7 +391,8 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
         return r.y
 
     h0 = op.inputs[cell.h]
-    if cell.kind == "LSTM":
+    new: cann.DynamicRNNOp | cann.DynamicGRUV2Op
+    if cell.kind == "LSTM" and cell.c is not None:
         w = _new_const(rewriter, op, np.concatenate([cell.w_x, cell.w_h]).astype(dt), op)
         b = _new_const(rewriter, op, params["b"].astype(dt), op)
         new = cann.DynamicRNNOp(

@@ -173,8 +173,8 @@ class AttentionToKernels(ChipPattern):
                     b_load=("heads", dict(hp, col_offset=0, transpose=1)),
                     epilogue=scale, store=("nd", dict(batch=[batch], rows=sq, cols=sk)), loc_op=op)
                 p_v: SSAValue = vv.y
-                b_load = ("heads", dict(heads=heads, head_dim=dv, col_offset=0, transpose=0))
-                store = ("heads", dict(heads=heads, head_dim=dv, col_offset=0))
+                b_load: tuple[str, dict] = ("heads", dict(heads=heads, head_dim=dv, col_offset=0, transpose=0))
+                store: tuple[str, dict] = ("heads", dict(heads=heads, head_dim=dv, col_offset=0))
             else:
                 sq, d = q[-2], q[-1]
                 sk = k[-1] if adj_k else k[-2]

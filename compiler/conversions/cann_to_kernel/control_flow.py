@@ -14,6 +14,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.conversions.cann_to_kernel.base import ChipPattern, dynamic_dims_error
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import block_of
 from dialects import cann, kernel
 
 _KINDS = {
@@ -113,7 +114,7 @@ def static_trip_count(op) -> int | None:
     if not isinstance(cond, FuncOp) or not isinstance(body, FuncOp) or not cond.body.blocks \
             or not body.body.blocks:
         return None
-    cret, bret = cond.body.blocks.first.last_op, body.body.blocks.first.last_op
+    cret, bret = block_of(cond.body).last_op, block_of(body.body).last_op
     if not isinstance(cret, ReturnOp) or not isinstance(bret, ReturnOp) or not cret.operands:
         return None
 

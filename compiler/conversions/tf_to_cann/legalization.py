@@ -438,7 +438,7 @@ def pad_pairs(n: TfNode) -> Attribute:
 BuildFn = Callable[[TfNode, Builder], Sequence[SSAValue]]
 
 
-def one_to_one(cls: type[Operation], operands: Sequence[int] | None = None,
+def one_to_one(cls: type[IRDLOperation], operands: Sequence[int] | None = None,
                props: dict[str, Converter] | None = None, optional: Sequence[int] = ()) -> BuildFn:
     """The TF op becomes one CANN op: operands by index (default: all), properties converted.
     `optional` lists operand positions given as an empty list (an absent optional operand)."""
@@ -499,7 +499,7 @@ def _erfc(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.create(cann.ErfcOp, [node.operand(0)], node.result_type())]
 
 
-def _reduce(cls: type[Operation]) -> BuildFn:
+def _reduce(cls: type[IRDLOperation]) -> BuildFn:
     def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
         axes = node.const_ints(1, "reduction_indices")
         rank = node.rank(0)
@@ -627,7 +627,7 @@ def _select(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.create(cann.SelectV2Op, [c, x, node.operand(2)], node.result_type())]
 
 
-def _compare(tf_name: str, cls: type[Operation]) -> Rule:
+def _compare(tf_name: str, cls: type[IRDLOperation]) -> Rule:
     return Rule(tf_name, cls.name.removeprefix("cann."), one_to_one(cls, (0, 1)))
 
 
@@ -679,7 +679,7 @@ def _range(node: TfNode, b: Builder) -> Sequence[SSAValue]:
                            ((0, "start"), (1, "limit"), (2, "delta")))
     if delta == 0:
         raise LegalizationError("delta must be non-zero")
-    return _folded(node, b, np.arange(start[()], limit[()], delta[()]))
+    return _folded(node, b, np.arange(start.item(), limit.item(), delta.item()))
 
 
 def _band_part(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -1000,10 +1000,10 @@ def _conv_backprop_input(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     if crop_lo != [0, 0, 0, 0] or crop_hi != xz:
         x = strided_slice(b, x, crop_lo, crop_hi, [1, 1, 1, 1],
                           [e - o for o, e in zip(crop_lo, crop_hi)])
-    w = strided_slice(b, node.operand(1), [0] * 4, [0] * 4, [-1, -1, 1, 1], ws, 15, 15)
-    w = b.transpose(w, [0, 1, 3, 2])
+    wr = strided_slice(b, node.operand(1), [0] * 4, [0] * 4, [-1, -1, 1, 1], ws, 15, 15)
+    wr = b.transpose(wr, [0, 1, 3, 2])
     rt = TensorType(et, sizes)
-    return [_conv(b, x, w, rt, [1, 1, 1, 1], pads, [1, d[1], d[2], 1], StringAttr("NHWC"))]
+    return [_conv(b, x, wr, rt, [1, 1, 1, 1], pads, [1, d[1], d[2], 1], StringAttr("NHWC"))]
 
 
 # --- functional control flow and calls (functions referenced by symbol) -------------------------
@@ -1139,12 +1139,12 @@ def _conv_props() -> dict[str, Converter]:
             "data_format": copy("data_format", StringAttr("NHWC"))}
 
 
-def _unary(tf_name: str, cls: type[Operation], cann_name: str | None = None, **props) -> Rule:
+def _unary(tf_name: str, cls: type[IRDLOperation], cann_name: str | None = None, **props) -> Rule:
     return Rule(tf_name, cann_name or cls.name.removeprefix("cann."),
                 one_to_one(cls, (0,), props or None))
 
 
-def _binary(tf_name: str, cls: type[Operation]) -> Rule:
+def _binary(tf_name: str, cls: type[IRDLOperation]) -> Rule:
     return Rule(tf_name, cls.name.removeprefix("cann."), one_to_one(cls, (0, 1)))
 
 

@@ -658,7 +658,7 @@ class _Functionalizer:
                 arg_types.append(t)
             return r
 
-        fns: dict[bool, _Fn] = {}
+        fns: dict[int, _Fn] = {}
         out_types = [nodes[m].attr["T"].type for m in ms]
         for b in (1, 0):
             arg_map = {_ref(s, b): k for s, k in sw_index.items()}

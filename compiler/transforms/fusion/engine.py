@@ -271,7 +271,7 @@ class RulePattern(RewritePattern):
             if id(op) in seen:
                 continue
             seen.add(id(op))
-            if limit is not None:
+            if limit is not None and pos is not None:
                 p = pos.get(op)
                 if p is not None and p >= limit:
                     continue
@@ -367,6 +367,8 @@ class RulePattern(RewritePattern):
                 continue
             if name not in prop_names:
                 raise ValueError(f"{st.op} has no attribute '{name}'")
+            if expr is None:  # (the parser gives every attribute not copied its expression)
+                raise ValueError(f"{st.op}: attribute '{name}' has no value")
             val = expr.fn(env)
             if val is None:
                 props.pop(name, None)
