@@ -11,6 +11,7 @@ Both descriptors are kept because the origin cannot be recovered from the storag
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -48,6 +49,7 @@ from dialects.op_kinds import (Broadcast, Constant, Cube, Elementwise, Injective
 from dialects.layouts import RunsOn
 from xdsl.utils.exceptions import VerifyException
 
+from compiler.ir.typed import elem_of, shape_of, tensor_of
 from compiler.target.formats import FORMAT_NAMES, Format, storage_shape
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.utils.str_enum import StrEnum
@@ -169,18 +171,19 @@ def format_of(t: Attribute) -> FormatAttr | None:
     return None
 
 
-def origin_shape(t: TensorType) -> tuple[int, ...]:
+def origin_shape(t: Attribute) -> tuple[int, ...]:
     """The framework-visible shape (the origin shape when the type carries a storage format)."""
     f = format_of(t)
     if f is not None and f.origin:
         return f.origin
-    return tuple(t.get_shape())
+    return shape_of(t)
 
 
-def storage_type(t: TensorType, fmt: Format, origin_format: Format, groups: int = 1,
+def storage_type(t: Attribute, fmt: Format, origin_format: Format, groups: int = 1,
                  grouped_conv: bool = False) -> TensorType:
     """The type of `t` (origin shape, origin_format) stored as `fmt` (`groups`: grouped FRACTAL_Z;
     `grouped_conv`: of a grouped Conv2D's filter, never read as a depthwise one)."""
+    t = tensor_of(t)
     shape = tuple(t.get_shape())
     sshape = storage_shape(fmt, origin_format, shape, numpy_dtype(t.element_type), groups,
                            grouped_conv)
@@ -348,6 +351,8 @@ class ConstOp(IRDLOperation):
         if parser.parse_optional_punctuation("->"):
             rtype = parser.parse_type()
         attrs = parser.parse_optional_attr_dict_with_keyword()
+        if rtype is not None and not isinstance(rtype, TensorType):
+            parser.raise_error("cann.Const expects a tensor result type", pos, parser.pos)
         op = cls(value, rtype)
         if attrs is not None:
             op.attributes |= attrs.data
@@ -758,7 +763,7 @@ class SelectV2Op(CannOp):
 
     def verify_op(self) -> None:
         n = self.name
-        if str(self.condition.type.element_type) != "i1":
+        if str(elem_of(self.condition)) != "i1":
             raise VerifyException(f"{n}: condition must be a tensor of i1")
         check_same_element_type(n, self.then_value.type, self.else_value.type, self.y.type)
         want = broadcast_shapes(n, _oshape(self.condition), _oshape(self.then_value),
@@ -1164,7 +1169,7 @@ class GatherV2DOp(CannOp):
     def verify_op(self) -> None:
         n = self.name
         xs, idx = _oshape(self.x), _oshape(self.indices)
-        if str(self.indices.type.element_type) not in ("i32", "i64"):
+        if str(elem_of(self.indices)) not in ("i32", "i64"):
             raise VerifyException(f"{n}: indices must be i32 or i64")
         axis = _norm_axes(n, [self.axis.value.data], len(xs))[0]
         check_same_element_type(n, self.x.type, self.y.type)
@@ -1280,7 +1285,7 @@ class FusedConv2DAddOp(CannOp):
     geometry = ConvLike.geometry
 
     def verify_op(self) -> None:
-        ConvLike.verify_op(self)
+        ConvLike.verify_op(cast(ConvLike, self))  # the same fields: verified alike
         if _oshape(self.residual) != _oshape(self.y):
             raise VerifyException(f"{self.name}: residual must have the result's shape")
 
@@ -1305,7 +1310,7 @@ class FusedDepthwiseConv2DOp(CannOp):
     geometry = DepthwiseConv2DOp.geometry
 
     def verify_op(self) -> None:
-        DepthwiseConv2DOp.verify_op(self)
+        DepthwiseConv2DOp.verify_op(cast(DepthwiseConv2DOp, self))  # the same fields: verified alike
 
 
 @irdl_op_definition
@@ -1502,8 +1507,9 @@ class AddLayerNormOp(CannOp):
         _check_result_shape(n, xs, _oshape(self.y))
 
 
-def origin_tensor_type(t: TensorType) -> TensorType:
+def origin_tensor_type(t: Attribute) -> TensorType:
     """t without its storage format: the origin shape, the element type."""
+    t = tensor_of(t)
     return t if format_of(t) is None else TensorType(t.element_type, origin_shape(t))
 
 
@@ -1649,7 +1655,7 @@ class FusedConv2DScaledOp(CannOp):
     geometry = ConvLike.geometry
 
     def verify_op(self) -> None:
-        ConvLike.verify_op(self)
+        ConvLike.verify_op(cast(ConvLike, self))  # the same fields: verified alike
         n = self.name
         xs = _oshape(self.x)
         want = (xs[0], 1, 1, xs[3]) if self.data_format.data == DataFormat.NHWC else (xs[0], xs[1], 1, 1)
@@ -1773,7 +1779,7 @@ class CaseOp(CannOp):
     branches = prop_def(ArrayAttr[SymbolRefAttr])
 
     def verify_op(self) -> None:
-        if str(self.branch_index.type.element_type) not in ("i32", "i64") or \
+        if str(elem_of(self.branch_index)) not in ("i32", "i64") or \
                 _oshape(self.branch_index) != ():
             raise VerifyException(f"{self.name}: branch_index must be a scalar i32, got "
                                   f"{self.branch_index.type}")
@@ -1828,7 +1834,7 @@ class CompareCannOp(CannOp):
     def verify_op(self) -> None:
         n = self.name
         check_same_element_type(n, self.x1.type, self.x2.type)
-        if str(self.y.type.element_type) != "i1":
+        if str(elem_of(self.y)) != "i1":
             raise VerifyException(f"{n}: result must be a tensor of i1")
         _check_result_shape(n, broadcast_shapes(n, _oshape(self.x1), _oshape(self.x2)),
                             _oshape(self.y))
@@ -1868,7 +1874,7 @@ class NotEqualOp(CompareCannOp):
 
 class LogicalBinaryOp(CompareCannOp):
     def verify_op(self) -> None:
-        if str(self.x1.type.element_type) != "i1":
+        if str(elem_of(self.x1)) != "i1":
             raise VerifyException(f"{self.name}: operands must be tensors of i1")
         super().verify_op()
 
@@ -1893,7 +1899,7 @@ class LogicalNotOp(CannOp):
     traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
-        if str(self.x.type.element_type) != "i1" or self.x.type != self.y.type:
+        if str(elem_of(self.x)) != "i1" or self.x.type != self.y.type:
             raise VerifyException(f"{self.name}: operand and result must be one tensor type of i1")
 
 
@@ -1917,7 +1923,7 @@ class ResizeOp(CannOp):
         if len(xs) != 4 or len(ys) != 4:
             raise VerifyException(f"{n}: x and y must be 4-D (NHWC), got {_fmt_shape(xs)} and "
                                   f"{_fmt_shape(ys)}")
-        if _oshape(self.size) not in ((2,), (-1,)) or str(self.size.type.element_type) != "i32":
+        if _oshape(self.size) not in ((2,), (-1,)) or str(elem_of(self.size)) != "i32":
             raise VerifyException(f"{n}: size must be a tensor<2xi32>, got {self.size.type}")
         if self.align_corners.value.data and self.half_pixel_centers.value.data:
             raise VerifyException(f"{n}: align_corners and half_pixel_centers cannot both be set")
@@ -2158,7 +2164,7 @@ class AippOp(CannOp):
         if min(h, w, ch_, cw) < 1 or min(sh, sw, pt, pb, pl, pr) < 0 or sh + ch_ > h or sw + cw > w:
             raise VerifyException(f"{n}: crop {[sh, sw, ch_, cw]} / pads {[pt, pb, pl, pr]} do "
                                   f"not fit the {h}x{w} source image")
-        if str(self.x.type.element_type) != "ui8":
+        if str(elem_of(self.x)) != "ui8":
             raise VerifyException(f"{n}: x must be a ui8 image, got {self.x.type}")
         if self.y.type.element_type not in (f16, f32):
             raise VerifyException(f"{n}: y must be float16 or float32, got {self.y.type}")
@@ -2433,7 +2439,7 @@ class InplaceUpdateOp(CannOp):
     def verify_op(self) -> None:
         n = self.name
         xs, idx, vs = _oshape(self.x), _oshape(self.indices), _oshape(self.v)
-        if len(idx) != 1 or str(self.indices.type.element_type) != "i32":
+        if len(idx) != 1 or str(elem_of(self.indices)) != "i32":
             raise VerifyException(f"{n}: indices must be an int32 vector, got {self.indices.type}")
         if not xs or not _shapes_match(vs, (idx[0], *xs[1:])):
             raise VerifyException(f"{n}: v must be {_fmt_shape((idx[0], *xs[1:]))}, got "

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
@@ -26,6 +28,8 @@ from xdsl.irdl import AttrConstraint, IRDLOperation, VerificationContext, prop_d
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+
+from compiler.ir.typed import elem_of
 
 
 #: Integer lists (strides, pads, ...) are i64 dense arrays: `array<i64: 1, 1, 1, 1>`.
@@ -62,8 +66,10 @@ def i64_attr(value: int) -> IntegerAttr:
     return got
 
 
-def ints(attr: DenseArrayBase) -> tuple[int, ...]:
-    return tuple(int(v) for v in attr.get_values())
+def ints(attr: Attribute) -> tuple[int, ...]:
+    if not isinstance(attr, DenseArrayBase):
+        raise TypeError(f"expected a dense array attribute, got {attr}")
+    return tuple(int(v) for v in cast("DenseArrayBase[IntegerType]", attr).get_values())
 
 
 def check_len(op_name: str, attr_name: str, attr: DenseArrayBase, n: int) -> tuple[int, ...]:
@@ -195,8 +201,8 @@ def check_rank(op_name: str, what: str, shape: Sequence[int], ranks: Sequence[in
         raise VerifyException(f"{op_name}: {what} must have rank {want}, got rank {len(shape)}")
 
 
-def check_same_element_type(op_name: str, *types: TensorType) -> None:
-    elts = {str(t.element_type) for t in types}
+def check_same_element_type(op_name: str, *types: Attribute) -> None:
+    elts = {str(elem_of(t)) for t in types}
     if len(elts) > 1:
         raise VerifyException(
             f"{op_name}: operands and results must have one element type, got {', '.join(sorted(elts))}")
@@ -239,7 +245,7 @@ def _numpy_dtype(element_type: Attribute) -> np.dtype:
     return np.dtype(_NP_OF[key])
 
 
-def element_type_of(dtype: np.dtype) -> Attribute:
+def element_type_of(dtype: np.dtype) -> IntegerType | AnyFloat:
     dtype = np.dtype(dtype)
     if dtype == np.float16:
         return Float16Type()
@@ -275,7 +281,7 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
     return DenseIntOrFPElementsAttr(typ, BytesAttr(array.tobytes()))
 
 
-_DENSE_TYPES: dict[tuple[np.dtype, tuple[int, ...]], TensorType] = {}
+_DENSE_TYPES: dict[tuple[np.dtype, tuple[int, ...]], TensorType[IntegerType | AnyFloat]] = {}
 
 
 def numpy_from_dense(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

@@ -13,7 +13,7 @@ layouts directly, padding included.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -36,6 +36,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    VarOperand,
     var_operand_def,
 )
 from xdsl.parser import AttrParser
@@ -43,6 +44,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from compiler.ir.typed import elem_of, int_of, memref_of, shape_of
 from compiler.target.chips import CHIPS, UnknownChipError, get_chip
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.utils.str_enum import StrEnum
@@ -66,14 +68,14 @@ class TilingAttr(ParametrizedAttribute):
         super().__init__(DictionaryAttr({k: i64_attr(int(v)) for k, v in fields.items()}))
 
     def __getitem__(self, key: str) -> int:
-        return self.fields.data[key].value.data
+        return int_of(self.fields.data[key])
 
     def get(self, key: str, default: int | None = None) -> int | None:
         v = self.fields.data.get(key)
-        return default if v is None else v.value.data
+        return default if v is None else int_of(v)
 
     def as_dict(self) -> dict[str, int]:
-        return {k: v.value.data for k, v in self.fields.data.items()}
+        return {k: int_of(v) for k, v in self.fields.data.items()}
 
     def verify(self) -> None:
         for k, v in self.fields.data.items():
@@ -230,9 +232,9 @@ class CubeConv2DOp(KernelOp):
         check_len(n, "pads", self.pads, 4)
         check_len(n, "kernel_hw", self.kernel_hw, 2)
         check_one_of(n, "activation", self.activation, (Activation.none, Activation.Relu))
-        if len(self.x.type.get_shape()) != 5 or len(self.y.type.get_shape()) != 5:
+        if len(shape_of(self.x)) != 5 or len(shape_of(self.y)) != 5:
             raise VerifyException(f"{n}: x and y must be NC1HWC0 (rank 5)")
-        if len(self.filter.type.get_shape()) != 4:
+        if len(shape_of(self.filter)) != 4:
             raise VerifyException(f"{n}: filter must be FRACTAL_Z (rank 4)")
         missing = [f for f in CUBE_TILING_FIELDS if self.tiling.get(f) is None]
         if missing:
@@ -371,7 +373,7 @@ def memref_bytes(t: MemRefType) -> int:
 
 def _need_space(op: IRDLOperation, what: str, t: Attribute, spaces: Sequence[str]) -> str:
     sp = space_of(t)
-    if sp not in spaces:
+    if sp is None or sp not in spaces:
         raise VerifyException(
             f"{op.name}: {what} must be a memref in {' or '.join(spaces)}, got {t}")
     return sp
@@ -396,19 +398,21 @@ class BodyKernelOp(KernelOp):
                 f"{n}: the body takes {len(want)} GM buffers (operands and result), got {len(block.args)}")
         for i, (arg, t) in enumerate(zip(block.args, want)):
             at = arg.type
-            if space_of(at) != "GM" or tuple(at.get_shape()) != tuple(t.get_shape()) \
-                    or at.element_type != t.element_type:
+            if space_of(at) != "GM" or shape_of(at) != shape_of(t) or elem_of(at) != elem_of(t):
                 raise VerifyException(
-                    f"{n}: body argument #{i} must be memref<{'x'.join(map(str, t.get_shape()))}x"
-                    f"{t.element_type}, #kernel.space<GM>>, got {at}")
-        chip = get_chip(soc_of(self))
+                    f"{n}: body argument #{i} must be memref<{'x'.join(map(str, shape_of(t)))}x"
+                    f"{elem_of(t)}, #kernel.space<GM>>, got {at}")
+        soc = soc_of(self)
+        if soc is None:
+            return  # KernelOp.verify_ has reported it
+        chip = get_chip(soc)
         for op in self.body.walk():
             for r in op.results:
                 sp = space_of(r.type)
                 cap = chip.capacity(sp) if sp else None
-                if cap is not None and memref_bytes(r.type) > cap:
+                if cap is not None and memref_bytes(memref_of(r)) > cap:
                     raise VerifyException(
-                        f"{n}: a {sp} tile of {memref_bytes(r.type)} bytes ({r.type}) exceeds "
+                        f"{n}: a {sp} tile of {memref_bytes(memref_of(r))} bytes ({r.type}) exceeds "
                         f"{chip.name}'s {sp} of {cap} bytes")
         cores = [o for o in self.body.walk() if isinstance(o, CoresOp)]
         for c in cores:
@@ -599,7 +603,7 @@ LOAD_VIEWS = {
 #: viewed as [outer, row]: element p -> (p // inner) * row + offset + p % inner.
 #: nz_origin_rows: the inverse of the load view of that name; each row is written across all K1
 #: column blocks (rows past M and columns past K as zeros).
-STORE_VIEWS = ("nc1hwc0", "nz", "nd", "flat", "rows", "nz_rows", "heads", "concat_flat",
+STORE_VIEWS: tuple[str, ...] = ("nc1hwc0", "nz", "nd", "flat", "rows", "nz_rows", "heads", "concat_flat",
                "nz_origin_rows")
 STORE_VIEWS += ("scan_rows",)  # scan_rows: as the load view, clipped at the ends
 #: concat_c0: a flat tile of an NC1HWC0 input into a concat over C at a channel offset off the C0
@@ -638,6 +642,11 @@ class AccumulateFnAttr(EnumAttribute[AccumulateFn], StringLiteralEnum):
     name = "kernel.accumulate_fn"
 
 
+class _HasParams(Protocol):
+    @property
+    def params(self) -> DictionaryAttr: ...
+
+
 @irdl_op_definition
 class LoadOp(EnumProperties):
     """A data move (MTE2 GM -> L1/UB, MTE1 L1 -> L0A/L0B) of one tile; `view` says how the source
@@ -657,7 +666,7 @@ class LoadOp(EnumProperties):
         src = _need_space(self, "source", self.src.type, tuple(LOAD_PATHS))
         _need_space(self, "result", self.result.type, LOAD_PATHS[src])
 
-    def param(self, key: str, default=None):
+    def param(self: _HasParams, key: str, default=None):
         v = self.params.data.get(key)
         if v is None:
             return default
@@ -680,8 +689,8 @@ class MmadOp(IRDLOperation):
         _need_space(self, "c", self.c.type, ("L0C",))
         _need_space(self, "a", self.a.type, ("L0A",))
         _need_space(self, "b", self.b.type, ("L0B",))
-        (m1, k1, _, k0), (k1b, n1, _, k0b) = self.a.type.get_shape(), self.b.type.get_shape()
-        cn1, cm1, _, _ = self.c.type.get_shape()
+        (m1, k1, _, k0), (k1b, n1, _, k0b) = shape_of(self.a), shape_of(self.b)
+        cn1, cm1, _, _ = shape_of(self.c)
         if (k1, k0) != (k1b, k0b) or (cn1, cm1) != (n1, m1):
             raise VerifyException(f"{self.name}: fractal shapes do not agree: A {self.a.type}, "
                                   f"B {self.b.type}, C {self.c.type}")
@@ -757,7 +766,7 @@ class AccumulateOp(EnumProperties):
     def verify_(self) -> None:
         _need_space(self, "acc", self.acc.type, ("UB",))
         _need_space(self, "value", self.value.type, ("UB",))
-        if tuple(self.acc.type.get_shape()) != tuple(self.value.type.get_shape()):
+        if shape_of(self.acc) != shape_of(self.value):
             raise VerifyException(f"{self.name}: acc {self.acc.type} and value {self.value.type} "
                                   "must have one shape")
 
@@ -784,7 +793,7 @@ class GatherOp(IRDLOperation):
         _need_space(self, "source", self.src.type, ("GM",))
         _need_space(self, "ids", self.ids.type, ("UB",))
         _need_space(self, "result", self.result.type, ("UB",))
-        if self.result.type.get_shape()[0] != self.ids.type.get_shape()[0]:
+        if shape_of(self.result)[0] != shape_of(self.ids)[0]:
             raise VerifyException(f"{self.name}: one index per row: ids {self.ids.type}, result "
                                   f"{self.result.type}")
 
@@ -834,7 +843,7 @@ class ScatterOp(IRDLOperation):
         _need_space(self, "value", self.value.type, ("UB",))
         _need_space(self, "destination", self.dst.type, ("GM",))
         _need_space(self, "ids", self.ids.type, ("UB",))
-        if self.value.type.get_shape()[0] != self.ids.type.get_shape()[0]:
+        if shape_of(self.value)[0] != shape_of(self.ids)[0]:
             raise VerifyException(f"{self.name}: one index per row: ids {self.ids.type}, value "
                                   f"{self.value.type}")
 
@@ -863,7 +872,7 @@ class ViewOp(IRDLOperation):
         xt, yt = self.x.type, self.y.type
         fx, fy = format_of(xt), format_of(yt)
         nz_view = (fx is not None and fy is not None and fx.fmt == fy.fmt == Format.FRACTAL_NZ
-                   and tuple(xt.get_shape())[-4:] == tuple(yt.get_shape())[-4:]
+                   and shape_of(xt)[-4:] == shape_of(yt)[-4:]
                    and tuple(fx.origin)[-2:] == tuple(fy.origin)[-2:])
         nz_view = nz_view or _channels_view(xt, yt)
         for what, t in (("operand", xt), ("result", yt)):
@@ -873,10 +882,10 @@ class ViewOp(IRDLOperation):
             if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
                 raise VerifyException(f"{self.name}: the {what} is stored as {f.fmt.value}; only "
                                       "row-major tensors can be viewed")
-        if xt.element_type != yt.element_type:
+        if elem_of(xt) != elem_of(yt):
             raise VerifyException(f"{self.name}: operand and result element types differ")
         n_x = n_y = 1
-        for d in xt.get_shape():
+        for d in shape_of(xt):
             n_x *= d
         for d in yt.get_shape():
             n_y *= d
@@ -903,6 +912,8 @@ class ViewOp(IRDLOperation):
 class ControlKernelOp(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+    if TYPE_CHECKING:
+        inputs: VarOperand  # each control kernel defines its operands
     outputs = var_result_def(TensorType)
 
     def callees(self) -> list[tuple[str, "SymbolRefAttr"]]:

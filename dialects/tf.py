@@ -39,8 +39,9 @@ Attribute kinds (TensorFlow AttrValue -> IR):
 from __future__ import annotations
 
 import keyword
+from operator import attrgetter
 from collections.abc import Iterator, Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -69,6 +70,7 @@ from xdsl.irdl import (
     AttrSizedResultSegments,
     IRDLOperation,
     ParsePropInAttrDict,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -84,6 +86,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from compiler.ir.typed import int_of
 from dialects.common import (
     check_len,
     check_one_of,
@@ -385,7 +388,7 @@ class PlaceholderOp(TFOp):
     name = "tf.Placeholder"
     input = operand_def()
     output = result_def()
-    shape = opt_prop_def(StringAttr | ShapeAttr)
+    shape = opt_prop_def(base(StringAttr) | base(ShapeAttr))
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
@@ -403,8 +406,11 @@ class ConstOp(IRDLOperation):
     output = result_def()
     traits = traits_def(Pure())
 
-    def __init__(self, value: Attribute, result_type: Attribute | None = None):
+    def __init__(self, value: DenseIntOrFPElementsAttr | StringsAttr | TensorProtoAttr,
+                 result_type: Attribute | None = None):
         if result_type is None:
+            if isinstance(value, TensorProtoAttr):
+                raise ValueError("tf.Const: a serialized TensorProto value needs its result type")
             result_type = value.type
         super().__init__(properties={"value": value}, result_types=[result_type])
 
@@ -537,11 +543,11 @@ def _check_attrs(op: IRDLOperation, spec: dict) -> None:
             if dt not in allowed:
                 raise VerifyException(f"{n}: '{a['name']}' must be one of {', '.join(allowed)}; "
                                       f"got {dt or value}")
-        if "minimum" in a and a["type"] == "int" and value.value.data < a["minimum"]:
+        if "minimum" in a and a["type"] == "int" and int_of(value) < a["minimum"]:
             raise VerifyException(f"{n}: '{a['name']}' must be at least {a['minimum']}")
 
 
-def _check_types(op: IRDLOperation, spec: dict) -> None:
+def _check_types(op: GeneratedTFOp, spec: dict) -> None:
     n = op.name
     attr_kind = {a["name"]: a for a in spec["attrs"]}
     seen: dict[str, tuple[str, Attribute]] = {}
@@ -594,6 +600,10 @@ class GeneratedTFOp(TFOp):
     OP_TYPE: ClassVar[str] = ""
     SPEC: ClassVar[dict] = {}
 
+    if TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any:
+            """The operand, result and attribute fields `_make_op_class` generates from the OpDef."""
+
     def _tf_operand_groups(self) -> list[list]:
         return [list(v) if isinstance(v, Sequence) else [v] for v in
                 (getattr(self, py_name(a["name"])) for a in self.SPEC["inputs"])]
@@ -637,7 +647,7 @@ def _make_op_class(op_type: str, spec: dict) -> type[IRDLOperation]:
     cls = type(f"{op_type}Op", (GeneratedTFOp,), fields)
     cls = irdl_op_definition(cls)
     for alias, target in ALIASES.get(op_type, {}).items():
-        setattr(cls, alias, property(lambda self, t=target: getattr(self, t)))
+        setattr(cls, alias, property(attrgetter(target)))
     return cls
 
 
@@ -671,10 +681,12 @@ class _OpClasses(Mapping[str, type[Operation]]):
 OP_CLASSES: Mapping[str, type[Operation]] = _OpClasses({"Const": ConstOp, "Placeholder": PlaceholderOp})
 
 
-def __getattr__(name: str) -> type[Operation]:
+def __getattr__(name: str) -> type[GeneratedTFOp]:
     """`dialects.tf.Conv2DOp`: a generated class, built on first use."""
     if name.endswith("Op") and name[:-2] in OPDEFS:
-        return OP_CLASSES[name[:-2]]
+        cls = OP_CLASSES[name[:-2]]
+        if issubclass(cls, GeneratedTFOp):
+            return cls
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
@@ -31,6 +32,7 @@ def _is(value, number: float) -> bool:
 
 class Identities(RewritePattern):
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        pairs: tuple[tuple[SSAValue, SSAValue, float], ...]
         if isinstance(op, cann.MulOp):
             pairs = ((op.x1, op.x2, 1.0), (op.x2, op.x1, 1.0))
         elif isinstance(op, cann.AddOp):

@@ -38,6 +38,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from compiler.ir.typed import elem_of, int_of, shape_of
 from compiler.target.formats import Format, to_storage
 from compiler.ir.rewriting import erase_dead, rewrite, with_loc
 from compiler.transforms.canonicalization import TransDataInverse as TransdataTransdataFold  # CANN's name
@@ -69,17 +70,17 @@ class LayoutConv(RewritePattern):
             return
         if cann.format_of(op.y.type) is not None:
             return
-        if any(d < 0 for d in op.x.type.get_shape()) or any(d < 0 for d in op.filter.type.get_shape()):
+        if any(d < 0 for d in shape_of(op.x)) or any(d < 0 for d in shape_of(op.filter)):
             return  # dynamic shapes stay in their origin layout (cann-to-kernel reports them)
         fmt = Format(op.data_format.data)
-        groups = op.groups.value.data if "groups" in op.properties else 1  # grouped Conv2D
+        groups = int_of(op.properties["groups"]) if "groups" in op.properties else 1  # grouped Conv2D
         if isinstance(op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)):
             groups = cann.origin_shape(op.filter.type)[2]
         x5 = to_format(op.x, Format.NC1HWC0, fmt)
         wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, groups,
                         grouped_conv=groups != 1 and "groups" in op.properties)
         extra = []
-        operands = [x5.dst, wfz.dst, [op.bias] if op.bias is not None else []]
+        operands: list[SSAValue | list[SSAValue]] = [x5.dst, wfz.dst, [op.bias] if op.bias is not None else []]
         if isinstance(op, cann.FusedConv2DAddOp):
             r5 = to_format(op.residual, Format.NC1HWC0, fmt)
             extra.append(r5)
@@ -110,7 +111,7 @@ class LayoutSqueezeExciteGate(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cann.FusedSqueezeExciteOp, rewriter: PatternRewriter):
-        if cann.format_of(op.y.type) is not None or any(d < 0 for d in op.x.type.get_shape()):
+        if cann.format_of(op.y.type) is not None or any(d < 0 for d in shape_of(op.x)):
             return
         x5 = to_format(op.x, Format.NC1HWC0, Format.NHWC)
         new = type(op)(operands=[x5.dst, *op.operands[1:]],
@@ -128,7 +129,7 @@ class LayoutConvScaled(RewritePattern):
     def match_and_rewrite(self, op: cann.FusedConv2DScaledOp, rewriter: PatternRewriter):
         if cann.format_of(op.y.type) is not None:
             return
-        if any(d < 0 for v in (op.x, op.filter, op.scale) for d in v.type.get_shape()):
+        if any(d < 0 for v in (op.x, op.filter, op.scale) for d in shape_of(v)):
             return
         fmt = Format(op.data_format.data)
         x5 = to_format(op.x, Format.NC1HWC0, fmt)
@@ -212,7 +213,7 @@ class FoldReduceReshape(RewritePattern):
         if not isinstance(red, cann.ReduceDOp) or len(list(red.results[0].uses)) != 1 \
                 or red.keep_dims.value.data or cann.format_of(red.x.type) is not None:
             return
-        xs = list(red.x.type.get_shape())
+        xs = list(shape_of(red.x))
         fmt = _layout_fmt(red)
         hw = (1, 2) if fmt == Format.NHWC else (2, 3)
         from dialects.common import ints
@@ -243,6 +244,8 @@ def _const_in(op, v: SSAValue, fmt: str, full: bool):
     """A constant operand converted at compile time for `op` running on `fmt`: broadcast to the
     result's shape (full), or for a broadcasting kernel over all but C (scalars stay)."""
     const = v.owner
+    if not isinstance(const, cann.ConstOp):
+        raise ValueError(f"{v} is not a cann.Const")
     arr = numpy_from_dense(const.value)
     y = tuple(cann.origin_shape(op.results[0].type))
     if arr.size == 1 and not full:
@@ -260,9 +263,9 @@ def _const_in(op, v: SSAValue, fmt: str, full: bool):
     arr = np.ascontiguousarray(arr)
     origin = _origin_of(op, fmt)
     st = to_storage(arr, Format(fmt), origin)
-    t = TensorType(const.value.type.element_type, st.shape, cann.FormatAttr(Format(fmt), origin, arr.shape))
-    c = with_loc(cann.ConstOp(dense_from_numpy(st), t), const)
-    return c, c.output
+    t = TensorType(elem_of(const.value.type), st.shape, cann.FormatAttr(Format(fmt), origin, arr.shape))
+    new = with_loc(cann.ConstOp(dense_from_numpy(st), t), const)
+    return new, new.output
 
 
 class LayoutChosen(RewritePattern):
@@ -329,7 +332,7 @@ class FoldReshapeChain(RewritePattern):
         fmts = [cann.format_of(t) for t in (inner.x.type, op.x.type, op.y.type)]
         if any(f is not None for f in fmts) and not (
                 all(f is not None and f.fmt == Format.FRACTAL_NZ for f in fmts)
-                and len({f.origin[-2:] for f in fmts}) == 1):
+                and len({f.origin[-2:] for f in fmts if f is not None}) == 1):
             return
         if inner.x.type == op.y.type:
             rewriter.replace(op, [], [inner.x])

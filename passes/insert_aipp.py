@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (DenseArrayBase, DictionaryAttr, FloatAttr, In
                                    TensorType, f16, f32, f64, i64)
 from xdsl.passes import ModulePass
 
+from compiler.ir.typed import block_of
 from compiler.interpreters.aipp_impl import RECORD
 from compiler.ir.diagnostics import CompileError
 from dialects.cann import DataFormat
@@ -47,7 +48,7 @@ def insert_aipp(module: ModuleOp, path: str) -> None:
     configs = parse_aipp_config(path)
     fn = main_func(module)
     names = io_names(fn)[0]
-    block = fn.body.blocks.first
+    block = block_of(fn.body)
     records: dict[str, DictionaryAttr] = {}
     for cfg in configs:
         if cfg.rank >= len(block.args):

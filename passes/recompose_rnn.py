@@ -20,11 +20,12 @@ class RecomposeRnnPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from compiler.ir.diagnostics import node_name
+        from compiler.ir.typed import str_of
         from compiler.transforms.recurrent import recompose
 
         new = recompose(op)
         if self.report:
-            lines = [f"{o.name.removeprefix('cann.')} ({o.gate_order.data}): "
+            lines = [f"{o.name.removeprefix('cann.')} ({str_of(o.properties['gate_order'])}): "
                      f"{node_name(o) or '?'}" for o in new]
             text = "\n".join(lines or ["no recurrent layer recomposed"]) + "\n"
             if self.report == "-":

@@ -10,6 +10,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from compiler.ir.typed import parent_block_of
+
 IDENTITY_OPS = ("Identity", "IdentityN", "StopGradient", "PreventGradient", "Snapshot")
 
 
@@ -21,7 +23,7 @@ def remove_identities(module: ModuleOp) -> int:
         if tf_op_type(op) in IDENTITY_OPS and len(op.operands) == len(op.results):
             for r, o in zip(op.results, op.operands, strict=True):
                 r.replace_all_uses_with(o)
-            op.parent_block().erase_op(op)
+            parent_block_of(op).erase_op(op)
             n += 1
     return n
 

@@ -58,6 +58,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
+from compiler.ir.typed import elem_of, loc_parts, parent_block_of, shape_of, tensor_of
 from compiler.ir.diagnostics import CompileError
 from compiler.ir.rewriting import erase_dead, with_loc
 from dialects import cann
@@ -92,7 +93,8 @@ def _elt(v: SSAValue) -> str:
     return str(v.type.element_type) if isinstance(v.type, TensorType) else ""
 
 
-def _retype(t: TensorType, elt) -> TensorType:
+def _retype(t: Attribute, elt) -> TensorType:
+    t = tensor_of(t)
     return TensorType(elt, t.get_shape(), t.encoding)
 
 
@@ -151,6 +153,8 @@ class SetPrecisionPass(ModulePass):
                 if src in FLOAT_DTYPES and src != want:
                     self._convert(o, src, want, _type(src), _type(want))
         if self.mode != "must_keep_origin_dtype":
+            src_t: Float16Type | Float32Type
+            dst_t: Float16Type | Float32Type
             if self.mode == "force_fp32":
                 src, dst, src_t, dst_t = "f16", "f32", Float16Type(), Float32Type()
             else:
@@ -181,6 +185,8 @@ class SetPrecisionPass(ModulePass):
         if fn is None:
             raise CompileError("set-precision: outputs= needs a @main function")
         ret = fn.body.blocks[-1].last_op
+        if not isinstance(ret, func.ReturnOp):
+            raise CompileError("set-precision: outputs= needs @main to end in a func.return")
         names = _output_names(fn, len(ret.operands))
         wanted: dict[int, Attribute] = {}
         for entry in self.outputs:
@@ -192,14 +198,14 @@ class SetPrecisionPass(ModulePass):
                                    f"they are: {', '.join(names)}")
             for i in hits:
                 wanted[i] = DTYPES[dtype]
-        block = ret.parent_block()
+        block = parent_block_of(ret)
         operands = list(ret.operands)
         for i, elt in wanted.items():
             v = operands[i]
             if not isinstance(v.type, TensorType) or v.type.element_type == elt:
                 continue
             inner = v.owner.x if isinstance(v.owner, cann.CastOp) and \
-                v.owner.x.type.element_type == elt else None
+                elem_of(v.owner.x) == elt else None
             if inner is None:
                 cast = cann.CastOp(operands=[v], result_types=[_retype(v.type, elt)],
                                    properties={"dst_type": elt})
@@ -245,7 +251,7 @@ class SetPrecisionPass(ModulePass):
         return any(_from_cast(v, dst) is not None for v in o.operands if _elt(v) == src)
 
     def _convert(self, o: Operation, src: str, dst: str, src_t, dst_t) -> None:
-        block = o.parent_block()
+        block = parent_block_of(o)
         operands = []
         for v in o.operands:
             if _elt(v) != src:
@@ -317,7 +323,7 @@ def _retyped_body(o: cann.FusedKernelOp, src: str, dst_t) -> Region:
         props = dict(b.properties)
         if isinstance(b, cann.ConstOp) and _elt(b.results[0]) == src:
             value = np.asarray(numpy_from_dense(props["value"])).astype(numpy_dtype(dst_t))
-            props["value"] = dense_from_numpy(value.reshape(b.results[0].type.get_shape()))
+            props["value"] = dense_from_numpy(value.reshape(shape_of(b.results[0])))
         new = type(b).create(operands=operands, result_types=result_types, properties=props,
                              attributes=dict(b.attributes))
         new.location = b.location
@@ -370,7 +376,7 @@ def _warn_missing(module: ModuleOp, option: str, names) -> None:
         if isinstance(loc, NameLoc):
             own.add(loc.desc.data)
         elif isinstance(loc, FusedLoc):
-            for part in loc.locations.data:
+            for part in loc_parts(loc):
                 if isinstance(part, NameLoc):
                     fused.setdefault(part.desc.data, o)
     from compiler.ir.diagnostics import node_name

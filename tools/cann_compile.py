@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 
+from compiler.ir.typed import block_of
 from compiler.driver.cli import ToolArgumentParser, run_tool
 from compiler.ir.diagnostics import CompileError, SourceMap
 
@@ -251,7 +252,7 @@ def check_input_format(module, fmt: str | None) -> None:
 
     fn = main_func(module)
     names = io_names(fn)[0]
-    for name, arg in zip(names, fn.body.blocks.first.args):
+    for name, arg in zip(names, block_of(fn.body).args):
         seen, stack, found = set(), [arg], None
         while stack and found is None:
             v = stack.pop()

@@ -20,6 +20,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FusedLoc, ModuleOp, NameLoc
 
 from compiler.ir.diagnostics import CompileError
+from compiler.ir.typed import block_of, loc_parts
 
 
 def _names(op) -> list[str]:
@@ -27,7 +28,7 @@ def _names(op) -> list[str]:
     if isinstance(loc, NameLoc):
         return [loc.desc.data]
     if isinstance(loc, FusedLoc):
-        return [p.desc.data for p in loc.locations.data if isinstance(p, NameLoc)]
+        return [p.desc.data for p in loc_parts(loc) if isinstance(p, NameLoc)]
     return []
 
 
@@ -49,7 +50,7 @@ def _graph(module: ModuleOp, prefix: str, groups: dict[str, str] | None,
            fused_fill: bool) -> list[str]:
     """DOT statements of @main; `groups` maps a TF node name to its fused group's label."""
     fn = _main(module)
-    block = fn.body.blocks.first
+    block = block_of(fn.body)
     lines: list[str] = []
     ids: dict = {}
     for i, a in enumerate(block.args):
@@ -96,7 +97,7 @@ def _graph(module: ModuleOp, prefix: str, groups: dict[str, str] | None,
 def fusion_groups(after: ModuleOp) -> dict[str, str]:
     """TF node name -> label of the fused op (only ops made of two or more nodes)."""
     groups: dict[str, str] = {}
-    for op in _main(after).body.blocks.first.ops:
+    for op in block_of(_main(after).body).ops:
         names = _names(op)
         if len(names) > 1:
             label = f"{op.name} ({len(names)} ops)"

@@ -85,7 +85,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 
+from compiler.ir.typed import block_of, dict_of, int_of
 from compiler.target.formats import ceil_div
+from dialects.common import ints
 from dialects.op_kinds import is_pointwise
 from dialects.common import string_value
 from dialects.kernel import LoadView, LoadViewAttr
@@ -164,11 +166,11 @@ def _roots(reqs: list[TensorReq]) -> tuple[list[int], list[int]]:
     for i in range(len(reqs)):
         seen = set()
         j, off = i, 0
-        while reqs[j].alias is not None:
+        while (alias := reqs[j].alias) is not None:
             if j in seen:
                 raise PlanError(f"alias cycle through '{reqs[j].name}'")
             seen.add(j)
-            target, o = reqs[j].alias
+            target, o = alias
             off += o
             j = target
         root[i], rel[i] = j, off
@@ -262,8 +264,8 @@ def plan_tensors(reqs: list[TensorReq], alignment: int = ALIGNMENT) -> Plan:
     roots = sorted(set(root))
     index = {r: k for k, r in enumerate(roots)}
     bufs = []
-    for r in roots:
-        members = [i for i in range(len(reqs)) if root[i] == r]
+    for rr in roots:
+        members = [i for i in range(len(reqs)) if root[i] == rr]
         size = max(rel[i] + reqs[i].size for i in members)
         bufs.append((size, min(reqs[i].start for i in members), max(reqs[i].end for i in members)))
     orders = {
@@ -512,7 +514,8 @@ def concat_slab_offsets(op: Operation) -> list[tuple[int, bool] | None] | None:
             out.append((ch // c0 * block, not last and c % c0 != 0) if ch % c0 == 0 else None)
             ch += c
         return out if ch <= shape[1] * c0 else None
-    offs, off = [], 0
+    offs: list[tuple[int, bool] | None] = []
+    off = 0
     for v in op.operands:
         offs.append((off, False))
         off += tensor_bytes(v.type)
@@ -545,8 +548,8 @@ def slice_view_offset(op: Operation) -> int | None:
     if view != LoadViewAttr.of(LoadView.slice_flat) or params is None:
         return None
     try:
-        start, step, count = (list(params.data[k].get_values()) for k in ("start", "step", "count"))
-    except (KeyError, AttributeError):
+        start, step, count = (list(ints(dict_of(params)[k])) for k in ("start", "step", "count"))
+    except (KeyError, AttributeError, TypeError):
         return None
     xs, ys = list(xt.get_shape()), list(yt.get_shape())
     if len(start) != len(xs) or any(d < 0 for d in xs) or any(v != 1 for v in step) \
@@ -623,15 +626,15 @@ def inplace_loop_variables(op: Operation, fns: list[func.FuncOp]) -> set[int]:
     body = fns[1] if len(fns) > 1 else None
     if body is None or not body.body.blocks:
         return set()
-    block = body.body.blocks.first
+    block = block_of(body.body)
     ret = block.last_op
     out = set()
     for k, v in enumerate(ret.operands if isinstance(ret, func.ReturnOp) else ()):
         o = v.owner
         attr = o.attributes.get(INPLACE_ATTR) if isinstance(o, Operation) else None
-        if attr is None:
+        if attr is None or not isinstance(o, Operation):
             continue
-        src = o.operands[attr.value.data]
+        src = o.operands[int_of(attr)]
         if isinstance(src, BlockArgument) and src.block is block and src.index == k:
             out.add(k)
     return out
@@ -740,7 +743,7 @@ def check_module(module: Operation) -> list[str]:
     for fn in fns:
         name = f"@{fn.sym_name.data}"
         problems += [f"{name}: {p}" for p in check_function(fn)]
-        for k, op in enumerate(o for o in fn.body.blocks.first.ops if is_kernel(o)):
+        for k, op in enumerate(o for o in block_of(fn.body).ops if is_kernel(o)):
             if is_control(op):
                 problems += [f"{name}: {_describe(op, k)}: {p}" for p in check_control(op)]
     return problems
@@ -856,13 +859,14 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
                 claimed.update(i for i, _ in chosen)
         # a slicing kernel whose result is a contiguous slab of its operand: a view of it
         for k, op in enumerate(launches):
-            off = slice_view_offset(op)
-            out_idx = c.result_tensor.get((k, 0))
-            i = value_tensor.get(op.operands[0]) if off is not None else None
-            if i is None or out_idx is None or out_idx in claimed or off % SLAB_ALIGN:
+            view_off = slice_view_offset(op)
+            view_out = c.result_tensor.get((k, 0))
+            i = value_tensor.get(op.operands[0]) if view_off is not None else None
+            if view_off is None or i is None or view_out is None or view_out in claimed \
+                    or view_off % SLAB_ALIGN:
                 continue
-            c.allowed[(min(i, out_idx), max(i, out_idx))] = ("concat", off if out_idx < i else -off)
-            c.views[k] = (out_idx, i, off)
+            c.allowed[(min(i, view_out), max(i, view_out))] = ("concat", view_off if view_out < i else -view_off)
+            c.views[k] = (view_out, i, view_off)
     if inplace:
         for k, op in enumerate(launches):
             if not (is_elementwise(op) or (any_op and is_pointwise(op))) \
@@ -972,9 +976,9 @@ def in_place_inputs(c: Collected, offsets: list[int], k: int) -> list[bool]:
     op = c.launches[k]
     out = offsets[c.result_tensor[(k, 0)]]
     placed = {i: off for i, off in c.concat_slabs[k]}
-    value_of = {}
-    for (step, r), t in c.result_tensor.items():
-        value_of[c.launches[step].results[r]] = t
+    value_of: dict[SSAValue, int] = {}
+    for (step, r), ti in c.result_tensor.items():
+        value_of[c.launches[step].results[r]] = ti
     slabs = concat_slab_offsets(op) or []
     flags, seen = [], set()
     for v, slab in zip(op.operands, slabs):

@@ -51,10 +51,12 @@ import struct
 import zlib
 from dataclasses import dataclass
 from io import StringIO
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
@@ -63,11 +65,15 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.ir import Attribute, BlockArgument, Operation, TypeAttribute
 from xdsl.printer import Printer
 
 from compiler.ir.diagnostics import CompileError, SourceMap
 from compiler.backend import memory_plan as mp
+from compiler.ir.typed import block_of, elem_of
+
+if TYPE_CHECKING:
+    from compiler.backend.gear_model import GearModel
 
 MAGIC = 0x444F4D49
 HEADER_SIZE = 256
@@ -110,7 +116,7 @@ def _launches(module: ModuleOp) -> list[tuple[str, Operation]]:
     """(function name, launch) of every function, in module order."""
     out = []
     for f in mp.planned_functions(module):
-        out += [(f.sym_name.data, op) for op in f.body.blocks.first.ops if mp.is_kernel(op)]
+        out += [(f.sym_name.data, op) for op in block_of(f.body).ops if mp.is_kernel(op)]
     return out
 
 
@@ -182,7 +188,7 @@ def _model_text(module: ModuleOp) -> bytes:
     """module_to_text(module, debuginfo=True), encoded."""
     out: list[str] = []
     printer = _DirectPrinter(stream=StringIO(), print_generic_format=False, print_debuginfo=True)
-    printer._write = out.append  # type: ignore[method-assign]
+    printer._write = out.append  # type: ignore[method-assign, assignment]
     printer.print_op(module)
     out.append("\n")
     return "".join(out).encode()
@@ -191,13 +197,12 @@ def _model_text(module: ModuleOp) -> bytes:
 def _weights_as_arguments(fn: func.FuncOp):
     """Turn @main's constants into trailing arguments, in place; returns (consts, undo) where
     undo() puts the module back exactly as it was (same ops, same use order, same types)."""
-    block = fn.body.blocks.first
+    block = block_of(fn.body)
     consts = [(k, op) for k, op in enumerate(block.ops) if mp.is_constant(op)]
     old_type = fn.function_type
-    had_attr = WEIGHT_ARGS_ATTR in fn.attributes
     old_attr = fn.attributes.get(WEIGHT_ARGS_ATTR)
     n_args = len(block.args)
-    done: list[tuple[Operation, Operation | None, object, object]] = []
+    done: list[tuple[Operation, Operation | None, BlockArgument, str | None]] = []
 
     def undo() -> None:
         for op, nxt, arg, hint in reversed(done):
@@ -210,7 +215,7 @@ def _weights_as_arguments(fn: func.FuncOp):
         while len(block.args) > n_args:
             block.erase_arg(block.args[-1])
         fn.function_type = old_type
-        if had_attr:
+        if old_attr is not None:
             fn.attributes[WEIGHT_ARGS_ATTR] = old_attr
         else:
             fn.attributes.pop(WEIGHT_ARGS_ATTR, None)
@@ -292,14 +297,14 @@ def model_parts(module: ModuleOp, name: str, sink: WeightSink) -> ModelParts:
         from compiler.driver.runner import framework_shape
 
         outputs.append({"name": n, "shape": list(framework_shape(t)),
-                        "dtype": str(numpy_dtype(t.element_type))})
+                        "dtype": str(numpy_dtype(elem_of(t)))})
 
     # Constants -> trailing arguments bound to raw weight bytes.  The weights are never printed
     # nor copied: their bytes go to the WEIGHTS section as they are.  The module is changed in
     # place (no clone) and put back exactly once printed.
     from compiler.ir.diagnostics import node_name
 
-    for op in fn.body.blocks.first.ops:
+    for op in block_of(fn.body).ops:
         if not mp.is_constant(op):
             continue
         value = op.properties.get("value", op.attributes.get("value"))
@@ -319,8 +324,8 @@ def model_parts(module: ModuleOp, name: str, sink: WeightSink) -> ModelParts:
 
         launches = _launches(module)
         plan = mp.read_plan(fn)
-        soc = module.attributes.get("cann.soc_version")
-        soc = soc.data if isinstance(soc, StringAttr) else ""
+        soc_attr = module.attributes.get("cann.soc_version")
+        soc = soc_attr.data if isinstance(soc_attr, StringAttr) else ""
         text = _model_text(module)
         plan_json = {
             "alignment": plan.alignment, "arena": plan.arena, "live_bound": plan.live_bound,
@@ -482,10 +487,10 @@ class OfflineModel:
     plan: dict
     weight_index: list
     source: SourceMap | None = None  #: where MODEL_DEF's ops stand, for diagnostics
-    gears: object = None  #: a multi-gear file's gear_model.GearModel (this is its first gear)
+    gears: GearModel | None = None  #: a multi-gear file's GearModel (this is its first gear)
 
 
-def _fail(path: str, msg: str):
+def _fail(path: str, msg: str) -> NoReturn:
     raise OmError(f"{path}: error: {msg}")
 
 
@@ -649,9 +654,9 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
         fn = _main(module)
     except CompileError as e:
         _fail(path, f"invalid model: MODEL_DEF: {e.messages[0]}")
-    block = fn.body.blocks.first
-    n_w = fn.attributes.get(WEIGHT_ARGS_ATTR)
-    n_w = n_w.value.data if isinstance(n_w, IntegerAttr) else -1
+    block = block_of(fn.body)
+    n_w_attr = fn.attributes.get(WEIGHT_ARGS_ATTR)
+    n_w = n_w_attr.value.data if isinstance(n_w_attr, IntegerAttr) else -1
     if n_w != len(index) or n_w > len(block.args):
         _fail(path, f"corrupted offline model: {len(index)} weights for {n_w} weight arguments")
 
@@ -668,7 +673,10 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
         t = arg.type
         if not isinstance(t, TensorType):
             _fail(path, f"corrupted offline model: weight {k} is not a tensor")
-        vtype = TensorType(t.element_type, t.get_shape())
+        et = t.element_type
+        if not isinstance(et, AnyDenseElement):
+            _fail(path, f"corrupted offline model: weight {k} has element type {et}")
+        vtype = TensorType(et, t.get_shape())
         want = mp.tensor_bytes(vtype)
         if w.get("bytes") != want or w["offset"] + want > len(wsec):
             _fail(path, f"corrupted offline model: weight {k} ('{w.get('name')}') has "
@@ -707,10 +715,10 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
         _fail(path, f"corrupted offline model: {len(launches)} kernel launches in MODEL_DEF, "
                     f"header says {op_count}, TILING has {len(tiling)}")
     for k, (f, op) in enumerate(launches):
-        want = _op_json(op, k, f)
+        expect = _op_json(op, k, f)
         got = tiling[k]
         for key in ("function", "op", "block_dim", "tiling", "buffers"):
-            if want.get(key) != got.get(key):
+            if expect.get(key) != got.get(key):
                 _fail(path, f"corrupted offline model: TILING of launch #{k} ({op.name}) "
                             f"disagrees with MODEL_DEF on '{key}'")
     problems = mp.check_module(module)
@@ -732,7 +740,7 @@ def run_planned(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np
     in_names, out_names = io_names(fn)
     check_input_names(in_names, inputs)
     args = [_prepare_input(n, inputs[n], a.type)
-            for n, a in zip(in_names, fn.body.blocks.first.args, strict=True)]
+            for n, a in zip(in_names, block_of(fn.body).args, strict=True)]
     run = _ArenaRun(module, mp.read_plan(fn).arena)
     results = run.function(fn, args, 0)
     return {name: _finish_output(v, t)
@@ -776,7 +784,7 @@ class _ArenaRun:
             rec = self.plans[fn] = mp.read_plan(fn)
         c = rec.collected
         step_of = {op: k for k, op in enumerate(c.launches)}
-        block = fn.body.blocks.first
+        block = block_of(fn.body)
         env: dict = {}
         placed: dict = {}
         for k, a in enumerate(block.args):

@@ -43,9 +43,10 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
 
 from compiler.backend import memory_plan as mp
+from compiler.ir.typed import int_of
 from compiler.target.chips import BYTES_PER_CYCLE, DEFAULT_CHIP, ChipProfile, get_chip
 from compiler.target.cost_model import cube_core_cycles, vector_core_cycles, vector_fit
 from compiler.target.formats import ceil_div
@@ -130,7 +131,7 @@ class PerfReport:
     @property
     def bound(self) -> str:
         s = self.shares()
-        return max(s, key=s.get) if self.kernels else "-"
+        return max(s, key=lambda k: s[k]) if self.kernels else "-"
 
     @property
     def roofline_compute_us(self) -> float:
@@ -368,8 +369,8 @@ def perf_report(module: ModuleOp, chip_name: str | None = None,
     min_bytes += sum(_bytes(op.results[0].type) for op in ops if mp.is_constant(op))
     rep.min_bytes = min_bytes
     plan = fn.attributes.get(mp.PLAN_ATTR)
-    if plan is not None and isinstance(plan.data.get("arena"), IntegerAttr):
-        rep.arena_bytes = plan.data["arena"].value.data
+    if isinstance(plan, DictionaryAttr) and isinstance(plan.data.get("arena"), IntegerAttr):
+        rep.arena_bytes = int_of(plan.data["arena"])
     return rep
 
 

@@ -36,6 +36,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, ModuleOp, StringAttr, TensorType
 from xdsl.rewriter import Rewriter
 
+from compiler.ir.typed import block_of, elem_of
 from compiler.ir.diagnostics import CompileError
 
 #: Shapes the dispatch cache keeps (least recently used evicted): a product of ranges can have
@@ -98,13 +99,13 @@ def specialize(symbolic: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
         module.attributes.pop(key, None)
     fn = main_func(module)
     in_names, _ = io_names(fn)
-    block = fn.body.blocks.first
+    block = block_of(fn.body)
     env: dict = {}
     for name, arg in zip(in_names, block.args, strict=True):
         t = arg.type
         shape = shapes[name]
         new = Rewriter.replace_value_with_new_type(arg, _concrete(t, shape))
-        env[new] = np.zeros(shape, numpy_dtype(t.element_type))
+        env[new] = np.zeros(shape, numpy_dtype(elem_of(t)))
     interp = make_interpreter(module)
     ret = None
     with np.errstate(all="ignore"):
@@ -123,8 +124,9 @@ def specialize(symbolic: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
                 val = np.asarray(val)
                 t = r.type
                 if isinstance(t, TensorType) and any(d < 0 for d in t.get_shape()):
-                    r = Rewriter.replace_value_with_new_type(r, _concrete(t, val.shape))
-                env[r] = val
+                    env[Rewriter.replace_value_with_new_type(r, _concrete(t, val.shape))] = val
+                else:
+                    env[r] = val
             _concrete_shape_prop(op)
     if ret is None:
         raise CompileError("@main has no func.return")

@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from compiler.ir.diagnostics import CompileError
 
@@ -55,7 +56,7 @@ FP16_MAX = 65504.0
 _BOOL, _INT, _FLOAT, _ENUM = "bool", "int", "float", "enum"
 
 #: field -> (kind, range or allowed values)
-FIELDS: dict[str, tuple[str, object]] = {
+FIELDS: dict[str, tuple[str, Any]] = {
     "aipp_mode": (_ENUM, ("static", "dynamic")),
     "related_input_rank": (_INT, (0, 1 << 16)),
     "input_format": (_ENUM, None),
@@ -269,8 +270,8 @@ class AippParams:
     rbuv_swap: bool
     csc: bool
     matrix: tuple[int, ...]
-    input_bias: tuple[int, int, int]
-    output_bias: tuple[int, int, int]
+    input_bias: tuple[int, ...]  # 3 values
+    output_bias: tuple[int, ...]  # 3 values
     mean: tuple[int, ...]
     min: tuple[float, ...]
     var_reci: tuple[float, ...]

@@ -45,7 +45,7 @@ OUTPUT_TYPES = {"FP32": "float32", "FP16": "float16", "INT8": "int8", "UINT8": "
 CFG_DTYPES = ("float16", "float32")
 
 LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
-              "error": logging.ERROR, "null": None}
+              "error": logging.ERROR, "null": logging.CRITICAL + 1}
 
 
 def _bad(option: str, value: str, why: str) -> CompileError:

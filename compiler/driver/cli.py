@@ -15,7 +15,7 @@ from compiler.ir.diagnostics import CompileError, OpError, SourceMap, one_line
 class ToolArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit code 1 (not 2)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         self.exit(1, f"{self.prog}: error: {message}\n")
 
 
@@ -34,7 +34,7 @@ def run_tool(tool: str, body: Callable[[], int | None], source: Callable[[], Sou
     def error(parser: argparse.ArgumentParser, message: str):
         parser.exit(1, f"{tool}: error: {message}\n")
 
-    argparse.ArgumentParser.error = error  # type: ignore[method-assign]
+    argparse.ArgumentParser.error = error  # type: ignore[method-assign, assignment]
     try:
         return body() or 0
     except CompileError as e:

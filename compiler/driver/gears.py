@@ -139,7 +139,7 @@ def parse_gear_input_shape(spec: str, option: str) -> dict[str, list[int]]:
 
 def _gear_values(option: str, value: str, per_gear: int | None) -> tuple[tuple[int, ...], ...]:
     if option == "dynamic_batch_size":
-        items = [(_positive(option, value, t),) for t in value.split(",")]
+        items: list[tuple[int, ...]] = [(_positive(option, value, t),) for t in value.split(",")]
         for (b,) in items:
             if b > MAX_BATCH:
                 raise _bad(option, value, f"batch size {b} is above ATC's limit {MAX_BATCH}")
@@ -149,19 +149,19 @@ def _gear_values(option: str, value: str, per_gear: int | None) -> tuple[tuple[i
             if not g.strip():
                 raise _bad(option, value, "an empty gear (gears are separated by ';')")
             items.append(tuple(_positive(option, value, t) for t in g.split(",")))
-        for g in items:
-            if per_gear is not None and len(g) != per_gear:
+        for gear in items:
+            if per_gear is not None and len(gear) != per_gear:
                 what = ("h,w" if option == "dynamic_image_size"
                         else f"{per_gear} value(s), one per -1 of --input_shape")
-                raise _bad(option, value, f"gear '{','.join(map(str, g))}' has {len(g)} "
+                raise _bad(option, value, f"gear '{','.join(map(str, gear))}' has {len(gear)} "
                            f"value(s); each gear is {what}")
     if not MIN_GEARS <= len(items) <= MAX_GEARS:
         raise _bad(option, value, f"{len(items)} gear(s); ATC takes {MIN_GEARS} to {MAX_GEARS}")
     seen: set[tuple[int, ...]] = set()
-    for g in items:
-        if g in seen:
-            raise _bad(option, value, f"gear '{','.join(map(str, g))}' is given twice")
-        seen.add(g)
+    for gear in items:
+        if gear in seen:
+            raise _bad(option, value, f"gear '{','.join(map(str, gear))}' is given twice")
+        seen.add(gear)
     return tuple(items)
 
 
@@ -227,6 +227,7 @@ def gear_imports(path: str, spec: GearSpec, outputs: list[str] | None,
 
     from compiler.frontend.importers.graphdef import import_graphdef
 
+    weights: dict[str, bytes]
     if path.endswith(".mlir"):  # tf-level IR: exported, so TensorFlow's shape inference reruns
         from compiler.frontend.exporters.graphdef import graphdef_of_tf_mlir
 
@@ -273,7 +274,7 @@ def compile_gears(args, spec: GearSpec, compile_one, log_step, warn, print_spec=
     while True:
         t0 = time.perf_counter()
         k, module = next(imports, (None, None))
-        if module is None:
+        if module is None or k is None:
             break
         log_step(f"gear {k} importer", time.perf_counter() - t0)
 
@@ -353,6 +354,8 @@ def pre_check_gears(path: str, spec: GearSpec, outputs: list[str] | None, pre_ch
             if key not in seen:
                 seen.add(key)
                 merged["unsupported"].append({**u, "gear": k, "gear_shape": spec.describe(k)})
+    if merged is None:
+        raise CompileError(f"{path}: error: no gears")
     merged["unsupported_count"] = len(merged["unsupported"])
     merged["result"] = "success" if not merged["unsupported"] else "failed"
     return merged

@@ -11,9 +11,10 @@ import json
 import os
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.dialects.builtin import DictionaryAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
+from compiler.ir.typed import block_of
 from compiler.ir.diagnostics import CompileError, node_name
 
 
@@ -77,8 +78,9 @@ def _model_json(om, path: str) -> dict:
     functions = []
     for f in mp.planned_functions(om.module):
         fname = f.sym_name.data
-        ops, step = [], 0
-        for op in f.body.blocks.first.ops:
+        ops: list[dict] = []
+        step = 0
+        for op in block_of(f.body).ops:
             if isinstance(op, func.ReturnOp):
                 continue
             entry = _op_json(op, len(ops))
@@ -142,7 +144,7 @@ def model_info_text(path: str) -> str:
             lines.append(f"  gear {k}: [{','.join(map(str, g))}] {shapes} "
                          f"({table['launches'][k]} kernels, arena {table['arenas'][k]} bytes)")
     ranges = om.module.attributes.get("cann.shape_ranges")
-    if ranges is not None:  # range-compiled (compiler/driver/shape_ranges.py)
+    if isinstance(ranges, DictionaryAttr):  # range-compiled (compiler/driver/shape_ranges.py)
         texts = [getattr(v, "data", str(v)) for v in ranges.data.values()]
         unbounded = any(d.strip() == "-1" for t in texts for d in t.split(","))
         lines[6] = (f"arena: {h.arena} bytes (at the smallest shape; with a -1 each dispatch "

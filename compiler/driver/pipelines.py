@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -30,6 +31,10 @@ from xdsl.passes import ModulePass
 from compiler.target.chips import DEFAULT_CHIP, ChipProfile, UnknownChipError, get_chip
 from compiler.ir.diagnostics import CompileError, OpError, SourceMap, verify_module
 from passes import ALL_PASSES  # the one import of passes/ in compiler/ (docs/architecture.md)
+
+if TYPE_CHECKING:  # (types only: no import at run time)
+    from passes.fuse import FusePass
+    from passes.tf_to_cann import TfToCannPass
 
 #: The levels in pipeline order; each is a checkpoint `cann-run` can execute.
 LEVEL_ORDER: tuple[str, ...] = ("tf", "cann", "fused", "layouts", "kernel", "planned")
@@ -208,12 +213,14 @@ def with_driver_options(passes: Sequence[ModulePass], o: PipelineOptions) -> lis
 
     out: list[ModulePass] = []
     for p in passes:
-        if p.name == "tf-to-cann":
-            p = replace(p, allow_host_fallback=p.allow_host_fallback or o.allow_host_fallback,
-                        report=p.report or o.legalization_report)
-        elif p.name == "fuse":
-            p = replace(p, switch_file=p.switch_file or o.fusion_switch_file,
-                        report=p.report or o.fusion_report)
+        if p.name == "tf-to-cann":  # (the class behind ALL_PASSES["tf-to-cann"])
+            t = cast("TfToCannPass", p)
+            p = replace(t, allow_host_fallback=t.allow_host_fallback or o.allow_host_fallback,
+                        report=t.report or o.legalization_report)
+        elif p.name == "fuse":  # (the class behind ALL_PASSES["fuse"])
+            f = cast("FusePass", p)
+            p = replace(f, switch_file=f.switch_file or o.fusion_switch_file,
+                        report=f.report or o.fusion_report)
         out.append(p)
     if o.legalization_report and not any(p.name == "tf-to-cann" for p in out):
         out.insert(0, _pass("legalization-report", allow_host_fallback=o.allow_host_fallback))

@@ -22,9 +22,10 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, TensorType
 from xdsl.interpreter import Interpreter
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
+from compiler.ir.typed import elem_of
 from compiler.ir.diagnostics import CompileError, OpError, tensor_too_large
 from compiler.target.formats import from_storage, to_storage
 from compiler.interpreters.cann_impl import CannFunctions
@@ -74,7 +75,7 @@ def input_specs(module: ModuleOp) -> list[tuple[str, tuple[int, ...], np.dtype]]
     """(name, origin shape, dtype) of each input of @main; dynamic dims are -1."""
     fn = main_func(module)
     names, _ = io_names(fn)
-    return [(n, framework_shape(t), numpy_dtype(t.element_type))
+    return [(n, framework_shape(t), numpy_dtype(elem_of(t)))
             for n, t in zip(names, fn.function_type.inputs, strict=True)]
 
 
@@ -106,12 +107,12 @@ def random_inputs(module: ModuleOp, seed: int = 0) -> dict[str, np.ndarray]:
 
 # --- running -------------------------------------------------------------------------------
 
-def input_problem(name: str, value: np.ndarray, t: TensorType) -> str | None:
+def input_problem(name: str, value: np.ndarray, t: Attribute) -> str | None:
     """Why `value` cannot be input `name` of type `t` (shape or dtype), or None."""
     want = framework_shape(t)
     if len(value.shape) != len(want) or any(w >= 0 and w != d for w, d in zip(want, value.shape)):
         return f"input '{name}' has shape {list(value.shape)}, the model expects {list(want)}"
-    dtype = numpy_dtype(t.element_type)
+    dtype = numpy_dtype(elem_of(t))
     if value.dtype != dtype and not np.can_cast(value.dtype, dtype, casting="same_kind"):
         return f"input '{name}' has dtype {value.dtype}, the model expects {dtype}"
     return None
@@ -131,12 +132,12 @@ def check_inputs(module: ModuleOp, inputs: dict[str, np.ndarray], files: dict[st
         raise CompileError(errors)
 
 
-def _prepare_input(name: str, value: np.ndarray, t: TensorType) -> np.ndarray:
+def _prepare_input(name: str, value: np.ndarray, t: Attribute) -> np.ndarray:
     value = np.asarray(value)
     why = input_problem(name, value, t)
     if why is not None:
         raise CompileError(why)
-    dtype = numpy_dtype(t.element_type)
+    dtype = numpy_dtype(elem_of(t))
     if value.dtype != dtype:
         value = value.astype(dtype)
     f = format_of(t)

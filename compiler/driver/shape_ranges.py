@@ -73,7 +73,7 @@ def _bad(spec: str, why: str) -> CompileError:
 def is_range_spec(spec: str | None) -> bool:
     """Whether an --input_shape gives a range (`lo~hi`) anywhere (a spec with -1s and no range
     is the gears' (compiler/driver/gears.py), which need a gear option)."""
-    return bool(spec) and "~" in spec
+    return spec is not None and "~" in spec
 
 
 def parse_ranges(spec: str) -> Ranges:

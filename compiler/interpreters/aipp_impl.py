@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from compiler.ir.typed import dict_of, str_of
+
 #: input_format -> the code the kernel's load views take
 FORMAT_CODES = {"YUV420SP_U8": 0, "RGB888_U8": 1, "YUV400_U8": 2}
 
@@ -101,8 +103,8 @@ def framework_inputs(module, inputs: dict[str, np.ndarray]) -> dict[str, np.ndar
     out = dict(inputs)
     for name, props in rec.data.items():
         if name in out:
-            p = dict(props.data)
-            out[name] = preprocess(params_of(p), np.asarray(out[name]), np.dtype(p["dtype"].data))
+            p = dict_of(props)
+            out[name] = preprocess(params_of(p), np.asarray(out[name]), np.dtype(str_of(p["dtype"])))
     return out
 
 

@@ -568,13 +568,16 @@ def _install_library_impls() -> None:
                 impl(cls)(lambda self, interp, op, args: _split(op, np.asarray(args[0]))))
     from compiler.interpreters.recurrent import semantics as recurrent_semantics
 
-    for cls, fn in recurrent_semantics().items():  # DynamicRNN, DynamicGRUV2: several results
-        setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
-                impl(cls)(lambda self, interp, op, args, fn=fn: tuple(
-                    fn(op, *(np.asarray(a) for a in args)))))
-    for cls, fn in ((cann.IfOp, run_if), (cann.CaseOp, run_case), (cann.WhileOp, run_while)):
-        setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
-                impl(cls)(lambda self, interp, op, args, fn=fn: fn(interp, op, args)))
+    for rnn_cls, rnn_fn in recurrent_semantics().items():  # DynamicRNN, DynamicGRUV2: several results
+        def run_rnn(self, interp, op, args, fn=rnn_fn):
+            return tuple(fn(op, *(np.asarray(a) for a in args)))
+
+        setattr(CannFunctions, f"run_{rnn_cls.name.removeprefix('cann.')}", impl(rnn_cls)(run_rnn))
+    for ctl_cls, ctl_fn in ((cann.IfOp, run_if), (cann.CaseOp, run_case), (cann.WhileOp, run_while)):
+        def run_control(self, interp, op, args, fn=ctl_fn):
+            return fn(interp, op, args)
+
+        setattr(CannFunctions, f"run_{ctl_cls.name.removeprefix('cann.')}", impl(ctl_cls)(run_control))
     register_impls(CannFunctions)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 
+from compiler.ir.typed import shape_of
 from compiler.target.formats import Format, from_storage, to_storage
 from dialects.cann import format_of
 from dialects.common import numpy_dtype
@@ -83,7 +84,7 @@ def from_origin(x: np.ndarray, t: Attribute, default: Format | str, have: Format
     f = format_of(t)
     if f is not None and f.origin_fmt is not None and f.fmt != f.origin_fmt:
         x = to_storage(x, f.fmt, f.origin_fmt, f.groups.data, f.is_grouped_conv)
-    want = tuple(t.get_shape())
+    want = shape_of(t)
     if tuple(x.shape) != want and all(d >= 0 for d in want):
         raise ValueError(f"computed shape {list(x.shape)} does not match the type's {list(want)}")
     return x

@@ -14,10 +14,13 @@ program computes bit for bit what the unfolded one computes.  Its users:
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import OpResult, Operation, SSAValue
+from compiler.ir.typed import parent_block_of, shape_of, tensor_of
 
 #: Results larger than this many elements are not folded (a folded constant is stored).
 MAX_ELEMENTS = 1 << 24
@@ -37,7 +40,7 @@ def _interpreter():
     return _INTERP
 
 
-def is_constant_op(op: Operation | None) -> bool:
+def is_constant_op(op: Operation | None) -> TypeGuard[Operation]:
     """A `cann.Const` or a `tf.Const` (typed, generic or unregistered)."""
     if op is None:
         return False
@@ -73,7 +76,7 @@ def foldable(op: Operation) -> bool:
 def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray | None:
     """op's result on constant operands (storage layout), or None if it cannot be evaluated."""
     t = op.results[0].type
-    if any(d < 0 for d in t.get_shape()) or int(np.prod(t.get_shape())) > MAX_ELEMENTS:
+    if any(d < 0 for d in shape_of(t)) or int(np.prod(shape_of(t))) > MAX_ELEMENTS:
         return None
     try:
         (out,) = _interpreter().run_op(op, tuple(args))
@@ -93,8 +96,9 @@ def constant_value(v: SSAValue, _memo: dict | None = None) -> np.ndarray | None:
         result = constant_attr_value(op)
     elif op is not None and foldable(op):
         args = [constant_value(o, memo) for o in op.operands]
-        if all(a is not None for a in args):
-            result = evaluate(op, args)
+        known = [a for a in args if a is not None]
+        if len(known) == len(args):
+            result = evaluate(op, known)
     memo[v] = result
     return result
 
@@ -119,12 +123,12 @@ def fold_module(module: ModuleOp) -> int:
         out = evaluate(op, [values[o] for o in op.operands])
         if out is None:
             continue
-        rt = op.results[0].type
+        rt = tensor_of(op.results[0])
         dense = dense_from_numpy(out)  # (np.ascontiguousarray would make a 0-d result 1-d)
-        if tuple(dense.type.get_shape()) != tuple(rt.get_shape()):
+        if shape_of(dense.type) != shape_of(rt):
             continue
         new = with_loc(cann.ConstOp(dense, rt if rt != dense.type else None), op)
-        block = op.parent_block()
+        block = parent_block_of(op)
         block.insert_op_before(new, op)
         op.results[0].replace_all_uses_with(new.results[0])
         values[new.results[0]] = out

@@ -181,7 +181,8 @@ def _scaled_conv(op, args) -> np.ndarray:
     x = _acc(to_origin(args[0], op.x.type, fmt, want="NHWC"))
     s = _acc(to_origin(args[3], op.scale.type, fmt, want="NHWC"))
     w = to_origin(args[1], op.filter.type, "HWCN", want="HWCN")
-    y = numerics.conv2d_nhwc(x * s, w, *op.geometry(), op.groups.value.data)
+    strides, dilations, pads = op.geometry()
+    y = numerics.conv2d_nhwc(x * s, w, strides, dilations, pads, op.groups.value.data)
     y = numerics.activate(y + _acc(to_origin(args[2], op.bias.type, "ND")), op.activation.data, _alpha(op))
     if op.residual is not None:
         r = to_origin(args[4], op.residual.type, fmt, want="NHWC")

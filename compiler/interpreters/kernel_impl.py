@@ -30,12 +30,14 @@ axis (NHWC, ND, and any other layout).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from compiler.interpreters import numerics
+from compiler.ir.typed import int_of, num_of
 from compiler.target.formats import Format, ceil_div
 from compiler.interpreters.cann_impl import transdata
 from compiler.interpreters.common import SemanticsError, layout_of, result_dtype
@@ -196,7 +198,7 @@ def vector(op: kernel.VectorOp, args: tuple[Any, ...]) -> np.ndarray:
         fail(f"input shape {list(x.shape)} differs from the result's {list(op.y.type.get_shape())}")
     acc = numerics.acc_dtype(x.dtype)
     flat = x.reshape(-1)
-    operand = None
+    operand = np.zeros(0, acc)  # BiasAdd's bias, broadcast over the flat tensor
     if fn == kernel.VectorFunction.BiasAdd:
         operand = _broadcast_bias(op, x, args[1].reshape(-1).astype(acc), fail).reshape(-1)
 
@@ -284,8 +286,8 @@ def _take2(mat_fn, rows: np.ndarray, cols: np.ndarray, r_lim: int, c_lim: int, o
 
 def _batch_index(src_batch: tuple[int, ...], out_batch: tuple[int, ...], b: int) -> tuple[int, ...]:
     """The source batch index of output batch b (numpy broadcasting of the batch dims)."""
-    idx = np.unravel_index(b, out_batch) if out_batch else ()
-    idx = tuple(int(i) for i in idx)[len(out_batch) - len(src_batch):] if src_batch else ()
+    flat = np.unravel_index(b, out_batch) if out_batch else ()
+    idx = tuple(int(i) for i in flat)[len(out_batch) - len(src_batch):] if src_batch else ()
     return tuple(0 if d == 1 else i for i, d in zip(idx, src_batch))
 
 
@@ -703,17 +705,17 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
         elif fn == "Relu":
             y = np.maximum(xs[0], 0)
         elif fn in ("RowSum", "RowMax", "RowMin", "RowMean", "RowProd"):  # along axis 1 of the tile
-            red = {"RowSum": np.sum, "RowMax": np.max, "RowMin": np.min, "RowMean": np.mean,
-                   "RowProd": np.prod}[fn]
-            y = red(xs[0], axis=1, keepdims=len(shape) == xs[0].ndim)
+            reds: dict[str, Callable[..., Any]] = {"RowSum": np.sum, "RowMax": np.max, "RowMin": np.min,
+                                                   "RowMean": np.mean, "RowProd": np.prod}
+            y = reds[fn](xs[0], axis=1, keepdims=len(shape) == xs[0].ndim)
         elif fn in ("Muls", "Adds"):  # with a scalar
-            c = acc.type(op.attrs.data["value"].value.data)
+            c = acc.type(num_of(op.attrs.data["value"]))
             y = xs[0] * c if fn == "Muls" else xs[0] + c
         elif fn == "Fill":  # 0, lowest or highest: a reduction's initial accumulator
-            f = op.attrs.data["fill"].value.data
+            f = int_of(op.attrs.data["fill"])
             y = np.full(shape, _fill_value(dt, f), acc)
         elif fn == "Duplicate":  # a scalar broadcast over the tile (AscendC Duplicate)
-            y = np.full(shape, op.attrs.data["value"].value.data, acc)
+            y = np.full(shape, num_of(op.attrs.data["value"]), acc)
         elif fn == "Cast":
             y = args[0].astype(dt)
         elif fn == "BroadcastToD":  # fused: x's tile is loaded broadcast to the tile's shape
@@ -729,14 +731,14 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
             scan = np.cumsum(np.concatenate([xs[1][:, None], xs[0]], axis=1), axis=1,
                              dtype=acc)
             ex = op.attrs.data.get("exclusive")
-            y = scan[:, :-1] if ex is not None and ex.value.data else scan[:, 1:]
+            y = scan[:, :-1] if ex is not None and int_of(ex) else scan[:, 1:]
         elif fn == "BiasAdd":
             y = xs[0] + xs[1]
         elif fn.startswith("act:"):  # an epilogue activation (cann.Activation), alpha in attrs
             from compiler.interpreters.numerics import activate
 
             a = op.attrs.data.get("alpha")
-            y = activate(xs[0], fn[4:], float(a.value.data) if a is not None else None)
+            y = activate(xs[0], fn[4:], float(num_of(a)) if a is not None else None)
         else:
             cls = _ELEMENTWISE.get(fn)
             if cls is None:
@@ -769,7 +771,7 @@ class KernelBodyFunctions(InterpreterFunctions):
         y = np.zeros(_shape(op.y.type), result_dtype(op.y.type))
         inplace = op.attributes.get("mem.inplace_of")  # y is operand k's buffer: it holds k's data
         if inplace is not None:
-            y[...] = np.asarray(args[inplace.value.data]).reshape(y.shape)
+            y[...] = np.asarray(args[int_of(inplace)]).reshape(y.shape)
         # order="C", not ascontiguousarray: that makes a scalar (rank-0 tensor) 1-d
         interp.run_ssacfg_region(op.body, (*[np.asarray(a, order="C") for a in args], y), op.name)
         if op.kind.data in ELEMENTWISE_KINDS:

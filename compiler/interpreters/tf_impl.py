@@ -26,7 +26,7 @@ class TfFunctions(InterpreterFunctions):
         return (args[0],)
 
     @impl(tfd.IdentityOp)
-    def run_identity(self, interp: Interpreter, op: tfd.IdentityOp, args: tuple[Any, ...]):
+    def run_identity(self, interp: Interpreter, op: tfd.GeneratedTFOp, args: tuple[Any, ...]):
         return (args[0],)
 
     @impl(tfd.ConstOp)
@@ -34,7 +34,7 @@ class TfFunctions(InterpreterFunctions):
         return (numpy_from_dense(op.value),)
 
     @impl(tfd.Conv2DOp)
-    def run_conv2d(self, interp: Interpreter, op: tfd.Conv2DOp, args: tuple[Any, ...]):
+    def run_conv2d(self, interp: Interpreter, op: tfd.GeneratedTFOp, args: tuple[Any, ...]):
         tf = import_tensorflow()
         x, w = args
         kwargs = {}
@@ -46,12 +46,12 @@ class TfFunctions(InterpreterFunctions):
         return (_np(y, result_dtype(op.output.type)),)
 
     @impl(tfd.BiasAddOp)
-    def run_bias_add(self, interp: Interpreter, op: tfd.BiasAddOp, args: tuple[Any, ...]):
+    def run_bias_add(self, interp: Interpreter, op: tfd.GeneratedTFOp, args: tuple[Any, ...]):
         tf = import_tensorflow()
         y = tf.raw_ops.BiasAdd(value=args[0], bias=args[1], data_format=op.data_format.data)
         return (_np(y, result_dtype(op.output.type)),)
 
     @impl(tfd.ReluOp)
-    def run_relu(self, interp: Interpreter, op: tfd.ReluOp, args: tuple[Any, ...]):
+    def run_relu(self, interp: Interpreter, op: tfd.GeneratedTFOp, args: tuple[Any, ...]):
         tf = import_tensorflow()
         return (_np(tf.raw_ops.Relu(features=args[0]), result_dtype(op.y.type)),)

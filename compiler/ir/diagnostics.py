@@ -15,6 +15,8 @@ from xdsl.dialects.builtin import FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from compiler.ir.typed import loc_parts
+
 
 #: The largest tensor (in bytes) any tool allocates for a type, a splat, an .npy file or a
 #: constant read from untrusted input (CANN_MAX_TENSOR_BYTES overrides it; default 4 GiB).
@@ -67,7 +69,7 @@ def node_name(op: Operation) -> str | None:
         return loc.desc.data
     if isinstance(loc, FusedLoc):
         names = []
-        for part in loc.locations.data:
+        for part in loc_parts(loc):
             if isinstance(part, NameLoc):
                 names.append(part.desc.data)
         return "+".join(names) if names else None
@@ -108,7 +110,7 @@ class SourceMap:
     def where(self, op: Operation) -> str:
         parts = [self.filename]
         pos = self.positions.get(id(op))
-        origin = op
+        origin: Operation | None = op
         for _ in range(64):  # an op created by a pass: where the op it replaced stood
             if pos is not None:
                 break
@@ -159,7 +161,7 @@ def dominance_errors(module: Operation) -> list[tuple[Operation, str]]:
             block = d.parent_block()
             if block is None or isinstance(block.parent_op(), ModuleOp):
                 continue
-            user = op
+            user: Operation | None = op
             while user is not None and user.parent_block() is not block:
                 user = user.parent_op()
             if user is None:

@@ -29,6 +29,7 @@ from compiler.ir.diagnostics import (
     tensor_too_large,
     verify_module,
 )
+from compiler.ir.typed import loc_parts
 
 
 def make_context() -> Context:
@@ -192,7 +193,7 @@ def _named(loc) -> bool:
     """A location that carries a TF node name: `loc("conv1")`, or fused ones holding one."""
     if isinstance(loc, NameLoc):
         return True
-    return isinstance(loc, FusedLoc) and any(_named(p) for p in loc.locations.data)
+    return isinstance(loc, FusedLoc) and any(_named(p) for p in loc_parts(loc))
 
 
 class _NamesPrinter(Printer):

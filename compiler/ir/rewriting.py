@@ -3,33 +3,38 @@ walker, and dead-op erasure (xDSL's DCE)."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FusedLoc, NoneAttr, UnknownLoc
+from typing import TypeVar
+
+from xdsl.dialects.builtin import ArrayAttr, FusedLoc, LocationAttr, ModuleOp, NoneAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker, RewritePattern
 
+from compiler.ir.typed import loc_parts
 
-def with_loc(new: Operation, *sources: Operation) -> Operation:
+
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def with_loc(new: _OpT, *sources: Operation) -> _OpT:
     """Give `new` the location of the op(s) it replaces (a fused location for several); a
     diagnostic about `new` then also gives the line:col of the first of them."""
     from compiler.ir.diagnostics import record_origin
 
     if sources:
         record_origin(new, sources[-1])
-    locs = []
+    locs: list[LocationAttr] = []
     for s in sources:
-        loc = s.location
-        parts = loc.locations.data if isinstance(loc, FusedLoc) else (loc,)
-        for p in parts:
+        for p in loc_parts(s.location):
             if not isinstance(p, UnknownLoc) and p not in locs:
                 locs.append(p)
     if len(locs) == 1:
         new.location = locs[0]
     elif locs:
-        new.location = FusedLoc(locs, NoneAttr())
+        new.location = FusedLoc(ArrayAttr(locs), NoneAttr())
     return new
 
 
-def rewrite(module: Operation, patterns: list[RewritePattern], recursive: bool = True) -> bool:
+def rewrite(module: ModuleOp, patterns: list[RewritePattern], recursive: bool = True) -> bool:
     """Apply patterns with a walker; never deletes unused ops behind the patterns' backs.
 
     xDSL's applier would erase every unused pure op before any pattern sees it (its DCE): tf ops

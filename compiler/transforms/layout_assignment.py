@@ -24,13 +24,18 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import OpResult, Operation, SSAValue
 
+from compiler.ir.typed import elem_of
 from dialects.cann import DataFormat
 from dialects.layouts import FRACTAL_NZ, NC1HWC0, ND, runs_on
+
+if TYPE_CHECKING:
+    from dialects import cann
 
 DEVICE = (NC1HWC0, FRACTAL_NZ)
 
@@ -103,7 +108,7 @@ def activations(op: Operation) -> list[int]:
 def _dtype(v: SSAValue):
     from dialects.common import numpy_dtype
 
-    return numpy_dtype(v.type.element_type)
+    return numpy_dtype(elem_of(v))
 
 
 # --- the rules --------------------------------------------------------------------------------
@@ -211,7 +216,7 @@ def _kernel_param(op: Operation, v: SSAValue) -> bool:
     n = 1
     for d in s:
         n *= d
-    return n == 1 or (len(s) >= 1 and all(d == 1 for d in s[:-1]) and y and s[-1] == y[-1]
+    return n == 1 or (len(s) >= 1 and all(d == 1 for d in s[:-1]) and bool(y) and s[-1] == y[-1]
                       and len(y) == 4 and origin_format(op) == "NHWC")
 
 
@@ -579,7 +584,7 @@ class Problem:
         total = sum(self.unary(k, f) for k, f in enumerate(labels))
         for v, rs in self.readers.items():
             p = self.produced(v, labels)
-            want = {self.read(k, i, labels) for k, i in rs} - {None, p}
+            want = {w for w in (self.read(k, i, labels) for k, i in rs) if w is not None and w != p}
             b = _bytes(v)
             total += sum(conversion_cost(p, w, b) for w in want)
         return total
@@ -609,7 +614,8 @@ def build_problem(block) -> Problem:
 def _maxflow_mincut(n: int, edges: dict[tuple[int, int], int], s: int, t: int) -> set[int]:
     """Nodes on the source side of a minimum s-t cut (Dinic's algorithm)."""
     graph: list[list[int]] = [[] for _ in range(n)]
-    to, cap = [], []
+    to: list[int] = []
+    cap: list[int] = []
     for (u, v), c in edges.items():
         if c <= 0:
             continue
@@ -693,8 +699,9 @@ def _expand(prob: Problem, labels: list[str], alpha: str) -> list[str]:
             if vp is None and vq is None:
                 continue
             if vq is None:
-                u0[vp] += theta(0, 0)
-                u1[vp] += theta(1, 0)
+                if vp is not None:  # (both None: skipped above)
+                    u0[vp] += theta(0, 0)
+                    u1[vp] += theta(1, 0)
                 continue
             if vp is None:
                 u0[vq] += theta(0, 0)
@@ -754,7 +761,7 @@ def choose(module) -> dict[Operation, str]:
 
 # --- the report -------------------------------------------------------------------------------
 
-def explain(td: Operation) -> str:
+def explain(td: cann.TransDataOp) -> str:
     """Why a TransData left by assign-layouts is there: the op on its origin side that has no
     kernel for the other format (or the graph's edge), else the cost trade-off."""
     from compiler.ir.diagnostics import node_name
@@ -792,9 +799,9 @@ def explain(td: Operation) -> str:
         owner = td.src.owner
         if not isinstance(owner, Operation):
             reasons.append("graph input")
-        elif owner.name == "cann.TransData":
+        elif isinstance(owner, cann.TransDataOp):
             reasons.append(f"converted on from {owner.src_format.data}")
-        else:
+        elif isinstance(td.src, OpResult):
             reasons.append(why(owner, fmt, writes=td.src.index))
     return "; ".join(dict.fromkeys(reasons))
 
@@ -823,9 +830,10 @@ def _blockers(op: Operation, fmt: str, name) -> str:
 
 def report_lines(module) -> list[str]:
     from compiler.ir.diagnostics import node_name
+    from dialects import cann
 
     lines = []
-    tds = [op for op in module.walk() if op.name == "cann.TransData"]
+    tds = [op for op in module.walk() if isinstance(op, cann.TransDataOp)]
     total = 0
     for td in tds:
         shape = list(_shape(td.src))

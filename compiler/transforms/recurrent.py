@@ -47,6 +47,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler.ir.typed import block_of, elem_of, shape_of
 from dialects import cann
 from dialects.common import dense_from_numpy, int_array, numpy_dtype, numpy_from_dense
 
@@ -116,7 +117,7 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
     body, cond = funcs.get(op.body.root_reference.data), funcs.get(op.cond.root_reference.data)
     if body is None or cond is None or not body.body.blocks or not cond.body.blocks:
         return None
-    bblock, cblock = body.body.blocks.first, cond.body.blocks.first
+    bblock, cblock = block_of(body.body), block_of(cond.body)
     ret = bblock.last_op
     if not isinstance(ret, ReturnOp):
         return None
@@ -135,8 +136,8 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
         return None
     trips = None
     for less in parts:
-        k = _arg_index(less.operands[0], cblock)
-        if k not in counters:
+        kc = _arg_index(less.operands[0], cblock)
+        if kc is None or kc not in counters:
             continue
         bound = _const(less.operands[1])
         kb = _arg_index(less.operands[1], cblock)
@@ -144,7 +145,7 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
             bound = _const(inits[kb])
         if bound is None or bound.size != 1:
             continue
-        n = int(bound.reshape(())) - counters[k]
+        n = int(bound.reshape(())) - counters[kc]
         trips = n if trips is None else min(trips, n)
     if trips is None or trips < 1:
         return None
@@ -159,7 +160,7 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
         return None
     read = reads[0]
     time, seq = _arg_index(read.indices, bblock), _arg_index(read.x, bblock)
-    if counters[time] != 0 or op.inputs[seq].type.get_shape()[0] != trips:
+    if time is None or seq is None or counters[time] != 0 or shape_of(op.inputs[seq])[0] != trips:
         return None
     loop = Loop(op, body, trips, time, counters, invariant, seq, read.y)
     if masks:  # Keras's mask: a masked step keeps the states and the previous output
@@ -193,9 +194,9 @@ def _buffer_write(r: SSAValue, buf: SSAValue, time: SSAValue, trips: int):
     SelectV2(Equal(iota, time), item, buf)."""
     upd = r.owner
     if isinstance(upd, cann.InplaceUpdateOp) and upd.x is buf:
-        shape = list(buf.type.get_shape())
+        shape = list(shape_of(buf))
         item = upd.v.owner.x if isinstance(upd.v.owner, cann.ReshapeOp) else upd.v
-        if list(item.type.get_shape()) != shape[1:]:
+        if list(shape_of(item)) != shape[1:]:
             return None
         idx = upd.indices
         if isinstance(idx.owner, cann.ReshapeOp) and idx.owner.x is time and shape[0] == trips:
@@ -207,9 +208,9 @@ def _buffer_write(r: SSAValue, buf: SSAValue, time: SSAValue, trips: int):
     sel = r.owner
     if not isinstance(sel, cann.SelectV2Op) or sel.operands[2] is not buf:
         return None
-    shape = list(buf.type.get_shape())
+    shape = list(shape_of(buf))
     item = sel.operands[1]
-    if list(item.type.get_shape()) != [1, *shape[1:]]:
+    if list(shape_of(item)) != [1, *shape[1:]]:
         return None
     if isinstance(item.owner, cann.ReshapeOp):
         item = item.owner.x
@@ -258,7 +259,7 @@ def _weight(v: SSAValue, loop: Loop) -> tuple[np.ndarray, int] | None:
 
 
 def extract_cell(loop: Loop) -> Cell | None:
-    block = loop.body.body.blocks.first
+    block = block_of(loop.body.body)
     inits = list(loop.op.inputs)
     mm_x, mm_h, mm_rh, weights = [], [], [], set()
     for o in block.ops:
@@ -274,8 +275,8 @@ def extract_cell(loop: Loop) -> Cell | None:
                 w = w.T
             if o.x1 is loop.x_t:
                 mm_x.append(w)
-            elif _arg_index(o.x1, block) in loop.states:
-                mm_h.append((_arg_index(o.x1, block), w))
+            elif (kh := _arg_index(o.x1, block)) is not None and kh in loop.states:
+                mm_h.append((kh, w))
             else:
                 mm_rh.append(w)  # GRU reset_after=False: (r * h) by the candidate's columns
     if len(mm_x) != 1 or len(mm_h) != 1 or len(mm_rh) > 1:
@@ -303,7 +304,7 @@ def extract_cell(loop: Loop) -> Cell | None:
     if kind is None or (kind != "GRU" and mm_rh):
         return None
     c = next((k for k in states if k != h), None)
-    if any(list(loop.op.inputs[k].type.get_shape())[-1] != hidden for k in loop.states):
+    if any(list(shape_of(loop.op.inputs[k]))[-1] != hidden for k in loop.states):
         return None
     used_w = {id(w_x), id(w_h)}
     others = []
@@ -345,17 +346,17 @@ def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray], 
     for k, v in enumerate(loop.op.inputs):
         t = v.type
         if k in states:
-            args.append(states[k].astype(numpy_dtype(t.element_type)))
+            args.append(states[k].astype(numpy_dtype(elem_of(t))))
         elif k == loop.seq or k == loop.mask:
-            x = np.zeros(t.get_shape(), numpy_dtype(t.element_type))
+            x = np.zeros(shape_of(t), numpy_dtype(elem_of(t)))
             x[0] = x_t if k == loop.seq else m_t
             args.append(x)
         elif k in loop.counters:
-            args.append(np.asarray(loop.counters[k], numpy_dtype(t.element_type)))
-        elif _const(v) is not None:
-            args.append(_const(v))
+            args.append(np.asarray(loop.counters[k], numpy_dtype(elem_of(t))))
+        elif (cv := _const(v)) is not None:
+            args.append(cv)
         else:
-            args.append(np.zeros(t.get_shape(), numpy_dtype(t.element_type)))
+            args.append(np.zeros(shape_of(t), numpy_dtype(elem_of(t))))
     interp = make_interpreter(module)
     return list(interp.call_op(loop.body.sym_name.data, tuple(args)))
 
@@ -365,7 +366,7 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
     from compiler.interpreters.recurrent import gru_cell, lstm_cell, rnn_cell
 
     rng = np.random.default_rng(13)
-    b_, hidden = loop.op.inputs[cell.h].type.get_shape()
+    b_, hidden = shape_of(loop.op.inputs[cell.h])
     i_ = cell.w_x.shape[0]
     probes = []
     for p in range(3 if loop.mask is not None else 2):
@@ -397,7 +398,7 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
                 want = {cell.h: h1}
             elif cell.kind == "LSTM":
                 h1, c1 = lstm_cell(x_t, h0, st[cell.c], cell.w_x, cell.w_h, cand["b"],
-                                   cand["gate_order"])
+                                   str(cand["gate_order"]))
                 want = {cell.h: h1, cell.c: c1}
             else:
                 h1 = gru_cell(x_t, h0, cell.w_x, cell.w_h, cand["b_i"], cand["b_h"],
@@ -430,7 +431,7 @@ def _row(rewriter, at, y: SSAValue, index: np.ndarray, shape, loc_op) -> SSAValu
 
     idx = _new_const(rewriter, at, index, loc_op)
     g = with_loc(cann.GatherV2DOp(operands=[y, idx], result_types=[TensorType(
-        y.type.element_type, list(shape))], properties={"axis": IntegerAttr(0, i64)}), loc_op)
+        elem_of(y), list(shape))], properties={"axis": IntegerAttr(0, i64)}), loc_op)
     rewriter.insert_op(g, InsertPoint.before(at))
     return g.y
 
@@ -441,9 +442,9 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
     op = loop.op
     rewriter = Rewriter()
     x = op.inputs[loop.seq]
-    t_, b_, _ = x.type.get_shape()
+    t_, b_, _ = shape_of(x)
     hidden = cell.w_h.shape[0]
-    et = x.type.element_type
+    et = elem_of(x)
     seq_t = TensorType(et, [t_, b_, hidden])
     dt = numpy_dtype(et)
 
@@ -455,6 +456,7 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
 
     h0 = op.inputs[cell.h]
     extra = []
+    new: cann.DynamicRNNOp | cann.DynamicGRUV2Op | cann.TanhRNNOp
     if loop.mask is not None:  # seq_length: the mask as a float [T, B, H] (CANN's form)
         from compiler.ir.rewriting import with_loc
 
@@ -628,8 +630,8 @@ def recompose(module: ModuleOp) -> list[Operation]:
             continue
         if any(op.outputs[k].uses for k in loop.states if k not in (cell.h, cell.c, cell.shadow)):
             continue
-        if list(op.inputs[loop.seq].type.get_shape())[1:2] != \
-                list(op.inputs[cell.h].type.get_shape())[:1]:
+        if list(shape_of(op.inputs[loop.seq]))[1:2] != \
+                list(shape_of(op.inputs[cell.h]))[:1]:
             continue
         if cell.kind == "RNN" and loop.mask is not None:
             continue  # TanhRNN has no seq_length

@@ -31,10 +31,11 @@ from compiler.target.chips import ChipProfile
 def lowering_patterns(chip: ChipProfile, failures: list[tuple[Operation, str]], *,
                       impl=None) -> list[RewritePattern]:
     """impl: the ImplMode (compiler/conversions/cann_to_kernel/implmode.py) every pattern lowers with."""
+    from compiler.conversions.cann_to_kernel.base import ChipPattern
     from compiler.conversions.cann_to_kernel import (attention, channels, control_flow, cube, data_movement, fused,
                                    gather, resize, squeeze_excite, vector)
     # Order matters where two patterns see one op (the first to fail records the diagnostic).
-    kinds = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
+    kinds: list[type[ChipPattern]] = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
              vector.ElementwiseToVectorBody, vector.RowsToVectorBody,
              vector.ReduceToVectorBody, data_movement.PadToVectorBody,
              channels.ReshapeChannelsToKernel, data_movement.ReshapeToView,
@@ -55,6 +56,7 @@ def lowering_patterns(chip: ChipProfile, failures: list[tuple[Operation, str]], 
 
     kinds.append(InplaceUpdateToVectorBody)  # TensorListSetItem: rows written in place
     kinds.append(__import__("compiler.conversions.cann_to_kernel.aipp", fromlist=["aipp"]).AippToVectorBody)
-    return [k(chip, failures, impl) for k in kinds] + [
+    patterns: list[RewritePattern] = [k(chip, failures, impl) for k in kinds]
+    return patterns + [
         data_movement.TransDataToKernel(chip, failures, impl),
         control_flow.ControlFlowToKernel(chip, failures, impl)]

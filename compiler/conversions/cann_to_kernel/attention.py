@@ -30,6 +30,7 @@ from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy, numpy_dtype
 from compiler.target.chips import ChipProfile
+from compiler.ir.typed import elem_of, shape_of
 
 
 class MultiHeadAttentionToKernels(ChipPattern):
@@ -41,14 +42,14 @@ class MultiHeadAttentionToKernels(ChipPattern):
       y_h = p @ v_h                         cube  written in place into y [B, S, N, D]."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.FusedMultiHeadAttention":
+        if not isinstance(op, cann.FusedMultiHeadAttentionOp):
             return
         vals = [op.x, op.qkv_weight, op.qkv_bias, op.y]
         if op.mask is not None:
             vals.append(op.mask)
         if not self.static_row_major_values(op, vals):
             return
-        bsz, seq, hid = op.x.type.get_shape()
+        bsz, seq, hid = shape_of(op.x)
         heads = op.num_heads.value.data
         d = op.y.type.get_shape()[3]
         w3 = 3 * heads * d
@@ -144,7 +145,7 @@ def masked_softmax_ops(chip: ChipProfile, op, s: SSAValue, s_t, scores_shape: li
 
 def _view(v: SSAValue, shape: list[int], loc_op) -> kernel.ViewOp:
     return with_loc(kernel.ViewOp(operands=[v], result_types=[
-        TensorType(v.type.element_type, shape)]), loc_op)
+        TensorType(elem_of(v), shape)]), loc_op)
 
 
 class AttentionToKernels(ChipPattern):
@@ -154,14 +155,14 @@ class AttentionToKernels(ChipPattern):
       y   = p @ v               cube   (BSND: written in place into y [B, S, N, D])."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.FusedAttention":
+        if not isinstance(op, cann.FusedAttentionOp):
             return
         vals = [op.q, op.k, op.v, op.y, *([op.mask] if op.mask is not None else [])]
         if not self.static_row_major_values(op, vals):
             return
         bsnd = op.layout is not None and op.layout.data == "BSND"
         adj_k = bool(op.adj_k.value.data)
-        q, k, v, y = (list(t.type.get_shape()) for t in (op.q, op.k, op.v, op.y))
+        q, k, v, y = (list(shape_of(t)) for t in (op.q, op.k, op.v, op.y))
         et = op.y.type.element_type
         scale = [("muls", {"value": FloatAttr(float(op.scale.value.data), f32)})]
         pre: list[Operation] = []
@@ -182,8 +183,9 @@ class AttentionToKernels(ChipPattern):
                     a_load=("heads", dict(hp, col_offset=0, transpose=0)),
                     b_load=("heads", dict(hp, col_offset=0, transpose=1)),
                     epilogue=scale, store=("nd", dict(batch=[batch], rows=sq, cols=sk)), loc_op=op)
-                p_v, b_load = vv.y, ("heads", dict(heads=heads, head_dim=dv, col_offset=0, transpose=0))
-                store = ("heads", dict(heads=heads, head_dim=dv, col_offset=0))
+                p_v: SSAValue = vv.y
+                b_load: tuple[str, dict] = ("heads", dict(heads=heads, head_dim=dv, col_offset=0, transpose=0))
+                store: tuple[str, dict] = ("heads", dict(heads=heads, head_dim=dv, col_offset=0))
             else:
                 sq, d = q[-2], q[-1]
                 sk = k[-1] if adj_k else k[-2]
@@ -217,13 +219,13 @@ class GatedMatMulToKernels(ChipPattern):
       y = activation(h[:, :F]) * h[:, F:]         vector (the halves read in place)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.FusedGatedMatMul":
+        if not isinstance(op, cann.FusedGatedMatMulOp):
             return
         vals = [op.x, op.weight, op.bias, op.y]
         if not self.static_row_major_values(op, vals):
             return
-        xs = list(op.x.type.get_shape())
-        kk, n2 = op.weight.type.get_shape()
+        xs = list(shape_of(op.x))
+        kk, n2 = shape_of(op.weight)
         m, f_ = prod(xs[:-1]), n2 // 2
         et = op.y.type.element_type
         xv = _view(op.x, [m, kk], op)

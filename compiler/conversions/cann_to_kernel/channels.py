@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import FloatAttr, f32
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
+from compiler.ir.typed import shape_of
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -35,7 +36,7 @@ def _fmt(t):
     return None if f is None else f.fmt
 
 
-def lower_reduce_over_c(pat: ChipPattern, op: Operation, rewriter: PatternRewriter, acc_fn: str) -> None:
+def lower_reduce_over_c(pat: ChipPattern, op: cann.ReduceDOp, rewriter: PatternRewriter, acc_fn: str) -> None:
     """ReduceMeanD / SumD / MaxD / MinD / ProdD over C of x NC1HWC0 -> kernel.vec_kernel: per
     core, tiles of rows (n, h, w) loaded as [tile, C] (`nc1hwc0_rows`), reduced along the row;
     the result NC1HWC0 (N, 1, H, W, C0) with keep_dims (lane 0, padding lanes zero), else
@@ -87,7 +88,7 @@ class ReshapeChannelsToKernel(ChipPattern):
     NC1HWC0 and FRACTAL_NZ [M, C] (the NZ padding rows past M and padding lanes written zero)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.Reshape":
+        if not isinstance(op, cann.ReshapeOp):
             return
         xt, yt = op.x.type, op.y.type
         fx, fy = _fmt(xt), _fmt(yt)
@@ -111,7 +112,7 @@ class ReshapeChannelsToKernel(ChipPattern):
         m, c = cann.origin_shape(nz_t)
         et = yt.element_type
         eb = numpy_dtype(et).itemsize
-        k1, m1, m0, c0 = nz_t.get_shape()
+        k1, m1, m0, c0 = shape_of(nz_t)
         # to NZ: every padded row (M1*16) is written (rows past M as zeros); from NZ: the M rows
         units = m1 * m0 if to_nz else prod(cann.origin_shape(five_t)[:3])
         t = self.vector_tiling_or_fail(op, "Reshape", units, 2, eb * c, c)

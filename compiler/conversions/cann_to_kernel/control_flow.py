@@ -14,6 +14,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.conversions.cann_to_kernel.base import ChipPattern, dynamic_dims_error
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import block_of
 from dialects import cann, kernel
 
 _KINDS = {
@@ -55,8 +56,8 @@ def loop_variable_error(op) -> str | None:
 
     body = SymbolTable.lookup_symbol(op, op.properties["body"])
     sig = body.attributes.get("tf.signature") if body is not None else None
-    names = sig.data["inputs"].data.split(",") if isinstance(sig, DictionaryAttr) and \
-        isinstance(sig.data.get("inputs"), StringAttr) else []
+    inputs = sig.data.get("inputs") if isinstance(sig, DictionaryAttr) else None
+    names = inputs.data.split(",") if isinstance(inputs, StringAttr) else []
     bad = []
     for k, v in enumerate(op.results):  # the operands (initial values) may well be static
         if not isinstance(v.type, TensorType) or any(d < 0 for d in v.type.get_shape()):
@@ -74,9 +75,9 @@ def drop_consequences(failures: list) -> None:
     functions follow from it and are not reported again."""
     from xdsl.dialects.func import FuncOp
 
-    dead = {f.properties[k].string_value() for f, msg in failures
+    dead = {sym.string_value() for f, msg in failures
             if isinstance(f, cann.WhileOp) and "changes shape across iterations" in msg
-            for k in ("cond", "body")}
+            for sym in (f.cond, f.body)}
     if not dead:
         return
 
@@ -102,7 +103,7 @@ def static_trip_count(op) -> int | None:
     import math
 
     import numpy as np
-    from xdsl.dialects.func import ReturnOp
+    from xdsl.dialects.func import FuncOp, ReturnOp
     from xdsl.ir import BlockArgument
     from xdsl.traits import SymbolTable
 
@@ -110,9 +111,10 @@ def static_trip_count(op) -> int | None:
 
     cond = SymbolTable.lookup_symbol(op, op.properties["cond"])
     body = SymbolTable.lookup_symbol(op, op.properties["body"])
-    if cond is None or body is None or not cond.body.blocks or not body.body.blocks:
+    if not isinstance(cond, FuncOp) or not isinstance(body, FuncOp) or not cond.body.blocks \
+            or not body.body.blocks:
         return None
-    cret, bret = cond.body.blocks.first.last_op, body.body.blocks.first.last_op
+    cret, bret = block_of(cond.body).last_op, block_of(body.body).last_op
     if not isinstance(cret, ReturnOp) or not isinstance(bret, ReturnOp) or not cret.operands:
         return None
 
@@ -149,10 +151,12 @@ def static_trip_count(op) -> int | None:
     def count(v) -> int | None:
         p = v.owner
         if isinstance(p, cann.FusedKernelOp):  # the fused cond: its yielded predicate
-            return count(p.body.block.last_op.operands[0])
+            last = p.body.block.last_op
+            return count(last.operands[0]) if last is not None else None
         if isinstance(p, cann.LogicalAndOp):
             parts = [count(x) for x in p.operands]
-            return None if any(t is None for t in parts) else min(parts)
+            known = [t for t in parts if t is not None]
+            return None if len(known) != len(parts) else min(known)
         if isinstance(p, cann.LessOp):
             var, bound = p.operands
         elif isinstance(p, cann.GreaterOp):

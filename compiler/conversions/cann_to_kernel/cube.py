@@ -5,7 +5,7 @@ fixpipe to UB, the epilogue (bias, activation, residual) there, store to GM."""
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
 )
@@ -27,6 +27,7 @@ from compiler.target.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
 from compiler.target.chips import ChipProfile
+from compiler.ir.typed import elem_of, shape_of
 
 CONV_OPS = (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp, cann.FusedDepthwiseConv2DOp,
             cann.FusedConv2DScaledOp)
@@ -70,12 +71,12 @@ class ConvToCubeBody(ChipPattern):
             return
         if self.fails_on_dynamic_dims(op, op.x.type, op.y.type):
             return
-        et = op.x.type.element_type
+        et = elem_of(op.x)
         dtype = numpy_dtype(et)
         c0 = c0_for(dtype)
         (sh, sw), (dh, dw), pads = op.geometry()
         kh, kw, wc, wn = wf.origin
-        n_, c1x, _, _, _ = op.x.type.get_shape()
+        n_, c1x, _, _, _ = shape_of(op.x)
         yo = cann.origin_shape(op.y.type)
         fmt = op.data_format.data
         cin = cann.origin_shape(op.x.type)[3 if fmt == "NHWC" else 1]
@@ -118,13 +119,14 @@ class ConvToCubeBody(ChipPattern):
         has_bias = op.bias is not None
         store_p = dict(out_hw=[ho, wo], M=m, N=ncols, offset=col_off, cout=cout)
         epilogue, residual = _epilogue(op), None
-        if getattr(op, "residual", None) is not None:
-            residual = (list(op.operands).index(op.residual), "nc1hwc0", store_p)
+        res = getattr(op, "residual", None)
+        if isinstance(res, SSAValue):
+            residual = (list(op.operands).index(res), "nc1hwc0", store_p)
         a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
         operands, y_type = list(op.operands), op.y.type
         a_prologue = None
         if pro is not None:  # x is computed on the A tile from the prologue's inputs
-            full = [i for i, v in enumerate(pro.inputs) if list(v.type.get_shape()) ==
+            full = [i for i, v in enumerate(pro.inputs) if list(shape_of(v)) ==
                     list(pro.y.type.get_shape())]
             operands[0] = pro.inputs[full[0]]
             arg_of = []
@@ -218,7 +220,7 @@ class MatMulToCube(ChipPattern):
         batch = 1
         for d in out_batch:
             batch *= d
-        et = y.type.element_type
+        et = elem_of(y)
         dtype = numpy_dtype(et)
         c0 = c0_for(dtype)
         fk = epilogue_consumer(op)

@@ -35,6 +35,7 @@ from compiler.target.tiling import TilingError, vector_tiling, vector_tiling_on
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy, ints, numpy_dtype
 from compiler.target.chips import ChipProfile
+from compiler.ir.typed import elem_of, shape_of, tensor_of
 
 
 class TransDataToKernel(ChipPattern):
@@ -42,9 +43,9 @@ class TransDataToKernel(ChipPattern):
     def match_and_rewrite(self, op: cann.TransDataOp, rewriter: PatternRewriter):
         st = op.src.type
         elems = 1
-        for d in st.get_shape():
+        for d in shape_of(st):
             elems *= d
-        t = self.vector_tiling_or_fail(op, "TransData", elems, 2, numpy_dtype(st.element_type).itemsize)
+        t = self.vector_tiling_or_fail(op, "TransData", elems, 2, numpy_dtype(elem_of(st)).itemsize)
         if t is None:
             return
         new = kernel.TransDataOp(operands=[op.src], result_types=[op.dst.type],
@@ -63,7 +64,7 @@ class PadToVectorBody(ChipPattern):
     input, zero outside it.  On NC1HWC0 (assign-layouts' rule) only H and W are padded."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.PadD":
+        if not isinstance(op, cann.PadDOp):
             return
         xt, yt = op.x.type, op.y.type
         if self.fails_on_dynamic_dims(op, xt, yt):
@@ -73,8 +74,8 @@ class PadToVectorBody(ChipPattern):
         if xf is not None and xf.fmt == Format.NC1HWC0 and len(xf.origin) != 4:
             # a channels-last value of another rank (d0, C1, d1.., C0): the middle axes padded
             r = len(xf.origin)
-            if p[2 * r - 2] or p[2 * r - 1] or cann.format_of(yt) is None \
-                    or cann.format_of(yt).fmt != Format.NC1HWC0:
+            if p[2 * r - 2] or p[2 * r - 1] or (yf := cann.format_of(yt)) is None \
+                    or yf.fmt != Format.NC1HWC0:
                 self.fail(op, f"{op.name}: padding C of an NC1HWC0 tensor has no kernel lowering")
                 return
             pads = [p[0], p[1], 0, 0, *p[2:2 * r - 2], 0, 0]
@@ -85,7 +86,7 @@ class PadToVectorBody(ChipPattern):
                 h, w, c = (a0, a1), (b0, b1), (c0_, c1_)
             else:
                 c, h, w = (a0, a1), (b0, b1), (c0_, c1_)
-            if c != (0, 0) or cann.format_of(yt) is None or cann.format_of(yt).fmt != Format.NC1HWC0:
+            if c != (0, 0) or (yf := cann.format_of(yt)) is None or yf.fmt != Format.NC1HWC0:
                 self.fail(op, f"{op.name}: padding C of an NC1HWC0 tensor has no kernel lowering")
                 return
             pads = [n0, n1, 0, 0, *h, *w, 0, 0]
@@ -120,7 +121,7 @@ class TransposeToVectorBody(ChipPattern):
     else stored formatted is a diagnostic."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.TransposeD":
+        if not isinstance(op, cann.TransposeDOp):
             return
         xt, yt = op.x.type, op.y.type
         if not self.static_row_major(op, xt, yt, "transpose"):
@@ -139,8 +140,9 @@ def nc1hwc0_block_axis(axis: int, whole, pieces) -> int | None:
     their own stored axes; C to C1 (axis 1) when every piece but the last has a multiple of C0
     channels.  Then the op is a
     concat / split of the stored arrays along that axis.  None otherwise."""
-    fmts = [cann.format_of(t) for t in (whole, *pieces)]
-    if any(f is None or f.fmt != Format.NC1HWC0 for f in fmts) or \
+    found = [cann.format_of(t) for t in (whole, *pieces)]
+    fmts = [f for f in found if f is not None]
+    if len(fmts) != len(found) or any(f.fmt != Format.NC1HWC0 for f in fmts) or \
             len({f.origin_fmt for f in fmts}) != 1 or any(d < 0 for d in whole.get_shape()):
         return None
     o = fmts[0].origin_fmt
@@ -180,9 +182,12 @@ def nc1hwc0_channel_offsets(axis: int, whole, pieces) -> list | None:
     stores each input lane by lane (`concat_c0`: channel c of input i goes to lane
     (offset_i + c) % C0 of block (offset_i + c) // C0), and the last input's padding lanes
     write the result's padding (zeros)."""
-    fmts = [cann.format_of(t) for t in (whole, *pieces)]
-    if any(f is None or f.fmt != Format.NC1HWC0 for f in fmts) or \
+    found = [cann.format_of(t) for t in (whole, *pieces)]
+    fmts = [f for f in found if f is not None]
+    if len(fmts) != len(found) or any(f.fmt != Format.NC1HWC0 for f in fmts) or \
             len({f.origin_fmt for f in fmts}) != 1 or any(d < 0 for d in whole.get_shape()):
+        return None
+    if fmts[0].origin_fmt is None:
         return None
     o = fmts[0].origin_fmt.value
     if axis % 4 != _C[o]:
@@ -201,7 +206,7 @@ class ConcatToVectorBody(ChipPattern):
     carries `concat_dim` so plan-memory can let the producers write their slabs in place."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.ConcatV2D":
+        if not isinstance(op, cann.ConcatV2DOp):
             return
         ins, yt = list(op.x), op.y.type
         if self.fails_on_dynamic_dims(op, yt, *(v.type for v in ins)):
@@ -238,7 +243,7 @@ class ConcatToVectorBody(ChipPattern):
         body = Body([*(v.type for v in ins), yt])
         off = 0
         for i, (v, t) in enumerate(zip(ins, tilings)):
-            vs = list(v.type.get_shape())
+            vs = list(shape_of(v))
             inner, elems = prod(vs[axis:]), num_elems(v.type)
             f, tile = t.fields, t.fields["tileElems"]
             if elems:
@@ -267,12 +272,12 @@ class BroadcastToVectorBody(ChipPattern):
     numpy broadcasting: a repeated, strided DMA from GM), stored flat."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.BroadcastToD":
+        if not isinstance(op, cann.BroadcastToDOp):
             return
         xt, yt = op.x.type, op.y.type
         fx, fy = cann.format_of(xt), cann.format_of(yt)
         on_5hd = (fx is not None and fy is not None and fx.fmt == fy.fmt == Format.NC1HWC0
-                  and len(xt.get_shape()) == len(yt.get_shape()))
+                  and len(shape_of(xt)) == len(shape_of(yt)))
         # NC1HWC0 (assign-layouts' broadcast-c: not over C): the stored arrays broadcast alike
         if not on_5hd and not self.static_row_major(op, xt, yt, "broadcast"):
             return
@@ -365,13 +370,13 @@ class StridedSliceToVectorBody(ChipPattern):
     axes only reshape the row-major result)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.StridedSliceD":
+        if not isinstance(op, cann.StridedSliceDOp):
             return
         xt, yt = op.x.type, op.y.type
         ax = nc1hwc0_slice(op)
         if ax is None and not self.static_row_major(op, xt, yt, "strided-slice"):
             return
-        xs = list(xt.get_shape())
+        xs = list(shape_of(xt))
         ax = ax or _slice_axes(op, xs)
         if ax is None or prod(ax[2]) != num_elems(yt):
             self.fail(op, f"{op.name}: the slice does not map onto x {xs} -> {list(yt.get_shape())}")
@@ -392,7 +397,7 @@ class SplitToVectorBody(ChipPattern):
     the part's slab [offset, +size) of the split axis); an empty part is an empty constant."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name not in ("cann.SplitD", "cann.SplitVD"):
+        if not isinstance(op, (cann.SplitDOp, cann.SplitVDOp)):
             return
         xt = op.x.type
         stored_axis = nc1hwc0_block_axis(op.split_dim.value.data, xt, [r.type for r in op.results])
@@ -403,8 +408,8 @@ class SplitToVectorBody(ChipPattern):
                 news = [gather_flat_kernel(self.chip, op.x, r.type, op.name.removeprefix("cann."), op,
                                            "split_c0", offset=lanes[k],
                                            channels=cann.origin_shape(r.type)[_C[lanes[-1]]],
-                                           c1=r.type.get_shape()[1],
-                                           hw=r.type.get_shape()[2] * r.type.get_shape()[3])
+                                           c1=shape_of(r)[1],
+                                           hw=shape_of(r)[2] * shape_of(r)[3])
                         for k, r in enumerate(op.results)]
             except TilingError as e:
                 self.fail(op, str(e))
@@ -414,15 +419,15 @@ class SplitToVectorBody(ChipPattern):
         if stored_axis is None and not all(self.static_row_major(op, xt, r.type, "split")
                                            for r in op.results):
             return
-        xs = list(xt.get_shape())
+        xs = list(shape_of(xt))
         axis = op.split_dim.value.data % len(xs) if stored_axis is None else stored_axis
         news, off = [], 0
         try:
             for r in op.results:
-                rs = list(r.type.get_shape())
+                rs = list(shape_of(r))
                 if num_elems(r.type) == 0:
                     news.append(with_loc(cann.ConstOp(dense_from_numpy(
-                        np.zeros(rs, numpy_dtype(r.type.element_type))), r.type), op))
+                        np.zeros(rs, numpy_dtype(elem_of(r)))), tensor_of(r)), op))
                 else:
                     start = [off if a == axis else 0 for a in range(len(xs))]
                     news.append(slice_kernel(self.chip, op.x, r.type, start, [1] * len(xs), rs,
@@ -440,7 +445,7 @@ class ValuePadToVectorBody(ChipPattern):
     element read from x at its reflected coordinate, or the value outside x), stored as rows."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name not in ("cann.PadV2D", "cann.MirrorPad"):
+        if not isinstance(op, (cann.PadV2DOp, cann.MirrorPadOp)):
             return
         xt, yt = op.x.type, op.y.type
         if not self.static_row_major(op, xt, yt, "padding"):
@@ -456,7 +461,7 @@ class ValuePadToVectorBody(ChipPattern):
         if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
-        if op.name == "cann.PadV2D":
+        if isinstance(op, cann.PadV2DOp):
             params = {"mode": attr_of(0), "value": FloatAttr(float(op.constant_values.value.data), f64)}
         else:
             params = {"mode": attr_of(1 if op.mode.data == "REFLECT" else 2)}
@@ -488,7 +493,7 @@ class ReshapeToView(ChipPattern):
     reshape of FRACTAL_NZ that only regroups the batch dims (nz_batch_view)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.Reshape":
+        if not isinstance(op, cann.ReshapeOp):
             return
         if self.fails_on_dynamic_dims(op, op.x.type, op.y.type):
             return

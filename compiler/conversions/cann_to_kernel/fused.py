@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
@@ -48,7 +49,7 @@ def emit_region(body: Body, fk: cann.FusedKernelOp, shape: list[int],
 
     block = fk.body.block
     vals: dict[SSAValue, SSAValue] = {}
-    arg_index = {a: i for i, a in enumerate(block.args)}
+    arg_index: dict[SSAValue, int] = {a: i for i, a in enumerate(block.args)}
     for i, v in (given or {}).items():
         vals[block.args[i]] = v
 
@@ -134,14 +135,15 @@ class FusedKernelToVectorBody(ChipPattern):
         y = op.y.type
         if self.fails_on_dynamic_dims(op, y, *(v.type for v in op.inputs)):
             return
-        views = [input_view(v.type, y) for v in op.inputs]
-        for v, view in zip(op.inputs, views):
+        found = [input_view(v.type, y) for v in op.inputs]
+        views = [view for view in found if view is not None]
+        for v, view in zip(op.inputs, found):
             if view is None:
                 self.fail(op, f"{op.name}: an input stored as {stored_as(v.type)} "
                               f"{list(cann.origin_shape(v.type))} does not broadcast to the result "
                               f"stored as {stored_as(y)} {list(cann.origin_shape(y))} tile by tile")
                 return
-        eb = max(numpy_dtype(v.type.element_type).itemsize for v in (*op.inputs, op.y))
+        eb = max(numpy_dtype(elem_of(v)).itemsize for v in (*op.inputs, op.y))
         elems = num_elems(y)
         try:
             t = vector_tiling("Fused", elems, live_tiles(op.body_ops()), eb, self.chip)
@@ -156,7 +158,7 @@ class FusedKernelToVectorBody(ChipPattern):
                 def load(i: int) -> SSAValue:
                     view, params = views[i]
                     return body.load(body.args[i], [ti], view, [tile],
-                                     op.inputs[i].type.element_type, "UB", **params)
+                                     elem_of(op.inputs[i]), "UB", **params)
 
                 r = emit_region(body, op, [tile], load, lambda et: et)
                 body.store(r, body.args[-1], [ti], "flat")
@@ -183,7 +185,7 @@ class Epilogue:
         y = fk.y.type
         for v in list(fk.inputs)[1:]:
             t = v.type
-            same = list(t.get_shape()) == list(y.get_shape()) and \
+            same = list(shape_of(t)) == list(shape_of(y)) and \
                 cann.format_of(t) == cann.format_of(y)
             if not same and not is_channel_vector(t, y):
                 return (f"input {list(cann.origin_shape(t))} stored as {stored_as(t)} is neither "
@@ -202,9 +204,9 @@ def emit_epilogue(body: Body, epi: Epilogue, acc: SSAValue, g, mi, ni, bm: int, 
     def load(i: int) -> SSAValue:
         v = epi.fk.inputs[i]
         arg = body.args[epi.first_arg + i - 1]
-        et = v.type.element_type
+        et = elem_of(v)
         if is_channel_vector(v.type, y) and not (
-                list(v.type.get_shape()) == list(y.get_shape())):
+                list(shape_of(v)) == list(y.get_shape())):
             view, params = epi.channel_view
             return body.load(arg, [g, ni], view, [1, bn], et, "UB", **params)
         view, params = epi.tile_view
@@ -222,6 +224,8 @@ def epilogue_consumer(op: Operation) -> cann.FusedKernelOp | None:
     if len(uses) != 1 or epilogue_host(uses[0]) is not op:
         return None
     fk = uses[0]
+    if not isinstance(fk, cann.FusedKernelOp):  # (epilogue_host found one)
+        return None
     return fk if Epilogue.loadable(fk) is None else None
 
 
@@ -237,7 +241,7 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
         return f"the result is stored as {stored_as(y)}, not NC1HWC0"
     for v in fk.inputs:
         t = v.type
-        same = list(t.get_shape()) == list(y.get_shape()) and cann.format_of(t) == yf
+        same = list(shape_of(t)) == list(shape_of(y)) and cann.format_of(t) == yf
         if not same and not (num_elems(t) == 1 and row_major(t)) and not is_channel_vector(t, y):
             return (f"input {list(cann.origin_shape(t))} stored as {stored_as(t)} is neither the "
                     "conv input's layout, a scalar nor a channel vector")
@@ -248,7 +252,7 @@ def prologue_lowerable(fk: Operation) -> bool:
     """fk runs as the prologue of every conv reading it (none reads it from GM)."""
     from compiler.transforms.fusion.auto import is_prologue
 
-    return is_prologue(fk) and prologue_loadable(fk) is None
+    return is_prologue(fk) and isinstance(fk, cann.FusedKernelOp) and prologue_loadable(fk) is None
 
 
 def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_params: dict,
@@ -262,17 +266,17 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
         nonlocal first
         v = fk.inputs[i]
         arg = body.args[arg_of[i]]
-        if list(v.type.get_shape()) == list(y.get_shape()) and \
+        if list(shape_of(v)) == list(y.get_shape()) and \
                 cann.format_of(v.type) == cann.format_of(y):
             first = arg if first is None else first
-            return body.load(arg, [g, mi, ki], "img2col", [bm, bk], v.type.element_type, "UB",
+            return body.load(arg, [g, mi, ki], "img2col", [bm, bk], elem_of(v), "UB",
                              **a_params)
-        return body.load(arg, [g, mi, ki], "img2col_channel", [bm, bk], v.type.element_type,
+        return body.load(arg, [g, mi, ki], "img2col_channel", [bm, bk], elem_of(v),
                          "UB", **a_params, c0=c0)
 
     r = emit_region(body, fk, [bm, bk], load, lambda t: t)
     if first is None:  # the x-shaped input the body did not read first: any one gives the mask
-        i = next(i for i, v in enumerate(fk.inputs) if list(v.type.get_shape()) ==
+        i = next(i for i, v in enumerate(fk.inputs) if list(shape_of(v)) ==
                  list(y.get_shape()))
         first = body.args[arg_of[i]]
     mask = body.load(first, [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params)

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import DictionaryAttr
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -23,7 +24,7 @@ from compiler.conversions.cann_to_kernel.base import (
     num_elems,
     prod,
 )
-from dialects import kernel
+from dialects import cann, kernel
 from dialects.common import numpy_dtype
 
 
@@ -39,14 +40,14 @@ def nz_rows_result(yt) -> bool:
 
 class GatherToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.GatherV2D":
+        if not isinstance(op, cann.GatherV2DOp):
             return
         xt, it, yt = op.x.type, op.indices.type, op.y.type
         on_nz = nz_rows_result(yt)  # assign-layouts' gather-rows: one batch of NZ rows
         if not (self.static_row_major(op, xt, xt if on_nz else yt, "gather")
                 and self.static_row_major(op, it, it, "gather")):
             return
-        xs, ishape = list(xt.get_shape()), list(it.get_shape())
+        xs, ishape = list(shape_of(xt)), list(shape_of(it))
         axis = op.axis.value.data % len(xs)
         outer, axis_len, inner = prod(xs[:axis]), xs[axis], prod(xs[axis + 1:])
         m = num_elems(it)
@@ -57,7 +58,7 @@ class GatherToVectorBody(ChipPattern):
             k1, m1, m0, _ = yt.get_shape()[-4:]
             rows = m1 * m0
             store_view, store_p = "nz_origin_rows", {"rows": m, "cols": inner}
-        et, ie = yt.element_type, it.element_type
+        et, ie = elem_of(yt), elem_of(it)
         row_bytes = numpy_dtype(et).itemsize * inner + numpy_dtype(ie).itemsize
         # one UB buffer per row: its index and its `inner` elements, double-buffered
         t = self.vector_tiling_or_fail(op, "GatherV2D", rows, 1, row_bytes, max(inner, 1),

@@ -17,6 +17,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import BlockArgument, Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, attr_of, kernel_op, num_elems, prod
 from compiler.conversions.cann_to_kernel.recurrent import Buf
 from dialects import cann, kernel
@@ -38,6 +39,8 @@ def loop_carried_in_place(op: cann.InplaceUpdateOp) -> bool:
         return False
     name = fn.sym_name.data
     module = fn.parent_op()
+    if module is None:
+        return False
     for o in module.walk():
         if isinstance(o, (cann.WhileOp, kernel.WhileKernelOp)) and \
                 o.body.root_reference.data == name:
@@ -52,12 +55,12 @@ class InplaceUpdateToVectorBody(ChipPattern):
         if not self.static_row_major_values(op, [op.x, op.indices, op.v, op.y]):
             return
         xt = op.x.type
-        et = xt.element_type
+        et = elem_of(xt)
         eb = numpy_dtype(et).itemsize
-        rows = xt.get_shape()[0]
-        k = op.indices.type.get_shape()[0]
-        row_len = prod(xt.get_shape()[1:])
-        ub = self.chip.capacity("UB")
+        rows = shape_of(xt)[0]
+        k = shape_of(op.indices)[0]
+        row_len = prod(shape_of(xt)[1:])
+        ub = self.chip.ub
         # the update rows and their index tile in half of UB (the other half: the copy tiles)
         rt = max(1, min(k, (ub // 2) // max(1, row_len * eb + 4)))
         if row_len * eb + 4 > ub // 2:
@@ -72,7 +75,7 @@ class InplaceUpdateToVectorBody(ChipPattern):
         with body.cores([1], [1]):
             if not inplace:  # y = x, tile by tile
                 with body.loop(body.index(0), total, te, total) as t:
-                    tile = body.load(x, [t], "flat", [te], et, "UB", shape=list(xt.get_shape()))
+                    tile = body.load(x, [t], "flat", [te], et, "UB", shape=list(shape_of(xt)))
                     body.store(tile, y, [t], "flat")
             with body.loop(body.index(0), k, rt, k) as r:
                 ids = body.load(idx, [r], "flat", [rt], i32, "UB", shape=[k])

@@ -48,6 +48,7 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, align, kernel_op
 from compiler.target.formats import ceil_div
 from dialects import cann, kernel
@@ -104,7 +105,7 @@ class RecurrentToCube(ChipPattern):
         if not self.static_row_major_values(op, [*op.operands, *op.results]):
             return
         lstm = isinstance(op, cann.DynamicRNNOp)
-        t_, b_, i_ = op.x.type.get_shape()
+        t_, b_, i_ = shape_of(op.x)
         last = 0 if op.direction.data == "REDIRECTIONAL" else t_ - 1  # the step run last
         final_c = lstm and bool(op.output_c.uses)
         masked = getattr(op, "seq_length", None) is not None
@@ -119,7 +120,7 @@ class RecurrentToCube(ChipPattern):
         h_ = op.hidden_size()
         simple = isinstance(op, cann.TanhRNNOp)
         gates = 4 if lstm else 1 if simple else 3
-        et = op.x.type.element_type
+        et = elem_of(op.x)
         in_bytes = numpy_dtype(et).itemsize
         chip = self.chip
         # states kept across the chunks of a step: h (and c), and for a GRU with reset_after

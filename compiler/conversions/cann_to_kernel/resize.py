@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import f32
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
@@ -28,7 +29,7 @@ from dialects.common import numpy_dtype
 
 class ResizeToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name not in ("cann.ResizeBilinearV2", "cann.ResizeNearestNeighborV2"):
+        if not isinstance(op, (cann.ResizeBilinearV2Op, cann.ResizeNearestNeighborV2Op)):
             return
         xt, yt = op.x.type, op.y.type
         if self.fails_on_dynamic_dims(op, xt, yt):
@@ -36,10 +37,10 @@ class ResizeToVectorBody(ChipPattern):
         xf, yf = cann.format_of(xt), cann.format_of(yt)
         if xf is not None and xf.fmt == Format.NC1HWC0 and yf is not None \
                 and yf.fmt == Format.NC1HWC0 and xf.origin_fmt == Format.NHWC:
-            n_, c1, _, _, lanes = xt.get_shape()
+            n_, c1, _, _, lanes = shape_of(xt)
             _, _, ho, wo, _ = yt.get_shape()
         elif row_major(xt) and row_major(yt):
-            n_, _, _, lanes = xt.get_shape()
+            n_, _, _, lanes = shape_of(xt)
             _, ho, wo, _ = yt.get_shape()
             c1 = 1
         else:
@@ -48,7 +49,7 @@ class ResizeToVectorBody(ChipPattern):
             return
         nearest = op.name == "cann.ResizeNearestNeighborV2"
         rows = n_ * c1 * ho * wo
-        xe, ye = xt.element_type, yt.element_type
+        xe, ye = elem_of(xt), elem_of(yt)
         eb = max(numpy_dtype(xe).itemsize, numpy_dtype(ye).itemsize)
         kind = op.name.removeprefix("cann.")
         # UB per output pixel, double-buffered: nearest in + out; bilinear 4 corners, 4 partial

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
+from compiler.ir.typed import shape_of
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -31,7 +32,7 @@ from compiler.conversions.cann_to_kernel.base import (
     prod,
 )
 from compiler.target.tiling import TilingError, vector_tiling
-from dialects import kernel
+from dialects import cann, kernel
 from dialects.common import numpy_dtype
 
 #: UB tiles of [tile, chunk, inner] elements live at once: the loaded chunk and its prefixes
@@ -43,12 +44,12 @@ class CumsumToVectorBody(ChipPattern):
     """cann.Cumsum on a row-major tensor with static shapes -> a scan kernel (module docstring)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.Cumsum":
+        if not isinstance(op, cann.CumsumOp):
             return
         xt, yt = op.x.type, op.y.type
         if not self.static_row_major(op, xt, yt, "Cumsum"):
             return
-        xs = list(xt.get_shape())
+        xs = list(shape_of(xt))
         axis = op.axis.value.data % len(xs)
         rows, length, inner = prod(xs[:axis]), xs[axis], prod(xs[axis + 1:])
         et = yt.element_type

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, kernel_op, stored_as
 from compiler.target.tiling import TilingError, squeeze_excite_tiling
@@ -41,10 +42,10 @@ class SqueezeExciteToVectorBody(ChipPattern):
             self.fail(op, f"{op.name}: x and the gate must be NC1HWC0 and the weights ND, got x "
                           f"{stored_as(xt)} and gate {stored_as(yt)}; run assign-layouts first")
             return
-        n_, c1, h, w, c0 = xt.get_shape()
+        n_, c1, h, w, c0 = shape_of(xt)
         channels = cann.origin_shape(xt)[3]
         hidden = cann.origin_shape(op.w1.type)[3]
-        et = xt.element_type
+        et = elem_of(xt)
         try:
             t = squeeze_excite_tiling(n_, c1, h * w, c0, hidden, channels,
                                       numpy_dtype(et).itemsize, self.chip)

@@ -11,11 +11,12 @@ from xdsl.dialects.builtin import (
     f32,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
 )
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
@@ -48,14 +49,14 @@ class ElementwiseToVectorBody(ChipPattern):
         if self.fails_on_dynamic_dims(op, y, *(v.type for v in op.operands)):
             return
         fn = op.name.removeprefix("cann.")
-        et = y.element_type
+        et = elem_of(y)
         elems = num_elems(y)
         t = self.vector_tiling_or_fail(op, fn, elems, len(op.operands) + 1, numpy_dtype(et).itemsize)
         if t is None:
             return
         f = t.fields
         tile = f["tileElems"]
-        yshape = list(y.get_shape())
+        yshape = list(shape_of(y))
         body = Body([*(v.type for v in op.operands), y])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
@@ -100,16 +101,16 @@ class GeneralElementwiseToVectorBody(ChipPattern):
         y = op.results[0].type
         if self.fails_on_dynamic_dims(op, y, *(v.type for v in op.operands)):
             return
-        yshape = list(y.get_shape())
+        yshape = list(shape_of(y))
         for v in op.operands:
             t = v.type
-            same = list(t.get_shape()) == yshape and cann.format_of(t) == cann.format_of(y)
+            same = list(shape_of(t)) == yshape and cann.format_of(t) == cann.format_of(y)
             if not same and not (row_major(t) and row_major(y)):
                 self.fail(op, f"{op.name}: an operand stored as {stored_as(t)} does not match the "
                               f"result stored as {stored_as(y)} (no broadcasting kernel across "
                               "layouts)")
                 return
-        et = y.element_type
+        et = elem_of(y)
         elems = num_elems(y)
         eb = max(numpy_dtype(v.type.element_type).itemsize for v in (*op.operands, op.results[0]))
         kind = op.name.removeprefix("cann.")
@@ -118,11 +119,11 @@ class GeneralElementwiseToVectorBody(ChipPattern):
             return
         f = t.fields
         tile = f["tileElems"]
-        attrs = {}
+        attrs: dict[str, Attribute] = {}
         body = Body([*(v.type for v in op.operands), y])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
-                ins = [body.load(body.args[i], [ti], "flat", [tile], v.type.element_type, "UB",
+                ins = [body.load(body.args[i], [ti], "flat", [tile], elem_of(v), "UB",
                                  shape=yshape) for i, v in enumerate(op.operands)]
                 r = body.vec(vfn, ins, [tile], et, attrs)
                 body.store(r, body.args[-1], [ti], "flat")
@@ -137,14 +138,14 @@ class BNInferToVectorBody(ChipPattern):
     1 of NCHW, else the last axis) and y = (x - mean) * rsqrt(variance + eps) * scale + offset."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name != "cann.BNInfer":
+        if not isinstance(op, cann.BNInferOp):
             return
         xt, yt = op.x.type, op.y.type
         params = [op.mean, op.variance, op.scale, op.offset]
         if self.fails_on_dynamic_dims(op, xt, yt, *(v.type for v in params)):
             return
-        bad = [v for v in params if not row_major(v.type) or len(v.type.get_shape()) != 1]
-        if bad or list(xt.get_shape()) != list(yt.get_shape()):
+        bad = [v for v in params if not row_major(v.type) or len(shape_of(v)) != 1]
+        if bad or list(shape_of(xt)) != list(shape_of(yt)):
             self.fail(op, f"{op.name}: the parameters must be 1-D row-major and y stored like x")
             return
         layout = bias_layout(xt)
@@ -187,7 +188,7 @@ class PoolToVectorBody(ChipPattern):
     its other inputs (stored like the result) loaded as the same rows; the kernel replaces it."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name not in ("cann.MaxPool", "cann.AvgPool"):
+        if not isinstance(op, (cann.MaxPoolOp, cann.AvgPoolOp)):
             return
         xt, yt = op.x.type, op.y.type
         xf = cann.format_of(xt)
@@ -199,7 +200,7 @@ class PoolToVectorBody(ChipPattern):
         from compiler.target.conv_geometry import same_pads
 
         (kh, kw), (sh, sw) = op.window()
-        n_, c1, h, w, c0 = xt.get_shape()
+        n_, c1, h, w, c0 = shape_of(xt)
         _, _, ho, wo, _ = yt.get_shape()
         if op.padding.data == "SAME":
             pt, pb = same_pads(h, kh, sh, 1)
@@ -351,7 +352,7 @@ class RowsToVectorBody(ChipPattern):
     is 8 blocks but 128 rows: 32 cores of 4 rows, K1 bursts of 4*C0 elements each)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name not in ("cann.SoftmaxV2", "cann.LayerNorm", "cann.AddLayerNorm"):
+        if not isinstance(op, (cann.SoftmaxV2Op, cann.LayerNormOp, cann.AddLayerNormOp)):
             return
         y = op.results[0]
         if self.fails_on_dynamic_dims(op, y.type, *(v.type for v in op.operands)):
@@ -365,7 +366,7 @@ class RowsToVectorBody(ChipPattern):
             if bad:
                 self.fail(op, f"{op.name}: on {stored_as(y.type)}, x must be stored like y and gamma/beta "
                               f"row-major, but a value is stored as {stored_as(bad[0].type)} "
-                              f"{list(bad[0].type.get_shape())}")
+                              f"{list(shape_of(bad[0]))}")
                 return
         else:
             bad = [v for v in (*op.operands, y) if not row_major(v.type)]
@@ -375,7 +376,7 @@ class RowsToVectorBody(ChipPattern):
                 return
         shape = list(cann.origin_shape(y.type))
         rank = len(shape)
-        if op.name == "cann.SoftmaxV2":
+        if isinstance(op, cann.SoftmaxV2Op):
             axes = sorted(a % rank for a in ints(op.axes))
             if axes != [rank - 1]:
                 self.fail(op, f"{op.name}: softmax over axes {axes} of a rank-{rank} tensor has no "
@@ -385,7 +386,7 @@ class RowsToVectorBody(ChipPattern):
                 try:
                     new = softmax_kernel(self.chip, op.operands[0], y.type, op,
                                          compute_type=self.impl.row_compute_type(
-                                             "SoftmaxV2", y.type.element_type))
+                                             "SoftmaxV2", elem_of(y)))
                 except TilingError as e:
                     self.fail(op, str(e))
                     return
@@ -402,17 +403,17 @@ class RowsToVectorBody(ChipPattern):
                 self.fail(op, f"{op.name}: broadcasting inputs have no kernel lowering")
                 return
         length = shape[-1]
-        et = y.type.element_type
+        et = elem_of(y)
         ct = self.impl.row_compute_type(op.name.removeprefix("cann."), et)  # UB arithmetic
         eb = numpy_dtype(ct).itemsize
         n_buf = 2 if op.name == "cann.SoftmaxV2" else n_x + 2
-        if on_nz and cann.format_of(y.type).fmt == Format.NC1HWC0:
+        if on_nz and (fy := cann.format_of(y.type)) is not None and fy.fmt == Format.NC1HWC0:
             # rows (n, h, w) of C channels: C1 blocks of C0 lanes, the padding lanes of the last
             # block dropped on load and written as zeros on store (any C, not only multiples of C0)
             units = prod(shape[:-1])
             view, vp = "nc1hwc0_rows", {"channels": length}
         elif on_nz:  # the padded row space: B * M1 * 16 rows
-            *batch, _, m1, m0, _ = y.type.get_shape()
+            *batch, _, m1, m0, _ = shape_of(y)
             units = prod(batch) * m1 * m0
             view, vp = "nz_origin_rows", {"rows": shape[-2], "cols": length}
         else:
@@ -428,7 +429,7 @@ class RowsToVectorBody(ChipPattern):
         tile = rows
         body = Body([*(v.type for v in op.operands), y.type])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
-            if op.name != "cann.SoftmaxV2":
+            if not isinstance(op, cann.SoftmaxV2Op):
                 zero = body.index(0)
                 g = body.load(body.args[n_x], [zero], "flat", [length], et, "UB", shape=[length])
                 b = body.load(body.args[n_x + 1], [zero], "flat", [length], et, "UB",
@@ -437,7 +438,7 @@ class RowsToVectorBody(ChipPattern):
             with body.loop(o, f["elemsPerCore"], tile, units) as ti:
                 x = body.load(body.args[0], [ti], view, [rows, length], et, "UB", **vp)
                 x = cast_tile(body, x, [rows, length], et, ct)
-                if op.name == "cann.SoftmaxV2":
+                if isinstance(op, cann.SoftmaxV2Op):
                     r = softmax_rows(body, x, rows, length, ct)
                 else:
                     if n_x == 2:
@@ -480,13 +481,13 @@ class ReduceToVectorBody(ChipPattern):
     Per core, tiles of rows; the reduced axis in UB chunks, each reduced and accumulated."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name not in REDUCE_FNS:
+        if op.name not in REDUCE_FNS or not isinstance(op, cann.ReduceDOp):
             return
         xt, yt = op.x.type, op.y.type
         if self.fails_on_dynamic_dims(op, xt, yt):
             return
         xf, yf = cann.format_of(xt), cann.format_of(yt)
-        xs = list(xt.get_shape())
+        xs = list(shape_of(xt))
         axes = sorted(a % len(cann.origin_shape(xt)) for a in ints(op.axes))
         store_view, store_p = "rows", {}
         if xf is not None and xf.fmt == Format.NC1HWC0:
@@ -501,7 +502,7 @@ class ReduceToVectorBody(ChipPattern):
                 return
             ok_y = yf is not None and (yf.fmt == Format.NC1HWC0 and flag(op.keep_dims)
                                        or yf.fmt == Format.FRACTAL_NZ and not flag(op.keep_dims))
-            if axes != hw or not ok_y:
+            if axes != hw or not ok_y or yf is None:
                 self.fail(op, f"{op.name}: on NC1HWC0 only the reduction over H and W (to NC1HWC0 "
                               f"with keep_dims, or FRACTAL_NZ without) or over C has a kernel lowering; got "
                               f"axes {axes} to {stored_as(yt)}")
@@ -521,7 +522,7 @@ class ReduceToVectorBody(ChipPattern):
 
                 keep = [a for a in range(rank) if a not in axes]
                 tr = cann.TransposeDOp(operands=[op.x], result_types=[TensorType(
-                    xt.element_type, [xs[a] for a in keep + axes])],
+                    elem_of(xt), [xs[a] for a in keep + axes])],
                     properties={"perm": int_array(keep + axes)})
                 red = type(op)(operands=[tr.y], result_types=[TensorType(
                     yt.element_type, [xs[a] for a in keep])],
@@ -556,7 +557,7 @@ class ReduceToVectorBody(ChipPattern):
         f = {**f, "reduceLen": length, "chunkLen": chunk}
         acc_fn = REDUCE_FNS[op.name]
         fill = {"Add": 0, "Max": 1, "Min": 2, "Mul": 3}[acc_fn]
-        red = {"Add": "RowSum", "Max": "RowMax", "Min": "RowMin", "Mul": "RowProd"}[acc_fn]
+        row_fn = {"Add": "RowSum", "Max": "RowMax", "Min": "RowMin", "Mul": "RowProd"}[acc_fn]
         body = Body([xt, yt])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
@@ -565,7 +566,7 @@ class ReduceToVectorBody(ChipPattern):
                 with body.loop(zero, length, chunk, length) as li:
                     part = body.load(body.args[0], [ti, li], "chunk_rows", [tile, chunk, inner], et,
                                      "UB", rows=rows, length=length, inner=inner, fill=fill)
-                    s = body.vec(red, [part], [tile, inner], et)
+                    s = body.vec(row_fn, [part], [tile, inner], et)
                     body.add(kernel.AccumulateOp(operands=[acc, s],
                                                  properties={"fn": kernel.AccumulateFnAttr.of(acc_fn)}))
                 if op.name == "cann.ReduceMeanD":

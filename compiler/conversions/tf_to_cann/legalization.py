@@ -25,9 +25,11 @@ cannot take; the engine reports every such node in one error.
 
 from __future__ import annotations
 
+import builtins
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -46,7 +48,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
 
+from compiler.ir.typed import elem_of, shape_of
 from compiler.target.conv_geometry import same_pads
 from compiler.ir.diagnostics import node_name
 from compiler.ir.rewriting import with_loc
@@ -164,10 +168,16 @@ class TfNode:
         return v
 
     def operand_type(self, i: int) -> TensorType:
-        return self.operand(i).type
+        t = self.operand(i).type
+        if not isinstance(t, TensorType):
+            raise LegalizationError(f"input #{i} must be a tensor, got {t}")
+        return t
 
     def result_type(self, i: int = 0) -> TensorType:
-        return self.op.results[i].type
+        t = self.op.results[i].type
+        if not isinstance(t, TensorType):
+            raise LegalizationError(f"result #{i} must be a tensor, got {t}")
+        return t
 
     def static_result_shape(self, i: int = 0) -> tuple[int, ...]:
         t = self.result_type(i)
@@ -233,7 +243,7 @@ class TfNode:
             return a.data
         raise LegalizationError(f"attribute '{name}' must be a string, got {a}")
 
-    def ints(self, name: str, default: Sequence[int] | None = None) -> list[int]:
+    def ints(self, name: builtins.str, default: Sequence[builtins.int] | None = None) -> list[builtins.int]:
         a = self.attr(name, None)
         if a is None:
             if default is None:
@@ -246,7 +256,7 @@ class TfNode:
         raise LegalizationError(f"attribute '{name}' must be a list of integers, got {a}")
 
     # constant operands -> attributes
-    def const(self, i: int, what: str) -> np.ndarray:
+    def const(self, i: builtins.int, what: builtins.str) -> np.ndarray:
         """Operand i as a numpy array: it must be a constant (or computed from constants)."""
         from compiler.interpreters.constant_eval import constant_value
 
@@ -255,8 +265,11 @@ class TfNode:
             raise LegalizationError(f"input {i} ({what}) must be a constant")
         return v
 
-    def const_ints(self, i: int, what: str) -> list[int]:
+    def const_ints(self, i: builtins.int, what: builtins.str) -> list[builtins.int]:
         return [int(v) for v in np.asarray(self.const(i, what)).reshape(-1)]
+
+
+_OpT = TypeVar("_OpT", bound=Operation)
 
 
 class Builder:
@@ -266,18 +279,19 @@ class Builder:
         self.node = node
         self.ops: list[Operation] = []
 
-    def add(self, op: Operation) -> Operation:
+    def add(self, op: _OpT) -> _OpT:
         with_loc(op, self.node.op)
         self.ops.append(op)
         return op
 
-    def create(self, cls: type[Operation], operands: Sequence[SSAValue | Sequence[SSAValue]],
+    def create(self, cls: type[IRDLOperation], operands: Sequence[SSAValue | Sequence[SSAValue]],
                result_type: Attribute, **props: Attribute) -> SSAValue:
         operands = list(operands)
-        if (len(operands) == _plain_arity(cls) and all(isinstance(v, SSAValue) for v in operands)
+        plain = [v for v in operands if isinstance(v, SSAValue)]
+        if (len(operands) == _plain_arity(cls) and len(plain) == len(operands)
                 and all(v is not None for v in props.values())):
             # what the IRDL builder would do, without its generic argument handling
-            return self.add(cls.create(operands=operands, result_types=[result_type],
+            return self.add(cls.create(operands=plain, result_types=[result_type],
                                        properties=props)).results[0]
         return self.add(cls(operands=operands, result_types=[result_type],
                             properties=props)).results[0]
@@ -287,18 +301,18 @@ class Builder:
 
     def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
         shape = [int(d) for d in shape]
-        if tuple(x.type.get_shape()) == tuple(shape):
+        if shape_of(x) == tuple(shape):
             return x
-        return self.create(cann.ReshapeOp, [x], TensorType(x.type.element_type, shape),
+        return self.create(cann.ReshapeOp, [x], TensorType(elem_of(x), shape),
                            shape=int_array([-1 if d < 0 else d for d in shape]))
 
     def transpose(self, x: SSAValue, perm: Sequence[int]) -> SSAValue:
         perm = [int(p) for p in perm]
         if perm == sorted(perm):
             return x
-        xs = x.type.get_shape()
+        xs = shape_of(x)
         return self.create(cann.TransposeDOp, [x],
-                           TensorType(x.type.element_type, [xs[p] for p in perm]),
+                           TensorType(elem_of(x), [xs[p] for p in perm]),
                            perm=int_array(perm))
 
 
@@ -317,7 +331,7 @@ def _plain_arity(cls: type[Operation]) -> int | None:
     from xdsl.irdl.operations import AttrSizedSegments, OperandDef, ResultDef, SameVariadicSize
 
     n = None
-    if cls.__init__ is IRDLOperation.__init__:
+    if issubclass(cls, IRDLOperation) and cls.__init__ is IRDLOperation.__init__:
         d = cls.get_irdl_definition()
         if (not any(isinstance(o, (AttrSizedSegments, SameVariadicSize)) for o in d.options)
                 and not d.regions and not d.successors and len(d.results) == 1
@@ -424,7 +438,7 @@ def pad_pairs(n: TfNode) -> Attribute:
 BuildFn = Callable[[TfNode, Builder], Sequence[SSAValue]]
 
 
-def one_to_one(cls: type[Operation], operands: Sequence[int] | None = None,
+def one_to_one(cls: type[IRDLOperation], operands: Sequence[int] | None = None,
                props: dict[str, Converter] | None = None, optional: Sequence[int] = ()) -> BuildFn:
     """The TF op becomes one CANN op: operands by index (default: all), properties converted.
     `optional` lists operand positions given as an empty list (an absent optional operand)."""
@@ -485,7 +499,7 @@ def _erfc(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.create(cann.ErfcOp, [node.operand(0)], node.result_type())]
 
 
-def _reduce(cls: type[Operation]) -> BuildFn:
+def _reduce(cls: type[IRDLOperation]) -> BuildFn:
     def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
         axes = node.const_ints(1, "reduction_indices")
         rank = node.rank(0)
@@ -526,8 +540,8 @@ def _pack(node: TfNode, b: Builder) -> Sequence[SSAValue]:
 
 
 def _strided_slice(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-    props = {k: int_array(node.const_ints(i, k)) for i, k in ((1, "begin"), (2, "end"),
-                                                             (3, "strides"))}
+    props: dict[str, Attribute] = {k: int_array(node.const_ints(i, k)) for i, k in
+                                   ((1, "begin"), (2, "end"), (3, "strides"))}
     for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"):
         props[m] = IntegerAttr(node.int(m, 0), i64)
     return [b.create(cann.StridedSliceDOp, [node.operand(0)], node.result_type(), **props)]
@@ -555,7 +569,7 @@ def _einsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
         raise LegalizationError(f"Einsum '{eq}': only two-operand equations are supported")
     a_lab, b_lab = terms
     a, bv = node.operand(0), node.operand(1)
-    a_shape, b_shape = list(a.type.get_shape()), list(bv.type.get_shape())
+    a_shape, b_shape = list(shape_of(a)), list(shape_of(bv))
     if len(a_lab) != len(a_shape) or len(b_lab) != len(b_shape):
         raise LegalizationError(f"Einsum '{eq}': labels do not match the input ranks")
     for lab in (a_lab, b_lab, out):
@@ -589,7 +603,7 @@ def _einsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
 
     a3 = reshape(at, [*bs, m, k], (free_a, contract))
     b3 = reshape(bt, [*bs, k, n], (contract, free_b))
-    elt = a.type.element_type
+    elt = elem_of(a)
     y = b.create(cann.BatchMatMulV2Op, [a3, b3, []], TensorType(elt, [*bs, m, n]),
                  adj_x1=IntegerAttr(0, 1), adj_x2=IntegerAttr(0, 1))
     natural = batch + free_a + free_b
@@ -601,7 +615,7 @@ def _select(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """Select (TF1): the condition is a scalar, x's shape, or a vector over x's first axis
     (then reshaped to [n, 1, ...] so SelectV2's numpy broadcasting picks whole rows)."""
     c, x = node.operand(0), node.operand(1)
-    cs, xs = list(c.type.get_shape()), list(x.type.get_shape())
+    cs, xs = list(shape_of(c)), list(shape_of(x))
     if len(cs) == 1 and len(xs) > 1:
         if cs[0] >= 0 and xs[0] >= 0 and cs[0] != xs[0]:
             raise LegalizationError(f"the condition's length {cs[0]} differs from x's first "
@@ -613,7 +627,7 @@ def _select(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.create(cann.SelectV2Op, [c, x, node.operand(2)], node.result_type())]
 
 
-def _compare(tf_name: str, cls: type[Operation]) -> Rule:
+def _compare(tf_name: str, cls: type[IRDLOperation]) -> Rule:
     return Rule(tf_name, cls.name.removeprefix("cann."), one_to_one(cls, (0, 1)))
 
 
@@ -665,7 +679,7 @@ def _range(node: TfNode, b: Builder) -> Sequence[SSAValue]:
                            ((0, "start"), (1, "limit"), (2, "delta")))
     if delta == 0:
         raise LegalizationError("delta must be non-zero")
-    return _folded(node, b, np.arange(start, limit, delta))
+    return _folded(node, b, np.arange(start.item(), limit.item(), delta.item()))
 
 
 def _band_part(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -698,7 +712,7 @@ def _cumsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     from compiler.interpreters.constant_eval import constant_value
 
     x = node.operand(0)
-    axis = _axis(node, 1, len(x.type.get_shape()))
+    axis = _axis(node, 1, len(shape_of(x)))
     value = constant_value(x)
     if value is not None:
         return _folded(node, b, cumsum(np.asarray(value), axis, node.flag("exclusive"),
@@ -710,7 +724,7 @@ def _cumsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
 def _split(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """Split(axis, value) -> SplitD(split_dim, num_split)."""
     x = node.operand(1)
-    axis = _axis(node, 0, len(x.type.get_shape()))
+    axis = _axis(node, 0, len(shape_of(x)))
     n = node.int("num_split", len(node.op.results))
     op = b.add(cann.SplitDOp(operands=[x], result_types=[[r.type for r in node.op.results]],
                              properties={"split_dim": IntegerAttr(axis, i64),
@@ -722,7 +736,7 @@ def _split_v(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """SplitV(value, size_splits, axis) -> SplitVD(size_splits, split_dim, num_split); one -1
     size is resolved from the static dimension."""
     x = node.operand(0)
-    xs = list(x.type.get_shape())
+    xs = list(shape_of(x))
     axis = _axis(node, 2, len(xs))
     sizes = node.const_ints(1, "size_splits")
     if sizes.count(-1) > 1:
@@ -774,9 +788,9 @@ def _tensor_form(node: TfNode, b: Builder, cls, operands: Sequence[int]) -> Sequ
 
 def broadcast_to(b: Builder, x: SSAValue, shape: Sequence[int]) -> SSAValue:
     shape = [int(d) for d in shape]
-    if list(x.type.get_shape()) == shape:
+    if list(shape_of(x)) == shape:
         return x
-    return b.create(cann.BroadcastToDOp, [x], TensorType(x.type.element_type, shape),
+    return b.create(cann.BroadcastToDOp, [x], TensorType(elem_of(x), shape),
                     shape=int_array(shape))
 
 
@@ -823,7 +837,7 @@ def _tile(node: TfNode, b: Builder) -> Sequence[SSAValue]:
 def strided_slice(b: Builder, x: SSAValue, begin, end, strides, shape, begin_mask: int = 0,
                   end_mask: int = 0) -> SSAValue:
     zero = IntegerAttr(0, i64)
-    return b.create(cann.StridedSliceDOp, [x], TensorType(x.type.element_type, list(shape)),
+    return b.create(cann.StridedSliceDOp, [x], TensorType(elem_of(x), list(shape)),
                     begin=int_array(list(begin)), end=int_array(list(end)),
                     strides=int_array(list(strides)), begin_mask=IntegerAttr(begin_mask, i64),
                     end_mask=IntegerAttr(end_mask, i64), ellipsis_mask=zero, new_axis_mask=zero,
@@ -868,7 +882,7 @@ def _space_to_batch(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     x = node.operand(0)
     if any(p != [0, 0] for p in pads):
         padded = [d + p[0] + p[1] for d, p in zip(xs[1:m + 1], pads)]
-        x = b.create(cann.PadDOp, [x], TensorType(x.type.element_type,
+        x = b.create(cann.PadDOp, [x], TensorType(elem_of(x),
                                                   [xs[0], *padded, *xs[m + 1:]]),
                      paddings=int_array([0, 0, *(v for p in pads for v in p),
                                          *([0, 0] * (len(xs) - m - 1))]))
@@ -992,7 +1006,7 @@ def _conv_backprop_input(node: TfNode, b: Builder) -> Sequence[SSAValue]:
         x = b.create(cann.PadDOp, [x], TensorType(et, [n, h, s[1], w, s[2], c]),
                      paddings=int_array([0, 0, 0, 0, 0, s[1] - 1, 0, 0, 0, s[2] - 1, 0, 0]))
         x = b.reshape(x, [n, h * s[1], w * s[2], c])
-    xz = list(x.type.get_shape())
+    xz = list(shape_of(x))
     pads, crop_lo, crop_hi = [], [0, 0, 0, 0], list(xz)
     for i, (ax, k) in enumerate(((1, ws[0]), (2, ws[1]))):
         full = d[ax] * (k - 1)
@@ -1006,10 +1020,10 @@ def _conv_backprop_input(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     if crop_lo != [0, 0, 0, 0] or crop_hi != xz:
         x = strided_slice(b, x, crop_lo, crop_hi, [1, 1, 1, 1],
                           [e - o for o, e in zip(crop_lo, crop_hi)])
-    w = strided_slice(b, node.operand(1), [0] * 4, [0] * 4, [-1, -1, 1, 1], ws, 15, 15)
-    w = b.transpose(w, [0, 1, 3, 2])
+    wr = strided_slice(b, node.operand(1), [0] * 4, [0] * 4, [-1, -1, 1, 1], ws, 15, 15)
+    wr = b.transpose(wr, [0, 1, 3, 2])
     rt = TensorType(et, sizes)
-    return [_conv(b, x, w, rt, [1, 1, 1, 1], pads, [1, d[1], d[2], 1], StringAttr("NHWC"))]
+    return [_conv(b, x, wr, rt, [1, 1, 1, 1], pads, [1, d[1], d[2], 1], StringAttr("NHWC"))]
 
 
 # --- functional control flow and calls (functions referenced by symbol) -------------------------
@@ -1030,7 +1044,7 @@ def func_symbol(node: TfNode, name: str, value: Attribute | None = None) -> Any:
     return SymbolRefAttr(sym.root_reference)
 
 
-def _control(cls: type[Operation], first: list[SSAValue], node: TfNode, b: Builder,
+def _control(cls: type[IRDLOperation], first: list[SSAValue], node: TfNode, b: Builder,
              **props: Attribute) -> Sequence[SSAValue]:
     n_first = len(first)
     op = b.add(cls(operands=[*first, list(node.op.operands[n_first:])],
@@ -1065,7 +1079,7 @@ def _reverse(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """ReverseV2(x, axes) of constant axes: one GatherV2D per axis with the indices n-1 .. 0
     (Keras's Bidirectional reverses the time axis before and after the backward layer)."""
     x = node.operand(0)
-    shape = list(x.type.get_shape())
+    shape = list(shape_of(x))
     axes = sorted({a % len(shape) for a in node.const_ints(1, "axis")}) if shape else []
     for a in axes:
         if shape[a] < 0:
@@ -1073,7 +1087,7 @@ def _reverse(node: TfNode, b: Builder) -> Sequence[SSAValue]:
         if shape[a] > 1:
             x = b.create(cann.GatherV2DOp, [x, b.const(np.arange(shape[a] - 1, -1, -1,
                                                                   dtype=np.int32))],
-                         TensorType(x.type.element_type, shape), axis=IntegerAttr(a, i64))
+                         TensorType(elem_of(x), shape), axis=IntegerAttr(a, i64))
     return [x]
 
 
@@ -1100,7 +1114,10 @@ def _inline_call(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     from xdsl.dialects import func
     from xdsl.traits import SymbolTable
 
-    callee = SymbolTable.lookup_symbol(node.op, func_symbol(node, "f"))
+    sym = func_symbol(node, "f")
+    callee = SymbolTable.lookup_symbol(node.op, sym)
+    if not isinstance(callee, func.FuncOp):
+        raise LegalizationError(f"f @{sym.string_value()} is not a function of the module")
     block = callee.body.blocks.first if callee.body.blocks else None
     if block is None:
         raise LegalizationError(f"f @{callee.sym_name.data} has no body")
@@ -1142,12 +1159,12 @@ def _conv_props() -> dict[str, Converter]:
             "data_format": copy("data_format", StringAttr("NHWC"))}
 
 
-def _unary(tf_name: str, cls: type[Operation], cann_name: str | None = None, **props) -> Rule:
+def _unary(tf_name: str, cls: type[IRDLOperation], cann_name: str | None = None, **props) -> Rule:
     return Rule(tf_name, cann_name or cls.name.removeprefix("cann."),
                 one_to_one(cls, (0,), props or None))
 
 
-def _binary(tf_name: str, cls: type[Operation]) -> Rule:
+def _binary(tf_name: str, cls: type[IRDLOperation]) -> Rule:
     return Rule(tf_name, cls.name.removeprefix("cann."), one_to_one(cls, (0, 1)))
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from compiler.ir.diagnostics import OpError, node_name
@@ -49,8 +49,10 @@ class TableRule(RewritePattern):
                 check_dtype(rule.cann, node.result_type().element_type)
             else:
                 check_dtype(rule.cann, node.operand_type(rule.dtype_operand).element_type)
+        if rule.build is None:
+            raise LegalizationError(f"the {rule.tf} row has neither a builder nor forward=True")
         b = Builder(node)
-        results = list(rule.build(node, b))
+        results: list[SSAValue | None] = list(rule.build(node, b))
         if len(results) < len(op.results):
             for r in op.results[len(results):]:
                 if r.uses:
@@ -86,7 +88,7 @@ class _Collecting(RewritePattern):
         if self.inlining != (t in INLINE_ROWS):
             return
         pattern = self.patterns.get(t)
-        why = f"{op.name} has no CANN lowering" if pattern is None else None
+        why = f"{op.name} has no CANN lowering"
         if pattern is not None:
             try:
                 pattern.match_and_rewrite(op, rewriter)
@@ -186,7 +188,7 @@ def inline_calls(module: ModuleOp, failures: list[tuple[Operation, str]]) -> Cou
             counts[tf_op_type(c)] += 1
             f = c.properties.get("f") or c.attributes.get("f")
             f = getattr(f, "func", f)
-            if hasattr(f, "root_reference"):
+            if isinstance(f, SymbolRefAttr):
                 callees.add(f.root_reference.data)
         rewrite(module, [_Collecting(failures, False, [], inlining=True)], recursive=False)
     else:

@@ -31,6 +31,7 @@ from xdsl.ir import SSAValue
 from xdsl.rewriter import Rewriter
 
 from compiler.conversions.tf_to_cann.legalization import tf_op_type
+from compiler.ir.typed import block_of, shape_of
 
 TA_OPS = ("TensorArrayV3", "TensorArrayWriteV3", "TensorArrayScatterV3", "TensorArrayReadV3",
           "TensorArrayGatherV3", "TensorArraySizeV3")
@@ -142,7 +143,7 @@ def resolve_tensor_arrays(module: ModuleOp) -> int:
         if t is None:
             continue
         for seed, ty in ((ta.results[1], t), (ta.results[0], HANDLE_TYPE)):
-            work = [seed]
+            work: list[SSAValue] = [seed]
             while work:
                 v = work.pop()
                 if v in known:
@@ -151,7 +152,7 @@ def resolve_tensor_arrays(module: ModuleOp) -> int:
                 for u in list(v.uses):
                     o, k = u.operation, u.index
                     kind = tf_op_type(o)
-                    if _FLOW_IN.get(kind) == k:
+                    if _FLOW_IN.get(kind or "") == k:
                         work.append(o.results[0])
                     elif kind in ("Identity", "Snapshot"):
                         work.append(o.results[0])
@@ -160,10 +161,10 @@ def resolve_tensor_arrays(module: ModuleOp) -> int:
                         for name in ("body", "cond"):
                             f = funcs.get(_sym(o, name) or "")
                             if f is not None and f.body.blocks:
-                                work.append(f.body.blocks.first.args[k])
+                                work.append(block_of(f.body).args[k])
                         f = funcs.get(_sym(o, "body") or "")
                         if f is not None and f.body.blocks:
-                            ret = f.body.blocks.first.last_op
+                            ret = block_of(f.body).last_op
                             if isinstance(ret, ReturnOp):
                                 work.append(ret.operands[k])
     for v, t in known.items():
@@ -195,12 +196,12 @@ def resolve_tensor_arrays(module: ModuleOp) -> int:
         for f in funcs.values():
             if not f.body.blocks:
                 continue
-            block = f.body.blocks.first
+            block = block_of(f.body)
             ret = block.last_op
             outs = [o.type for o in ret.operands] if isinstance(ret, ReturnOp) else \
                 list(f.function_type.outputs.data)
             f.function_type = FunctionType.from_lists([a.type for a in block.args], outs)
-    return sum(1 for ta in arrays if ta.results[1] in known or ta.results[1].type.get_shape())
+    return sum(1 for ta in arrays if ta.results[1] in known or shape_of(ta.results[1]))
 
 
 def _ranked(t) -> bool:
@@ -228,7 +229,7 @@ def _refine_pointwise(module: ModuleOp) -> None:
             if not o.operands or not all(_ranked(v.type) for v in o.operands):
                 continue
             try:
-                shape = np.broadcast_shapes(*(tuple(v.type.get_shape()) for v in o.operands))
+                shape = np.broadcast_shapes(*(shape_of(v) for v in o.operands))
             except ValueError:
                 continue
             elt = getattr(o.results[0].type, "element_type", None)

@@ -22,6 +22,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, OpResult, SSAValue
 from xdsl.rewriter import Rewriter
 
+from compiler.ir.typed import block_of
 from compiler.conversions.tf_to_cann.legalization import tf_op_type
 
 LIST_OPS = {"TensorListReserve", "TensorListFromTensor", "TensorListGetItem",
@@ -264,12 +265,12 @@ def resolve_tensor_lists(module: ModuleOp) -> int:
         f = funcs.get(name)
         if f is None or not f.body.blocks:
             return []
-        last = f.body.blocks.first.last_op
+        last = block_of(f.body).last_op
         return list(last.operands) if isinstance(last, ReturnOp) else []
 
     def args(name: str) -> list[SSAValue]:
         f = funcs.get(name)
-        return list(f.body.blocks.first.args) if f is not None and f.body.blocks else []
+        return list(block_of(f.body).args) if f is not None and f.body.blocks else []
 
     ops = [o for o in module.walk() if any(is_variant(v.type) for v in (*o.operands, *o.results))]
     for _ in range(64):
@@ -316,8 +317,9 @@ def resolve_tensor_lists(module: ModuleOp) -> int:
             known.pop(op.results[0], None)
             op.detach()
             op.erase()
-    for v, t in known.items():
-        Rewriter.replace_value_with_new_type(v, t)
+    for v, vt in known.items():
+        if isinstance(vt, TensorType):  # (the others were dropped above)
+            Rewriter.replace_value_with_new_type(v, vt)
     for op in ops:  # a grown list's stack: TF says [?, ...], the buffer knows its rows
         t0 = op.operands[0].type if op.operands else None
         if tf_op_type(op) == "TensorListStack" and op.parent is not None and \
@@ -326,7 +328,7 @@ def resolve_tensor_lists(module: ModuleOp) -> int:
     for f in funcs.values():
         if not f.body.blocks:
             continue
-        block = f.body.blocks.first
+        block = block_of(f.body)
         outs = list(block.last_op.operands) if isinstance(block.last_op, ReturnOp) else \
             list(f.function_type.outputs.data)
         from xdsl.dialects.builtin import FunctionType

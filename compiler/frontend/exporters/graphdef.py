@@ -29,6 +29,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue, TypeAttribute
 
 from compiler.ir.diagnostics import CompileError
 from compiler.frontend.tf_loader import tensorflow
+from compiler.ir.typed import dict_of, int_of, str_of
 from dialects.common import numpy_from_dense
 
 SKIP_ATTRS = {"operandSegmentSizes", "resultSegmentSizes"}
@@ -150,9 +151,11 @@ class _Names:
 
 def _derive_attrs(tf: Any, op: Operation, node: Any) -> None:
     """Fill `T`, `N`, `Tin`, ... of a typed op from its operand/result types when missing."""
-    spec = getattr(type(op), "SPEC", None)
-    if not spec:
+    from dialects.tf import GeneratedTFOp
+
+    if not isinstance(op, GeneratedTFOp) or not op.SPEC:
         return
+    spec = op.SPEC
     for args, values in ((spec["inputs"], op._tf_operand_groups()),
                          (spec["outputs"], op._tf_result_groups())):
         for arg, vals in zip(args, values):
@@ -247,8 +250,8 @@ def _function_def(tf: Any, func: FuncOp) -> Any:
     fdef.signature.name = func.sym_name.data
     sig = func.attributes.get("tf.signature")
     d = sig.data if isinstance(sig, DictionaryAttr) else {}
-    ins = d["inputs"].data.split(",") if "inputs" in d and d["inputs"].data else []
-    outs = d["outputs"].data.split(",") if "outputs" in d and d["outputs"].data else []
+    ins = str_of(d["inputs"]).split(",") if "inputs" in d and str_of(d["inputs"]) else []
+    outs = str_of(d["outputs"]).split(",") if "outputs" in d and str_of(d["outputs"]) else []
     block = func.body.block
     ins = ins if len(ins) == len(block.args) else [f"arg{i}" for i in range(len(block.args))]
     for n, a in zip(ins, block.args):
@@ -266,7 +269,7 @@ def _function_def(tf: Any, func: FuncOp) -> Any:
     cr = func.attributes.get("tf.control_ret")
     if isinstance(cr, DictionaryAttr):
         for k, v in cr.data.items():
-            fdef.control_ret[k] = v.data
+            fdef.control_ret[k] = str_of(v)
             fdef.signature.control_output.append(k)
     attrs = func.attributes.get("tf.attrs")
     if isinstance(attrs, DictionaryAttr):
@@ -275,7 +278,7 @@ def _function_def(tf: Any, func: FuncOp) -> Any:
     arg_attrs = func.attributes.get("tf.arg_attrs")
     if isinstance(arg_attrs, DictionaryAttr):
         for i, dd in arg_attrs.data.items():
-            for k, v in dd.data.items():
+            for k, v in dict_of(dd).items():
                 _fill(tf, fdef.arg_attr[int(i)].attr[k], v)
     return fdef
 
@@ -295,8 +298,8 @@ def export_graphdef(module: ModuleOp, filename: str = "<module>") -> Any:
     gd = tf.compat.v1.GraphDef()
     versions = main.attributes.get("tf.versions")
     if isinstance(versions, DictionaryAttr):
-        gd.versions.producer = versions.data["producer"].value.data
-        gd.versions.min_consumer = versions.data["min_consumer"].value.data
+        gd.versions.producer = int_of(versions.data["producer"])
+        gd.versions.min_consumer = int_of(versions.data["min_consumer"])
     try:
         # @main's arguments feed their Placeholder ops; a bare argument becomes a Placeholder
         for i, a in enumerate(main.body.block.args):

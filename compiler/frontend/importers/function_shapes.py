@@ -84,11 +84,12 @@ class _Refiner:
         shapes = [t.shape for t in op.inputs]
         if op.type in CONDITIONALS:
             names = self.branch_names(node, CONDITIONALS[op.type])
-            outs = [self.function_results(n, site, shapes[1:]) for n in names]
-            if any(o is None for o in outs):
+            found = [self.function_results(n, site, shapes[1:]) for n in names]
+            branches = [o for o in found if o is not None]
+            if len(branches) != len(found):
                 return None
-            merged = outs[0]
-            for o in outs[1:]:
+            merged = branches[0]
+            for o in branches[1:]:
                 if len(o) != len(merged):
                     return None
                 merged = [a.most_specific_compatible_shape(b) for a, b in zip(merged, o)]
@@ -132,10 +133,12 @@ class _Refiner:
     # --- functions ----------------------------------------------------------------------------
 
     def merged(self, name: str) -> list[Any]:
-        shapes = None
+        shapes: list[Any] | None = None
         for s in self.sites[name].values():
             shapes = s if shapes is None else [a.most_specific_compatible_shape(b)
                                                for a, b in zip(shapes, s)]
+        if shapes is None:
+            raise KeyError(f"function {name} has no call site")
         return shapes
 
     def function_results(self, name: str, site: tuple, shapes: list[Any]) -> list[Any] | None:

@@ -487,7 +487,7 @@ class _Functionalizer:
         rets += [nvars + k for k in range(len(invariants))]
         body_fn, e2 = self.build_fn(f"{name}_body", body_nodes, body_map, arg_types, drop, rets,
                                     arg_types, outside, f"{where0} (its body)")
-        if e1 or e2:
+        if e1 or e2 or cond_fn is None or body_fn is None:  # None comes with its errors
             return e1 + e2
         # nothing else may read the frame's nodes
         removed = mem | {v[4] for v in variables if v[4]}
@@ -658,7 +658,7 @@ class _Functionalizer:
                 arg_types.append(t)
             return r
 
-        fns = {}
+        fns: dict[int, _Fn] = {}
         out_types = [nodes[m].attr["T"].type for m in ms]
         for b in (1, 0):
             arg_map = {_ref(s, b): k for s, k in sw_index.items()}
@@ -678,7 +678,7 @@ class _Functionalizer:
             fn_nodes = [n for n in body if branch[n] == b]
             fn, e = self.build_fn(f"{name}_{'then' if b else 'else'}", fn_nodes, arg_map, arg_types,
                                   set(sws), rets, out_types, outside, where0)
-            if e:
+            if e or fn is None:  # None comes with its errors
                 return e, False
             fns[b] = fn
         # extra arguments found while building one branch: give both branches all of them

@@ -444,6 +444,7 @@ def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Seq
         CONTROL_INPUTS,
         OP_CLASSES,
         ConstOp,
+        GeneratedTFOp,
         PlaceholderOp,
         generic_op_class,
     )
@@ -468,7 +469,7 @@ def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Seq
                 attributes[k] = convert_attr(tf, v)
         op = PlaceholderOp(operands=operands, result_types=result_types, properties=properties,
                            attributes=attributes)
-    elif cls is not None:
+    elif cls is not None and issubclass(cls, GeneratedTFOp):
         spec = cls.SPEC
         names = {a["name"] for a in spec["attrs"]}
         kinds = {a["name"]: a["type"] for a in spec["attrs"]}

@@ -47,6 +47,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import tensor_of
 from dialects import cann
 from dialects.op_kinds import OutputFusable, is_pointwise, kind_name
 
@@ -223,10 +224,11 @@ def epilogue_host(fk: Operation) -> Operation | None:
         return None
     v = fk.inputs[0]
     shape = cann.origin_shape(fk.y.type)
-    if not _host_result(v, shape) or v.owner.parent_block() is not fk.parent_block() or \
-            not _pool_takes(v.owner, list(fk.inputs)[1:], shape):
+    host = v.owner
+    if not _host_result(v, shape) or not isinstance(host, Operation) \
+            or host.parent_block() is not fk.parent_block() or not _pool_takes(host, list(fk.inputs)[1:], shape):
         return None
-    return v.owner
+    return host
 
 
 def _epilogue_input(ops: list[Operation]) -> SSAValue | None:
@@ -257,7 +259,7 @@ def build_fused_kernel(ops: list[Operation]) -> cann.FusedKernelOp:
     mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
     for o in ops:
         for v in o.operands:
-            if v not in mapping and scalar_const(v):
+            if v not in mapping and scalar_const(v) and isinstance(v.owner, Operation):
                 c = v.owner.clone()
                 block.add_op(c)
                 mapping[v] = c.results[0]
@@ -269,7 +271,7 @@ def build_fused_kernel(ops: list[Operation]) -> cann.FusedKernelOp:
             mapping[a] = b
     root = ops[-1]
     block.add_op(cann.YieldOp.create(operands=[mapping[root.results[0]]]))
-    fk = cann.FusedKernelOp(inputs, root.results[0].type, Region(block))
+    fk = cann.FusedKernelOp(inputs, tensor_of(root.results[0]), Region(block))
     return with_loc(fk, root)
 
 
@@ -415,7 +417,7 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
     return None
 
 
-def _fk_problem(fk: Operation) -> str | None:
+def _fk_problem(fk: cann.FusedKernelOp) -> str | None:
     return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None)
 
 

@@ -36,6 +36,7 @@ from xdsl.rewriter import InsertPoint
 
 from xdsl.utils.exceptions import VerifyException
 
+from compiler.ir.typed import parent_block_of
 from compiler.ir.diagnostics import CompileError, node_name, one_line
 from compiler.transforms.fusion.helpers import full_name, short_name
 from compiler.transforms.fusion.language import Expr, Rule, Stmt
@@ -270,7 +271,7 @@ class RulePattern(RewritePattern):
             if id(op) in seen:
                 continue
             seen.add(id(op))
-            if limit is not None:
+            if limit is not None and pos is not None:
                 p = pos.get(op)
                 if p is not None and p >= limit:
                     continue
@@ -366,6 +367,8 @@ class RulePattern(RewritePattern):
                 continue
             if name not in prop_names:
                 raise ValueError(f"{st.op} has no attribute '{name}'")
+            if expr is None:  # (the parser gives every attribute not copied its expression)
+                raise ValueError(f"{st.op}: attribute '{name}' has no value")
             val = expr.fn(env)
             if val is None:
                 props.pop(name, None)
@@ -550,7 +553,7 @@ def fold_constants(root: Operation) -> int:
         if c.output.type != r.type:
             continue
         with_loc(c, op)
-        block = op.parent_block()
+        block = parent_block_of(op)
         block.insert_op_before(c, op)
         r.replace_all_uses_with(c.output)
         op.detach()

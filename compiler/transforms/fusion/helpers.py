@@ -126,7 +126,7 @@ def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
             a = constant_attr_value(op)
             return None if a is None else np.asarray(a).reshape(shape)
         if kind_of(op) is View and op.operands:
-            idx = v.index if len(op.results) > 1 else 0  # result i of a multi-result view is operand i
+            idx = v.index if isinstance(v, OpResult) and len(op.results) > 1 else 0  # result i of a multi-result view is operand i
             a = const_value(op.operands[idx], _depth + 1)
             return None if a is None else a.reshape(shape)
         arity = 1 if name in FOLDED_UNARY else 2 if name in FOLDED_BINARY else 0
@@ -249,7 +249,7 @@ def opname(x) -> str:
 def keeps_last_dim(x) -> bool:
     """A reshape-like op whose input and output have the same last dimension (a bias along it
     commutes with the reshape)."""
-    op = x if isinstance(x, Operation) else (value(x).owner if value(x) is not None else None)
+    op = x if isinstance(x, Operation) else (vx.owner if (vx := value(x)) is not None else None)
     if not isinstance(op, Operation) or not op.operands:
         return False
     si, so = shape(op.operands[0]), shape(op.results[0])
@@ -454,7 +454,7 @@ def splits_last_dim(r, bias=None) -> bool:
     """A reshape [..., C] -> [..., d1, .., dk] that only splits the last axis (Keras'
     EinsumDense head split); with `bias`: a constant whose shape is [d1, .., dk] (or one that
     broadcasts as such, leading 1s allowed)."""
-    op = r if isinstance(r, Operation) else (value(r).owner if value(r) is not None else None)
+    op = r if isinstance(r, Operation) else (vr.owner if (vr := value(r)) is not None else None)
     if not isinstance(op, Operation) or not op.operands:
         return False
     si, so = shape(op.operands[0]), shape(op.results[0])
@@ -718,7 +718,8 @@ def inverted_mask(cond):
 def reduces_hw(m) -> bool:
     """A reduction over exactly the spatial axes H, W of an NHWC rank-4 tensor."""
     axes = attr_of(m, "axes")
-    src = value(m).owner.operands[0] if value(m) is not None else None
+    vm = value(m)
+    src = vm.owner.operands[0] if vm is not None and isinstance(vm.owner, Operation) else None
     if axes is None or src is None or rank(src) != 4:
         return False
     return sorted(int(a) % 4 for a in axes) == [1, 2]
@@ -727,7 +728,10 @@ def reduces_hw(m) -> bool:
 @helper
 def pointwise(c) -> bool:
     """A 1x1 conv: stride 1, no dilation, no padding."""
-    op = value(c).owner
+    vc = value(c)
+    op = vc.owner if vc is not None else None
+    if not isinstance(op, Operation):
+        return False
     f = shape(op.operands[1])
     return (len(f) == 4 and f[:2] == (1, 1) and attr_of(op, "pads") == (0, 0, 0, 0)
             and attr_of(op, "strides") == (1, 1, 1, 1) and attr_of(op, "dilations") == (1, 1, 1, 1))

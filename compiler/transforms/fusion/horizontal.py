@@ -27,6 +27,7 @@ siblings left alone with the reason, is in the fusion report.  Switch: Horizonta
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import TypeAlias, TypeVar
 
 import numpy as np
 from xdsl.dialects import func
@@ -34,6 +35,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from compiler.ir.typed import elem_of, num_of, parent_block_of, shape_of, str_of
 from compiler.ir.rewriting import with_loc
 from dialects import cann
 from compiler.target.formats import c0_for
@@ -80,6 +82,21 @@ def _name(op: Operation) -> str:
     return describe(op)
 
 
+_Conv: TypeAlias = "cann.Conv2DOp | cann.FusedConv2DOp"
+"""The convs merged."""
+_Reader: TypeAlias = "cann.Conv2DOp | cann.FusedConv2DOp | cann.FusedConv2DAddOp"
+"""The convs whose filters are padded."""
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def _known(v: SSAValue) -> np.ndarray:
+    """The value of an operand the caller checked is a constant."""
+    a = _const(v)
+    if a is None:
+        raise ValueError(f"{v} is not a constant")
+    return a
+
+
 def _const(v: SSAValue) -> np.ndarray | None:
     from compiler.transforms.fusion.helpers import const_value
 
@@ -96,30 +113,30 @@ def _key(op: Operation):
         return None
     act = op.properties.get("activation")
     alpha = op.properties.get("alpha")
-    ws = tuple(op.filter.type.get_shape())
+    ws = shape_of(op.filter)
     return (ws[0], ws[1], tuple(ints(op.strides)), tuple(ints(op.pads)), tuple(ints(op.dilations)),
-            str(op.x.type.element_type), act.data if act is not None else "none",
-            None if alpha is None else alpha.value.data)
+            str(elem_of(op.x)), str_of(act) if act is not None else "none",
+            None if alpha is None else num_of(alpha))
 
 
-def _feeds_epilogue(op: Operation) -> bool:
+def _feeds_epilogue(op: _Conv) -> bool:
     return any(is_pointwise(u.operation) for u in op.y.uses)
 
 
-def _padding_readers(op: Operation) -> list[Operation] | None:
+def _padding_readers(op: _Conv) -> list[_Reader] | None:
     """The convs reading op's result as x when every reader is one with a constant filter
     (groups = 1): zero input rows appended to their filters make them read C0-padded channels
     unchanged; else None."""
     readers = [u.operation for u in op.y.uses]
-    if not readers or any(not isinstance(r, (cann.Conv2DOp, cann.FusedConv2DOp,
-                                              cann.FusedConv2DAddOp)) or r.x is not op.y
-                          or r.groups.value.data != 1 or r.data_format.data != cann.DataFormat.NHWC
-                          or _const(r.filter) is None for r in readers):
+    convs = [r for r in readers if isinstance(r, (cann.Conv2DOp, cann.FusedConv2DOp, cann.FusedConv2DAddOp))]
+    if not readers or len(convs) != len(readers) or any(
+            r.x is not op.y or r.groups.value.data != 1 or r.data_format.data != cann.DataFormat.NHWC
+            or _const(r.filter) is None for r in convs):
         return None
-    return readers
+    return convs
 
 
-def _plan(ops: list[Operation], c0: int):
+def _plan(ops: list[_Conv], c0: int):
     """(order, padded channels, readers to pad) of the merge, or None when it does not pay.
 
     The wide output is split on whole C0 blocks (a view the memory plan aliases, no copy) only
@@ -127,7 +144,7 @@ def _plan(ops: list[Operation], c0: int):
     padded to it with zero filter columns when its readers are convs with constant filters
     (which get zero input rows: they read the padding lanes times zero); of the pieces that
     cannot be padded, only one can go last: the others stay separate convs."""
-    chans = {o: int(o.filter.type.get_shape()[3]) for o in ops}
+    chans = {o: int(shape_of(o.filter)[3]) for o in ops}
     aligned = [o for o in ops if chans[o] % c0 == 0]
     pad = {o: r for o in ops if chans[o] % c0 for r in [_padding_readers(o)] if r is not None}
     fixed = [o for o in ops if chans[o] % c0 and o not in pad]
@@ -144,30 +161,30 @@ def _plan(ops: list[Operation], c0: int):
     return order, widths, {o: pad[o] for o in order if o in pad}
 
 
-def _pad_reader_filter(reader: Operation, cin: int) -> None:
+def _pad_reader_filter(reader: _Reader, cin: int) -> None:
     """The reader's filter with zero input rows up to cin (it reads that many channels now)."""
-    w = _const(reader.filter)
+    w = _known(reader.filter)
     wp = np.zeros((w.shape[0], w.shape[1], cin, w.shape[3]), w.dtype)
     wp[:, :, :w.shape[2]] = w
-    c = with_loc(cann.ConstOp(dense_from_numpy(wp), TensorType(reader.filter.type.element_type,
+    c = with_loc(cann.ConstOp(dense_from_numpy(wp), TensorType(elem_of(reader.filter),
                                                                 list(wp.shape))), reader)
     Rewriter.insert_op(c, InsertPoint.before(reader))
     reader.operands[1] = c.results[0]
 
 
-def _merge(group: list[Operation], widths: list[int], padded: dict) -> Operation:
+def _merge(group: list[_Conv], widths: list[int], padded: dict) -> Operation:
     first = group[0]
-    et = first.x.type.element_type
+    et = elem_of(first.x)
     ws, bs = [], []
     for o, width in zip(group, widths):
-        w = _const(o.filter)
-        b = _const(o.bias) if o.bias is not None else np.zeros(w.shape[3], w.dtype)
+        w = _known(o.filter)
+        b = _known(o.bias) if o.bias is not None else np.zeros(w.shape[3], w.dtype)
         ws.append(np.concatenate([w, np.zeros((*w.shape[:3], width - w.shape[3]), w.dtype)], 3))
         bs.append(np.concatenate([b.astype(w.dtype), np.zeros(width - w.shape[3], w.dtype)]))
     w, b = np.concatenate(ws, axis=3), np.concatenate(bs)
     wc = with_loc(cann.ConstOp(dense_from_numpy(w), TensorType(et, list(w.shape))), first)
     bc = with_loc(cann.ConstOp(dense_from_numpy(b), TensorType(et, [b.shape[0]])), first)
-    ys = list(first.y.type.get_shape())
+    ys = list(shape_of(first.y))
     ys[3] = int(w.shape[3])
     props = {k: first.properties[k] for k in ("strides", "pads", "dilations", "groups",
                                               "data_format")}
@@ -179,7 +196,7 @@ def _merge(group: list[Operation], widths: list[int], padded: dict) -> Operation
                                      result_types=[TensorType(et, ys)], properties=props)
     pieces = []
     for o, width in zip(group, widths):
-        t = list(o.y.type.get_shape())
+        t = list(shape_of(o.y))
         t[3] = width
         pieces.append(TensorType(et, t))
     split = cann.SplitVDOp.create(
@@ -198,8 +215,8 @@ def _merge(group: list[Operation], widths: list[int], padded: dict) -> Operation
     return conv
 
 
-def _in_block_order(ops: list[Operation]) -> list[Operation]:
-    block = ops[0].parent_block()
+def _in_block_order(ops: list[_OpT]) -> list[_OpT]:
+    block = parent_block_of(ops[0])
     pos = {op: i for i, op in enumerate(block.ops)}
     return sorted(ops, key=lambda o: pos[o])
 
@@ -215,10 +232,10 @@ def fuse_siblings(root: Operation) -> Report:
         values.extend(op.results)
     for v in values:
         readers = [u.operation for u in v.uses if u.index == 0]
-        groups: dict = {}
+        groups: dict[tuple, list[_Conv]] = {}
         for op in readers:
             k = _key(op)
-            if k is not None:
+            if k is not None and isinstance(op, (cann.Conv2DOp, cann.FusedConv2DOp)):
                 groups.setdefault(k, []).append(op)
         for ops in groups.values():
             if len(ops) < 2 or len({o.parent_block() for o in ops}) != 1:
@@ -235,7 +252,7 @@ def fuse_siblings(root: Operation) -> Report:
             if nonconst:
                 why.append(f"{len(nonconst)} have a non-constant filter or bias")
             cand = [o for o in ops if o not in epi and o not in nonconst]
-            c0 = c0_for(numpy_dtype(ops[0].x.type.element_type))
+            c0 = c0_for(numpy_dtype(elem_of(ops[0].x)))
             plan = _plan(cand, c0) if len(cand) >= 2 else None
             if plan is None:
                 why.append("merging saves no launch (the wide conv, plus a copy per piece a "

@@ -175,6 +175,13 @@ class RuleFile:
     see_through: set[str] = field(default_factory=set)
 
 
+def _token(x: Token | Tree) -> Token:
+    """A tree child the grammar makes a token (a rule's or a node's name)."""
+    if not isinstance(x, Token):
+        raise TypeError(f"expected a token, got {x}")
+    return x
+
+
 def op_name(name: str) -> str:
     return name if "." in name else f"cann.{name}"
 
@@ -229,8 +236,8 @@ class _Compiler:
             v = float(s) if any(ch in s for ch in ".eE") else int(s)
             return lambda env: v
         if k == "string":
-            v = str(c[0])[1:-1].encode().decode("unicode_escape")
-            return lambda env: v
+            sv = str(c[0])[1:-1].encode().decode("unicode_escape")
+            return lambda env: sv
         if k == "list_":
             parts = [self._expr(x, scope, names) for x in c if x is not None]
             return lambda env: [p(env) for p in parts]
@@ -284,7 +291,7 @@ class _Compiler:
     # --- rules -------------------------------------------------------------------------------
 
     def rule(self, t: Tree, see_through: set[str]) -> Rule:
-        name_tok = t.children[0]
+        name_tok = _token(t.children[0])
         priority, group = 0, "GraphFusion"
         nodes: list[Node] = []
         constraints: list[Constraint] = []
@@ -292,7 +299,7 @@ class _Compiler:
         scope: set[str] = set()
         for ch in t.children[1:]:
             if ch.data == "priority":
-                priority = int(ch.children[0])
+                priority = int(str(ch.children[0]))
             elif ch.data == "group":
                 group = str(ch.children[0])
             elif ch.data == "match_block":
@@ -310,7 +317,7 @@ class _Compiler:
         nodes: list[Node] = []
         node_names: set[str] = set()
         for nt in t.children:
-            name = nt.children[0]
+            name = _token(nt.children[0])
             if str(name) in node_names:
                 raise self.error(name, f"node '{name}' is defined twice")
             ops = tuple(op_name(str(x)) for x in nt.children[1].children)
@@ -333,7 +340,7 @@ class _Compiler:
             for o in operands:
                 if o.name is not None and o.name == str(name):
                     raise self.error(name, f"node '{name}' uses itself")
-            nodes.append(Node(str(name), ops, operands, commutative, shared, name.line))
+            nodes.append(Node(str(name), ops, operands, commutative, shared, name.line or 0))
             node_names.add(str(name))
         for n in nodes:
             scope.add(n.name)
@@ -432,7 +439,8 @@ def parse_rules(text: str, path: str, helpers: dict[str, Callable] | None = None
             if expected:
                 msg += f"; expected one of: {', '.join(expected[:8])}"
         elif isinstance(e, UnexpectedCharacters):
-            msg = f"unexpected character {text[e.pos_in_stream]!r}"
+            msg = f"unexpected character {text[e.pos_in_stream]!r}" if e.pos_in_stream is not None \
+                else "unexpected character"
         elif isinstance(e, UnexpectedEOF):
             msg = "unexpected end of file"
         else:

@@ -11,12 +11,23 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from typing import Protocol
 
 from compiler.ir.diagnostics import CompileError
-from compiler.transforms.fusion.language import Rule
 
 
-def disabled_by_switch_file(path: str, rules: list[Rule]) -> set[str]:
+class Switchable(Protocol):
+    """What a switch file turns on or off: a rule (or pass) name in a group."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def group(self) -> str: ...
+
+
+def disabled_by_switch_file(path: str, rules: Sequence[Switchable]) -> set[str]:
     from compiler.ir.ir_io import read_text
 
     text = read_text(path, "a fusion switch file")
