@@ -75,10 +75,13 @@ def num_of(attr: Attribute | None) -> int | float:
 
 
 def str_of(attr: Attribute | None) -> str:
-    """The value of a StringAttr."""
-    if not isinstance(attr, StringAttr):
+    """The value of a StringAttr or of a closed-set (enum) attribute (dialects/common.string_value)."""
+    from dialects.common import string_value
+
+    s = string_value(attr)
+    if s is None:
         raise TypeError(f"expected a string attribute, got {attr}")
-    return attr.data
+    return s
 
 
 def dict_of(attr: Attribute | None) -> dict[str, Attribute]:
