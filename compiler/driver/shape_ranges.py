@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from compiler.ir.diagnostics import CompileError
 
-from compiler.backend.runtime_tiling import PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
+from compiler.backend.runtime_tiling import KERNELS_ATTR, PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
 #: Rounds of symbolic reshape folding + re-import (each round can refine the next Reshape).
 MAX_REFINE_ROUNDS = 8
 
@@ -216,7 +216,8 @@ def import_symbolic(path: str, ranges: Ranges, outs, warn=lambda line: None):
     return module
 
 
-def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=None):
+def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=None,
+                   warn=lambda line: None):
     """cann-compile with a ranged --input_shape: the kernel module at the range's maximum, with
     the symbolic function and the tiling function recorded on it."""
     import time
@@ -254,6 +255,12 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     module.attributes[PIPELINE_ATTR] = StringAttr(pipeline_spec(tail))
     dispatcher = Dispatcher(module, source=args.model)
     t0 = time.perf_counter()
+    dispatcher.lower_once()
+    log_step("fusion and layouts once (kernels with ?)", time.perf_counter() - t0)
+    if dispatcher.fallback:
+        warn(f"{args.model}: note: the kernels are fused and laid out per shape at dispatch: "
+             f"{dispatcher.fallback}")
+    t0 = time.perf_counter()
     top = dispatcher.kernels(shape_at(ranges, "hi"))
     low = dispatcher.kernels(shape_at(ranges, "lo"))  # lowers at the smallest shape too
     from compiler.backend.memory_plan import read_plan
@@ -269,6 +276,10 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     for key in (RANGES_ATTR, PIPELINE_ATTR):
         out.attributes[key] = module.attributes[key]
     out.attributes[SOURCE_ATTR] = StringAttr(dispatcher.source_text())
+    if dispatcher.dispatch_kernels is not None:
+        from compiler.ir.ir_io import module_to_text
+
+        out.attributes[KERNELS_ATTR] = StringAttr(module_to_text(dispatcher.dispatch_kernels))
     return out, dispatcher
 
 
