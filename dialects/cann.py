@@ -359,12 +359,6 @@ class ConvLike(CannOp):
         if not dims_compatible(cin, ws[2] * g if ws[2] >= 0 else -1):
             raise VerifyException(f"{n}: x has {cin} channels, the filter (HWCN) expects "
                                   f"{ws[2]}" + (f" x {g} groups" if g != 1 else ""))
-        (sh, sw), (dh, dw), (pt, pb, pl, pr) = conv_geometry(self)
-        h, w_ = (xs[1], xs[2]) if fmt == "NHWC" else (xs[2], xs[3])
-        ho = (h + pt + pb - dh * (ws[0] - 1) - 1) // sh + 1 if h >= 0 and ws[0] >= 0 else -1
-        wo = (w_ + pl + pr - dw * (ws[1] - 1) - 1) // sw + 1 if w_ >= 0 and ws[1] >= 0 else -1
-        _check_result_shape(n, (xs[0], ho, wo, ws[3]) if fmt == "NHWC" else (xs[0], ws[3], ho, wo),
-                            ys)
         cout = ys[3] if fmt == "NHWC" else ys[1]
         if not dims_compatible(cout, ws[3]):
             raise VerifyException(f"{n}: y has {cout} channels, the filter has {ws[3]} outputs")
@@ -374,6 +368,13 @@ class ConvLike(CannOp):
             bs = origin_shape(self.bias.type)
             if len(bs) != 1 or not dims_compatible(bs[0], ws[3]):
                 raise VerifyException(f"{n}: bias must be 1-D of length {ws[3]}, got {list(bs)}")
+        # the result shape (checked last: the channel rules above say more)
+        (sh, sw), (dh, dw), (pt, pb, pl, pr) = conv_geometry(self)
+        h, w_ = (xs[1], xs[2]) if fmt == "NHWC" else (xs[2], xs[3])
+        ho = (h + pt + pb - dh * (ws[0] - 1) - 1) // sh + 1 if h >= 0 and ws[0] >= 0 else -1
+        wo = (w_ + pl + pr - dw * (ws[1] - 1) - 1) // sw + 1 if w_ >= 0 and ws[1] >= 0 else -1
+        _check_result_shape(n, (xs[0], ho, wo, ws[3]) if fmt == "NHWC" else (xs[0], ws[3], ho, wo),
+                            ys)
 
 
 @irdl_op_definition

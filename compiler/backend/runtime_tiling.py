@@ -141,8 +141,10 @@ def _concrete_shape_prop(op) -> None:
     if not isinstance(shape, DenseArrayBase) or len(op.results) != 1 or \
             not isinstance(op.results[0].type, TensorType):
         return
+    from dialects.cann import origin_shape
+
     dims = ints(shape)
-    got = list(op.results[0].type.get_shape())
+    got = list(origin_shape(op.results[0].type))  # a laid-out result: its origin shape
     if -1 in dims and len(got) == len(dims):
         op.properties["shape"] = int_array(got)
 
