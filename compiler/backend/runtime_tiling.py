@@ -307,8 +307,19 @@ class Dispatcher:
 
         solver = ", ".join(f"{k} {h} hits / {m} misses" for k, (h, m) in cache_stats().items())
         evicted = f", {self.evictions} evicted" if self.evictions else ""
+        if self.dispatch_kernels is not None:
+            from compiler.driver.runner import main_func
+            from dialects.kernel import DispatchOp
+
+            ks = [k for k in main_func(self.dispatch_kernels).body.ops if isinstance(k, DispatchOp)]
+            cube = sum(1 for k in ks if k.tiling_fn.solver.data == "cube")
+            how = (f"{len(ks)} kernels with ? lowered once ({cube} cube, {len(ks) - cube} vector "
+                   "tiling functions)")
+        else:
+            how = "fused and laid out per shape"
         return (f"tiling at dispatch: {self.hits} hits, {self.misses} misses of the shape cache "
-                f"({len(self.cache)} shapes tiled{evicted}); tiling solver cache: {solver}")
+                f"({len(self.cache)} shapes tiled{evicted}); tiling solver cache: {solver}; "
+                f"kernels: {how}")
 
 
 

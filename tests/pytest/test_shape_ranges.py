@@ -261,3 +261,32 @@ def test_an_unbounded_dimension_runs_past_any_compiled_size(capsys, tmp_path):
         in info.out.splitlines()
     stats = _check_runs(capsys, tmp_path, (pb, f"{out}.om"), [(1, 3, 32), (1, 40, 32), (1, 77, 32)])
     assert stats.startswith("tiling at dispatch: 0 hits, 3 misses"), stats
+
+
+@pytest.mark.parametrize("which,shape", [("cnn", [5, 32, 32, 3]), ("encoder", [1, 19, 32])])
+def test_kernels_with_dynamic_dims_give_the_layouts_of_the_whole_tiling_function(cnn, encoder,
+                                                                                 which, shape):
+    """The .om records the kernels fused and laid out once, with `?` (kernel.dispatch with a
+    tiling function per kernel); at a shape between the two the compile generalized, the
+    verifiers' shape rules give exactly the laid-out function the whole tiling function (fuse,
+    assign-layouts at that shape) makes, and dispatch runs only cann-to-kernel and plan-memory."""
+    from compiler.backend.offline_model import load_offline_model
+    from compiler.backend.runtime_tiling import Dispatcher, concretize, specialize
+    from compiler.driver.pipelines import run_pipeline
+    from compiler.driver.runner import main_func
+    from compiler.ir.ir_io import make_context, module_to_text
+    from dialects.kernel import DispatchOp
+
+    d = Dispatcher.of_kernel_module(load_offline_model({"cnn": cnn, "encoder": encoder}[which][1]).module)
+    assert d.dispatch_kernels is not None
+    d.dispatch_kernels.verify()
+    ops = [o for o in main_func(d.dispatch_kernels).body.ops
+           if o.name not in ("cann.Const", "func.return")]
+    assert ops and all(isinstance(o, DispatchOp) for o in ops)
+    assert any(o.tiling_fn.solver.data == "cube" and o.tiling_fn.dims for o in ops)
+    assert [p.name for p in d.lowering] == ["cann-to-kernel", "plan-memory"]
+    whole = specialize(d.symbolic, {"x": shape})
+    run_pipeline(make_context(), whole, d.head, d.source)
+    assert module_to_text(concretize(d.dispatch_kernels, {"x": shape})) == module_to_text(whole)
+    d.kernels({"x": shape})
+    assert "kernels with ? lowered once" in d.stats_line()
