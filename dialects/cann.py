@@ -325,6 +325,16 @@ def verify_conv_attributes(op) -> str:
     return fmt
 
 
+def check_conv_result_shape(op, fmt: str, xs, ws, cout: int, ys) -> None:
+    """The result shape of a conv-like op (HWCN filter `ws`, `cout` output channels)."""
+    (sh, sw), (dh, dw), (pt, pb, pl, pr) = conv_geometry(op)
+    h, w = (xs[1], xs[2]) if fmt == "NHWC" else (xs[2], xs[3])
+    ho = (h + pt + pb - dh * (ws[0] - 1) - 1) // sh + 1 if h >= 0 and ws[0] >= 0 else -1
+    wo = (w + pl + pr - dw * (ws[1] - 1) - 1) // sw + 1 if w >= 0 and ws[1] >= 0 else -1
+    _check_result_shape(op.name, (xs[0], ho, wo, cout) if fmt == "NHWC" else (xs[0], cout, ho, wo),
+                        ys)
+
+
 class ConvLike(CannOp):
     """Conv2D attributes as CANN takes them: 4-tuples in data_format order, explicit pads."""
 
@@ -368,13 +378,7 @@ class ConvLike(CannOp):
             bs = origin_shape(self.bias.type)
             if len(bs) != 1 or not dims_compatible(bs[0], ws[3]):
                 raise VerifyException(f"{n}: bias must be 1-D of length {ws[3]}, got {list(bs)}")
-        # the result shape (checked last: the channel rules above say more)
-        (sh, sw), (dh, dw), (pt, pb, pl, pr) = conv_geometry(self)
-        h, w_ = (xs[1], xs[2]) if fmt == "NHWC" else (xs[2], xs[3])
-        ho = (h + pt + pb - dh * (ws[0] - 1) - 1) // sh + 1 if h >= 0 and ws[0] >= 0 else -1
-        wo = (w_ + pl + pr - dw * (ws[1] - 1) - 1) // sw + 1 if w_ >= 0 and ws[1] >= 0 else -1
-        _check_result_shape(n, (xs[0], ho, wo, ws[3]) if fmt == "NHWC" else (xs[0], ws[3], ho, wo),
-                            ys)
+        check_conv_result_shape(self, fmt, xs, ws, ws[3], ys)  # last: the rules above say more
 
 
 @irdl_op_definition
@@ -917,6 +921,7 @@ class DepthwiseConv2DOp(CannOp):
             bs = _oshape(self.bias)
             if len(bs) != 1 or not dims_compatible(bs[0], cout):
                 raise VerifyException(f"{n}: bias must be 1-D of length {cout}, got {_fmt_shape(bs)}")
+        check_conv_result_shape(self, fmt, xs, ws, cout, ys)
 
 
 @irdl_op_definition
@@ -1499,7 +1504,11 @@ class AddLayerNormOp(CannOp):
 
 def origin_tensor_type(t: TensorType) -> TensorType:
     """t without its storage format: the origin shape, the element type."""
-    return t if format_of(t) is None else TensorType(t.element_type, origin_shape(t))
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    if format_of(t) is None:
+        return t
+    return TensorType(t.element_type, [DYNAMIC_INDEX if d < 0 else d for d in origin_shape(t)])
 
 
 #: Fused-kernel bodies compute on origin shapes (a pointwise op is the same on any layout)
@@ -1551,7 +1560,9 @@ class FusedKernelOp(CannOp):
         last = block.last_op
         if not isinstance(last, YieldOp):
             raise VerifyException(f"{n}: the body must end in cann.Yield")
-        if last.value.type != origin_tensor_type(self.y.type):
+        if _INFERRING is not None:  # the rule: the result is what the body yields
+            _check_result_shape(n, last.value.type.get_shape(), origin_shape(self.y.type))
+        elif last.value.type != origin_tensor_type(self.y.type):
             raise VerifyException(f"{n}: the body yields {last.value.type}, the result is "
                                   f"{self.y.type} (origin {origin_tensor_type(self.y.type)})")
         for op in block.ops:

@@ -21,6 +21,11 @@ compiler/target/tiling.py, plan-memory).  `Dispatcher.kernels(shapes)`:
    cann-level graph;
 4. checks the plan fits the arena the .om was planned with (the range's maximum).
 
+A compile whose kernels are lowered once with `?` (see "kernels lowered once" below) records
+those (`cann.dispatch_kernels`) instead of the `?` cann function: one copy of the weights, and
+dispatch runs steps 1, 3 (cann-to-kernel, plan-memory only) and 4, with the shape inference of
+step 2 done by the ops' shape rules instead of the interpreters.
+
 The dispatch cache keeps the last `MAX_CACHED_SHAPES` shapes used (`hits`, `misses`,
 `evictions`); the tiling solver's own per-op cache (compiler/target/tiling.py `cache_stats`) is
 reported beside it.
@@ -184,19 +189,19 @@ class Dispatcher:
         from compiler.driver.runner import main_func
         from compiler.ir.ir_io import make_context, parse_module
 
-        text = module.attributes.get(SOURCE_ATTR)
-        if not isinstance(text, StringAttr):
-            raise CompileError(f"{source}: invalid model: no '{SOURCE_ATTR}'")
-        symbolic, _ = parse_module(make_context(), text.data, f"{source}({SOURCE_ATTR})")
-        for key in (RANGES_ATTR, PIPELINE_ATTR):
-            if key not in module.attributes:
-                raise CompileError(f"{source}: invalid model: no '{key}'")
-            symbolic.attributes[key] = module.attributes[key]
+        # the `?` kernels (KERNELS_ATTR) or, when the compile fell back, the `?` cann function
+        key = next((k for k in (KERNELS_ATTR, SOURCE_ATTR)
+                    if isinstance(module.attributes.get(k), StringAttr)), None)
+        if key is None:
+            raise CompileError(f"{source}: invalid model: no '{KERNELS_ATTR}' or '{SOURCE_ATTR}'")
+        symbolic, _ = parse_module(make_context(), module.attributes[key].data, f"{source}({key})")
+        for k in (RANGES_ATTR, PIPELINE_ATTR):
+            if k not in module.attributes:
+                raise CompileError(f"{source}: invalid model: no '{k}'")
+            symbolic.attributes[k] = module.attributes[k]
         d = cls(symbolic, source)
-        kernels = module.attributes.get(KERNELS_ATTR)
-        if isinstance(kernels, StringAttr):
-            d.dispatch_kernels, _ = parse_module(make_context(), kernels.data,
-                                                 f"{source}({KERNELS_ATTR})")
+        if key == KERNELS_ATTR:
+            d.dispatch_kernels = symbolic
         from compiler.driver.shape_ranges import bounded
 
         if bounded(d.ranges):  # else (a -1): each shape's plan is the arena it needs
@@ -498,10 +503,6 @@ def concretize(kernels: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
     """The cann-level function the `kernel.dispatch` ops of `kernels` compute, at these input
     shapes: each op's result shapes from its verifier's shape rule."""
     from compiler.driver.runner import io_names, main_func
-    from compiler.ir.diagnostics import OpError
-    from compiler.target.formats import storage_shape
-    from dialects.cann import FormatAttr, inferred_result_shapes
-    from dialects.common import numpy_dtype
     from dialects.kernel import DispatchOp
 
     module = kernels.clone()
@@ -523,24 +524,46 @@ def concretize(kernels: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
             kr.replace_all_uses_with(r)
         k.detach()
         k.erase()
-        if not any(isinstance(r.type, TensorType) and any(d < 0 for d in r.type.get_shape())
-                   for r in op.results):
-            continue
-        want = inferred_result_shapes(op)
-        if want is None or any(d < 0 for s in want for d in s):
-            raise OpError([(op, f"{op.name}: no shape rule gives its result shapes at dispatch")])
-        for r, s in zip(list(op.results), want):
-            t = r.type
-            f = t.encoding
-            if isinstance(f, FormatAttr) and f.origin_fmt is not None:
-                enc = FormatAttr(f.fmt, f.origin_fmt, s, f.groups.data, f.is_grouped_conv)
-                st = storage_shape(f.fmt, f.origin_fmt, s, numpy_dtype(t.element_type),
-                                   f.groups.data, f.is_grouped_conv)
-                new = TensorType(t.element_type, list(st), enc)
-            else:
-                new = TensorType(t.element_type, list(s), t.encoding)
-            if new != t:
-                Rewriter.replace_value_with_new_type(r, new)
-        _concrete_shape_prop(op)
+        _infer(op)
     _retype_funcs(module)
     return module
+
+
+def _dynamic(v) -> bool:
+    return isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape())
+
+
+def _infer(op) -> None:
+    """Give `op`'s `?` results the shapes its verifier's rule computes from its (concrete)
+    operands; a fused kernel's body first (its arguments are its inputs' origin types)."""
+    from compiler.ir.diagnostics import OpError
+    from compiler.target.formats import storage_shape
+    from dialects.cann import FormatAttr, inferred_result_shapes, origin_tensor_type
+    from dialects.common import numpy_dtype
+
+    for region in op.regions:
+        for block in region.blocks:
+            if len(block.args) == len(op.operands):
+                for a, v in zip(list(block.args), op.operands):
+                    if _dynamic(a):
+                        Rewriter.replace_value_with_new_type(a, origin_tensor_type(v.type))
+            for inner in block.ops:
+                _infer(inner)
+    if not any(_dynamic(r) for r in op.results):
+        return
+    want = inferred_result_shapes(op)
+    if want is None or any(d < 0 for s in want for d in s):
+        raise OpError([(op, f"{op.name}: no shape rule gives its result shapes at dispatch")])
+    for r, s in zip(list(op.results), want):
+        t = r.type
+        f = t.encoding
+        if isinstance(f, FormatAttr) and f.origin_fmt is not None:
+            enc = FormatAttr(f.fmt, f.origin_fmt, s, f.groups.data, f.is_grouped_conv)
+            st = storage_shape(f.fmt, f.origin_fmt, s, numpy_dtype(t.element_type),
+                               f.groups.data, f.is_grouped_conv)
+            new = TensorType(t.element_type, list(st), enc)
+        else:
+            new = TensorType(t.element_type, list(s), t.encoding)
+        if new != t:
+            Rewriter.replace_value_with_new_type(r, new)
+    _concrete_shape_prop(op)
