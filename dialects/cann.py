@@ -438,7 +438,9 @@ class ReluOp(CannOp):
     traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
-        if self.x.type != self.y.type:
+        if _INFERRING is not None:  # the rule: y has x's shape
+            _check_result_shape(self.name, _oshape(self.x), _oshape(self.y))
+        elif self.x.type != self.y.type:
             raise VerifyException(f"{self.name}: result type must equal the operand type")
 
 
@@ -571,7 +573,9 @@ class UnaryCannOp(CannOp):
     traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
-        if self.x.type != self.y.type:
+        if _INFERRING is not None:  # the rule: y has x's shape
+            _check_result_shape(self.name, _oshape(self.x), _oshape(self.y))
+        elif self.x.type != self.y.type:
             raise VerifyException(f"{self.name}: result type must equal the operand type")
 
 
@@ -937,8 +941,9 @@ class SoftmaxV2Op(CannOp):
 
         n = self.name
         _norm_axes(n, ints(self.axes), len(_oshape(self.x)))
-        _check_result_shape(n, _oshape(self.x), _oshape(self.y))
-        if _INFERRING is None and self.x.type != self.y.type:
+        if _INFERRING is not None:  # the rule: y has x's shape
+            _check_result_shape(n, _oshape(self.x), _oshape(self.y))
+        elif self.x.type != self.y.type:
             raise VerifyException(f"{n}: result type must equal the operand type")
 
 

@@ -511,8 +511,8 @@ def concretize(kernels: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
     fn = main_func(module)
     block = fn.body.blocks.first
     for name, arg in zip(io_names(fn)[0], block.args, strict=True):
-        if any(d < 0 for d in arg.type.get_shape()):
-            Rewriter.replace_value_with_new_type(arg, _concrete(arg.type, shapes[name]))
+        if any(d < 0 for d in arg.type.get_shape()):  # shapes: the inputs' origin shapes
+            Rewriter.replace_value_with_new_type(arg, with_origin_shape(arg.type, shapes[name]))
     for k in list(block.ops):
         if not isinstance(k, DispatchOp):
             continue
@@ -537,9 +537,7 @@ def _infer(op) -> None:
     """Give `op`'s `?` results the shapes its verifier's rule computes from its (concrete)
     operands; a fused kernel's body first (its arguments are its inputs' origin types)."""
     from compiler.ir.diagnostics import OpError
-    from compiler.target.formats import storage_shape
-    from dialects.cann import FormatAttr, inferred_result_shapes, origin_tensor_type
-    from dialects.common import numpy_dtype
+    from dialects.cann import inferred_result_shapes, origin_tensor_type
 
     for region in op.regions:
         for block in region.blocks:
@@ -555,15 +553,23 @@ def _infer(op) -> None:
     if want is None or any(d < 0 for s in want for d in s):
         raise OpError([(op, f"{op.name}: no shape rule gives its result shapes at dispatch")])
     for r, s in zip(list(op.results), want):
-        t = r.type
-        f = t.encoding
-        if isinstance(f, FormatAttr) and f.origin_fmt is not None:
-            enc = FormatAttr(f.fmt, f.origin_fmt, s, f.groups.data, f.is_grouped_conv)
-            st = storage_shape(f.fmt, f.origin_fmt, s, numpy_dtype(t.element_type),
-                               f.groups.data, f.is_grouped_conv)
-            new = TensorType(t.element_type, list(st), enc)
-        else:
-            new = TensorType(t.element_type, list(s), t.encoding)
-        if new != t:
+        new = with_origin_shape(r.type, s)
+        if new != r.type:
             Rewriter.replace_value_with_new_type(r, new)
     _concrete_shape_prop(op)
+
+
+def with_origin_shape(t: TensorType, shape) -> TensorType:
+    """`t` with origin (framework) shape `shape`: a stored type's storage shape follows from
+    its format rule."""
+    from compiler.target.formats import storage_shape
+    from dialects.cann import FormatAttr
+    from dialects.common import numpy_dtype
+
+    f = t.encoding
+    if isinstance(f, FormatAttr) and f.origin_fmt is not None:
+        enc = FormatAttr(f.fmt, f.origin_fmt, shape, f.groups.data, f.is_grouped_conv)
+        st = storage_shape(f.fmt, f.origin_fmt, tuple(shape), numpy_dtype(t.element_type),
+                           f.groups.data, f.is_grouped_conv)
+        return TensorType(t.element_type, list(st), enc)
+    return TensorType(t.element_type, [int(d) for d in shape], t.encoding)

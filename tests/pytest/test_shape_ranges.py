@@ -307,3 +307,40 @@ def test_kernels_with_dynamic_dims_give_the_layouts_of_the_whole_tiling_function
     assert module_to_text(concretize(d.dispatch_kernels, {"x": shape})) == module_to_text(whole)
     recorded.kernels({"x": shape})
     assert "kernels with ? lowered once" in recorded.stats_line()
+
+
+def _relu_module(op: str, rows: int, fmt: bool):
+    from compiler.ir.ir_io import make_context, parse_module
+
+    t = (f"tensor<1x{(rows + 15) // 16}x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [{rows}, 16]>>"
+         if fmt else f"tensor<{rows}x16xf32>")
+    text = f"""builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{
+  func.func @main(%x: {t}) -> {t} attributes {{tf.entry_function = {{inputs = "x", outputs = "y"}}}} {{
+    %y = cann.{op} %x : ({t}) -> {t}
+    func.return %y : {t}
+  }}
+}}"""
+    return parse_module(make_context(), text, "m.mlir")[0]
+
+
+def test_generalize_puts_a_question_mark_where_two_shapes_differ():
+    """1 and 17 rows stored FRACTAL_NZ: the origin row count differs, and so does the storage's
+    row-block count (1 and 2) it implies: both become `?`; the rest stays."""
+    from compiler.backend.runtime_tiling import concretize, generalize, to_dispatch_kernels
+    from compiler.ir.ir_io import module_to_text
+
+    g = generalize(_relu_module("Relu", 1, True), _relu_module("Relu", 17, True))
+    text = module_to_text(g)
+    assert "tensor<1x?x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [?, 16]>>" in text, text
+    k = to_dispatch_kernels(g)
+    k.verify()
+    assert "#kernel.tiling_fn<vector, symbolic [[0, 1]]>" in module_to_text(k)
+    assert module_to_text(concretize(k, {"x": [40, 16]})) == \
+        module_to_text(_relu_module("Relu", 40, True))
+
+
+def test_generalize_refuses_two_shapes_with_different_ops():
+    from compiler.backend.runtime_tiling import NotGeneral, generalize
+
+    with pytest.raises(NotGeneral, match="the ops differ"):
+        generalize(_relu_module("Relu", 4, False), _relu_module("Sigmoid", 9, False))
