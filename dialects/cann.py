@@ -132,7 +132,7 @@ class FormatAttr(ParametrizedAttribute):
             printer.print_string(self.format.data)
             if self.origin_format.data:
                 printer.print_string(f", origin {self.origin_format.data} [")
-                printer.print_string(", ".join(str(d) for d in self.origin))
+                printer.print_string(", ".join("?" if d < 0 else str(d) for d in self.origin))
                 printer.print_string("]")
             if self.groups.data != 1:
                 printer.print_string(f", groups {self.groups.data}")
@@ -155,8 +155,9 @@ class FormatAttr(ParametrizedAttribute):
             if parser.parse_optional_punctuation(","):
                 parser.parse_keyword("origin")
                 ofmt = parse_format()
-                oshape = parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, parser.parse_integer)
+                oshape = parser.parse_comma_separated_list(  # `?`: a dynamic dimension
+                    parser.Delimiter.SQUARE,
+                    lambda: -1 if parser.parse_optional_punctuation("?") else parser.parse_integer())
                 if parser.parse_optional_punctuation(","):
                     parser.parse_keyword("groups")
                     groups = parser.parse_integer()
@@ -202,7 +203,7 @@ def verify_format_shape(op_name: str, what: str, t: TensorType) -> None:
         return
     want = storage_shape(f.fmt, f.origin_fmt, f.origin, numpy_dtype(t.element_type), f.groups.data,
                          f.is_grouped_conv)
-    if tuple(t.get_shape()) != tuple(want):
+    if tuple(-1 if d < 0 else d for d in t.get_shape()) != tuple(want):
         raise VerifyException(
             f"{op_name}: {what} stored as {f.fmt.value} from {f.origin_fmt.value} "
             f"{list(f.origin)} must have shape {list(want)}, got {list(t.get_shape())}")
@@ -384,6 +385,16 @@ def verify_conv_attributes(op) -> str:
     return fmt
 
 
+def check_conv_result_shape(op, fmt: str, xs, ws, cout: int, ys) -> None:
+    """The result shape of a conv-like op (HWCN filter `ws`, `cout` output channels)."""
+    (sh, sw), (dh, dw), (pt, pb, pl, pr) = conv_geometry(op)
+    h, w = (xs[1], xs[2]) if fmt == "NHWC" else (xs[2], xs[3])
+    ho = (h + pt + pb - dh * (ws[0] - 1) - 1) // sh + 1 if h >= 0 and ws[0] >= 0 else -1
+    wo = (w + pl + pr - dw * (ws[1] - 1) - 1) // sw + 1 if w >= 0 and ws[1] >= 0 else -1
+    _check_result_shape(op.name, (xs[0], ho, wo, cout) if fmt == "NHWC" else (xs[0], cout, ho, wo),
+                        ys)
+
+
 class ConvLike(CannOp):
     """Conv2D attributes as CANN takes them: 4-tuples in data_format order, explicit pads."""
 
@@ -427,6 +438,7 @@ class ConvLike(CannOp):
             bs = origin_shape(self.bias.type)
             if len(bs) != 1 or not dims_compatible(bs[0], ws[3]):
                 raise VerifyException(f"{n}: bias must be 1-D of length {ws[3]}, got {list(bs)}")
+        check_conv_result_shape(self, fmt, xs, ws, ws[3], ys)  # last: the rules above say more
 
 
 @irdl_op_definition
@@ -478,7 +490,9 @@ class ReluOp(CannOp):
     traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
-        if self.x.type != self.y.type:
+        if _INFERRING is not None:  # the rule: y has x's shape
+            _check_result_shape(self.name, _oshape(self.x), _oshape(self.y))
+        elif self.x.type != self.y.type:
             raise VerifyException(f"{self.name}: result type must equal the operand type")
 
 
@@ -505,7 +519,9 @@ class TransDataOp(CannOp):
             actual = tf.fmt.value if tf is not None else None
             if actual is not None and actual != f:
                 raise VerifyException(f"{n}: {what} type is stored as {actual}, attribute says {f}")
-        if origin_shape(st) != origin_shape(dt):
+        if _INFERRING is not None:  # the rule: the result has the source's origin shape
+            _check_result_shape(n, origin_shape(st), origin_shape(dt))
+        elif not _shapes_match(tuple(origin_shape(st)), tuple(origin_shape(dt))):
             raise VerifyException(
                 f"{n}: source and result must have one origin shape, got "
                 f"{list(origin_shape(st))} and {list(origin_shape(dt))}")
@@ -541,10 +557,38 @@ def _fmt_shape(s) -> str:
     return "x".join("?" if d < 0 else str(d) for d in s) or "scalar"
 
 
+#: While `inferred_result_shapes` runs a verifier: the result shapes its rules compute.
+_INFERRING: list | None = None
+
+
 def _check_result_shape(op_name: str, want, got) -> None:
+    if _INFERRING is not None:
+        _INFERRING.append(tuple(int(d) for d in want))
+        return
     if not _shapes_match(tuple(want), tuple(got)):
         raise VerifyException(
             f"{op_name}: result shape must be {_fmt_shape(want)}, got {_fmt_shape(got)}")
+
+
+def inferred_result_shapes(op) -> list[tuple[int, ...]] | None:
+    """The (origin) result shapes of `op` its verifier's shape rules compute from its operands:
+    the shape inference of a kernel tiled at dispatch (compiler/backend/runtime_tiling.py).
+    None when the verifier states no rule for each result or fails on these operands."""
+    global _INFERRING
+    verify = getattr(op, "verify_", None)
+    if verify is None:
+        return None
+    _INFERRING = []
+    try:
+        verify()
+        got = _INFERRING
+    except VerifyException:
+        got = None
+    finally:
+        _INFERRING = None
+    if got is None or len(got) != len(op.results):
+        return None
+    return got
 
 
 def broadcast_shapes(op_name: str, *shapes) -> tuple[int, ...]:
@@ -581,7 +625,9 @@ class UnaryCannOp(CannOp):
     traits = traits_def(Pure(), Elementwise())
 
     def verify_op(self) -> None:
-        if self.x.type != self.y.type:
+        if _INFERRING is not None:  # the rule: y has x's shape
+            _check_result_shape(self.name, _oshape(self.x), _oshape(self.y))
+        elif self.x.type != self.y.type:
             raise VerifyException(f"{self.name}: result type must equal the operand type")
 
 
@@ -932,6 +978,7 @@ class DepthwiseConv2DOp(CannOp):
             bs = _oshape(self.bias)
             if len(bs) != 1 or not dims_compatible(bs[0], cout):
                 raise VerifyException(f"{n}: bias must be 1-D of length {cout}, got {_fmt_shape(bs)}")
+        check_conv_result_shape(self, fmt, xs, ws, cout, ys)
 
 
 @irdl_op_definition
@@ -947,7 +994,9 @@ class SoftmaxV2Op(CannOp):
 
         n = self.name
         _norm_axes(n, ints(self.axes), len(_oshape(self.x)))
-        if self.x.type != self.y.type:
+        if _INFERRING is not None:  # the rule: y has x's shape
+            _check_result_shape(n, _oshape(self.x), _oshape(self.y))
+        elif self.x.type != self.y.type:
             raise VerifyException(f"{n}: result type must equal the operand type")
 
 
@@ -1230,7 +1279,13 @@ class ReshapeOp(CannOp):
         from dialects.common import ints
 
         n = self.name
-        xs, ys, shape = _oshape(self.x), _oshape(self.y), ints(self.shape)
+        xs, ys, shape = _oshape(self.x), _oshape(self.y), list(ints(self.shape))
+        if shape.count(-1) == 1 and all(d >= 0 for d in xs):  # numpy's inferred dimension
+            import math
+
+            rest = math.prod(d for d in shape if d != -1)
+            if rest and math.prod(xs) % rest == 0:
+                shape[shape.index(-1)] = math.prod(xs) // rest
         _check_result_shape(n, shape, ys)
         check_same_element_type(n, self.x.type, self.y.type)
         if all(d >= 0 for d in xs + ys):
@@ -1408,6 +1463,7 @@ class FusedAttentionOp(CannOp):
             lay = check_one_of(n, "layout", self.layout, ("BNSD", "BSND"))
             if lay == "BSND" and any(len(s) != 4 for s in (q, k, v, _oshape(self.y))):
                 raise VerifyException(f"{n}: layout BSND needs 4-D q, k, v and result")
+        _check_result_shape(n, (*q[:-1], v[-1]), _oshape(self.y))  # softmax(q k^T) v
 
 
 @irdl_op_definition
@@ -1509,8 +1565,12 @@ class AddLayerNormOp(CannOp):
 
 def origin_tensor_type(t: Attribute) -> TensorType:
     """t without its storage format: the origin shape, the element type."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
     t = tensor_of(t)
-    return t if format_of(t) is None else TensorType(t.element_type, origin_shape(t))
+    if format_of(t) is None:
+        return t
+    return TensorType(t.element_type, [DYNAMIC_INDEX if d < 0 else d for d in origin_shape(t)])
 
 
 #: Fused-kernel bodies compute on origin shapes (a pointwise op is the same on any layout)
@@ -1562,7 +1622,9 @@ class FusedKernelOp(CannOp):
         last = block.last_op
         if not isinstance(last, YieldOp):
             raise VerifyException(f"{n}: the body must end in cann.Yield")
-        if last.value.type != origin_tensor_type(self.y.type):
+        if _INFERRING is not None:  # the rule: the result is what the body yields
+            _check_result_shape(n, last.value.type.get_shape(), origin_shape(self.y.type))
+        elif last.value.type != origin_tensor_type(self.y.type):
             raise VerifyException(f"{n}: the body yields {last.value.type}, the result is "
                                   f"{self.y.type} (origin {origin_tensor_type(self.y.type)})")
         for op in block.ops:

@@ -979,13 +979,133 @@ class WhileKernelOp(ControlKernelOp):
 
 CONTROL_KERNEL_OPS = (IfKernelOp, CaseKernelOp, WhileKernelOp)
 
+# --- range compiles: kernels with `?` and a tiling function (issue 16) --------------------------
+#
+#   %y = kernel.dispatch %x, %w, %b {tiling_fn = #kernel.tiling_fn<cube, symbolic [[0, 0], [3, 0]]>} ({
+#   ^0(%0 : tensor<?x1x32x32x16xf32, ...>, ...):
+#     %1 = cann.FusedConv2D %0, ... : (...) -> tensor<?x1x32x32x16xf32, ...>
+#     kernel.yield
+#   }) : (...) -> tensor<?x1x32x32x16xf32, ...>
+#
+# A kernel of a range-compiled model (compiler/backend/runtime_tiling.py): its types keep the
+# `?` of the range; its body is the one cann op (fused and laid out once, at compile time) the
+# kernel computes, and `tiling_fn` records the tiling function in place of a fixed tiling: which
+# solver of compiler/target/tiling.py it calls (`cube`: the GEMM solver, `vector`: the vector
+# tiles) and which operand dimensions are symbolic (operand index, dimension), i.e. which of the
+# solver's inputs are only known at dispatch.  At dispatch the body op's shape rule (its
+# verifier's) gives the result shapes and the op is lowered with the same solver at the run's
+# shape (cached by shape).
+
+
+@irdl_attr_definition
+class TilingFnAttr(ParametrizedAttribute):
+    """`#kernel.tiling_fn<cube, symbolic [[0, 0], [1, 2]]>`: the solver and the symbolic
+    (operand, dimension) inputs of a kernel's tiling function."""
+
+    name = "kernel.tiling_fn"
+    solver: StringAttr
+    symbolic: ArrayAttr[ArrayAttr[IntAttr]]
+
+    SOLVERS: ClassVar[tuple[str, ...]] = ("cube", "vector")
+
+    def __init__(self, solver: str, symbolic: Sequence[tuple[int, int]]):
+        super().__init__(StringAttr(solver),
+                         ArrayAttr([ArrayAttr([IntAttr(i), IntAttr(d)]) for i, d in symbolic]))
+
+    @property
+    def dims(self) -> tuple[tuple[int, int], ...]:
+        return tuple((p.data[0].data, p.data[1].data) for p in self.symbolic.data)
+
+    def verify(self) -> None:
+        if self.solver.data not in self.SOLVERS:
+            raise VerifyException(f"#kernel.tiling_fn: unknown solver '{self.solver.data}'; "
+                                  f"known: {', '.join(self.SOLVERS)}")
+        for p in self.symbolic.data:
+            if len(p.data) != 2 or min(x.data for x in p.data) < 0:
+                raise VerifyException("#kernel.tiling_fn: each symbolic input is [operand, dim]")
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            dims = ", ".join(f"[{i}, {d}]" for i, d in self.dims)
+            printer.print_string(f"{self.solver.data}, symbolic [{dims}]")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        from xdsl.parser import BaseParser
+
+        def pair() -> ArrayAttr:
+            ints = parser.parse_comma_separated_list(BaseParser.Delimiter.SQUARE,
+                                                     parser.parse_integer)
+            if len(ints) != 2:
+                parser.raise_error("a symbolic input is [operand, dim]")
+            return ArrayAttr([IntAttr(x) for x in ints])
+
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            solver = parser.parse_identifier()
+            if solver not in cls.SOLVERS:
+                parser.raise_error(f"unknown solver '{solver}'; known: {', '.join(cls.SOLVERS)}",
+                                   pos, parser.pos)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("symbolic")
+            pairs = parser.parse_comma_separated_list(BaseParser.Delimiter.SQUARE, pair)
+        return (StringAttr(solver), ArrayAttr(pairs))
+
+
+@irdl_op_definition
+class DispatchOp(IRDLOperation):
+    """A kernel tiled at dispatch: `?` types, the cann op it computes, its tiling function."""
+
+    name = "kernel.dispatch"
+    irdl_options = (ParsePropInAttrDict(),)
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    tiling_fn = prop_def(TilingFnAttr)
+    body = region_def("single_block")
+    traits = traits_def(Pure())
+
+    def __init__(self, inputs, result_types, tiling_fn: TilingFnAttr, body):
+        super().__init__(operands=[inputs], result_types=[result_types],
+                         properties={"tiling_fn": tiling_fn}, regions=[body])
+
+    @property
+    def computes(self):
+        """The cann op the kernel computes (the body's first op)."""
+        return self.body.block.first_op
+
+    def verify_(self) -> None:
+        n = self.name
+        block = self.body.block
+        ops = list(block.ops)
+        if len(ops) != 2 or not isinstance(ops[1], YieldOp):
+            raise VerifyException(f"{n}: the body is one op and kernel.yield")
+        op = ops[0]
+        if [a.type for a in block.args] != [v.type for v in self.inputs]:
+            raise VerifyException(f"{n}: the body's arguments must have the operands' types")
+        if list(op.operands) != list(block.args):
+            raise VerifyException(f"{n}: the body op must take the body's arguments in order")
+        if [r.type for r in op.results] != [r.type for r in self.outputs]:
+            raise VerifyException(f"{n}: results must have the types of {op.name}'s results")
+        for i, d in self.tiling_fn.dims:
+            if i >= len(self.inputs) or not isinstance(self.inputs[i].type, TensorType) or \
+                    d >= len(self.inputs[i].type.get_shape()) or \
+                    self.inputs[i].type.get_shape()[d] >= 0:
+                raise VerifyException(f"{n}: tiling_fn names operand {i} dim {d}, which is not a "
+                                      "`?` dimension of an operand")
+        want = sorted((i, d) for i, v in enumerate(self.inputs) if isinstance(v.type, TensorType)
+                      for d, x in enumerate(v.type.get_shape()) if x < 0)
+        if sorted(self.tiling_fn.dims) != want:
+            raise VerifyException(f"{n}: tiling_fn must name every `?` operand dimension "
+                                  f"{[list(p) for p in want]}")
+
+
 KERNEL = Dialect(
     "kernel",
     [CubeConv2DOp, VectorOp, TransDataOp, CubeKernelOp, VectorKernelOp, CoresOp, ForOp, IndexOp,
      YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp,
      GatherOp, ScatterOp,
-     *CONTROL_KERNEL_OPS],
+     *CONTROL_KERNEL_OPS, DispatchOp],
     [TilingAttr, BufferAttr, SpaceAttr, VectorFunctionAttr, LoadViewAttr, StoreViewAttr,
-     AccumulateFnAttr])
+     AccumulateFnAttr, TilingFnAttr])
 
 __all__ = ["KERNEL", "CHIPS", "SOC_ATTR"]

@@ -318,7 +318,8 @@ def compile_model(args, log_step=lambda step, dt: None, print_spec=None, importe
         from compiler.driver.shape_ranges import compile_ranged
 
         with cycle_collection_paused():
-            return compile_ranged(args, pipeline_options(args), log_step, print_spec)[0], None, None
+            return compile_ranged(args, pipeline_options(args), log_step, print_spec,
+                                  warn=lambda line: log.warning(line))[0], None, None
     with cycle_collection_paused():
         t0 = time.perf_counter()
         module = import_model(args) if imported is None else imported

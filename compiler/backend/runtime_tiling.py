@@ -21,6 +21,11 @@ compiler/target/tiling.py, plan-memory).  `Dispatcher.kernels(shapes)`:
    cann-level graph;
 4. checks the plan fits the arena the .om was planned with (the range's maximum).
 
+A compile whose kernels are lowered once with `?` (see "kernels lowered once" below) records
+those (`cann.dispatch_kernels`) instead of the `?` cann function: one copy of the weights, and
+dispatch runs steps 1, 3 (cann-to-kernel, plan-memory only) and 4, with the shape inference of
+step 2 done by the ops' shape rules instead of the interpreters.
+
 The dispatch cache keeps the last `MAX_CACHED_SHAPES` shapes used (`hits`, `misses`,
 `evictions`); the tiling solver's own per-op cache (compiler/target/tiling.py `cache_stats`) is
 reported beside it.
@@ -143,8 +148,10 @@ def _concrete_shape_prop(op) -> None:
     if not isinstance(shape, DenseArrayBase) or len(op.results) != 1 or \
             not isinstance(op.results[0].type, TensorType):
         return
+    from dialects.cann import origin_shape
+
     dims = ints(shape)
-    got = list(op.results[0].type.get_shape())
+    got = list(origin_shape(op.results[0].type))  # a laid-out result: its origin shape
     if -1 in dims and len(got) == len(dims):
         op.properties["shape"] = int_array(got)
 
@@ -164,6 +171,12 @@ class Dispatcher:
                 raise CompileError(f"invalid model: no '{PIPELINE_ATTR}'")
             passes = passes_of_spec(spec.data)
         self.passes = passes
+        self.head, self.lowering = split_passes(passes)
+        self.dispatch_kernels: ModuleOp | None = None
+        """The kernels lowered once with `?` (`lower_once`); None: the whole tiling function
+        runs per shape."""
+        self.fallback: str | None = None
+        """Why `lower_once` kept the whole tiling function per shape."""
         self.cache: OrderedDict[tuple, ModuleOp] = OrderedDict()
         self.cache_limit = MAX_CACHED_SHAPES
         self.hits = 0
@@ -178,15 +191,19 @@ class Dispatcher:
         from compiler.driver.runner import main_func
         from compiler.ir.ir_io import make_context, parse_module
 
-        text = module.attributes.get(SOURCE_ATTR)
-        if not isinstance(text, StringAttr):
-            raise CompileError(f"{source}: invalid model: no '{SOURCE_ATTR}'")
-        symbolic, _ = parse_module(make_context(), text.data, f"{source}({SOURCE_ATTR})")
-        for key in (RANGES_ATTR, PIPELINE_ATTR):
-            if key not in module.attributes:
-                raise CompileError(f"{source}: invalid model: no '{key}'")
-            symbolic.attributes[key] = module.attributes[key]
+        # the `?` kernels (KERNELS_ATTR) or, when the compile fell back, the `?` cann function
+        key = next((k for k in (KERNELS_ATTR, SOURCE_ATTR)
+                    if isinstance(module.attributes.get(k), StringAttr)), None)
+        if key is None:
+            raise CompileError(f"{source}: invalid model: no '{KERNELS_ATTR}' or '{SOURCE_ATTR}'")
+        symbolic, _ = parse_module(make_context(), module.attributes[key].data, f"{source}({key})")
+        for k in (RANGES_ATTR, PIPELINE_ATTR):
+            if k not in module.attributes:
+                raise CompileError(f"{source}: invalid model: no '{k}'")
+            symbolic.attributes[k] = module.attributes[k]
         d = cls(symbolic, source)
+        if key == KERNELS_ATTR:
+            d.dispatch_kernels = symbolic
         from compiler.driver.shape_ranges import bounded
 
         if bounded(d.ranges):  # else (a -1): each shape's plan is the arena it needs
@@ -200,6 +217,41 @@ class Dispatcher:
         for key in (RANGES_ATTR, PIPELINE_ATTR, SOURCE_ATTR):
             m.attributes.pop(key, None)
         return module_to_text(m)
+
+    def probe_shapes(self) -> tuple[dict, dict]:
+        """The two shapes `lower_once` generalizes: the ranges' smallest, and their largest
+        (an unbounded dimension: its smallest + 16)."""
+        lo = {n: [r.lo for r in dims] for n, dims in self.ranges.items()}
+        hi = {n: [r.lo + 16 if r.hi is None else r.hi for r in dims]
+              for n, dims in self.ranges.items()}
+        return lo, hi
+
+    def lower_once(self) -> None:
+        """Compile time: fusion and layouts at the two probe shapes, generalized into the
+        `?` kernels (`dispatch_kernels`), checked to give back both; else `fallback` says why
+        the whole tiling function stays per shape."""
+        from compiler.driver.pipelines import run_pipeline
+        from compiler.ir.diagnostics import OpError
+        from compiler.ir.ir_io import make_context, module_to_text
+
+        laid = []
+        try:
+            for shapes in self.probe_shapes():
+                m = specialize(self.symbolic, shapes)
+                run_pipeline(make_context(), m, self.head, self.source)
+                laid.append((shapes, m))
+            kernels = to_dispatch_kernels(generalize(laid[0][1], laid[1][1]))
+            kernels.verify()
+            for shapes, m in laid:
+                if module_to_text(concretize(kernels, shapes)) != module_to_text(m):
+                    raise NotGeneral(f"the ops' shape rules do not give back the layouts at {shapes}")
+        except NotGeneral as e:
+            self.fallback = f"{e}{_node(e.op)}"
+            return
+        except OpError as e:
+            self.fallback = "; ".join(f"{msg}{_node(op)}" for op, msg in e.items)
+            return
+        self.dispatch_kernels = kernels
 
     def check(self, shapes: dict[str, list[int]]) -> None:
         from compiler.driver.shape_ranges import outside
@@ -229,10 +281,14 @@ class Dispatcher:
         from compiler.ir.diagnostics import OpError
 
         try:
-            module = specialize(self.symbolic, shapes)
+            if self.dispatch_kernels is not None:  # the layouts are the compile's: lower only
+                module = concretize(self.dispatch_kernels, shapes)
+            else:
+                module = specialize(self.symbolic, shapes)
         except OpError as e:
             raise CompileError([self.source.describe(op, msg) for op, msg in e.items]) from None
-        run_pipeline(make_context(), module, self.passes, self.source,
+        passes = self.lowering if self.dispatch_kernels is not None else self.passes
+        run_pipeline(make_context(), module, passes, self.source,
                      verify=lambda p: p.name != "plan-memory")
         arena = read_plan(main_func(module)).arena
         if self.arena_limit is not None and arena > self.arena_limit:
@@ -258,6 +314,264 @@ class Dispatcher:
 
         solver = ", ".join(f"{k} {h} hits / {m} misses" for k, (h, m) in cache_stats().items())
         evicted = f", {self.evictions} evicted" if self.evictions else ""
-        return (f"tiling at dispatch: {self.hits} hits, {self.misses} misses of the shape cache "
-                f"({len(self.cache)} shapes tiled{evicted}); tiling solver cache: {solver}")
+        if self.dispatch_kernels is not None:
+            from compiler.driver.runner import main_func
+            from dialects.kernel import DispatchOp
 
+            ks = [k for k in main_func(self.dispatch_kernels).body.ops if isinstance(k, DispatchOp)]
+            cube = sum(1 for k in ks if k.tiling_fn.solver.data == "cube")
+            how = (f"{len(ks)} kernels with ? lowered once ({cube} cube, {len(ks) - cube} vector "
+                   "tiling functions)")
+        else:
+            how = "fused and laid out per shape"
+        return (f"tiling at dispatch: {self.hits} hits, {self.misses} misses of the shape cache "
+                f"({len(self.cache)} shapes tiled{evicted}); tiling solver cache: {solver}; "
+                f"kernels: {how}")
+
+
+
+# --- kernels lowered once, with `?` (issue 16 item 3) ----------------------------------------
+#
+# The passes of the tiling function before cann-to-kernel (fuse, [set-precision],
+# assign-layouts) run once, at compile time: at the ranges' smallest and largest shapes, and
+# the two results are generalized into one function whose types keep `?` where the two differ
+# (`generalize`; storage shapes follow from the origin shapes through the format rule).  Each op
+# of it becomes a `kernel.dispatch` (dialects/kernel.py): `?` types, the op, and its tiling
+# function (solver, symbolic operand dims).  At dispatch (`concretize`) the result shapes of
+# each op come from its verifier's shape rule (dialects/cann.py `inferred_result_shapes`) at
+# the concrete operand shapes, and only cann-to-kernel (the same tiling solver, cached by
+# shape) and plan-memory run.  When the two compile-time results differ in structure, or the
+# shape rules do not reproduce them, the whole tiling function runs per shape as before
+# (`Dispatcher.fallback` says why).
+
+KERNELS_ATTR = "cann.dispatch_kernels"
+LOWERING_PASSES = ("cann-to-kernel", "plan-memory")
+
+
+class NotGeneral(Exception):
+    """The layouts at two shapes do not generalize into one `?` function: why, and where."""
+
+    def __init__(self, why: str, op=None):
+        super().__init__(why)
+        self.op = op
+
+
+def split_passes(passes):
+    """(the passes run once at compile time, the lowering run per shape)."""
+    k = next((i for i, p in enumerate(passes) if p.name in LOWERING_PASSES), len(passes))
+    return list(passes[:k]), list(passes[k:])
+
+
+def _general_dims(a, b) -> list[int]:
+    return [x if x == y else -1 for x, y in zip(a, b)]
+
+
+def _type_dims(dims) -> list[int]:
+    """Dimensions for a TensorType: xDSL's DYNAMIC_INDEX (printed `?`) for each dynamic one."""
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    return [DYNAMIC_INDEX if d < 0 else int(d) for d in dims]
+
+
+def _general_type(ta, tb, where):
+    from compiler.target.formats import storage_shape
+    from dialects.cann import FormatAttr
+    from dialects.common import numpy_dtype
+
+    if ta == tb:
+        return ta
+    if not (isinstance(ta, TensorType) and isinstance(tb, TensorType)) or \
+            ta.element_type != tb.element_type or len(ta.get_shape()) != len(tb.get_shape()):
+        raise NotGeneral(f"types {ta} and {tb} differ beyond their dimensions", where)
+    fa, fb = ta.encoding, tb.encoding
+    if isinstance(fa, FormatAttr) and isinstance(fb, FormatAttr) and fa.origin_fmt is not None:
+        if (fa.fmt, fa.origin_fmt, fa.groups, fa.grouped_conv) != \
+                (fb.fmt, fb.origin_fmt, fb.groups, fb.grouped_conv) or len(fa.origin) != len(fb.origin):
+            raise NotGeneral(f"formats {fa} and {fb} differ", where)
+        origin = _general_dims(fa.origin, fb.origin)
+        enc = FormatAttr(fa.fmt, fa.origin_fmt, origin, fa.groups.data, fa.is_grouped_conv)
+        shape = storage_shape(fa.fmt, fa.origin_fmt, tuple(origin), numpy_dtype(ta.element_type),
+                              fa.groups.data, fa.is_grouped_conv)
+        return TensorType(ta.element_type, _type_dims(shape), enc)
+    if fa != fb:
+        raise NotGeneral(f"encodings {fa} and {fb} differ", where)
+    return TensorType(ta.element_type, _type_dims(_general_dims(ta.get_shape(), tb.get_shape())),
+                      ta.encoding)
+
+
+def generalize(lo: ModuleOp, hi: ModuleOp) -> ModuleOp:
+    """One module with `?` wherever the same module at two shapes differs in a dimension
+    (a Reshape's target too: one differing entry becomes numpy's -1); NotGeneral when the two
+    differ in anything else."""
+    from dialects.common import int_array, ints
+
+    out = hi.clone()
+    ops_lo, ops_hi, ops_out = list(lo.walk()), list(hi.walk()), list(out.walk())
+    if [o.name for o in ops_lo] != [o.name for o in ops_hi]:
+        raise NotGeneral("the ops differ (fusion or layouts depend on the shape)")
+    index_lo = {}
+    index_hi = {}
+    for k, (a, b) in enumerate(zip(ops_lo, ops_hi)):
+        for j, (ra, rb) in enumerate(zip(a.results, b.results)):
+            index_lo[ra], index_hi[rb] = (k, j), (k, j)
+        for r, (ra, rb) in enumerate(zip(a.regions, b.regions)):
+            for bi, (ba, bb) in enumerate(zip(ra.blocks, rb.blocks)):
+                for j, (xa, xb) in enumerate(zip(ba.args, bb.args)):
+                    index_lo[xa], index_hi[xb] = (k, r, bi, j), (k, r, bi, j)
+    retype = []
+    for a, b, o in zip(ops_lo, ops_hi, ops_out):
+        if [index_lo.get(v) for v in a.operands] != [index_hi.get(v) for v in b.operands]:
+            raise NotGeneral(f"{a.name}: the operands differ", o)
+        for key in set(a.properties) | set(b.properties):
+            pa, pb = a.properties.get(key), b.properties.get(key)
+            if pa == pb or (isinstance(a, func.FuncOp) and key == "function_type"):
+                continue
+            if key == "shape" and isinstance(pa, DenseArrayBase) and isinstance(pb, DenseArrayBase) \
+                    and len(ints(pa)) == len(ints(pb)):
+                dims = _general_dims(ints(pa), ints(pb))
+                if dims.count(-1) <= 1:
+                    o.properties["shape"] = int_array(dims)
+                    continue
+            raise NotGeneral(f"{a.name}: '{key}' differs ({pa} and {pb})", o)
+        if a.attributes.keys() != b.attributes.keys():
+            raise NotGeneral(f"{a.name}: the attributes differ", o)
+        for ra, rb, ro in zip(a.results, b.results, o.results):
+            retype.append((ro, _general_type(ra.type, rb.type, o)))
+        for ra, rb, ro in zip(a.regions, b.regions, o.regions):
+            for ba, bb, bo in zip(ra.blocks, rb.blocks, ro.blocks):
+                for xa, xb, xo in zip(ba.args, bb.args, bo.args):
+                    retype.append((xo, _general_type(xa.type, xb.type, o)))
+    for v, t in retype:
+        if v.type != t:
+            Rewriter.replace_value_with_new_type(v, t)
+    _retype_funcs(out)
+    return out
+
+
+def _retype_funcs(module: ModuleOp) -> None:
+    for f in module.walk():
+        if isinstance(f, func.FuncOp) and f.body.blocks:
+            block = f.body.blocks.first
+            ret = block.last_op
+            if isinstance(ret, func.ReturnOp):
+                f.function_type = func.FunctionType.from_lists([a.type for a in block.args],
+                                                               [v.type for v in ret.operands])
+
+
+def _symbolic_dims(values) -> list[tuple[int, int]]:
+    return [(i, d) for i, v in enumerate(values) if isinstance(v.type, TensorType)
+            for d, x in enumerate(v.type.get_shape()) if x < 0]
+
+
+def to_dispatch_kernels(module: ModuleOp) -> ModuleOp:
+    """Each op of @main (constants aside) as a `kernel.dispatch` with its tiling function."""
+    from xdsl.ir import Block, Region
+
+    from compiler.driver.runner import main_func
+    from dialects.kernel import DispatchOp, TilingFnAttr, YieldOp
+    from dialects.op_kinds import is_cube
+
+    out = module.clone()
+    block = main_func(out).body.blocks.first
+    for op in list(block.ops):
+        if isinstance(op, func.ReturnOp) or op.name == "cann.Const":
+            continue
+        body = Block(arg_types=[v.type for v in op.operands])
+        fn = TilingFnAttr("cube" if is_cube(op) else "vector", _symbolic_dims(op.operands))
+        k = DispatchOp(list(op.operands), [r.type for r in op.results], fn, Region(body))
+        Rewriter.insert_op(k, _before(op))
+        for r, kr in zip(op.results, k.results):
+            r.replace_all_uses_with(kr)
+        op.detach()
+        op.operands = list(body.args)
+        body.add_ops([op, YieldOp()])
+    return out
+
+
+def _node(op) -> str:
+    from compiler.ir.diagnostics import node_name
+
+    name = node_name(op) if op is not None else None
+    return f" [node '{name}']" if name else ""
+
+
+def _before(op):
+    from xdsl.rewriter import InsertPoint
+
+    return InsertPoint.before(op)
+
+
+def concretize(kernels: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
+    """The cann-level function the `kernel.dispatch` ops of `kernels` compute, at these input
+    shapes: each op's result shapes from its verifier's shape rule."""
+    from compiler.driver.runner import io_names, main_func
+    from dialects.kernel import DispatchOp
+
+    module = kernels.clone()
+    for key in (RANGES_ATTR, PIPELINE_ATTR, SOURCE_ATTR, KERNELS_ATTR):
+        module.attributes.pop(key, None)
+    fn = main_func(module)
+    block = fn.body.blocks.first
+    for name, arg in zip(io_names(fn)[0], block.args, strict=True):
+        if any(d < 0 for d in arg.type.get_shape()):  # shapes: the inputs' origin shapes
+            Rewriter.replace_value_with_new_type(arg, with_origin_shape(arg.type, shapes[name]))
+    for k in list(block.ops):
+        if not isinstance(k, DispatchOp):
+            continue
+        op = k.computes
+        op.detach()
+        op.operands = list(k.inputs)
+        Rewriter.insert_op(op, _before(k))
+        for r, kr in zip(op.results, k.results):
+            kr.replace_all_uses_with(r)
+        k.detach()
+        k.erase()
+        _infer(op)
+    _retype_funcs(module)
+    return module
+
+
+def _dynamic(v) -> bool:
+    return isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape())
+
+
+def _infer(op) -> None:
+    """Give `op`'s `?` results the shapes its verifier's rule computes from its (concrete)
+    operands; a fused kernel's body first (its arguments are its inputs' origin types)."""
+    from compiler.ir.diagnostics import OpError
+    from dialects.cann import inferred_result_shapes, origin_tensor_type
+
+    for region in op.regions:
+        for block in region.blocks:
+            if len(block.args) == len(op.operands):
+                for a, v in zip(list(block.args), op.operands):
+                    if _dynamic(a):
+                        Rewriter.replace_value_with_new_type(a, origin_tensor_type(v.type))
+            for inner in block.ops:
+                _infer(inner)
+    if not any(_dynamic(r) for r in op.results):
+        return
+    want = inferred_result_shapes(op)
+    if want is None or any(d < 0 for s in want for d in s):
+        raise OpError([(op, f"{op.name}: no shape rule gives its result shapes at dispatch")])
+    for r, s in zip(list(op.results), want):
+        new = with_origin_shape(r.type, s)
+        if new != r.type:
+            Rewriter.replace_value_with_new_type(r, new)
+    _concrete_shape_prop(op)
+
+
+def with_origin_shape(t: TensorType, shape) -> TensorType:
+    """`t` with origin (framework) shape `shape`: a stored type's storage shape follows from
+    its format rule."""
+    from compiler.target.formats import storage_shape
+    from dialects.cann import FormatAttr
+    from dialects.common import numpy_dtype
+
+    f = t.encoding
+    if isinstance(f, FormatAttr) and f.origin_fmt is not None:
+        enc = FormatAttr(f.fmt, f.origin_fmt, shape, f.groups.data, f.is_grouped_conv)
+        st = storage_shape(f.fmt, f.origin_fmt, tuple(shape), numpy_dtype(t.element_type),
+                           f.groups.data, f.is_grouped_conv)
+        return TensorType(t.element_type, list(st), enc)
+    return TensorType(t.element_type, [int(d) for d in shape], t.encoding)

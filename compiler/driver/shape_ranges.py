@@ -13,7 +13,12 @@ What the compile does:
    the tensor's own shape (Tensordot) are folded symbolically (compiler/frontend/symbolic_shapes.py)
    and shape inference reruns, until nothing changes.  tf-to-cann and cann-cleanup run on this
    symbolic graph: the cann level carries `?` (the mapping table, Einsum included, keeps it).
-3. The rest of the pipeline (fuse, [set-precision], assign-layouts, cann-to-kernel, plan-memory)
+3. Fusion and layouts run once, at the ranges' smallest and largest shapes, generalized into
+   kernels with `?` types (`kernel.dispatch`, each with its tiling function: the solver and its
+   symbolic inputs), recorded as `cann.dispatch_kernels`; at dispatch the ops' shape rules give
+   every shape and only cann-to-kernel and plan-memory run (runtime_tiling.py, "kernels lowered
+   once").  When that generalization does not hold (a note names why and the node), the rest of
+   the pipeline (fuse, [set-precision], assign-layouts, cann-to-kernel, plan-memory)
    is the *tiling function*: it runs at dispatch on the symbolic function made concrete at the
    run's shape (compiler/backend/runtime_tiling.py), with the same tiling solver as a static
    compile.  The kernel module of the .om is this function run at the range's largest shape, so
@@ -39,7 +44,7 @@ from dataclasses import dataclass
 
 from compiler.ir.diagnostics import CompileError
 
-from compiler.backend.runtime_tiling import PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
+from compiler.backend.runtime_tiling import KERNELS_ATTR, PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
 #: Rounds of symbolic reshape folding + re-import (each round can refine the next Reshape).
 MAX_REFINE_ROUNDS = 8
 
@@ -220,7 +225,8 @@ def import_symbolic(path: str, ranges: Ranges, outs, warn=lambda line: None):
     return module
 
 
-def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=None):
+def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=None,
+                   warn=lambda line: None):
     """cann-compile with a ranged --input_shape: the kernel module at the range's maximum, with
     the symbolic function and the tiling function recorded on it."""
     import time
@@ -258,6 +264,12 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     module.attributes[PIPELINE_ATTR] = StringAttr(pipeline_spec(tail))
     dispatcher = Dispatcher(module, source=args.model)
     t0 = time.perf_counter()
+    dispatcher.lower_once()
+    log_step("fusion and layouts once (kernels with ?)", time.perf_counter() - t0)
+    if dispatcher.fallback:
+        warn(f"{args.model}: note: the kernels are fused and laid out per shape at dispatch: "
+             f"{dispatcher.fallback}")
+    t0 = time.perf_counter()
     top = dispatcher.kernels(shape_at(ranges, "hi"))
     low = dispatcher.kernels(shape_at(ranges, "lo"))  # lowers at the smallest shape too
     from compiler.backend.memory_plan import read_plan
@@ -272,7 +284,12 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     out = top.clone()
     for key in (RANGES_ATTR, PIPELINE_ATTR):
         out.attributes[key] = module.attributes[key]
-    out.attributes[SOURCE_ATTR] = StringAttr(dispatcher.source_text())
+    if dispatcher.dispatch_kernels is not None:  # the kernels with `?` (one copy of the weights)
+        from compiler.ir.ir_io import module_to_text
+
+        out.attributes[KERNELS_ATTR] = StringAttr(module_to_text(dispatcher.dispatch_kernels))
+    else:  # the whole tiling function runs per shape, from the `?` cann function
+        out.attributes[SOURCE_ATTR] = StringAttr(dispatcher.source_text())
     return out, dispatcher
 
 

@@ -288,8 +288,24 @@ def fractal_nz_to_nd(x: np.ndarray, m: int, k: int) -> np.ndarray:
 
 # --- shape rules used to build storage types -----------------------------------------------
 
+#: Two sizes no rule maps to the same storage dimension (primes past any C0 or block): a `?`
+#: origin dimension is probed with both to tell which storage dimensions depend on it.
+_PROBES = (1_000_003, 2_000_003)
+
+
 def storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, ...],
                   dtype: np.dtype | str, groups: int = 1, grouped_conv: bool = False) -> tuple[int, ...]:
+    """The storage shape of a tensor of `origin_shape` in `origin_format` stored as `fmt`; a
+    dynamic origin dimension (-1) makes every storage dimension computed from it -1."""
+    if not any(d < 0 for d in origin_shape):
+        return _storage_shape(fmt, origin_format, tuple(origin_shape), dtype, groups, grouped_conv)
+    a, b = (_storage_shape(fmt, origin_format, tuple(p if d < 0 else d for d in origin_shape),
+                           dtype, groups, grouped_conv) for p in _PROBES)
+    return tuple(x if x == y else -1 for x, y in zip(a, b))
+
+
+def _storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, ...],
+                   dtype: np.dtype | str, groups: int = 1, grouped_conv: bool = False) -> tuple[int, ...]:
     """The storage shape of a tensor of `origin_shape` in `origin_format` stored as `fmt`.
 
     `groups` only matters for FRACTAL_Z filters of grouped / depthwise convolutions: a HWCN

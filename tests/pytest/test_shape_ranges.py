@@ -176,16 +176,19 @@ def test_run_time_tiling_estimate_is_within_1_1x_of_a_static_compile(capsys, tmp
     assert ours <= 1.1 * theirs, (ours, theirs)
 
 
-def test_symbolic_shapes_reach_the_recorded_cann_function(cnn, encoder):
-    """The tiling function's source is cann-level IR with `?` where the range is; it parses and
-    prints back the same."""
+def test_symbolic_shapes_reach_the_recorded_kernels(cnn, encoder):
+    """The recorded tiling function is kernel-level IR with `?` where the range is (in the
+    storage shapes and the formats' origin shapes); it parses and prints back the same."""
     from compiler.backend.offline_model import load_offline_model
-    from compiler.backend.runtime_tiling import SOURCE_ATTR
+    from compiler.backend.runtime_tiling import KERNELS_ATTR
     from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
-    for (_, om), pattern in ((cnn, r"cann\.Conv2D.*tensor<\?x32x32x3xf32>"),
-                             (encoder, r"cann\.BatchMatMulV2.*tensor<1x2x\?x16xf32>")):
-        text = load_offline_model(om).module.attributes[SOURCE_ATTR].data
+    for (_, om), pattern in (
+            (cnn, r"tiling_fn<cube, symbolic \[\[0, 0\]\]>.*\n.*\n *%\S+ = cann\.FusedConv2D.*"
+                  r"tensor<\?x1x32x32x16xf32, #cann\.format<NC1HWC0, origin NHWC \[\?, 32, 32, 3\]>>"),
+            (encoder, r"cann\.BatchMatMulV2.*tensor<2x\?x16x16xf32, #cann\.format<FRACTAL_NZ, "
+                      r"origin ND \[\?, 32\]>>")):
+        text = load_offline_model(om).module.attributes[KERNELS_ATTR].data
         assert re.search(pattern, text), text[:2000]
         assert module_to_text(parse_module(make_context(), text, "source")[0]) == text
 
@@ -443,3 +446,83 @@ def test_a_broadcast_to_a_run_time_shape_of_computed_values_matches_tf(capsys, t
     assert rc == 0, res.err
     stats = _check_runs(capsys, tmp_path, (str(pb), f"{out}.om"), [(1, s, 4) for s in (1, 3, 16)])
     assert stats.startswith("tiling at dispatch: 0 hits, 3 misses"), stats
+
+
+@pytest.mark.parametrize("which,shape", [("cnn", [5, 32, 32, 3]), ("encoder", [1, 19, 32])])
+def test_kernels_with_dynamic_dims_give_the_layouts_of_the_whole_tiling_function(cnn, encoder,
+                                                                                 which, shape):
+    """The .om records the kernels fused and laid out once, with `?` (kernel.dispatch with a
+    tiling function per kernel); at a shape between the two the compile generalized, the
+    verifiers' shape rules give exactly the laid-out function the whole tiling function (fuse,
+    assign-layouts at that shape) makes, and dispatch runs only cann-to-kernel and plan-memory."""
+    from compiler.backend.offline_model import load_offline_model
+    from compiler.backend.runtime_tiling import (PIPELINE_ATTR, RANGES_ATTR, Dispatcher, concretize,
+                                                 specialize)
+    from compiler.driver.pipelines import run_pipeline
+    from compiler.driver.runner import main_func
+    from compiler.ir.ir_io import make_context, module_to_text
+    from dialects.kernel import DispatchOp
+
+    from compiler.driver.shape_ranges import compile_ranged
+    from tests.model_zoo.ranged import ranged_graphdef
+    from tools.cann_compile import parse_args, pipeline_options
+
+    model, spec = {"cnn": ("RangedCNN", "x:1~16,32,32,3"), "encoder": ("RangedEncoder", "x:1,1~32,32")}[which]
+    args = parse_args([f"--model={ranged_graphdef(model)}", "--framework=3", f"--input_shape={spec}",
+                       "--soc_version=Ascend910B3", "--output=unused"])
+    om = {"cnn": cnn, "encoder": encoder}[which][1]
+    recorded = Dispatcher.of_kernel_module(load_offline_model(om).module)
+    _, d = compile_ranged(args, pipeline_options(args))  # with the `?` cann function
+    assert recorded.dispatch_kernels is not None and d.dispatch_kernels is not None
+    mine = recorded.dispatch_kernels.clone()
+    for key in (RANGES_ATTR, PIPELINE_ATTR):  # what the .om records beside the kernels
+        mine.attributes.pop(key)
+    assert module_to_text(mine) == module_to_text(d.dispatch_kernels)
+    d.dispatch_kernels.verify()
+    ops = [o for o in main_func(d.dispatch_kernels).body.ops
+           if o.name not in ("cann.Const", "func.return")]
+    assert ops and all(isinstance(o, DispatchOp) for o in ops)
+    assert any(o.tiling_fn.solver.data == "cube" and o.tiling_fn.dims for o in ops)
+    assert [p.name for p in d.lowering] == ["cann-to-kernel", "plan-memory"]
+    whole = specialize(d.symbolic, {"x": shape})
+    run_pipeline(make_context(), whole, d.head, d.source)
+    assert module_to_text(concretize(d.dispatch_kernels, {"x": shape})) == module_to_text(whole)
+    recorded.kernels({"x": shape})
+    assert "kernels with ? lowered once" in recorded.stats_line()
+
+
+def _relu_module(op: str, rows: int, fmt: bool):
+    from compiler.ir.ir_io import make_context, parse_module
+
+    t = (f"tensor<1x{(rows + 15) // 16}x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [{rows}, 16]>>"
+         if fmt else f"tensor<{rows}x16xf32>")
+    text = f"""builtin.module attributes {{cann.soc_version = "Ascend910B3"}} {{
+  func.func @main(%x: {t}) -> {t} attributes {{tf.entry_function = {{inputs = "x", outputs = "y"}}}} {{
+    %y = cann.{op} %x : ({t}) -> {t}
+    func.return %y : {t}
+  }}
+}}"""
+    return parse_module(make_context(), text, "m.mlir")[0]
+
+
+def test_generalize_puts_a_question_mark_where_two_shapes_differ():
+    """1 and 17 rows stored FRACTAL_NZ: the origin row count differs, and so does the storage's
+    row-block count (1 and 2) it implies: both become `?`; the rest stays."""
+    from compiler.backend.runtime_tiling import concretize, generalize, to_dispatch_kernels
+    from compiler.ir.ir_io import module_to_text
+
+    g = generalize(_relu_module("Relu", 1, True), _relu_module("Relu", 17, True))
+    text = module_to_text(g)
+    assert "tensor<1x?x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [?, 16]>>" in text, text
+    k = to_dispatch_kernels(g)
+    k.verify()
+    assert "#kernel.tiling_fn<vector, symbolic [[0, 1]]>" in module_to_text(k)
+    assert module_to_text(concretize(k, {"x": [40, 16]})) == \
+        module_to_text(_relu_module("Relu", 40, True))
+
+
+def test_generalize_refuses_two_shapes_with_different_ops():
+    from compiler.backend.runtime_tiling import NotGeneral, generalize
+
+    with pytest.raises(NotGeneral, match="the ops differ"):
+        generalize(_relu_module("Relu", 4, False), _relu_module("Sigmoid", 9, False))
