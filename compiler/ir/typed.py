@@ -16,7 +16,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     LocationAttr,
     MemRefType,
-    StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
