@@ -1623,7 +1623,7 @@ class FusedKernelOp(CannOp):
         if not isinstance(last, YieldOp):
             raise VerifyException(f"{n}: the body must end in cann.Yield")
         if _INFERRING is not None:  # the rule: the result is what the body yields
-            _check_result_shape(n, last.value.type.get_shape(), origin_shape(self.y.type))
+            _check_result_shape(n, shape_of(last.value), origin_shape(self.y.type))
         elif last.value.type != origin_tensor_type(self.y.type):
             raise VerifyException(f"{n}: the body yields {last.value.type}, the result is "
                                   f"{self.y.type} (origin {origin_tensor_type(self.y.type)})")

@@ -126,7 +126,7 @@ class EnumOrItsString(AttrConstraint):
     custom-format parser checks constraints before the op is built; `EnumProperties` turns a
     member's string into the member and reports any other string with the allowed values)."""
 
-    attr: type
+    attr: type[Attribute]
 
     def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
         if not isinstance(attr, (self.attr, StringAttr)):
@@ -164,7 +164,7 @@ def string_value(attr: Attribute | None) -> str | None:
     return None
 
 
-def enum_values(attr_type: type) -> tuple[str, ...]:
+def enum_values(attr_type: type[StringLiteralEnum]) -> tuple[str, ...]:
     return tuple(m.value for m in attr_type.enum_type)
 
 

@@ -13,7 +13,8 @@ layouts directly, padding included.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from enum import EnumMeta
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -613,8 +614,20 @@ STORE_VIEWS += ("concat_c0",)
 STORE_VIEWS += ("nc1hwc0_rows",)
 
 #: The closed sets of views (their meanings above): `view = "nz"` (dialects/common.py: closed sets).
-LoadView = StrEnum("LoadView", [(v, v) for v in LOAD_VIEWS])
-StoreView = StrEnum("StoreView", [(v, v) for v in STORE_VIEWS])
+if TYPE_CHECKING:  # the members are made from the lists at run time: LoadView.<any view> is one
+    _View = TypeVar("_View")
+
+    class _ViewsMeta(EnumMeta):
+        def __getattr__(cls: type[_View], name: str) -> _View: ...
+
+    class LoadView(StrEnum, metaclass=_ViewsMeta):
+        """A member per LOAD_VIEWS key."""
+
+    class StoreView(StrEnum, metaclass=_ViewsMeta):
+        """A member per STORE_VIEWS entry."""
+else:
+    LoadView = StrEnum("LoadView", [(v, v) for v in LOAD_VIEWS])
+    StoreView = StrEnum("StoreView", [(v, v) for v in STORE_VIEWS])
 
 
 @irdl_attr_definition
@@ -1088,8 +1101,8 @@ class DispatchOp(IRDLOperation):
             raise VerifyException(f"{n}: results must have the types of {op.name}'s results")
         for i, d in self.tiling_fn.dims:
             if i >= len(self.inputs) or not isinstance(self.inputs[i].type, TensorType) or \
-                    d >= len(self.inputs[i].type.get_shape()) or \
-                    self.inputs[i].type.get_shape()[d] >= 0:
+                    d >= len(shape_of(self.inputs[i])) or \
+                    shape_of(self.inputs[i])[d] >= 0:
                 raise VerifyException(f"{n}: tiling_fn names operand {i} dim {d}, which is not a "
                                       "`?` dimension of an operand")
         want = sorted((i, d) for i, v in enumerate(self.inputs) if isinstance(v.type, TensorType)

@@ -168,9 +168,10 @@ class _DirectPrinter(Printer):
             self._current_column += len(text)
             self._write(text)
             return
+        pieces: list[str]
         write, pieces = self._write, []
         resources = sum(len(v) for v in self._dialect_resources.values())
-        self._write = pieces.append  # type: ignore[method-assign]
+        self._write = pieces.append  # type: ignore[method-assign, assignment]
         try:
             super().print_attribute(attribute)
         finally:

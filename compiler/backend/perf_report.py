@@ -291,8 +291,8 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
         else:  # kernel.cube_conv2d: bias add and activation on the output block
             act = _prop(op, "activation")
             fns = ["Add"] if len(op.operands) > 2 else []
-            if string_value(act) not in (None, Activation.none, ""):
-                fns.append(string_value(act))
+            if (a := string_value(act)) is not None and a not in (Activation.none, ""):
+                fns.append(a)
             for fn in fns:
                 vec += vector_core_cycles(fn, t["singleCoreM"] * t["singleCoreN"], 4)
                 aliases.update(_alias(fn))
@@ -305,8 +305,8 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
             if compute_cycles > vec:
                 note += "; data moves bound"
         else:
-            fn = _prop(op, "fn")
-            fn = string_value(fn) if string_value(fn) is not None else (
+            s = string_value(_prop(op, "fn"))
+            fn = s if s is not None else (
                 "TransData" if "transdata" in op.name else name)
             elems = t.get("totalElems") or (_elems(op.results[0].type) if op.results else 0)
             per_core = t.get("elemsPerCore") or ceil_div(elems, max(cores, 1))

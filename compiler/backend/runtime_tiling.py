@@ -39,9 +39,10 @@ from dataclasses import replace
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.ir import SSAValue
 from xdsl.rewriter import Rewriter
 
-from compiler.ir.typed import block_of, elem_of
+from compiler.ir.typed import block_of, elem_of, shape_of, str_of, tensor_of
 from compiler.ir.diagnostics import CompileError
 
 #: Shapes the dispatch cache keeps (least recently used evicted): a product of ranges can have
@@ -196,7 +197,7 @@ class Dispatcher:
                     if isinstance(module.attributes.get(k), StringAttr)), None)
         if key is None:
             raise CompileError(f"{source}: invalid model: no '{KERNELS_ATTR}' or '{SOURCE_ATTR}'")
-        symbolic, _ = parse_module(make_context(), module.attributes[key].data, f"{source}({key})")
+        symbolic, _ = parse_module(make_context(), str_of(module.attributes[key]), f"{source}({key})")
         for k in (RANGES_ATTR, PIPELINE_ATTR):
             if k not in module.attributes:
                 raise CompileError(f"{source}: invalid model: no '{k}'")
@@ -409,13 +410,13 @@ def generalize(lo: ModuleOp, hi: ModuleOp) -> ModuleOp:
     ops_lo, ops_hi, ops_out = list(lo.walk()), list(hi.walk()), list(out.walk())
     if [o.name for o in ops_lo] != [o.name for o in ops_hi]:
         raise NotGeneral("the ops differ (fusion or layouts depend on the shape)")
-    index_lo = {}
-    index_hi = {}
+    index_lo: dict[SSAValue, tuple[int, ...]] = {}
+    index_hi: dict[SSAValue, tuple[int, ...]] = {}
     for k, (a, b) in enumerate(zip(ops_lo, ops_hi)):
         for j, (ra, rb) in enumerate(zip(a.results, b.results)):
             index_lo[ra], index_hi[rb] = (k, j), (k, j)
-        for r, (ra, rb) in enumerate(zip(a.regions, b.regions)):
-            for bi, (ba, bb) in enumerate(zip(ra.blocks, rb.blocks)):
+        for r, (ga, gb) in enumerate(zip(a.regions, b.regions)):
+            for bi, (ba, bb) in enumerate(zip(ga.blocks, gb.blocks)):
                 for j, (xa, xb) in enumerate(zip(ba.args, bb.args)):
                     index_lo[xa], index_hi[xb] = (k, r, bi, j), (k, r, bi, j)
     retype = []
@@ -437,8 +438,8 @@ def generalize(lo: ModuleOp, hi: ModuleOp) -> ModuleOp:
             raise NotGeneral(f"{a.name}: the attributes differ", o)
         for ra, rb, ro in zip(a.results, b.results, o.results):
             retype.append((ro, _general_type(ra.type, rb.type, o)))
-        for ra, rb, ro in zip(a.regions, b.regions, o.regions):
-            for ba, bb, bo in zip(ra.blocks, rb.blocks, ro.blocks):
+        for ga, gb, go in zip(a.regions, b.regions, o.regions):
+            for ba, bb, bo in zip(ga.blocks, gb.blocks, go.blocks):
                 for xa, xb, xo in zip(ba.args, bb.args, bo.args):
                     retype.append((xo, _general_type(xa.type, xb.type, o)))
     for v, t in retype:
@@ -451,7 +452,7 @@ def generalize(lo: ModuleOp, hi: ModuleOp) -> ModuleOp:
 def _retype_funcs(module: ModuleOp) -> None:
     for f in module.walk():
         if isinstance(f, func.FuncOp) and f.body.blocks:
-            block = f.body.blocks.first
+            block = block_of(f.body)
             ret = block.last_op
             if isinstance(ret, func.ReturnOp):
                 f.function_type = func.FunctionType.from_lists([a.type for a in block.args],
@@ -472,7 +473,7 @@ def to_dispatch_kernels(module: ModuleOp) -> ModuleOp:
     from dialects.op_kinds import is_cube
 
     out = module.clone()
-    block = main_func(out).body.blocks.first
+    block = block_of(main_func(out).body)
     for op in list(block.ops):
         if isinstance(op, func.ReturnOp) or op.name == "cann.Const":
             continue
@@ -511,10 +512,10 @@ def concretize(kernels: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
     for key in (RANGES_ATTR, PIPELINE_ATTR, SOURCE_ATTR, KERNELS_ATTR):
         module.attributes.pop(key, None)
     fn = main_func(module)
-    block = fn.body.blocks.first
+    block = block_of(fn.body)
     for name, arg in zip(io_names(fn)[0], block.args, strict=True):
-        if any(d < 0 for d in arg.type.get_shape()):  # shapes: the inputs' origin shapes
-            Rewriter.replace_value_with_new_type(arg, with_origin_shape(arg.type, shapes[name]))
+        if any(d < 0 for d in shape_of(arg)):  # shapes: the inputs' origin shapes
+            Rewriter.replace_value_with_new_type(arg, with_origin_shape(tensor_of(arg), shapes[name]))
     for k in list(block.ops):
         if not isinstance(k, DispatchOp):
             continue

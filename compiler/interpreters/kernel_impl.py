@@ -847,8 +847,10 @@ class KernelBodyFunctions(InterpreterFunctions):
     def run_accumulate(self, interp: Interpreter, op: kernel.AccumulateOp, args):
         acc, v = args
         A = kernel.AccumulateFn
-        fn = {A.Add: np.add, A.Max: np.maximum, A.Min: np.minimum, A.Mul: np.multiply,
-              A.Copy: lambda a, b, out: np.copyto(out, b)}[op.fn.data]
+        fns: dict[str, Callable[..., Any]] = {A.Add: np.add, A.Max: np.maximum, A.Min: np.minimum,
+                                              A.Mul: np.multiply,
+                                              A.Copy: lambda a, b, out: np.copyto(out, b)}
+        fn = fns[op.fn.data]
         fn(acc, v.astype(acc.dtype, copy=False), out=acc)
         return ()
 

@@ -12,10 +12,12 @@ three):
 
 from __future__ import annotations
 
+from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import shape_of
 from dialects import cann
 from dialects.common import int_array, ints
 
@@ -140,13 +142,14 @@ class BatchMatMulTransposes(RewritePattern):
                 rewriter.erase_op(op)
                 return
         xs, flags = [op.x1, op.x2], [_flag(op, "adj_x1"), _flag(op, "adj_x2")]
+        bypassed: list[Operation]
         changed, bypassed = False, []
         for i in range(2):
             t = xs[i].owner
             if isinstance(t, cann.ReshapeOp) and _unit_column(t):
                 ys = list(t.y.type.get_shape())
                 row = [*ys[:-2], 1, ys[-2]]
-                if list(t.x.type.get_shape()) == row:
+                if list(shape_of(t.x)) == row:
                     xs[i] = t.x
                 else:
                     from xdsl.dialects.builtin import TensorType
@@ -214,6 +217,7 @@ class ScalarMulThroughTranspose(RewritePattern):
         t = with_loc(cann.TransposeDOp(operands=[a], result_types=[op.y.type],
                                        properties={"perm": op.perm}), op)
         old = op.x.owner
+        assert isinstance(old, cann.MulOp)  # _scalar_factor matched it
         m = with_loc(cann.MulOp(operands=[t.y, c], result_types=[op.y.type]), old)
         rewriter.replace_op(op, [t, m])
         _erase_if_dead(rewriter, old)
@@ -237,6 +241,7 @@ class ScalarMulOutOfMatMul(RewritePattern):
             xs[i] = a
             new = _bmm(xs[0], xs[1], op.y.type, _flag(op, "adj_x1"), _flag(op, "adj_x2"), op)
             old = v.owner
+            assert isinstance(old, cann.MulOp)  # _scalar_factor matched it
             m = with_loc(cann.MulOp(operands=[new.y, c], result_types=[op.y.type]), old)
             rewriter.replace_op(op, [new, m])
             _erase_if_dead(rewriter, old)
@@ -292,7 +297,7 @@ class ReshapeSinksThroughPointwise(RewritePattern):
         for v in op.operands:
             r = v.owner
             if isinstance(r, cann.ReshapeOp):
-                s = list(r.x.type.get_shape())
+                s = list(shape_of(r.x))
                 if in_shape is not None and s != in_shape:
                     return
                 if list(v.type.get_shape()) != ys or not _unit_axes_only(s, ys) \

@@ -165,7 +165,9 @@ def recognize(op: cann.WhileOp, funcs: dict[str, FuncOp]) -> Loop | None:
     loop = Loop(op, body, trips, time, counters, invariant, seq, read.y)
     if masks:  # Keras's mask: a masked step keeps the states and the previous output
         loop.mask, loop.m_t = _arg_index(masks[0].x, bblock), masks[0].y
-        ms = list(op.inputs[loop.mask].type.get_shape())
+        if loop.mask is None:  # the mask is not a loop variable
+            return None
+        ms = list(shape_of(op.inputs[loop.mask]))
         if len(ms) != 3 or ms[0] != trips or ms[2] != 1:
             return None
     for k, r in enumerate(ret.operands):
@@ -248,12 +250,14 @@ def _weight(v: SSAValue, loop: Loop) -> tuple[np.ndarray, int] | None:
     block = loop.body.body.blocks.first
     src = v.owner.x if isinstance(v.owner, cann.StridedSliceDOp) else v
     k = _arg_index(src, block)
-    if k not in loop.invariant or _const(loop.op.inputs[k]) is None:
+    if k not in loop.invariant:
         return None
     w = _const(loop.op.inputs[k])
+    if w is None:
+        return None
     if src is not v:
         w = w[strided_slice_index(v.owner, w.ndim)]
-        if list(w.shape) != list(v.type.get_shape()):
+        if list(w.shape) != list(shape_of(v)):
             return None
     return w, k
 
@@ -295,8 +299,10 @@ def extract_cell(loop: Loop) -> Cell | None:
         shadows = [k for k in loop.states if k != h and block.args[k].uses and all(
             isinstance(u.operation, cann.SelectV2Op) and u.index == 2
             for u in block.args[k].uses)]
-        if len(shadows) != 1 or _const(inits[shadows[0]]) is None or _const(inits[h]) is None \
-                or not np.array_equal(_const(inits[shadows[0]]), _const(inits[h])):
+        if len(shadows) != 1:
+            return None
+        s0, h0 = _const(inits[shadows[0]]), _const(inits[h])
+        if s0 is None or h0 is None or not np.array_equal(s0, h0):
             return None
         shadow = shadows[0]
     states = [k for k in loop.states if k != shadow]
@@ -375,6 +381,7 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
         m_t = None
         if loop.mask is not None:  # all kept, all masked, mixed rows
             m_t = np.full((b_, 1), p == 0) if p < 2 else rng.random((b_, 1)) < 0.5
+            assert cell.shadow is not None  # extract_cell: a masked loop has one
             st[cell.shadow] = st[cell.h]  # Keras's previous output starts as h (both 0)
         try:
             out = _run_body(loop, module, x_t, st, m_t)
@@ -394,19 +401,21 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
         for x_t, st, out, m_t in probes:
             h0 = st[cell.h]
             if cell.kind == "RNN":
-                h1 = rnn_cell(x_t, h0, cell.w_x, cell.w_h, cand["b"], cand["activation"])
+                h1 = rnn_cell(x_t, h0, cell.w_x, cell.w_h, cand["b"], str(cand["activation"]))
                 want = {cell.h: h1}
             elif cell.kind == "LSTM":
+                assert cell.c is not None  # extract_cell: an LSTM has c
                 h1, c1 = lstm_cell(x_t, h0, st[cell.c], cell.w_x, cell.w_h, cand["b"],
                                    str(cand["gate_order"]))
                 want = {cell.h: h1, cell.c: c1}
             else:
                 h1 = gru_cell(x_t, h0, cell.w_x, cell.w_h, cand["b_i"], cand["b_h"],
-                              cand["gate_order"], cell.reset_after)
+                              str(cand["gate_order"]), cell.reset_after)
                 want = {cell.h: h1}
             if m_t is not None:  # a masked row keeps its states
                 want = {k: np.where(m_t, v, st[k]) for k, v in want.items()}
                 h1 = want[cell.h]
+                assert cell.shadow is not None  # extract_cell: a masked loop has one
                 want[cell.shadow] = h1
             for k, v in want.items():
                 ok &= np.allclose(out[k], v, rtol=RTOL, atol=ATOL)
@@ -477,6 +486,7 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
                         "time_major": IntegerAttr(1, i64),
                         "activation": StringAttr(params["activation"])})
     elif cell.kind == "LSTM":
+        assert cell.c is not None  # extract_cell: an LSTM has c
         w = _new_const(rewriter, op, np.concatenate([cell.w_x, cell.w_h]).astype(dt), op)
         b = _new_const(rewriter, op, params["b"].astype(dt), op)
         new = cann.DynamicRNNOp(
@@ -534,11 +544,11 @@ def _reversal(v: SSAValue, axis: int) -> bool:
 def _gather(rewriter, at: Operation, x: SSAValue, index: np.ndarray, axis: int, loc_op) -> SSAValue:
     from compiler.ir.rewriting import with_loc
 
-    shape = list(x.type.get_shape())
+    shape = list(shape_of(x))
     shape[axis:axis + 1] = list(index.shape)
     idx = _new_const(rewriter, at, index.astype(np.int32), loc_op)
     g = with_loc(cann.GatherV2DOp(operands=[x, idx], result_types=[TensorType(
-        x.type.element_type, shape)], properties={"axis": IntegerAttr(axis, i64)}), loc_op)
+        elem_of(x), shape)], properties={"axis": IntegerAttr(axis, i64)}), loc_op)
     rewriter.insert_op(g, InsertPoint.before(at))
     return g.y
 
@@ -562,24 +572,25 @@ def _push_gather(rewriter: Rewriter, g: cann.GatherV2DOp) -> None:
     for use in list(g.y.uses):
         u = use.operation
         if isinstance(u, cann.GatherV2DOp) and u.x is g.y and u.axis.value.data == axis \
-                and _const(u.indices) is not None and index.ndim == 1:
+                and _const(u.indices) is not None and index is not None and index.ndim == 1:
             comp = index[_const(u.indices)]
-            if comp.ndim == 1 and np.array_equal(comp, np.arange(g.x.type.get_shape()[axis])):
+            if comp.ndim == 1 and np.array_equal(comp, np.arange(shape_of(g.x)[axis])):
                 u.y.replace_all_uses_with(g.x)
             else:
                 u.y.replace_all_uses_with(_gather(rewriter, u, g.x, comp, axis, u))
             _erase_gather(rewriter, u)
-        elif isinstance(u, cann.TransposeDOp) and index.ndim == 1:
+        elif isinstance(u, cann.TransposeDOp) and index is not None and index.ndim == 1:
             from compiler.ir.rewriting import with_loc
 
             perm = ints(u.perm)
-            shape = [g.x.type.get_shape()[p] for p in perm]
+            shape = [shape_of(g.x)[p] for p in perm]
             t = with_loc(cann.TransposeDOp(operands=[g.x], result_types=[TensorType(
-                g.x.type.element_type, shape)], properties={"perm": u.perm}), u)
+                elem_of(g.x), shape)], properties={"perm": u.perm}), u)
             rewriter.insert_op(t, InsertPoint.before(u))
             moved = _gather(rewriter, u, t.y, index, perm.index(axis), u)
             u.y.replace_all_uses_with(moved)
             rewriter.erase_op(u)
+            assert isinstance(moved.owner, cann.GatherV2DOp)  # _gather made it
             _push_gather(rewriter, moved.owner)
     if not g.y.uses:
         _erase_gather(rewriter, g)
@@ -596,7 +607,7 @@ def absorb_reversal(new: Operation) -> bool:
     if getattr(new, "seq_length", None) is not None:  # its mask is reversed too: kept as is
         return False
     if not isinstance(g, cann.GatherV2DOp) or g.axis.value.data != 0 or \
-            not _reversal(g.indices, 0) or g.indices.type.get_shape()[0] != x.type.get_shape()[0]:
+            not _reversal(g.indices, 0) or shape_of(g.indices)[0] != shape_of(x)[0]:
         return False
     rewriter = Rewriter()
     new.operands = [g.x, *new.operands[1:]]
@@ -604,7 +615,8 @@ def absorb_reversal(new: Operation) -> bool:
     if not g.y.uses:
         _erase_gather(rewriter, g)
     after = new.next_op
-    rev = np.arange(x.type.get_shape()[0])[::-1]
+    rev = np.arange(shape_of(x)[0])[::-1]
+    assert after is not None  # the function's return follows new
     for r in new.results:
         if not r.uses:
             continue
@@ -613,6 +625,7 @@ def absorb_reversal(new: Operation) -> bool:
         for use in users:
             o = use.operation
             o.operands = [back if i == use.index else v for i, v in enumerate(o.operands)]
+        assert isinstance(back.owner, cann.GatherV2DOp)  # _gather made it
         _push_gather(rewriter, back.owner)
     return True
 

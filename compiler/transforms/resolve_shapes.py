@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.ir import Block, OpResult, Operation, SSAValue
 
 from compiler.ir.diagnostics import OpError
+from compiler.ir.typed import parent_block_of, shape_of
 
 SHAPE_OF = ("tf.Shape", "cann.Shape")
 #: TensorFlow's integer arithmetic on shapes that `shape_derived` walks through before
@@ -70,9 +71,9 @@ def _replace(op: Operation, new: Operation) -> None:
     from compiler.ir.rewriting import with_loc
 
     with_loc(new, op)
-    op.parent_block().insert_op_before(new, op)
+    parent_block_of(op).insert_op_before(new, op)
     op.results[0].replace_all_uses_with(new.results[0])
-    op.parent_block().erase_op(op)
+    parent_block_of(op).erase_op(op)
 
 
 def _const_to_attr(op: Operation) -> Operation | None:
@@ -118,7 +119,7 @@ def resolve_module(module: ModuleOp) -> None:
     for op in ops:
         if isinstance(op, cann.ShapeOp) and _static(op.x.type):
             et = op.y.type.element_type
-            value = np.asarray(op.x.type.get_shape(), numpy_dtype(et))
+            value = np.asarray(shape_of(op.x), numpy_dtype(et))
             _replace(op, cann.ConstOp(dense_from_numpy(value), op.y.type))
     fold_module(module)  # the integer chains on the shapes (and tensor-form ops of constants)
     for op in [op for op in module.walk() if isinstance(op, (cann.SliceOp, cann.BroadcastToOp))]:

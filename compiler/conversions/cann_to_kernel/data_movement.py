@@ -164,8 +164,9 @@ def nz_block_axis(axis: int, whole, pieces) -> int | None:
     is K1, the rows M1, a batch axis itself.  Then the op is a concat of the stored arrays."""
     from compiler.transforms.layout_assignment import nz_concat_blocks
 
-    fmts = [cann.format_of(t) for t in (whole, *pieces)]
-    if any(f is None or f.fmt != Format.FRACTAL_NZ for f in fmts) or \
+    found = [cann.format_of(t) for t in (whole, *pieces)]
+    fmts = [f for f in found if f is not None]
+    if len(fmts) != len(found) or any(f.fmt != Format.FRACTAL_NZ for f in fmts) or \
             any(d < 0 for d in whole.get_shape()):
         return None
     rank = len(fmts[0].origin)

@@ -107,13 +107,14 @@ class RecurrentToCube(ChipPattern):
         lstm = isinstance(op, cann.DynamicRNNOp)
         t_, b_, i_ = shape_of(op.x)
         last = 0 if op.direction.data == "REDIRECTIONAL" else t_ - 1  # the step run last
-        final_c = lstm and bool(op.output_c.uses)
+        final_c = isinstance(op, cann.DynamicRNNOp) and bool(op.output_c.uses)
         masked = getattr(op, "seq_length", None) is not None
-        if masked and op.y.uses and op.output_h.uses:
+        if masked and not isinstance(op, cann.TanhRNNOp) and op.y.uses and op.output_h.uses:
             self.fail(op, f"{op.name}: with seq_length, y (0 at a masked step) and output_h (the "
                           "kept h) are different tensors; only one of them is lowered")
             return
-        if final_c and not all(_row_read(u.operation, last) for u in op.output_c.uses):
+        if isinstance(op, cann.DynamicRNNOp) and final_c and \
+                not all(_row_read(u.operation, last) for u in op.output_c.uses):
             self.fail(op, f"{op.name}: output_c (the c of every step) has no kernel lowering; "
                           "only y / output_h and the final c (output_c's last step) are lowered")
             return
@@ -125,7 +126,8 @@ class RecurrentToCube(ChipPattern):
         chip = self.chip
         # states kept across the chunks of a step: h (and c), and for a GRU with reset_after
         # false z and r * h of every chunk (computed before the candidate's matmul)
-        states = (2 if lstm else 1 if simple or op.reset_after.value.data else 3) + 2 * masked
+        states = (2 if isinstance(op, cann.DynamicRNNOp) else
+                  1 if isinstance(op, cann.TanhRNNOp) or op.reset_after.value.data else 3) + 2 * masked
         plan = _plan(chip, t_, b_, i_, h_, gates, in_bytes, states, 2, 1 if states < 3 else 2)
         if isinstance(plan, str):
             self.fail(op, f"{op.name}: {plan}")
@@ -136,7 +138,7 @@ class RecurrentToCube(ChipPattern):
         y_type = TensorType(et, [t_ + 1, b_, h_]) if final_c else op.y.type
         body = Body([*(v.type for v in op.operands), y_type])
         _emit(body, op, lstm, t_, b_, i_, h_, et, single_m, block_dim, bk, bn, final_c,
-              masked and bool(op.output_h.uses), resident)
+              masked and not isinstance(op, cann.TanhRNNOp) and bool(op.output_h.uses), resident)
         k0 = 32 // in_bytes
         hp = align(h_, 16)
         ka = align(align(i_, k0), bk) + hp
@@ -155,10 +157,12 @@ class RecurrentToCube(ChipPattern):
         y = new.results[0]
         built = []
         if final_c:
+            assert isinstance(op, cann.DynamicRNNOp)  # final_c: an LSTM
             y = _slab(rewriter, op, y, 0, t_)
             c_row = _slab(rewriter, op, new.results[0], t_, 1)
             for u in list(op.output_c.uses):
                 g = u.operation
+                assert isinstance(g, cann.GatherV2DOp)  # _row_read checked every reader
                 v = c_row
                 if list(g.y.type.get_shape()) != [1, b_, h_]:
                     r = with_loc(cann.ReshapeOp(operands=[c_row], result_types=[g.y.type],
@@ -169,7 +173,7 @@ class RecurrentToCube(ChipPattern):
                 g.y.replace_all_uses_with(v)
                 rewriter.erase(g)
         op.y.replace_all_uses_with(y)
-        if not simple:
+        if not isinstance(op, cann.TanhRNNOp):  # not simple
             op.output_h.replace_all_uses_with(y)  # num_proj = 0: output_h is y
         rewriter.erase(op)
         if built:

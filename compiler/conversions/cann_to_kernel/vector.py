@@ -244,7 +244,7 @@ class PoolToVectorBody(ChipPattern):
                 if fk is not None:
                     def load(i: int) -> SSAValue:
                         return body.load(body.args[i], [ti], "rows", [tile, c0],
-                                         fk.inputs[i].type.element_type, "UB")
+                                         elem_of(fk.inputs[i]), "UB")
 
                     r = emit_region(body, fk, [tile, c0], load, lambda e: e, given={0: r})
                 body.store(r, body.args[-1], [ti], "rows")
@@ -253,7 +253,7 @@ class PoolToVectorBody(ChipPattern):
         replace_with_epilogue(rewriter, op, fk, new)
 
 
-def pool_epilogue(op: Operation) -> cann.FusedKernelOp | None:
+def pool_epilogue(op: cann.MaxPoolOp | cann.AvgPoolOp) -> cann.FusedKernelOp | None:
     """The FusedKernel that is the pool `op`'s epilogue (compiler/transforms/fusion/auto.py
     epilogue_host) when every other input is stored like the result (loaded as the same rows),
     else None (it then runs as a kernel of its own)."""
@@ -263,10 +263,11 @@ def pool_epilogue(op: Operation) -> cann.FusedKernelOp | None:
     if len(uses) != 1 or epilogue_host(uses[0]) is not op:
         return None
     fk = uses[0]
+    assert isinstance(fk, cann.FusedKernelOp)  # epilogue_host: only a FusedKernel has a host
     y = fk.y.type
     for v in list(fk.inputs)[1:]:
-        if list(v.type.get_shape()) != list(y.get_shape()) or \
-                cann.format_of(v.type) != cann.format_of(y) or v.type.element_type != y.element_type:
+        if list(shape_of(v)) != list(shape_of(y)) or \
+                cann.format_of(v.type) != cann.format_of(y) or elem_of(v) != elem_of(y):
             return None
     if cann.format_of(op.y.type) != cann.format_of(y):
         return None

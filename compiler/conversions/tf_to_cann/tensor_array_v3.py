@@ -72,8 +72,10 @@ def grown_arrays(module: ModuleOp) -> dict:
         fb = funcs.get(body[0]) if body else None
         if fb is None or not fb.body.blocks:
             continue
-        bargs = list(fb.body.blocks.first.args)
-        brets = list(fb.body.blocks.first.last_op.operands)
+        bargs: list[SSAValue] = list(block_of(fb.body).args)
+        ret = block_of(fb.body).last_op
+        assert ret is not None  # the body's return
+        brets = list(ret.operands)
         for k, v in enumerate(op.operands):
             ta = _def(_through(v))
             if ta not in out or _through(v) is not ta.results[1]:
@@ -93,7 +95,7 @@ def grown_arrays(module: ModuleOp) -> dict:
             n0 = _scalar(ta.operands[0])
             if n0 is None or any(st is None for st in starts):
                 continue
-            out[ta] = max(n0, max(starts) + trips)
+            out[ta] = max(n0, max(st for st in starts if st is not None) + trips)
     return out
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Attribute, OpResult, SSAValue
+from xdsl.ir import Attribute, OpResult, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from compiler.ir.typed import block_of
@@ -173,7 +173,7 @@ def grown_lists(module: ModuleOp) -> dict:
     at the index of a counter of the loop: rows = the counter's start + the loop's trip count
     when that is known at compile time (a preallocated buffer; the writes stay in place)."""
     funcs = _funcs(module)
-    out = {}
+    out: dict[Operation, int | None] = {}
     for op in module.walk():
         if tf_op_type(op) not in _LOOPS:
             continue
@@ -181,7 +181,7 @@ def grown_lists(module: ModuleOp) -> dict:
         fb = funcs.get(body[0]) if body else None
         if fb is None or not fb.body.blocks:
             continue
-        bargs = list(fb.body.blocks.first.args)
+        bargs: list[SSAValue] = list(block_of(fb.body).args)
         for k, v in enumerate(op.operands):
             src = _def(_through(v))
             if src is None or tf_op_type(src) != "TensorListReserve":
@@ -202,14 +202,16 @@ def grown_lists(module: ModuleOp) -> dict:
             starts = []
             for i in idx:
                 j = bargs.index(i)
-                brets = fb.body.blocks.first.last_op.operands
+                ret = block_of(fb.body).last_op
+                assert ret is not None  # the body's return
+                brets = ret.operands
                 r = _def(_through(brets[j]))
                 ok = r is not None and tf_op_type(r) in ("AddV2", "Add")
                 starts.append(_scalar(op.operands[j]) if ok else None)
             if trips is None or any(s is None for s in starts):
                 out[src] = None  # grows by an amount not known at compile time
                 continue
-            out[src] = max(max(starts) + trips, 0)
+            out[src] = max(max(s for s in starts if s is not None) + trips, 0)
     return out
 
 

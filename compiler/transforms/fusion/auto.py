@@ -47,7 +47,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from compiler.ir.rewriting import with_loc
-from compiler.ir.typed import tensor_of
+from compiler.ir.typed import str_of, tensor_of
 from dialects import cann
 from dialects.op_kinds import OutputFusable, is_pointwise, kind_name
 
@@ -238,8 +238,8 @@ def _epilogue_input(ops: list[Operation]) -> SSAValue | None:
     shape = cann.origin_shape(ops[-1].results[0].type)
     outside = [v for o in ops for v in o.operands if v not in inside and not scalar_const(v)]
     for v in outside:
-        if _host_result(v, shape) and _pool_takes(v.owner, [u for u in outside if u is not v],
-                                                  shape):
+        if _host_result(v, shape) and isinstance(v.owner, Operation) and \
+                _pool_takes(v.owner, [u for u in outside if u is not v], shape):
             return v
     return None
 
@@ -378,7 +378,7 @@ def _conv_reader(u: Operation) -> bool:
     from dialects.op_kinds import is_cube
 
     df = u.properties.get("data_format")
-    return (is_cube(u) and hasattr(u, "geometry") and df is not None and df.data == cann.DataFormat.NHWC
+    return (is_cube(u) and hasattr(u, "geometry") and df is not None and str_of(df) == cann.DataFormat.NHWC
             and getattr(u, "scale", None) is None)
 
 

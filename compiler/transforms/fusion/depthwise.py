@@ -26,6 +26,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import elem_of, int_of
 from dialects import cann
 from dialects.common import dense_from_numpy, ints
 
@@ -48,7 +49,7 @@ def _act(op) -> tuple:
 def _reader_ok(u: Operation, v: SSAValue) -> bool:
     return (isinstance(u, READERS) and u.operands[0] is v and u.data_format.data == "NHWC"
             and all(o is not v for o in u.operands[1:]) and _const(u.filter) is not None
-            and int(u.properties["groups"].value.data) == 1)
+            and int(int_of(u.properties["groups"])) == 1)
 
 
 def _candidate(op: Operation) -> bool:
@@ -84,7 +85,7 @@ def _offsets(group) -> list[tuple[int, int]] | None:
     return offs
 
 
-def _merge(group: list[Operation], offs) -> None:
+def _merge(group: list[cann.DepthwiseConv2DOp | cann.FusedDepthwiseConv2DOp], offs) -> None:
     first = group[0]
     m = len(group)
     big = max(group, key=lambda o: _window(o)[0] * _window(o)[1])
@@ -99,7 +100,7 @@ def _merge(group: list[Operation], offs) -> None:
         w[dh:dh + f.shape[0], dw:dw + f.shape[1], :, j] = f[:, :, :, 0]
         if o.bias is not None:
             b[:, j] = _const(o.bias).reshape(c)
-    et = first.x.type.element_type
+    et = elem_of(first.x)
     wc = with_loc(cann.ConstOp(dense_from_numpy(w), TensorType(et, list(w.shape))), first)
     new_ops: list[Operation] = [wc]
     operands = [first.x, wc.results[0]]
@@ -122,6 +123,7 @@ def _merge(group: list[Operation], offs) -> None:
     Rewriter.insert_op(new_ops, InsertPoint.before(first))
     for j, o in enumerate(group):
         for u in [u.operation for u in o.y.uses]:
+            assert isinstance(u, READERS)  # _candidate: every reader is one
             f = _const(u.filter)
             g = np.zeros((f.shape[0], f.shape[1], c * m, f.shape[3]), f.dtype)
             g[:, :, j::m, :] = f

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
+from compiler.ir.typed import elem_of, shape_of
 from dialects import cann
 from dialects.common import int_array
 
@@ -75,7 +76,7 @@ def slice_before_pad(root: Operation) -> int:
         pads = ints(p.paddings)
         begin, end, new_pads = [], [], []
         ok = True
-        for a, (start, count, n) in enumerate(zip(axes[0], axes[2], xt.get_shape())):
+        for a, (start, count, n) in enumerate(zip(axes[0], axes[2], shape_of(xt))):
             lo = pads[2 * a]
             b = max(start - lo, 0)
             e = min(start + count - lo, n)
@@ -89,10 +90,10 @@ def slice_before_pad(root: Operation) -> int:
         if not ok:
             continue
         x = p.x
-        if begin != [0] * len(begin) or end != list(xt.get_shape()):
+        if begin != [0] * len(begin) or end != list(shape_of(xt)):
             zero = IntegerAttr(0, i64)
             sl = cann.StridedSliceDOp.create(
-                operands=[x], result_types=[TensorType(xt.element_type, [e - b for b, e in
+                operands=[x], result_types=[TensorType(elem_of(xt), [e - b for b, e in
                                                                           zip(begin, end)])],
                 properties={"begin": int_array(begin), "end": int_array(end),
                             "strides": int_array([1] * len(begin)), "begin_mask": zero,
