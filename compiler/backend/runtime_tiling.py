@@ -339,7 +339,7 @@ class Dispatcher:
 # (`generalize`; storage shapes follow from the origin shapes through the format rule).  Each op
 # of it becomes a `kernel.dispatch` (dialects/kernel.py): `?` types, the op, and its tiling
 # function (solver, symbolic operand dims).  At dispatch (`concretize`) the result shapes of
-# each op come from its verifier's shape rule (dialects/cann.py `inferred_result_shapes`) at
+# each op come from its verifier's shape rule (dialects/cann/base.py `inferred_result_shapes`) at
 # the concrete operand shapes, and only cann-to-kernel (the same tiling solver, cached by
 # shape) and plan-memory run.  When the two compile-time results differ in structure, or the
 # shape rules do not reproduce them, the whole tiling function runs per shape as before

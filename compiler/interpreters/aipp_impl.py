@@ -1,4 +1,4 @@
-"""Semantics of static AIPP (cann.Aipp, dialects/cann.py) at the cann level, and the two load
+"""Semantics of static AIPP (cann.Aipp, dialects/cann/) at the cann level, and the two load
 views its kernel reads the raw image with (compiler/conversions/cann_to_kernel/aipp.py).
 
 Steps, in ATC's documented order (compiler/driver/aipp_config.py cites the pages): channel swap

@@ -93,7 +93,7 @@ def transdata(op, x: np.ndarray, src_t, dst_t, src_format: str, dst_format: str)
         raise SemanticsError(op, f"{op.name}: {e}") from None
 
 
-# --- The CANN operator library (dialects/cann.py LIBRARY_OPS) ------------------------------------
+# --- The CANN operator library (dialects/cann/__init__.py LIBRARY_OPS) ------------------------------------
 # Each op is a numpy function of its operands in their ORIGIN layout (converted from a storage
 # format when the type carries one), returning its result in origin layout; `_run_library` stores
 # it as the result type says.  Float16 inputs compute in float16 except where the device
@@ -374,7 +374,7 @@ def _slice(op, x, offsets, size):
     return x[idx].copy()
 
 
-LIBRARY_SEMANTICS.update({  # the shape operators with tensor sizes (dialects/cann.py SHAPE_OPS)
+LIBRARY_SEMANTICS.update({  # the shape operators with tensor sizes (dialects/cann/data_movement.py SHAPE_OPS)
     cann.ShapeOp: lambda op, x: np.asarray(x.shape, numpy_dtype(op.y.type.element_type)),
     cann.SliceOp: _slice,
     cann.BroadcastToOp: lambda op, x, shape: np.broadcast_to(

@@ -1,5 +1,5 @@
 """The canonicalization patterns of cann ops (xDSL's HasCanonicalizationPatternsTrait on the ops
-in dialects/cann.py, so `cann-opt --canonicalize` applies them; remove-noops runs the first
+in dialects/cann/, so `cann-opt --canonicalize` applies them; remove-noops runs the first
 three):
 
 - Reshape: to the operand's own type -> the operand; Reshape(Reshape(x)) -> Reshape(x);

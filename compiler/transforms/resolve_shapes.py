@@ -4,7 +4,7 @@ A range-compiled model (compiler/driver/shape_ranges.py) can compute a size from
 `?` tensor: keras-hub's PositionEmbedding slices its table to the sequence length,
 `Slice(table, [0, 0], Pack(StridedSlice(Shape(x), 1), hidden))`, and broadcasts it to
 `Shape(x)`.  tf-to-cann keeps such a computation as cann ops on the tensor forms of Ascend IR
-(cann.Shape, cann.Slice, cann.BroadcastTo; dialects/cann.py SHAPE_OPS) when `shape_derived`
+(cann.Shape, cann.Slice, cann.BroadcastTo; dialects/cann/data_movement.py SHAPE_OPS) when `shape_derived`
 says its value depends only on shapes and constants, never on the data (a data-dependent size
 stays tf-to-cann's "must be a constant" error naming the node).
 

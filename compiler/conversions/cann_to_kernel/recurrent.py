@@ -1,5 +1,5 @@
 """Recurrent layers: cann.DynamicRNN (LSTM) / cann.DynamicGRUV2 (GRU) -> ONE kernel.cube per
-layer whose body loops over the time steps (dialects/cann.py, section "Recurrent layers").
+layer whose body loops over the time steps (dialects/cann/recurrent.py).
 
 Per core (a block of batch rows; the rows of a layer are independent, its time steps are not):
 

@@ -1,7 +1,7 @@
 // RUN: not cann-opt --split-input-file %s 2>&1 | filecheck %s
 // RUN: not cann-opt --cann-to-kernel %S/../../passes/cann_to_kernel_squeeze_excite.mlir 2>&1 | filecheck %s --check-prefix=LOWER
 
-// The squeeze-excite ops' verifiers (dialects/cann.py), one invalid op per chunk.
+// The squeeze-excite ops' verifiers (dialects/cann/), one invalid op per chunk.
 // LOWER: error: cann.FusedSqueezeExcite: x and the gate must be NC1HWC0 and the weights ND, got x ND and gate ND; run assign-layouts first [node 'se/gate']
 // LOWER: error: cann.FusedConv2DScaled: x must be NC1HWC0 and the filter FRACTAL_Z; run assign-layouts before cann-to-kernel [node 'se/project']
 

@@ -1,0 +1,514 @@
+"""Fused operators made by the fuse pass (compiler/transforms/fusion; semantics in the interpreters),
+and cann.FusedKernel, whose body is a region of cann ops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, TensorType
+from xdsl.ir import Operation, Region
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from compiler.ir.typed import shape_of
+from dialects.cann.base import (
+    Activation,
+    ActivationAttr,
+    CannOp,
+    DataFormat,
+    DataFormatAttr,
+    _check_result_shape,
+    _flag,
+    _fmt_shape,
+    _norm_axes,
+    _oshape,
+    _shapes_match,
+    broadcast_shapes,
+    format_of,
+    inferring,
+    origin_shape,
+    origin_tensor_type,
+)
+from dialects.cann.conv import (
+    ConvLike,
+    DepthwiseConv2DOp,
+)
+from dialects.cann.matmul import (
+    _matmul_dims,
+)
+from dialects.common import I64Array, check_one_of, check_rank, check_same_element_type, dims_compatible, enum_prop
+from dialects.layouts import RunsOn
+from dialects.op_kinds import Broadcast, Cube, Opaque, OutputFusable, Reduction
+
+
+@irdl_op_definition
+class FusedConv2DOp(ConvLike):
+    """Conv2D with bias and an activation epilogue, run as one kernel (UB fusion)."""
+
+    name = "cann.FusedConv2D"
+    activation = enum_prop(ActivationAttr)
+    alpha = opt_prop_def(FloatAttr)  # LeakyRelu's negative slope
+
+    def verify_op(self) -> None:
+        super().verify_op()
+
+
+
+
+# --- fused operators made by the fuse pass (compiler/transforms/fusion; semantics in fused_impl.py) ---------
+
+@irdl_op_definition
+class FusedConv2DAddOp(CannOp):
+    """y = post_activation(activation(conv(x, filter) + bias) + residual): a conv with a
+    residual-add epilogue (TbeConv2DEltwisePass's UB fusion)."""
+
+    name = "cann.FusedConv2DAdd"
+    x = operand_def(TensorType)
+    filter = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    residual = operand_def(TensorType)
+    y = result_def(TensorType)
+    strides = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    dilations = prop_def(I64Array)
+    groups = prop_def(IntegerAttr)
+    data_format = enum_prop(DataFormatAttr)
+    activation = enum_prop(ActivationAttr)
+    post_activation = enum_prop(ActivationAttr)
+    alpha = opt_prop_def(FloatAttr)
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
+
+    geometry = ConvLike.geometry
+
+    def verify_op(self) -> None:
+        ConvLike.verify_op(cast(ConvLike, self))  # the same fields: verified alike
+        if _oshape(self.residual) != _oshape(self.y):
+            raise VerifyException(f"{self.name}: residual must have the result's shape")
+
+
+
+
+@irdl_op_definition
+class FusedDepthwiseConv2DOp(CannOp):
+    """DepthwiseConv2D (+ bias) with an activation epilogue."""
+
+    name = "cann.FusedDepthwiseConv2D"
+    x = operand_def(TensorType)
+    filter = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    strides = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    dilations = prop_def(I64Array)
+    data_format = enum_prop(DataFormatAttr)
+    activation = enum_prop(ActivationAttr)
+    alpha = opt_prop_def(FloatAttr)
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
+
+    geometry = DepthwiseConv2DOp.geometry
+
+    def verify_op(self) -> None:
+        DepthwiseConv2DOp.verify_op(cast(DepthwiseConv2DOp, self))  # the same fields: verified alike
+
+
+
+
+@irdl_op_definition
+class FusedMatMulOp(CannOp):
+    """y = activation(op(x1) @ op(x2) + bias) (+ residual when present), batch axes broadcast;
+    op = transpose of the last two axes when transpose_x1 / transpose_x2 is set
+    (MatMulBiasAddFusionPass, BatchMatMulFusionPass, ATbeMatmulElemwiseFusionPass)."""
+
+    name = "cann.FusedMatMul"
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    transpose_x1 = prop_def(IntegerAttr)
+    transpose_x2 = prop_def(IntegerAttr)
+    activation = enum_prop(ActivationAttr)
+    alpha = opt_prop_def(FloatAttr)
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
+
+    def verify_op(self) -> None:
+        n = self.name
+        a, b = _oshape(self.x1), _oshape(self.x2)
+        if len(a) < 2 or len(b) < 2:
+            raise VerifyException(f"{n}: operands must have rank at least 2")
+        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
+        m, nn = _matmul_dims(n, a, b, _flag(self.transpose_x1), _flag(self.transpose_x2))
+        batch = broadcast_shapes(n, a[:-2], b[:-2])
+        if self.bias is not None:
+            bs = _oshape(self.bias)
+            if len(bs) != 1 or not dims_compatible(bs[0], nn):
+                raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
+        _check_result_shape(n, (*batch, m, nn), _oshape(self.y))
+
+
+
+
+#: How FusedAttention / FusedMultiHeadAttention apply their mask to the scores s:
+#:   add      s + mask                                     (Keras' additive Softmax mask)
+#:   select   where(mask != 0, s, mask_value)              (tf.where(mask, s, -large): SelectV2)
+#:   greater  where(mask > mask_threshold, s, mask_value)  (tf.where(mask > t, s, -large))
+#: zero_masked (select / greater): the probabilities of the dropped keys set to 0 after the softmax
+#: (Keras 3's Softmax(mask): where(mask, softmax(..), 0), a row with every key dropped is 0).
+MASK_KINDS = ("add", "select", "greater")
+
+
+
+
+def _check_mask_kind(op) -> None:
+    """mask_kind / mask_value / mask_threshold of an attention op: consistent with each other
+    and with the mask operand."""
+    n, kind = op.name, op.mask_kind
+    k = "add" if kind is None else check_one_of(n, "mask_kind", kind, MASK_KINDS)
+    if kind is not None and op.mask is None:
+        raise VerifyException(f"{n}: mask_kind needs a mask operand")
+    if (op.mask_value is not None) != (k in ("select", "greater")):
+        raise VerifyException(f"{n}: mask_value is required by mask_kind select and greater "
+                              "and allowed only there")
+    if (op.mask_threshold is not None) != (k == "greater"):
+        raise VerifyException(f"{n}: mask_threshold is required by mask_kind greater and "
+                              "allowed only there")
+    if op.mask is not None and k != "select" and str(op.mask.type.element_type) == "i1":
+        raise VerifyException(f"{n}: a boolean mask needs mask_kind = \"select\"")
+    if _flag(op.zero_masked) and k not in ("select", "greater"):
+        raise VerifyException(f"{n}: zero_masked needs mask_kind select or greater")
+
+
+
+
+@irdl_op_definition
+class FusedAttentionOp(CannOp):
+    """y = softmax(scale * q @ k^T (adj_k: k is given transposed) + mask) @ v, mask optional
+    (added, broadcast).  Batch axes broadcast; one kernel (flash-attention style).
+    `layout` (CANN FlashAttentionScore's input_layout): "BNSD" (default; q, k, v, y are
+    [.., N, S, D]) or "BSND" (4-D q, k, v, y as [B, S, N, D], Keras' head split; the heads
+    transpose happens inside the kernel).  The mask always applies to the [B, N, Sq, Sk] scores,
+    as `mask_kind` says (MASK_KINDS; absent: "add")."""
+
+    name = "cann.FusedAttention"
+    q = operand_def(TensorType)
+    k = operand_def(TensorType)
+    v = operand_def(TensorType)
+    mask = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    scale = prop_def(FloatAttr)
+    adj_k = prop_def(IntegerAttr)
+    layout = opt_prop_def(StringAttr)
+    mask_kind = opt_prop_def(StringAttr)
+    mask_value = opt_prop_def(FloatAttr)
+    mask_threshold = opt_prop_def(FloatAttr)
+    zero_masked = opt_prop_def(IntegerAttr)
+    traits = traits_def(Pure(), Cube())
+
+    def verify_op(self) -> None:
+        n = self.name
+        _check_mask_kind(self)
+        q, k, v = _oshape(self.q), _oshape(self.k), _oshape(self.v)
+        if min(len(q), len(k), len(v)) < 2:
+            raise VerifyException(f"{n}: q, k, v must have rank at least 2")
+        check_same_element_type(n, self.q.type, self.k.type, self.v.type, self.y.type)
+        if self.layout is not None:
+            lay = check_one_of(n, "layout", self.layout, ("BNSD", "BSND"))
+            if lay == "BSND" and any(len(s) != 4 for s in (q, k, v, _oshape(self.y))):
+                raise VerifyException(f"{n}: layout BSND needs 4-D q, k, v and result")
+        _check_result_shape(n, (*q[:-1], v[-1]), _oshape(self.y))  # softmax(q k^T) v
+
+
+
+
+@irdl_op_definition
+class FusedMultiHeadAttentionOp(CannOp):
+    """Self-attention with its Q/K/V projections merged into one GEMM (CANN's
+    MultiHeadAttention without the output projection; ONNX Runtime's Attention):
+    qkv = x @ qkv_weight + qkv_bias, split on the last axis into q, k, v ([B, S, N*D] each,
+    in that order), viewed as [B, S, N, D] with N = num_heads; then FusedAttention (layout
+    BSND) with `scale` and the optional mask (`mask_kind` as FusedAttention's).  y is [B, S, N, D]."""
+
+    name = "cann.FusedMultiHeadAttention"
+    x = operand_def(TensorType)
+    qkv_weight = operand_def(TensorType)
+    qkv_bias = operand_def(TensorType)
+    mask = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    num_heads = prop_def(IntegerAttr)
+    scale = prop_def(FloatAttr)
+    mask_kind = opt_prop_def(StringAttr)
+    mask_value = opt_prop_def(FloatAttr)
+    mask_threshold = opt_prop_def(FloatAttr)
+    zero_masked = opt_prop_def(IntegerAttr)
+    traits = traits_def(Pure(), Cube())
+
+    def verify_op(self) -> None:
+        n = self.name
+        _check_mask_kind(self)
+        xs, ws, bs, ys = (_oshape(v) for v in (self.x, self.qkv_weight, self.qkv_bias, self.y))
+        heads = self.num_heads.value.data
+        check_rank(n, "x", xs, (3,))
+        check_rank(n, "qkv_weight", ws, (2,))
+        check_rank(n, "y", ys, (4,))
+        check_same_element_type(n, self.x.type, self.qkv_weight.type, self.qkv_bias.type, self.y.type)
+        if heads < 1 or ys[2] != heads:
+            raise VerifyException(f"{n}: y must be [B, S, num_heads, D] with num_heads = {heads}")
+        if not dims_compatible(ws[0], xs[-1]) or not dims_compatible(ws[1], 3 * heads * ys[3]):
+            raise VerifyException(f"{n}: qkv_weight must be [{xs[-1]}, {3 * heads * ys[3]}], "
+                                  f"got {_fmt_shape(ws)}")
+        if len(bs) != 1 or not dims_compatible(bs[0], ws[1]):
+            raise VerifyException(f"{n}: qkv_bias must be 1-D of length {ws[1]}, got {_fmt_shape(bs)}")
+        _check_result_shape(n, (xs[0], xs[1], heads, ys[3]), ys)
+
+
+
+
+@irdl_op_definition
+class FusedGatedMatMulOp(CannOp):
+    """The gated MLP of Llama-style models (SwiGLU): gate and up projections as one GEMM with
+    concatenated weights and a gated epilogue: h = x @ weight + bias, split on the last axis
+    into gate | up (F each), y = activation(gate) * up.  weight [K, 2F], bias [2F]."""
+
+    name = "cann.FusedGatedMatMul"
+    x = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = operand_def(TensorType)
+    y = result_def(TensorType)
+    activation = enum_prop(ActivationAttr)
+    traits = traits_def(Pure(), Cube())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs, ws, bs, ys = (_oshape(v) for v in (self.x, self.weight, self.bias, self.y))
+        check_rank(n, "weight", ws, (2,))
+        if len(xs) < 2 or not dims_compatible(ws[0], xs[-1]):
+            raise VerifyException(f"{n}: weight must be [{xs[-1] if xs else '?'}, 2F], got {_fmt_shape(ws)}")
+        if len(bs) != 1 or not dims_compatible(bs[0], ws[1]):
+            raise VerifyException(f"{n}: bias must be 1-D of length {ws[1]}, got {_fmt_shape(bs)}")
+        check_same_element_type(n, self.x.type, self.weight.type, self.bias.type, self.y.type)
+        _check_result_shape(n, (*xs[:-1], ws[1] // 2 if ws[1] >= 0 else -1), ys)
+
+
+
+
+@irdl_op_definition
+class AddLayerNormOp(CannOp):
+    """y = LayerNorm(x1 + x2) (CANN's AddLayerNorm: the residual add fused into the norm);
+    attributes as cann.LayerNorm's."""
+
+    name = "cann.AddLayerNorm"
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    gamma = operand_def(TensorType)
+    beta = operand_def(TensorType)
+    y = result_def(TensorType)
+    begin_norm_axis = prop_def(IntegerAttr)
+    begin_params_axis = prop_def(IntegerAttr)
+    epsilon = prop_def(FloatAttr)
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs = broadcast_shapes(n, _oshape(self.x1), _oshape(self.x2))
+        p = _norm_axes(n, [self.begin_params_axis.value.data], len(xs))[0]
+        _norm_axes(n, [self.begin_norm_axis.value.data], len(xs))
+        for what in ("gamma", "beta"):
+            s = _oshape(getattr(self, what))
+            if not _shapes_match(s, xs[p:]):
+                raise VerifyException(f"{n}: {what} must have shape {_fmt_shape(xs[p:])}, "
+                                      f"got {_fmt_shape(s)}")
+        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
+        _check_result_shape(n, xs, _oshape(self.y))
+
+
+
+
+#: Fused-kernel bodies compute on origin shapes (a pointwise op is the same on any layout)
+#: and may hold these besides pointwise ops: scalar constants and the terminator.
+_BODY_EXTRA = ("cann.Const", "cann.Yield")
+
+
+
+
+@irdl_op_definition
+class FusedKernelOp(CannOp):
+    """Several cann ops run as one kernel: the region is the kernel's body, its block arguments
+    the kernel's inputs, `cann.Yield` its result.  The body holds pointwise ops (op kinds
+    Elementwise / Broadcast) and scalar cann.Const, on ORIGIN-shaped tensors: the operands and
+    the result may be stored in any format (assign-layouts moves the kernel onto stored data;
+    the body does not change).  Built by the automatic fusion pass (compiler/transforms/fusion/auto.py);
+    lowered to one vector kernel whose tile body is the region's ops, or, when input #0 is a
+    cube op's single-use result, to that cube kernel's epilogue (compiler/conversions/cann_to_kernel).
+
+        %y = cann.FusedKernel %a, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
+        ^bb0(%x : tensor<8xf32>, %z : tensor<8xf32>):
+          %s = cann.Add %x, %z : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+          %r = cann.Relu %s : (tensor<8xf32>) -> tensor<8xf32>
+          cann.Yield %r : tensor<8xf32>
+        }
+    """
+
+    name = "cann.FusedKernel"
+    inputs = var_operand_def(TensorType)
+    y = result_def(TensorType)
+    body = region_def("single_block")
+    traits = traits_def(Pure(), Broadcast(), IsolatedFromAbove(), RunsOn(nc1hwc0="kernel", fractal_nz="kernel"))
+    assembly_format = "$inputs attr-dict `:` functional-type($inputs, $y) $body"
+
+    def __init__(self, inputs: Sequence, result_type: TensorType, body: Region):
+        super().__init__(operands=[list(inputs)], result_types=[result_type], regions=[body])
+
+    def verify_op(self) -> None:
+        from dialects.op_kinds import is_pointwise
+
+        n = self.name
+        block = self.body.block
+        if len(block.args) != len(self.inputs):
+            raise VerifyException(f"{n}: the body has {len(block.args)} arguments, the op "
+                                  f"{len(self.inputs)} inputs")
+        for i, (a, v) in enumerate(zip(block.args, self.inputs)):
+            want = origin_tensor_type(v.type)
+            if a.type != want:
+                raise VerifyException(f"{n}: body argument #{i} must be {want} (input #{i} "
+                                      f"in its origin shape), got {a.type}")
+        last = block.last_op
+        if not isinstance(last, YieldOp):
+            raise VerifyException(f"{n}: the body must end in cann.Yield")
+        if inferring():  # the rule: the result is what the body yields
+            _check_result_shape(n, shape_of(last.value), origin_shape(self.y.type))
+        elif last.value.type != origin_tensor_type(self.y.type):
+            raise VerifyException(f"{n}: the body yields {last.value.type}, the result is "
+                                  f"{self.y.type} (origin {origin_tensor_type(self.y.type)})")
+        for op in block.ops:
+            if op.name in _BODY_EXTRA:
+                continue
+            if not is_pointwise(op):
+                raise VerifyException(f"{n}: {op.name} in the body is not an elementwise or "
+                                      "broadcast op")
+            for r in op.results:
+                if format_of(r.type) is not None:
+                    raise VerifyException(f"{n}: {op.name} in the body has a stored (formatted) "
+                                          "result; the body computes on origin shapes")
+
+    def body_ops(self) -> list[Operation]:
+        """The computing ops of the body in order (no constants, no terminator)."""
+        return [o for o in self.body.block.ops if o.name not in _BODY_EXTRA]
+
+
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """The result of a cann.FusedKernel body."""
+
+    name = "cann.Yield"
+    value = operand_def(TensorType)
+    traits = traits_def(IsTerminator(), HasParent(FusedKernelOp), Opaque())
+    assembly_format = "$value attr-dict `:` type($value)"
+
+
+
+
+@irdl_op_definition
+class FusedSqueezeExciteOp(CannOp):
+    """The gate of a squeeze-excite block as one kernel (EfficientNet, MobileNetV3):
+    gate = act2(act1(mean_HW(x) @ w1 + b1) @ w2 + b2), x [N, H, W, C] (NHWC), w1 / w2 the 1x1
+    filters (HWCN) [1, 1, C, Cr] / [1, 1, Cr, C], b1 [Cr], b2 [C]; gate [N, 1, 1, C]."""
+
+    name = "cann.FusedSqueezeExcite"
+    x = operand_def(TensorType)
+    w1 = operand_def(TensorType)
+    b1 = operand_def(TensorType)
+    w2 = operand_def(TensorType)
+    b2 = operand_def(TensorType)
+    y = result_def(TensorType)
+    act1 = enum_prop(ActivationAttr)
+    act2 = enum_prop(ActivationAttr)
+    traits = traits_def(Pure(), Opaque(), RunsOn(nc1hwc0="conv", nd=False, params=("w1", "b1", "w2", "b2")))
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs, w1, b1, w2, b2, ys = (_oshape(v) for v in (self.x, self.w1, self.b1, self.w2, self.b2, self.y))
+        check_rank(n, "x", xs, (4,))
+        check_rank(n, "w1", w1, (4,))
+        check_rank(n, "w2", w2, (4,))
+        check_same_element_type(n, self.x.type, self.w1.type, self.b1.type, self.w2.type,
+                                self.b2.type, self.y.type)
+        c, cr = xs[3], w1[3]
+        if tuple(w1[:2]) != (1, 1) or tuple(w2[:2]) != (1, 1):
+            raise VerifyException(f"{n}: w1 and w2 must be 1x1 filters (HWCN)")
+        if not dims_compatible(w1[2], c) or not _shapes_match(w2[2:], (cr, c)):
+            raise VerifyException(f"{n}: w1 must be [1, 1, {c}, Cr] and w2 [1, 1, Cr, {c}], got "
+                                  f"{list(w1)} and {list(w2)}")
+        if not _shapes_match(b1, (cr,)) or not _shapes_match(b2, (c,)):
+            raise VerifyException(f"{n}: b1 must be [{cr}] and b2 [{c}], got {list(b1)} and "
+                                  f"{list(b2)}")
+        _check_result_shape(n, (xs[0], 1, 1, c), ys)
+
+
+
+
+@irdl_op_definition
+class FusedConv2DScaledOp(CannOp):
+    """y = post_activation(activation(conv(x * scale, filter) + bias) + residual), the residual
+    optional: a conv whose input is scaled per (batch, input channel) as it is loaded (the
+    squeeze-excite gate multiplied into the projection conv).  scale is [N, 1, 1, C] (NHWC;
+    [N, C, 1, 1] for NCHW); attributes as cann.FusedConv2DAdd's."""
+
+    name = "cann.FusedConv2DScaled"
+    x = operand_def(TensorType)
+    filter = operand_def(TensorType)
+    bias = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    residual = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    strides = prop_def(I64Array)
+    pads = prop_def(I64Array)
+    dilations = prop_def(I64Array)
+    groups = prop_def(IntegerAttr)
+    data_format = enum_prop(DataFormatAttr)
+    activation = enum_prop(ActivationAttr)
+    post_activation = enum_prop(ActivationAttr)
+    alpha = opt_prop_def(FloatAttr)
+    traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(nc1hwc0="conv", nd=False, params=("filter", "bias")))
+
+    geometry = ConvLike.geometry
+
+    def verify_op(self) -> None:
+        ConvLike.verify_op(cast(ConvLike, self))  # the same fields: verified alike
+        n = self.name
+        xs = _oshape(self.x)
+        want = (xs[0], 1, 1, xs[3]) if self.data_format.data == DataFormat.NHWC else (xs[0], xs[1], 1, 1)
+        if not _shapes_match(_oshape(self.scale), want):
+            raise VerifyException(f"{n}: scale must be {list(want)} (per batch and input "
+                                  f"channel), got {list(_oshape(self.scale))}")
+        if self.residual is not None and _oshape(self.residual) != _oshape(self.y):
+            raise VerifyException(f"{n}: residual must have the result's shape")
+        if self.residual is None and self.post_activation.data != Activation.none:
+            raise VerifyException(f"{n}: post_activation needs a residual")
+
+
+
+
+#: squeeze-excite: the gate kernel and the conv that takes the gate as an input scale
+SE_FUSED_OPS = (FusedSqueezeExciteOp, FusedConv2DScaledOp)
+
+
+
+
+FUSED_OPS = (FusedConv2DAddOp, FusedDepthwiseConv2DOp, FusedMatMulOp, FusedAttentionOp,
+             FusedKernelOp, YieldOp, FusedMultiHeadAttentionOp, AddLayerNormOp, FusedGatedMatMulOp)
+
