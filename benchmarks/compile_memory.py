@@ -20,10 +20,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from compiler.backend import memory_plan as mp  # noqa: E402
-from compiler.ir.diagnostics import CompileError, OpError  # noqa: E402
-from compiler.ir.ir_io import make_context  # noqa: E402
 from compiler.driver.pipelines import PipelineOptions, build_pipeline  # noqa: E402
 from compiler.driver.runner import main_func  # noqa: E402
+from compiler.ir.diagnostics import CompileError, OpError  # noqa: E402
+from compiler.ir.ir_io import make_context  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ["ResNet50", "MobileNetV2", "EfficientNetB0", "BertEncoder2"]
@@ -65,10 +65,11 @@ def synthetic_resnet(blocks: int = 16, hw: int = 56, c1: int = 4) -> str:
     cur, c, s, n = "%x", c1, hw, 0
     for b in range(blocks):
         if b and b % 4 == 0 and b < 16:
-            lines.append(f'%v{n} = "kernel.conv"({cur}) {{workspace = 65536 : i64}} : ({t(c, s)}) -> {t(c * 2, s // 2)}')
+            lines.append(f'%v{n} = "kernel.conv"({cur}) {{workspace = 65536 : i64}} : '
+                         f'({t(c, s)}) -> {t(c * 2, s // 2)}')
             cur, c, s, n = f"%v{n}", c * 2, s // 2, n + 1
         skip = cur
-        for i in range(3):
+        for _ in range(3):
             lines.append(f'%v{n} = "kernel.conv"({cur}) {{workspace = 32768 : i64}} : ({t(c, s)}) -> {t(c, s)}')
             lines.append(f'%v{n + 1} = "kernel.eltwise"(%v{n}) {{fn = "Relu"}} : ({t(c, s)}) -> {t(c, s)}')
             cur, n = f"%v{n + 1}", n + 2

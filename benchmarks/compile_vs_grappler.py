@@ -31,16 +31,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from compiler.backend.perf_report import LAUNCH_OVERHEAD_US  # noqa: E402
 from compiler.target.chips import get_chip  # noqa: E402
 from compiler.target.cost_model import op_vector_cycles  # noqa: E402
-from compiler.backend.perf_report import LAUNCH_OVERHEAD_US  # noqa: E402
 
 #: Ops that move no data on the device (views, bookkeeping) and are not launched.
 FREE = {"Const", "Placeholder", "Identity", "NoOp", "Reshape", "Squeeze", "ExpandDims", "Shape",
         "StopGradient", "_Retval", "_Arg"}
 CUBE = {"Conv2D", "_FusedConv2D", "DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative",
         "MatMul", "_FusedMatMul", "BatchMatMul", "BatchMatMulV2", "FusedConv2D",
-        "DepthwiseConv2D", "FusedDepthwiseConv2D", "MatMulV2", "BatchMatMulV2"}
+        "DepthwiseConv2D", "FusedDepthwiseConv2D", "MatMulV2"}
 
 
 def _n(shape) -> int:
@@ -154,6 +154,7 @@ class TimedCompile:
     def run(self, path: str, soc: str, om_path: str | None = None):
         """The planned kernel-level module; the .om goes to om_path (else a temporary file)."""
         import tempfile
+
         from compiler.backend.offline_model import write_offline_model
         from tools.cann_compile import compile_model, cycle_collection_paused, parse_args
 
@@ -188,8 +189,8 @@ def main() -> int:
     ap.add_argument("--soc", default="Ascend910B3")
     ap.add_argument("--stages", action="store_true", help="print each step's wall and CPU time")
     args = ap.parse_args()
-    from tests.model_zoo.zoo import frozen_graphdef
     from compiler.frontend.tf_loader import read_graphdef_file, tensorflow
+    from tests.model_zoo.zoo import frozen_graphdef
 
     tensorflow()
     chip = get_chip(args.soc)

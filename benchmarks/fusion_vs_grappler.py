@@ -70,10 +70,10 @@ def grappler_kernels(graph_def, outputs: list[str]) -> tuple[int, float, dict[st
 def our_kernels(path: str, report_path: str | None):
     """cann-compile's pipeline (compiler/driver/pipelines.py) up to the fused level; "unfused" counts
     the kernels that enter fuse, the time is fuse's."""
-    from compiler.transforms.fusion.engine import count_kernels
+    from compiler.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
     from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.ir.ir_io import make_context
-    from compiler.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
+    from compiler.transforms.fusion.engine import count_kernels
 
     ctx = make_context()
     module = import_graphdef_file(path)
@@ -108,8 +108,8 @@ def main(argv=None) -> int:
     ap.add_argument("--verbose", action="store_true", help="print op histograms")
     args = ap.parse_args(argv)
 
-    from tests.model_zoo.zoo import frozen_graphdef
     from compiler.frontend.tf_loader import read_graphdef_file
+    from tests.model_zoo.zoo import frozen_graphdef
 
     rows = []
     for name in [m for m in args.models.split(",") if m]:

@@ -33,8 +33,8 @@ def _median_time(fn, repeat: int) -> float:
 
 def speed(model: str, cache_dir: str, repeat: int) -> None:
     from compiler.frontend.importers.graphdef import import_graphdef_file
-    from tests.model_zoo.zoo import frozen_graphdef
     from compiler.frontend.tf_loader import tensorflow
+    from tests.model_zoo.zoo import frozen_graphdef
 
     tf = tensorflow()
     path = frozen_graphdef(model, cache_dir)
@@ -95,8 +95,8 @@ def bert_memory(cache_dir: str) -> None:
     """Peak RSS growth of importing a BERT-base-size frozen graph, in a fresh process that has
     loaded TensorFlow and the importer first and reset its high-water mark (/proc/self/clear_refs)
     just before the import, as a ratio to the bytes of the graph's Const tensors."""
-    from tests.model_zoo.zoo import _recipe_digest, bert_encoder, freeze
     from compiler.frontend.tf_loader import tensorflow
+    from tests.model_zoo.zoo import _recipe_digest, bert_encoder, freeze
 
     tf = tensorflow()
     os.makedirs(cache_dir, exist_ok=True)

@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from compiler.target import tiling  # noqa: E402
 from compiler.target.chips import CHIPS, get_chip  # noqa: E402
 from compiler.target.formats import ceil_div, group_enlargement  # noqa: E402
-from compiler.target import tiling  # noqa: E402
 
 FP32 = 4
 
@@ -112,11 +112,11 @@ def model_gemms(names, cache_dir):
     compiled to the kernel level (compiler.driver.pipelines.build_pipeline) and every cube kernel's
     GEMM is taken from its tiling (M, N, Ka, batchNum): exactly the problems the solver served,
     including the GEMMs an attention is decomposed into."""
+    from compiler.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
     from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.ir.ir_io import make_context
-    from tests.model_zoo.zoo import frozen_graphdef
-    from compiler.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
     from dialects import kernel
+    from tests.model_zoo.zoo import frozen_graphdef
 
     out = {}
     for name in names:

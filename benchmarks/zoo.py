@@ -51,13 +51,13 @@ def _count(module, name: str) -> int:
 
 def measure(name: str, zoo: str, soc: str) -> dict:
     """One row; on failure `stage` and `error` say where and why, the rest stays None."""
+    from compiler.driver.pipelines import LEVELS, run_passes
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.frontend.tf_loader import read_graphdef_file
+    from compiler.ir.ir_io import make_context
     from compiler.target.chips import get_chip
     from compiler.transforms.fusion.engine import count_kernels
-    from compiler.frontend.importers.graphdef import import_graphdef_file
-    from compiler.ir.ir_io import make_context
     from tests.model_zoo.zoo import ZOO, frozen_graphdef, sample_inputs
-    from compiler.driver.pipelines import LEVELS, run_passes
-    from compiler.frontend.tf_loader import read_graphdef_file
 
     row: dict = {"model": name, "family": ZOO[name].family, "stage": None, "error": None}
     for k in ("kernels", "grappler_kernels", "transdata", "launches", "latency_us",

@@ -31,7 +31,6 @@ from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import elem_of
 
-
 #: Integer lists (strides, pads, ...) are i64 dense arrays: `array<i64: 1, 1, 1, 1>`.
 I64Array = DenseArrayBase.constr(i64)
 

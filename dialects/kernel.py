@@ -26,10 +26,12 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
+    VarOperand,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -37,22 +39,27 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
-    VarOperand,
     var_operand_def,
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import elem_of, int_of, memref_of, shape_of
 from compiler.target.chips import CHIPS, UnknownChipError, get_chip
-from xdsl.dialects.utils import EnumAttribute
-from xdsl.utils.str_enum import StrEnum
-
 from dialects.cann import Activation, ActivationAttr
-from dialects.common import (EnumProperties, I64Array, StringLiteralEnum, check_len, check_one_of,
-                             enum_prop, i64_attr, ints)
+from dialects.common import (
+    EnumProperties,
+    I64Array,
+    StringLiteralEnum,
+    check_len,
+    check_one_of,
+    enum_prop,
+    i64_attr,
+    ints,
+)
 
 MEMORY_SPACES = ("GM", "L1", "L0A", "L0B", "L0C", "UB")
 SOC_ATTR = "cann.soc_version"
@@ -308,10 +315,14 @@ class TransDataOp(KernelOp):
 # space on the module's chip.  The interpreter (compiler/interpreters/kernel_impl.py) runs the
 # body tile by tile on the real storage layouts.
 
-from xdsl.dialects.builtin import IndexType, MemRefType, NoneAttr  # noqa: E402
+from xdsl.dialects.builtin import (  # noqa: E402
+    IndexType,
+    MemRefType,
+    NoneAttr,
+    SymbolRefAttr,  # noqa: E402
+)
 from xdsl.irdl import region_def, var_result_def  # noqa: E402
 from xdsl.traits import IsTerminator, NoTerminator  # noqa: E402,F401
-from xdsl.dialects.builtin import SymbolRefAttr  # noqa: E402
 
 
 @irdl_attr_definition
@@ -929,7 +940,7 @@ class ControlKernelOp(IRDLOperation):
         inputs: VarOperand  # each control kernel defines its operands
     outputs = var_result_def(TensorType)
 
-    def callees(self) -> list[tuple[str, "SymbolRefAttr"]]:
+    def callees(self) -> list[tuple[str, SymbolRefAttr]]:
         raise NotImplementedError
 
     def verify_(self) -> None:

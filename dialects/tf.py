@@ -7,7 +7,8 @@ attributes are kept ("one op per node").
 
 Typed ops.  Every op type of `dialects.tf_opdefs.OPDEFS` (generated from TensorFlow's op
 registry by `tools/gen_tf_opdefs.py`) gets an IRDL op class built here the first time it is
-looked up (`OP_CLASSES`, `TFContext`, `dialects.tf.Conv2DOp`), with no TensorFlow needed: operands and results named after the OpDef's arguments (variadic where the
+looked up (`OP_CLASSES`, `TFContext`, `dialects.tf.Conv2DOp`), with no TensorFlow needed: operands and
+results named after the OpDef's arguments (variadic where the
 OpDef has `number_attr`/`type_list_attr`), and one optional property per OpDef attribute.  The
 verifier checks that required attributes are present (type attributes and `number_attr`s are
 derivable from the operands, so they may be omitted, as in TensorFlow's MLIR), that every
@@ -39,10 +40,11 @@ Attribute kinds (TensorFlow AttrValue -> IR):
 from __future__ import annotations
 
 import keyword
-from operator import attrgetter
 from collections.abc import Iterator, Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BFloat16Type,
@@ -63,7 +65,6 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedTensorType,
 )
-from xdsl.context import Context
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,

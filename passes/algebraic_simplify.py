@@ -56,8 +56,8 @@ class AlgebraicSimplifyPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from compiler.transforms.canonicalization import (
             BatchMatMulTransposes,
-            ScalarMulOutOfMatMul,
             ReshapeSinksThroughPointwise,
+            ScalarMulOutOfMatMul,
             ScalarMulThroughTranspose,
         )
 

@@ -38,9 +38,9 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from compiler.ir.rewriting import erase_dead, rewrite, with_loc
 from compiler.ir.typed import elem_of, int_of, shape_of
 from compiler.target.formats import Format, to_storage
-from compiler.ir.rewriting import erase_dead, rewrite, with_loc
 from compiler.transforms.canonicalization import TransDataInverse as TransdataTransdataFold  # CANN's name
 from dialects import cann
 from dialects.common import dense_from_numpy, i64_attr, numpy_from_dense

@@ -33,11 +33,11 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from compiler.target.chips import DEFAULT_CHIP, UnknownChipError, get_chip
-from compiler.ir.diagnostics import CompileError, OpError
 from compiler.conversions.cann_to_kernel import lowering_patterns
 from compiler.conversions.cann_to_kernel.implmode import ImplMode, select_implementations
+from compiler.ir.diagnostics import CompileError, OpError
 from compiler.ir.rewriting import rewrite
+from compiler.target.chips import DEFAULT_CHIP, UnknownChipError, get_chip
 from dialects import cann, kernel
 
 

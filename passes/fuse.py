@@ -60,8 +60,14 @@ class FusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         global LAST_REPORT
         from compiler.transforms.fusion import builtin_rules, load_rule_file
-        from compiler.transforms.fusion.engine import (Stats, count_kernels, dead_code, fold_constants,
-                                            forward_see_through, run_rules)
+        from compiler.transforms.fusion.engine import (
+            Stats,
+            count_kernels,
+            dead_code,
+            fold_constants,
+            forward_see_through,
+            run_rules,
+        )
         from compiler.transforms.fusion.report import build_report, write_report
         from compiler.transforms.fusion.switch import disabled_by_switch_file
 

@@ -17,14 +17,28 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import (DenseArrayBase, DictionaryAttr, FloatAttr, IntegerAttr, IntegerType,
-                                   ModuleOp, NameLoc, NoneAttr, Signedness, StringAttr,
-                                   TensorType, f16, f32, f64, i64)
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    NameLoc,
+    NoneAttr,
+    Signedness,
+    StringAttr,
+    TensorType,
+    f16,
+    f32,
+    f64,
+    i64,
+)
 from xdsl.passes import ModulePass
 
-from compiler.ir.typed import block_of
 from compiler.interpreters.aipp_impl import RECORD
 from compiler.ir.diagnostics import CompileError
+from compiler.ir.typed import block_of
 from dialects.cann import DataFormat
 from dialects.common import string_value
 

@@ -15,8 +15,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from compiler.target.chips import UnknownChipError
 from compiler.ir.diagnostics import CompileError
+from compiler.target.chips import UnknownChipError
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from compiler.ir.diagnostics import CompileError
 from compiler.backend.memory_plan import ALIGNMENT, PlanError, plan_function, planned_functions
+from compiler.ir.diagnostics import CompileError
 
 
 @dataclass(frozen=True)

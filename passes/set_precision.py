@@ -58,9 +58,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
-from compiler.ir.typed import elem_of, loc_parts, parent_block_of, shape_of, tensor_of
 from compiler.ir.diagnostics import CompileError
 from compiler.ir.rewriting import erase_dead, with_loc
+from compiler.ir.typed import elem_of, loc_parts, parent_block_of, shape_of, tensor_of
 from dialects import cann
 from dialects.op_kinds import is_cube
 

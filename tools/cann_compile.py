@@ -29,9 +29,9 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 
-from compiler.ir.typed import block_of
 from compiler.driver.cli import ToolArgumentParser, run_tool
 from compiler.ir.diagnostics import CompileError, SourceMap
+from compiler.ir.typed import block_of
 
 TOOL = "cann-compile"
 FRAMEWORKS = {"0": "Caffe", "1": "MindSpore", "3": "TensorFlow", "5": "ONNX"}
@@ -116,7 +116,6 @@ def _parser() -> ToolArgumentParser:
 def _rejected(args) -> None:
     """Options ATC forbids together, then ATC options this compiler does not implement."""
     from compiler.driver.atc_options import EXCLUSIVE, NOT_IMPLEMENTED
-
     from compiler.driver.gears import GEAR_OPTIONS
 
     given = {n for n in (*NOT_IMPLEMENTED, *GEAR_OPTIONS) if getattr(args, n) is not None}
@@ -146,8 +145,7 @@ def _requires(args, *names: str) -> None:
 def pipeline_options(args, module=None):
     """The PipelineOptions of the parsed arguments.  `module` (the imported tf-level IR) lets
     the cfg files' op names be checked against the graph."""
-    from compiler.driver.atc_options import (parse_customize_dtypes, parse_implmode, parse_keep_dtype,
-                                      parse_output_type)
+    from compiler.driver.atc_options import parse_customize_dtypes, parse_implmode, parse_keep_dtype, parse_output_type
     from compiler.driver.pipelines import PipelineOptions, resolve_chip
 
     chip = resolve_chip(args.soc_version)
@@ -305,8 +303,8 @@ def compile_model(args, log_step=lambda step, dt: None, print_spec=None, importe
     tf-level module already imported (one gear's, compiler/driver/gears.py)."""
     from xdsl.dialects.builtin import StringAttr
 
-    from compiler.ir.ir_io import make_context
     from compiler.driver.pipelines import build_pipeline, pipeline_spec, run_pipeline
+    from compiler.ir.ir_io import make_context
 
     _check_framework(args)
     if not args.model:
@@ -362,8 +360,8 @@ def output_path(path: str) -> str:
 
 
 def _mode_json(args) -> int:
-    from compiler.driver.model_info import offline_model_json, original_model_json, write_json
     from compiler.backend.offline_model import is_offline_model
+    from compiler.driver.model_info import offline_model_json, original_model_json, write_json
 
     if args.om is None and args.model is not None:
         args.om = args.model  # the original model may also be named by --model
@@ -394,7 +392,6 @@ def _mode_precheck(args) -> int:
     if not os.path.exists(args.model):
         raise CompileError(f"{args.model}: error: no such file (--model)")
     from compiler.driver.gears import parse_gears, pre_check_gears
-
     from compiler.driver.shape_ranges import is_range_spec, pre_check_ranged
 
     spec = parse_gears(args)

@@ -19,17 +19,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from dataclasses import replace
-
 from compiler.driver.cli import run_tool
-from compiler.ir.diagnostics import CompileError, SourceMap, verify_module
-from compiler.ir.ir_io import make_context, module_to_text, parse_module, read_text, write_atomically
 from compiler.driver.pipelines import (
     LEVEL_ORDER,
     PipelineOptions,
@@ -38,6 +35,8 @@ from compiler.driver.pipelines import (
     resolve_chip,
     with_driver_options,
 )
+from compiler.ir.diagnostics import CompileError, SourceMap, verify_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module, read_text, write_atomically
 from passes import ALL_PASSES
 
 #: xDSL's own passes that are useful on this project's IR.

@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body() -> int:
         args = _parser().parse_args(argv)
-        from compiler.ir.ir_io import load_module
+        from compiler.backend.offline_model import is_offline_model, load_offline_model, run_planned
         from compiler.driver.runner import (
             ENTRY_ATTR,
             check_inputs,
@@ -113,8 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report_run,
             run_module,
         )
-
-        from compiler.backend.offline_model import is_offline_model, load_offline_model, run_planned
+        from compiler.ir.ir_io import load_module
 
         om = is_offline_model(args.model)
         source.append(SourceMap(args.model))  # a message naming no file is about the model

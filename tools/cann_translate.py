@@ -72,7 +72,7 @@ def _import_graphdef(path: str, args=None):
 
 def _export_graphdef(args) -> None:
     from compiler.frontend.exporters.graphdef import export_graphdef
-    from compiler.ir.ir_io import load_module, parse_module, make_context
+    from compiler.ir.ir_io import load_module, make_context, parse_module
 
     if args.input_file == "-":
         module, _ = parse_module(make_context(), sys.stdin.read(), "<stdin>")

@@ -87,10 +87,9 @@ from xdsl.ir import Operation, SSAValue
 
 from compiler.ir.typed import block_of, dict_of, int_of
 from compiler.target.formats import ceil_div
-from dialects.common import ints
-from dialects.op_kinds import is_pointwise
-from dialects.common import string_value
+from dialects.common import ints, string_value
 from dialects.kernel import LoadView, LoadViewAttr
+from dialects.op_kinds import is_pointwise
 
 ALIGNMENT = 512
 #: Where a concat input may start inside the concat's buffer: its producer stores whole 32-byte

@@ -68,8 +68,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, BlockArgument, Operation, TypeAttribute
 from xdsl.printer import Printer
 
-from compiler.ir.diagnostics import CompileError, SourceMap
 from compiler.backend import memory_plan as mp
+from compiler.ir.diagnostics import CompileError, SourceMap
 from compiler.ir.typed import block_of, elem_of
 
 if TYPE_CHECKING:
@@ -662,9 +662,10 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
         _fail(path, f"corrupted offline model: {len(index)} weights for {n_w} weight arguments")
 
     # Weight arguments -> constants holding the raw bytes (O(1) per weight).
-    from dialects.cann import ConstOp
     from xdsl.dialects.builtin import NameLoc, NoneAttr
     from xdsl.rewriter import InsertPoint, Rewriter
+
+    from dialects.cann import ConstOp
 
     wsec = secs[WEIGHTS]
     first = len(block.args) - n_w
@@ -687,7 +688,7 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
         if w.get("name"):
             const.location = NameLoc(StringAttr(w["name"]), NoneAttr())
         new_consts.append((arg, const))
-    for k, (arg, const) in enumerate(new_consts):  # back where they stood (exact round trip)
+    for k, (_arg, const) in enumerate(new_consts):  # back where they stood (exact round trip)
         pos = index[k].get("position", 0)
         ops = list(block.ops)
         where = InsertPoint.before(ops[pos]) if isinstance(pos, int) and 0 <= pos < len(ops) \
@@ -777,8 +778,8 @@ class _ArenaRun:
     def function(self, fn: func.FuncOp, args, base: int, arg_locs=None, out_locs=None):
         """Run @fn with its arena at `base`.  Arguments are values, or (arg_locs) buffers in
         the arena; with out_locs, each result is written to its buffer (None: a value)."""
-        from compiler.ir.diagnostics import OpError
         from compiler.interpreters.common import SemanticsError
+        from compiler.ir.diagnostics import OpError
 
         rec = self.plans.get(fn)
         if rec is None:

@@ -42,8 +42,8 @@ from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, ModuleOp, Stri
 from xdsl.ir import SSAValue
 from xdsl.rewriter import Rewriter
 
-from compiler.ir.typed import block_of, elem_of, shape_of, str_of, tensor_of
 from compiler.ir.diagnostics import CompileError
+from compiler.ir.typed import block_of, elem_of, shape_of, str_of, tensor_of
 
 #: Shapes the dispatch cache keeps (least recently used evicted): a product of ranges can have
 #: thousands of shapes, each a kernel module.  (ATB keeps a small ring per kernel, cann-facts.md

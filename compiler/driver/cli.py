@@ -63,6 +63,3 @@ def run_tool(tool: str, body: Callable[[], int | None], source: Callable[[], Sou
             where = f" (at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno})"
         return fail(tool, [f"internal error: {type(e).__name__}: {e}{where}; "
                            "set CANN_DEBUG=1 for the traceback and please report it"])
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1

@@ -14,8 +14,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
-from compiler.ir.typed import block_of
 from compiler.ir.diagnostics import CompileError, node_name
+from compiler.ir.typed import block_of
 
 
 def _value_json(t: Attribute) -> dict:
@@ -169,9 +169,9 @@ def pre_check(path: str, shapes: dict | None = None, outputs: list[str] | None =
     Kernel-level checks (cann-to-kernel) are not part of it: they need the layouts of the
     whole compile.  `importer()`: the tf-level module another way (a ranged --input_shape's
     symbolic import, compiler/driver/shape_ranges.py).  Returns the check_result.json content."""
-    from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.conversions.tf_to_cann.legalization import tf_op_type
     from compiler.conversions.tf_to_cann.patterns import analyze_legalization
+    from compiler.frontend.importers.graphdef import import_graphdef_file
 
     unsupported: list[dict] = []
     total = 0

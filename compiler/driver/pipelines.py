@@ -28,8 +28,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from compiler.target.chips import DEFAULT_CHIP, ChipProfile, UnknownChipError, get_chip
 from compiler.ir.diagnostics import CompileError, OpError, SourceMap, verify_module
+from compiler.target.chips import DEFAULT_CHIP, ChipProfile, UnknownChipError, get_chip
 from passes import ALL_PASSES  # the one import of passes/ in compiler/ (docs/architecture.md)
 
 if TYPE_CHECKING:  # (types only: no import at run time)

@@ -25,15 +25,15 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
-from compiler.ir.typed import elem_of
-from compiler.ir.diagnostics import CompileError, OpError, tensor_too_large
-from compiler.target.formats import from_storage, to_storage
+from compiler.frontend.tf_loader import read_graphdef_file
+from compiler.frontend.tf_loader import tensorflow as import_tensorflow
 from compiler.interpreters.cann_impl import CannFunctions
 from compiler.interpreters.common import SemanticsError
-from compiler.frontend.tf_loader import read_graphdef_file, tensorflow as import_tensorflow
-from compiler.interpreters.kernel_impl import (KernelBodyFunctions, KernelControlFunctions,
-                                                KernelFunctions)
+from compiler.interpreters.kernel_impl import KernelBodyFunctions, KernelControlFunctions, KernelFunctions
 from compiler.interpreters.tf_impl import TfFunctions
+from compiler.ir.diagnostics import CompileError, OpError, tensor_too_large
+from compiler.ir.typed import elem_of
+from compiler.target.formats import from_storage, to_storage
 from dialects.cann import format_of, origin_shape
 from dialects.common import numpy_dtype
 

@@ -30,7 +30,8 @@ What the compile does:
 
 A range is `lo~hi` (1 <= lo <= hi), or, in a spec with a range, ATC's `-1`: any size from 1 up
 (`x:1~1,-1,32` for one unbounded dimension alone; a spec of -1s without a range is the gears'
-(compiler/driver/gears.py), where a -1 needs a gear option).  With an unbounded dimension there is no maximum: the .om's kernels and
+(compiler/driver/gears.py), where a -1 needs a gear option).  With an unbounded dimension there is no
+maximum: the .om's kernels and
 arena are those at the ranges' smallest shape, and each dispatch plans (and the caller provides)
 the arena its shape needs.  A shape outside the ranges is one error naming the input, its shape
 and the allowed ones.
@@ -42,9 +43,9 @@ import copy
 import os
 from dataclasses import dataclass
 
+from compiler.backend.runtime_tiling import KERNELS_ATTR, PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
 from compiler.ir.diagnostics import CompileError
 
-from compiler.backend.runtime_tiling import KERNELS_ATTR, PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
 #: Rounds of symbolic reshape folding + re-import (each round can refine the next Reshape).
 MAX_REFINE_ROUNDS = 8
 
@@ -161,8 +162,7 @@ def parse_shape_spec(spec: str, option: str) -> dict[str, list[int]]:
 # --- the compile ------------------------------------------------------------------------------
 
 def _load_graphdef(path: str):
-    from compiler.frontend.tf_loader import (load_keras_graphdef, load_saved_model_graphdef,
-                                             read_graphdef_file)
+    from compiler.frontend.tf_loader import load_keras_graphdef, load_saved_model_graphdef, read_graphdef_file
 
     if os.path.isdir(path):
         return load_saved_model_graphdef(path, None)
@@ -203,8 +203,7 @@ def check_data_independent(module, path: str) -> None:
 
 def import_symbolic(path: str, ranges: Ranges, outs, warn=lambda line: None):
     """The tf-level module with `?` at each ranged dimension, reshape targets folded."""
-    from compiler.frontend.symbolic_shapes import (erase_dead_shape_ops, patch_graphdef,
-                                                   reshape_targets)
+    from compiler.frontend.symbolic_shapes import erase_dead_shape_ops, patch_graphdef, reshape_targets
 
     graph_def = copy.deepcopy(_load_graphdef(path))
     shapes = {n: [-1 if r.ranged else r.lo for r in dims] for n, dims in ranges.items()}

@@ -8,7 +8,8 @@ shape operand.  `refine_reshapes` evaluates those shape subgraphs symbolically: 
 `tf.Shape` operand is a symbol, and Gather / Prod / Pack / ConcatV2 / StridedSlice / Cast /
 Identity on constants and symbols are computed as products of symbols.  A target with at most
 one symbolic entry becomes a constant shape with -1 there (TensorFlow's and numpy's inferred
-dimension), and the Reshape's result type gets every other dimension as a number.  `patch_graphdef` writes the targets back as Const
+dimension), and the Reshape's result type gets every other dimension as a number.  `patch_graphdef` writes
+the targets back as Const
 nodes so that TensorFlow's shape inference (the importer's) propagates them; a target with two
 or more symbolic entries cannot be written as one constant shape: it is left alone, and
 legalization names the node.
@@ -16,10 +17,8 @@ legalization names the node.
 
 from __future__ import annotations
 
-
 import numpy as np
-from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, ModuleOp,
-                                   TensorType)
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 
 #: A symbolic integer: (constant factor, sorted symbol names); no symbols = a plain number.

@@ -483,8 +483,7 @@ def _library_impl(op_type):
 
 def tf_attr_value(attr):
     """A TensorFlow attribute's Python value from its MLIR form (for host calls)."""
-    from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, FloatAttr, IntegerAttr,
-                                       StringAttr, TensorType)
+    from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, TensorType
 
     from dialects.common import numpy_dtype
 
@@ -562,7 +561,7 @@ def _install_library_impls() -> None:
     def run_hostcall(self, interp: Interpreter, op, args: tuple[Any, ...]):
         return run_host_call(op, args)
 
-    setattr(CannFunctions, "run_HostCall", impl(cann.HostCallOp)(run_hostcall))
+    setattr(CannFunctions, "run_HostCall", impl(cann.HostCallOp)(run_hostcall))  # noqa: B010 (mypy: not a declared attribute)
     for cls in (cann.SplitDOp, cann.SplitVDOp):
         setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
                 impl(cls)(lambda self, interp, op, args: _split(op, np.asarray(args[0]))))

@@ -7,7 +7,6 @@ without an encoding holds its origin layout (which one — NHWC, NCHW, HWCN, ND 
 
 from __future__ import annotations
 
-
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation

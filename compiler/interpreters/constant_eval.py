@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import TypeGuard
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
-from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import OpResult, Operation, SSAValue
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, UnregisteredOp
+from xdsl.ir import Operation, OpResult, SSAValue
+
 from compiler.ir.typed import parent_block_of, shape_of, tensor_of
 
 #: Results larger than this many elements are not folded (a folded constant is stored).

@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.interpreter import (Interpreter, InterpreterFunctions, ReturnedValues, impl,
-                              impl_terminator, register_impls)
+from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
 
 from compiler.interpreters import numerics
 from compiler.interpreters.common import SemanticsError, from_origin, to_origin

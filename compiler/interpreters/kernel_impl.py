@@ -37,10 +37,10 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from compiler.interpreters import numerics
-from compiler.ir.typed import int_of, num_of
-from compiler.target.formats import Format, ceil_div
 from compiler.interpreters.cann_impl import transdata
 from compiler.interpreters.common import SemanticsError, layout_of, result_dtype
+from compiler.ir.typed import int_of, num_of
+from compiler.target.formats import Format, ceil_div
 from dialects import kernel
 from dialects.cann import format_of
 from dialects.common import ints

@@ -11,13 +11,14 @@ float64), like the cube's L0C.  Vectorised: padded input -> as_strided windows -
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
-from compiler.target.conv_geometry import out_size as conv_out_size, same_pads  # noqa: F401 (re-exported)
+from compiler.target.conv_geometry import out_size as conv_out_size  # noqa: F401 (re-exported)
+from compiler.target.conv_geometry import same_pads
+
 
 def acc_dtype(dtype: np.dtype) -> np.dtype:
     """The accumulation type: float32 for f16/f32 (L0C is fp32), float64 stays float64."""

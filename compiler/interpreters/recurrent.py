@@ -1,7 +1,8 @@
-"""numpy semantics of CANN's fused recurrent operators (dialects/cann/recurrent.py): DynamicRNN (LSTM) and DynamicGRUV2 (GRU), and InplaceUpdate (a TensorList
-write); the recurrent ops are time-major; REDIRECTIONAL runs the steps from the last to the
-first (y[t] stays the output at input step t); computed in float32 step by step as the operators define them (the formulas of MindSpore's
-ops.DynamicRNN / ops.DynamicGRUV2 documentation; gate offsets of cann-ops'
+"""numpy semantics of CANN's fused recurrent operators (dialects/cann/recurrent.py):
+DynamicRNN (LSTM) and DynamicGRUV2 (GRU), and InplaceUpdate (a TensorList write); the recurrent
+ops are time-major; REDIRECTIONAL runs the steps from the last to the first (y[t] stays the output
+at input step t); computed in float32 step by step as the operators define them (the formulas of
+MindSpore's ops.DynamicRNN / ops.DynamicGRUV2 documentation; gate offsets of cann-ops'
 src/rnn/dynamic_rnn/op_kernel/LstmFP32.cpp)."""
 
 from __future__ import annotations

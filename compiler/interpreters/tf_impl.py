@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
-from compiler.interpreters.common import result_dtype
 from compiler.frontend.tf_loader import tensorflow as import_tensorflow
+from compiler.interpreters.common import result_dtype
 from dialects import tf as tfd
 from dialects.common import ints, numpy_from_dense
 

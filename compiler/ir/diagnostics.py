@@ -17,7 +17,6 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from compiler.ir.typed import loc_parts
 
-
 #: The largest tensor (in bytes) any tool allocates for a type, a splat, an .npy file or a
 #: constant read from untrusted input (CANN_MAX_TENSOR_BYTES overrides it; default 4 GiB).
 MAX_TENSOR_BYTES = int(os.environ.get("CANN_MAX_TENSOR_BYTES", 1 << 32))

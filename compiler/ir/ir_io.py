@@ -4,6 +4,7 @@ each op stood (for diagnostics), and atomic output (no half-written file on erro
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable
@@ -12,8 +13,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, FusedLoc, ModuleOp, NameLoc
 from xdsl.dialects.func import Func
 from xdsl.ir import Operation
-import re
-
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer

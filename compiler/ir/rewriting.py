@@ -11,7 +11,6 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 
 from compiler.ir.typed import loc_parts
 
-
 _OpT = TypeVar("_OpT", bound=Operation)
 
 

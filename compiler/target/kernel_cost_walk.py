@@ -15,7 +15,8 @@ Every op counts once per turn of the loops around it:
   kernel.accumulate  like its fn: Add, Max (Maximum), Min (Minimum), Mul, on the accumulator tile
   kernel.store       MTE3 bytes (UB -> GM, 64 B/cycle per core: reference section 6)
   kernel.load        UB -> L1 (a vector-scaled cube operand, or a conv's A tile computed by a
-                     fused prologue, whose kernel.vec ops and pad-mask Mul count as above): bytes at an assumed UB->GM rate
+                     fused prologue, whose kernel.vec ops and pad-mask Mul count as above): bytes at an
+                     assumed UB->GM rate
                      (neither path nor rate is in the reference).  GM -> UB loads and
                      kernel.gather are not costed per core: the reference gives no GM->UB rate
                      (only the kernel's HBM bytes / bandwidth, in compiler/backend/perf_report.py, see

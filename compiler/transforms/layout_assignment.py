@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import OpResult, Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from compiler.ir.typed import elem_of
 from dialects.cann import DataFormat
@@ -690,7 +690,8 @@ def _expand(prob: Problem, labels: list[str], alpha: str) -> list[str]:
         kp, r = prob.producer[v]
         b = _bytes(v)
         for kq, i in rs:
-            def theta(xp: int, xq: int) -> int:
+            def theta(xp: int, xq: int, kp: int = kp, r: int = r, kq: int = kq, i: int = i,
+                      b: int = b) -> int:
                 p = ND if kp < 0 else prob.layouts(kp, lab(kp, xp))[1][r]
                 w = ND if kq < 0 else prob.layouts(kq, lab(kq, xq))[0][i]
                 return 0 if w is None else conversion_cost(p, w, b)

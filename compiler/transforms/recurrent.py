@@ -419,7 +419,7 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
                 want[cell.shadow] = h1
             for k, v in want.items():
                 ok &= np.allclose(out[k], v, rtol=RTOL, atol=ATOL)
-            for k, kind in loop.buffers.items():
+            for k in loop.buffers:
                 row = out[k][0]
                 ok &= np.allclose(row, h1, rtol=RTOL, atol=ATOL)
         if ok:

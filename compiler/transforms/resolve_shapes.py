@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
-from xdsl.ir import Block, OpResult, Operation, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 
 from compiler.ir.diagnostics import OpError
 from compiler.ir.typed import parent_block_of, shape_of

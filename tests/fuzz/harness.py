@@ -345,14 +345,14 @@ class Case:
     argv: list[str]
     files: list[str]  # the inputs a diagnostic may name
     output: str | None = None
-    then: "Case | None" = None  # a follow-up run when this one succeeds
+    then: Case | None = None  # a follow-up run when this one succeeds
     options: list[str] = field(default_factory=list)  # options a diagnostic may name instead
 
 
 @dataclass
 class Kind:
     name: str
-    strategy: Callable[["Corpus"], st.SearchStrategy]
+    strategy: Callable[[Corpus], st.SearchStrategy]
 
 
 class Corpus:

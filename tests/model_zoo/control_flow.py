@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tests.model_zoo.zoo import default_cache_dir, freeze
 from compiler.frontend.tf_loader import tensorflow
+from tests.model_zoo.zoo import default_cache_dir, freeze
 
 W = ((np.arange(16, dtype=np.float32).reshape(4, 4) - 7.5) / 12.0)
 

@@ -53,8 +53,8 @@ def kernels(om: str) -> list[tuple[str, str, str]]:
     from xdsl.dialects.builtin import StringAttr
 
     from compiler.backend import memory_plan as mp
-    from compiler.ir.diagnostics import node_name
     from compiler.backend.offline_model import load_offline_model
+    from compiler.ir.diagnostics import node_name
 
     out = []
     for f in mp.planned_functions(load_offline_model(om).module):
@@ -166,8 +166,8 @@ def test_om_runs_and_matches_tensorflow(compiled):
 
 def test_print_pipeline_replays_with_cann_opt(tmp_path):
     """The printed -p spec, run by cann-opt on the imported IR, gives the .om's kernel IR."""
-    from compiler.ir.ir_io import load_module, module_to_text
     from compiler.backend.offline_model import load_offline_model
+    from compiler.ir.ir_io import load_module, module_to_text
 
     r = _run("cann_compile", f"--model={PBTXT}", "-o", str(tmp_path / "m"), "--print-pipeline",
              "--input_shape=x:2,8,8,3", "--precision_mode=allow_fp32_to_fp16")

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir.diagnostics import OpError
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.driver.pipelines import run_passes
 from compiler.driver.runner import run_module
+from compiler.ir.diagnostics import OpError
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 
 def tf():
@@ -258,8 +258,12 @@ def test_every_table_row_has_a_lit_case():
 # only kernels that exist for every op (comparisons have their own kernel lowering tests).
 
 from compiler.backend import memory_plan as mp  # noqa: E402
-from compiler.backend.offline_model import build_offline_model, load_offline_model, run_offline_model  # noqa: E402,E501
-from compiler.backend.offline_model import run_planned  # noqa: E402
+from compiler.backend.offline_model import (  # noqa: E402,E501
+    build_offline_model,
+    load_offline_model,
+    run_offline_model,
+    run_planned,  # noqa: E402
+)
 
 KERNEL_PASSES = ("tf-to-cann", "fuse", "assign-layouts", "cann-to-kernel")
 W = RNG.standard_normal((3, 3)).astype(np.float32)

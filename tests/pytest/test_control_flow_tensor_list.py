@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from compiler.backend import memory_plan as mp
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.backend.offline_model import build_offline_model, load_offline_model, run_offline_model
 from compiler.driver.pipelines import run_passes
 from compiler.driver.runner import run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 KERNEL_PASSES = ("tf-to-cann", "cann-cleanup", "fuse", "assign-layouts", "cann-to-kernel")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.driver.pipelines import run_passes
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 
 def _build(path, body):
@@ -66,9 +66,9 @@ CASES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_auto_fusion_matches_tensorflow_at_kernel_level(tmp_path, case):
-    from compiler.transforms.fusion.engine import count_kernels
-    from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.driver.runner import random_inputs, run_graphdef, run_module
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.transforms.fusion.engine import count_kernels
 
     body, want_kernels, want_cube, want_vec = CASES[case]
     path = _build(tmp_path / f"{case}.pb", body)

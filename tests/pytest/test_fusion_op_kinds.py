@@ -8,8 +8,18 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from dialects import cann
-from dialects.op_kinds import (KINDS, Broadcast, Constant, Cube, Elementwise, Injective, Reduction,
-                               View, kind_name, launches_kernel)
+from dialects.op_kinds import (
+    KINDS,
+    Broadcast,
+    Constant,
+    Cube,
+    Elementwise,
+    Injective,
+    Reduction,
+    View,
+    kind_name,
+    launches_kernel,
+)
 
 
 def test_every_cann_op_has_exactly_one_kind():

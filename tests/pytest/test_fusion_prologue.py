@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.driver.pipelines import run_passes
 from compiler.driver.runner import random_inputs, run_graphdef, run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 TOL = 1e-4
 

@@ -244,8 +244,8 @@ def test_unterminated_string_literal_fails_at_once(file, capsys):
 def test_string_literal_lexing_is_linear():
     """xDSL's pattern backtracks exponentially on an unterminated literal (26 characters took
     2.6 s); ours takes microseconds for 100,000."""
-    from compiler.ir.ir_io import make_context, parse_module
     from compiler.ir.diagnostics import CompileError
+    from compiler.ir.ir_io import make_context, parse_module
 
     text = 'func.func @f() {\n  %0 = "tf.Const"() {value = "' + "a" * 100_000 + "\n}\n"
     start = time.monotonic()

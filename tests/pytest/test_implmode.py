@@ -12,7 +12,6 @@ import os
 
 import numpy as np
 import pytest
-
 from test_cann_compile import _run, compile_, run_
 
 RNG = np.random.default_rng(7)

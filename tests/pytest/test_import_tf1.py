@@ -11,9 +11,9 @@ import os
 import numpy as np
 import pytest
 
-from compiler.ir.diagnostics import CompileError
 from compiler.frontend.exporters.graphdef import export_graphdef
 from compiler.frontend.importers.graphdef import import_graphdef, import_graphdef_file
+from compiler.ir.diagnostics import CompileError
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from tools.cann_translate import main as translate_main
 

@@ -11,8 +11,8 @@ import pytest
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DictionaryAttr, NameLoc
 from xdsl.dialects.func import FuncOp, ReturnOp
 
-from compiler.ir.diagnostics import CompileError
 from compiler.frontend.importers.graphdef import import_graphdef, import_graphdef_file
+from compiler.ir.diagnostics import CompileError
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from dialects.common import ints, numpy_from_dense
 from dialects.tf import ShapeAttr

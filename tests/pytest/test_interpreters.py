@@ -28,11 +28,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Region
 
+from compiler.driver.runner import compare, make_interpreter, random_inputs, run_module
 from compiler.interpreters import numerics
 from compiler.ir.diagnostics import OpError
-from compiler.target.formats import Format, ceil_div, hwcn_to_fractal_z, nhwc_to_nc1hwc0
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
-from compiler.driver.runner import compare, make_interpreter, random_inputs, run_module
+from compiler.target.formats import Format, ceil_div, hwcn_to_fractal_z, nhwc_to_nc1hwc0
 from dialects import cann, kernel
 from dialects import tf as tfd
 from dialects.common import dense_from_numpy, int_array
@@ -587,10 +587,10 @@ def model_dir(tf, tmp_path_factory):
 
 
 def cann_run(*args) -> tuple[int, str, str]:
-    from tools.cann_run import main
-
     import contextlib
     import io
+
+    from tools.cann_run import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -14,10 +14,10 @@ import os
 import numpy as np
 import pytest
 
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.conversions.tf_to_cann.legalization import RULES
 from compiler.driver.pipelines import run_passes
 from compiler.driver.runner import run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 EMITTED = sorted({r.cann for r in RULES if not r.cann.startswith("(") and r.cann != "Const"})
 

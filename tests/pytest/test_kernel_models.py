@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from compiler.ir.ir_io import make_context
 from compiler.driver.pipelines import LEVELS, run_passes
+from compiler.ir.ir_io import make_context
 
 CNNS = ["ResNet50", "MobileNetV2", "EfficientNetB0"]
 
@@ -29,10 +29,10 @@ def test_model_kernel_level_matches_tensorflow(name, tmp_path):
     arguments (raw bytes in the WEIGHTS section) and parsed back - never 100 MB of hex."""
     import numpy as np
 
-    from compiler.frontend.importers.graphdef import import_graphdef_file
-    from tests.model_zoo.zoo import frozen_graphdef
     from compiler.backend.offline_model import load_offline_model, run_offline_model, write_offline_model
     from compiler.driver.runner import compare, random_inputs, run_graphdef, run_module
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+    from tests.model_zoo.zoo import frozen_graphdef
 
     path = frozen_graphdef(name)
     t0 = time.perf_counter()

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kernel_harness import compile_and_run, dense, ty  # noqa: F401
 
-from compiler.ir.diagnostics import OpError
-from compiler.ir.ir_io import make_context, parse_module
 from compiler.driver.pipelines import run_passes
 from compiler.driver.runner import run_module
-from kernel_harness import compile_and_run, dense, ty  # noqa: F401
+from compiler.ir.diagnostics import OpError
+from compiler.ir.ir_io import make_context, parse_module
 
 
 def tf():

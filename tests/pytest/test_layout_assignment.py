@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kernel_harness import compile_and_run, dense, ty
 
 from compiler.backend import memory_plan as mp
+from compiler.driver.pipelines import run_passes
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.transforms.layout_assignment import report_lines
-from compiler.driver.pipelines import run_passes
-from kernel_harness import compile_and_run, dense, ty
 
 CONV = ('{strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, '
         'dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"}')

@@ -8,13 +8,12 @@ tests/model_zoo/zoo.py."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.driver.pipelines import run_passes
 from compiler.driver.runner import compare, random_inputs, run_graphdef, run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 
 def legalize(text: str, passes=("tf-to-cann",), ctx=None):

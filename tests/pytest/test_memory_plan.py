@@ -8,8 +8,8 @@ import pytest
 from xdsl.parser import Parser
 
 from compiler.backend import memory_plan as mp
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.driver.runner import main_func
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 R = mp.TensorReq
 

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from kernel_harness import dense, ty
 
-from compiler.target.chips import get_chip
-from compiler.target.cost_model import VECTOR_FITS, cube_core_cycles
-from compiler.target.formats import ceil_div
-from compiler.ir.ir_io import make_context, parse_module
 from compiler.backend.perf_report import perf_report
 from compiler.driver.pipelines import run_passes
 from compiler.driver.runner import run_module
+from compiler.ir.ir_io import make_context, parse_module
+from compiler.target.chips import get_chip
+from compiler.target.cost_model import VECTOR_FITS, cube_core_cycles
+from compiler.target.formats import ceil_div
 
 CHIP = "Ascend910B3"
 
@@ -134,9 +134,10 @@ def test_model_totals_grow_with_the_vector_work(model):
     """Costing bodies adds the cube epilogues (ResNet50) and softmax / LayerNorm / Gelu work (BERT)
     that the old per-kernel estimate (one Add per element, no cube epilogue) left out."""
     import os
+
     from compiler.backend import memory_plan as mp
-    from tests.model_zoo.zoo import frozen_graphdef
     from compiler.driver.runner import main_func
+    from tests.model_zoo.zoo import frozen_graphdef
     from tools.cann_compile import compile_model, parse_args
 
     path = frozen_graphdef(model, os.environ.get("CANN_MODEL_ZOO", "/tmp/zoo"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from kernel_harness import compile_and_run, ty
 
 
@@ -115,12 +114,12 @@ def test_add_layer_norm_then_matmul_stays_nz():
 def test_nz_origin_rows_views_match_the_format():
     """The load view reads exactly the origin rows (formats.to_storage's NZ map) and the store
     writes them back with zero padding, whatever the destination held before."""
-    from compiler.target.formats import Format, from_storage, to_storage
-    from compiler.interpreters.kernel_views import LOAD_VIEWS, STORE_VIEWS
-    from dialects import kernel
-    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, StringAttr, f32, i64
+    from xdsl.dialects.builtin import DictionaryAttr, IndexType, IntegerAttr, StringAttr, f32, i64
     from xdsl.ir import Block
-    from xdsl.dialects.builtin import IndexType
+
+    from compiler.interpreters.kernel_views import LOAD_VIEWS, STORE_VIEWS
+    from compiler.target.formats import Format, from_storage, to_storage
+    from dialects import kernel
 
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, 21, 35)).astype(np.float32)

@@ -456,14 +456,12 @@ def test_kernels_with_dynamic_dims_give_the_layouts_of_the_whole_tiling_function
     verifiers' shape rules give exactly the laid-out function the whole tiling function (fuse,
     assign-layouts at that shape) makes, and dispatch runs only cann-to-kernel and plan-memory."""
     from compiler.backend.offline_model import load_offline_model
-    from compiler.backend.runtime_tiling import (PIPELINE_ATTR, RANGES_ATTR, Dispatcher, concretize,
-                                                 specialize)
+    from compiler.backend.runtime_tiling import PIPELINE_ATTR, RANGES_ATTR, Dispatcher, concretize, specialize
     from compiler.driver.pipelines import run_pipeline
     from compiler.driver.runner import main_func
+    from compiler.driver.shape_ranges import compile_ranged
     from compiler.ir.ir_io import make_context, module_to_text
     from dialects.kernel import DispatchOp
-
-    from compiler.driver.shape_ranges import compile_ranged
     from tests.model_zoo.ranged import ranged_graphdef
     from tools.cann_compile import parse_args, pipeline_options
 

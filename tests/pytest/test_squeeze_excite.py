@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.driver.pipelines import run_passes
 from compiler.driver.runner import random_inputs, run_graphdef, run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 TOL = 1e-4
 
@@ -51,8 +51,8 @@ def _roundtrip(ctx, module):
 
 @pytest.mark.parametrize("hw,c,co,residual", [(9, 40, 24, False), (6, 24, 24, True)])
 def test_keras_se_block_matches_tensorflow(tmp_path, hw, c, co, residual):
-    from compiler.transforms.fusion.engine import count_kernels
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.transforms.fusion.engine import count_kernels
 
     path = _keras_se_block(tmp_path, "se", hw, c, co, residual)
     ctx = make_context()

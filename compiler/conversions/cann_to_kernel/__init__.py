@@ -31,9 +31,19 @@ from compiler.target.chips import ChipProfile
 def lowering_patterns(chip: ChipProfile, failures: list[tuple[Operation, str]], *,
                       impl=None) -> list[RewritePattern]:
     """impl: the ImplMode (compiler/conversions/cann_to_kernel/implmode.py) every pattern lowers with."""
+    from compiler.conversions.cann_to_kernel import (
+        attention,
+        channels,
+        control_flow,
+        cube,
+        data_movement,
+        fused,
+        gather,
+        resize,
+        squeeze_excite,
+        vector,
+    )
     from compiler.conversions.cann_to_kernel.base import ChipPattern
-    from compiler.conversions.cann_to_kernel import (attention, channels, control_flow, cube, data_movement, fused,
-                                   gather, resize, squeeze_excite, vector)
     # Order matters where two patterns see one op (the first to fail records the diagnostic).
     kinds: list[type[ChipPattern]] = [cube.ConvToCubeBody, cube.MatMulToCube, vector.PoolToVectorBody,
              vector.ElementwiseToVectorBody, vector.RowsToVectorBody,

@@ -26,11 +26,11 @@ from compiler.conversions.cann_to_kernel.base import (
 from compiler.conversions.cann_to_kernel.cube import gemm_kernel
 from compiler.conversions.cann_to_kernel.vector import cast_tile, softmax_kernel, softmax_rows
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import elem_of, shape_of
+from compiler.target.chips import ChipProfile
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy, numpy_dtype
-from compiler.target.chips import ChipProfile
-from compiler.ir.typed import elem_of, shape_of
 
 
 class MultiHeadAttentionToKernels(ChipPattern):

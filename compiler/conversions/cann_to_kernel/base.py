@@ -20,11 +20,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from compiler.target.formats import Format, ceil_div
 from compiler.ir.rewriting import with_loc
+from compiler.target.chips import ChipProfile
+from compiler.target.formats import Format, ceil_div
 from dialects import cann, kernel
 from dialects.common import i64_attr, int_array, numpy_dtype
-from compiler.target.chips import ChipProfile
 
 
 def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:

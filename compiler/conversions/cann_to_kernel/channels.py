@@ -18,7 +18,6 @@ from xdsl.dialects.builtin import FloatAttr, f32
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.ir.typed import shape_of
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -26,6 +25,7 @@ from compiler.conversions.cann_to_kernel.base import (
     prod,
 )
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import shape_of
 from compiler.target.formats import Format
 from dialects import cann, kernel
 from dialects.common import numpy_dtype

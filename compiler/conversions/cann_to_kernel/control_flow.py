@@ -98,7 +98,8 @@ def static_trip_count(op) -> int | None:
     """The trip count of a cann.While when its cond (still cann ops) is a conjunction of
     `var < C` / `C > var` on loop variables that start at a constant and that the body steps by
     a positive constant (C a constant, or a loop variable the body passes through unchanged that
-    starts at a constant: the maximum_iterations of a Keras RNN loop); None if any part of the condition is anything else (a data-dependent
+    starts at a constant: the maximum_iterations of a Keras RNN loop); None if any part of the condition is
+    anything else (a data-dependent
     trip count, or only an upper bound)."""
     import math
 

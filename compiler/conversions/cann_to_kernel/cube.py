@@ -10,7 +10,6 @@ from xdsl.pattern_rewriter import (
     PatternRewriter,
 )
 
-from compiler.target.formats import Format, c0_for, group_enlargement
 from compiler.conversions.cann_to_kernel.base import (
     ChipPattern,
     align,
@@ -23,11 +22,12 @@ from compiler.conversions.cann_to_kernel.fused import (
     epilogue_consumer,
     prologue_lowerable,
 )
+from compiler.ir.typed import elem_of, shape_of
+from compiler.target.chips import ChipProfile
+from compiler.target.formats import Format, c0_for, group_enlargement
 from compiler.target.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
-from compiler.target.chips import ChipProfile
-from compiler.ir.typed import elem_of, shape_of
 
 CONV_OPS = (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp, cann.FusedDepthwiseConv2DOp,
             cann.FusedConv2DScaledOp)

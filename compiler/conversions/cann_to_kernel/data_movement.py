@@ -18,7 +18,6 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -31,11 +30,12 @@ from compiler.conversions.cann_to_kernel.base import (
     stored_as,
 )
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import elem_of, shape_of, tensor_of
+from compiler.target.chips import ChipProfile
+from compiler.target.formats import Format
 from compiler.target.tiling import TilingError, vector_tiling, vector_tiling_on
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy, ints, numpy_dtype
-from compiler.target.chips import ChipProfile
-from compiler.ir.typed import elem_of, shape_of, tensor_of
 
 
 class TransDataToKernel(ChipPattern):
@@ -472,7 +472,8 @@ class ValuePadToVectorBody(ChipPattern):
             with body.loop(o_, f["elemsPerCore"], tile, rows) as ti:
                 v = body.add(kernel.LoadOp(
                     operands=[body.args[0], [ti]], result_types=[kernel.memref([tile, length], et, "UB")],
-                    properties={"view": kernel.LoadViewAttr.of(kernel.LoadView.padded_rows), "params": DictionaryAttr(params)}))
+                    properties={"view": kernel.LoadViewAttr.of(kernel.LoadView.padded_rows),
+                                "params": DictionaryAttr(params)}))
                 body.store(v, body.args[-1], [ti], "rows")
         new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
                         t.buffers, op)

@@ -24,8 +24,6 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.ir.typed import elem_of, shape_of
-from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -34,6 +32,8 @@ from compiler.conversions.cann_to_kernel.base import (
     row_major,
     stored_as,
 )
+from compiler.ir.typed import elem_of, shape_of
+from compiler.target.formats import Format
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype, numpy_from_dense
@@ -123,8 +123,8 @@ class FusedKernelToVectorBody(ChipPattern):
         if prologue_lowerable(op):
             # a prologue runs on its convs' A tiles (compiler/conversions/cann_to_kernel/cube.py): lower them now,
             # before the walker reaches (and lowers) the ops of this body; the last erases it
-            from compiler.transforms.fusion.auto import live_uses
             from compiler.conversions.cann_to_kernel.cube import ConvToCubeBody
+            from compiler.transforms.fusion.auto import live_uses
 
             conv = ConvToCubeBody(self.chip, self.failures, self.impl)
             for u in live_uses(op.y):

@@ -15,7 +15,6 @@ from xdsl.dialects.builtin import DictionaryAttr
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.ir.typed import elem_of, shape_of
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -24,6 +23,7 @@ from compiler.conversions.cann_to_kernel.base import (
     num_elems,
     prod,
 )
+from compiler.ir.typed import elem_of, shape_of
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
 

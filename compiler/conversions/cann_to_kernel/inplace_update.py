@@ -17,9 +17,9 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import BlockArgument, Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.ir.typed import elem_of, shape_of
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, attr_of, kernel_op, num_elems, prod
 from compiler.conversions.cann_to_kernel.recurrent import Buf
+from compiler.ir.typed import elem_of, shape_of
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
 

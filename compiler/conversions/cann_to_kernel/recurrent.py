@@ -27,7 +27,8 @@ projection of all steps as one GEMM into a GM workspace before the time loop).  
 L1 tiles are loaded once per block of rows before the time loop when they fit L1 (tiling field
 weightReads, the cube cost's B traffic); else every step.  Unlike CANN's kernel, x_t's
 projection is still done per step here (the kernel dialect has no GM workspace inside a body
-nor index arithmetic on the time variable to address one; the cube cost counts it per step).  The final c (output_c read only at the step run last: an
+nor index arithmetic on the time variable to address one; the cube cost counts it per step).  The final c
+(output_c read only at the step run last: an
 LSTM's return_state) is row T of the kernel's result [T+1, B, H] (stored after the time loop);
 y is the result's leading T rows and the final c its last row, two StridedSliceD the memory plan
 makes views (no copy) when the row's byte offset is 32-byte aligned.  What is not lowered:
@@ -48,11 +49,11 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from compiler.ir.typed import elem_of, shape_of
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, align, kernel_op
+from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import ceil_div
 from dialects import cann, kernel
-from compiler.ir.rewriting import with_loc
 from dialects.common import int_array, numpy_dtype
 
 

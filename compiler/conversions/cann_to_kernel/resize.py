@@ -14,8 +14,6 @@ from xdsl.dialects.builtin import f32
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.ir.typed import elem_of, shape_of
-from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -23,6 +21,8 @@ from compiler.conversions.cann_to_kernel.base import (
     row_major,
     stored_as,
 )
+from compiler.ir.typed import elem_of, shape_of
+from compiler.target.formats import Format
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
 

@@ -24,13 +24,13 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.ir.typed import shape_of
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
     kernel_op,
     prod,
 )
+from compiler.ir.typed import shape_of
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -84,7 +84,8 @@ class CumsumToVectorBody(ChipPattern):
                     body.store(s, body.args[-1], [ti, li], "scan_rows", **geo)
                     total = body.vec("RowSum", [part], [tile, inner], et)
                     body.add(kernel.AccumulateOp(operands=[carry, total],
-                                                 properties={"fn": kernel.AccumulateFnAttr.of(kernel.AccumulateFn.Add)}))
+                                                 properties={"fn": kernel.AccumulateFnAttr.of(
+                                                     kernel.AccumulateFn.Add)}))
         new = kernel_op(kernel.VectorKernelOp, "Cumsum", [op.x], yt, body.region(), t.block_dim,
                         f, t.buffers, op)
         rewriter.replace(op, new)

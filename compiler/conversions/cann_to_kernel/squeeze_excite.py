@@ -4,7 +4,8 @@
 gate[n] = act2(act1(mean_HW(x[n]) @ w1 + b1) @ w2 + b2), x NC1HWC0, gate NC1HWC0 (N, C1, 1, 1,
 C0), the 1x1 weights and biases ND.  One batch per vector core:
   1. per block of c1Tile channel blocks: add x's H*W chunks elementwise into one chunk-sized
-     accumulator (a vector Add per element, not a reduction), reduce it once (RowSum), multiply by the w1 block [hidden, c1Tile, C0] and reduce to [hidden], accumulated: the
+     accumulator (a vector Add per element, not a reduction), reduce it once (RowSum), multiply by the w1
+     block [hidden, c1Tile, C0] and reduce to [hidden], accumulated: the
      spatial sum and the first GEMM run in one pass over x; then / H*W, + b1, act1;
   2. per block of cTile output channels: w2 block [cTile, hidden] times the hidden vector,
      reduced to a row [1, cTile], + b2, act2, stored into the gate (clipped at C, padding 0).
@@ -21,9 +22,9 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
+from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, kernel_op, stored_as
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
-from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, kernel_op, stored_as
 from compiler.target.tiling import TilingError, squeeze_excite_tiling
 from dialects import cann, kernel
 from dialects.common import int_array, numpy_dtype
@@ -69,13 +70,15 @@ class SqueezeExciteToVectorBody(ChipPattern):
                     with body.loop(zero, hw, chunk, hw) as li:
                         part = body.load(x, [n, c, li], "hw_chunks", [c1t, chunk, c0], et, "UB")
                         body.add(kernel.AccumulateOp(operands=[acc, part],
-                                                     properties={"fn": kernel.AccumulateFnAttr.of(kernel.AccumulateFn.Add)}))
+                                                     properties={"fn": kernel.AccumulateFnAttr.of(
+                                                         kernel.AccumulateFn.Add)}))
                     acc = body.vec("RowSum", [acc], [c1t, c0], et)
                     wt = body.load(w1, [zero, c], "filter_t", [hidden, c1t, c0], et, "UB")
                     p = body.vec("Mul", [wt, acc], [hidden, c1t, c0], et)
                     r = body.vec("ReduceSum", [p], [hidden], et, {"axes": int_array([1, 2])})
                     body.add(kernel.AccumulateOp(operands=[hid, r],
-                                                 properties={"fn": kernel.AccumulateFnAttr.of(kernel.AccumulateFn.Add)}))
+                                                 properties={"fn": kernel.AccumulateFnAttr.of(
+                                                     kernel.AccumulateFn.Add)}))
                 hid = body.vec("Muls", [hid], [hidden], et, {"value": FloatAttr(1.0 / hw, f32)})
                 bb1 = body.load(b1, [zero, zero], "channel", [hidden], et, "UB", offset=0, N=hidden)
                 hid = act(body.vec("Add", [hid, bb1], [hidden], et), op.act1.data, [hidden])

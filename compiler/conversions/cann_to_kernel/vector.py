@@ -16,9 +16,6 @@ from xdsl.pattern_rewriter import (
     PatternRewriter,
 )
 
-from compiler.ir.typed import elem_of, shape_of
-from compiler.target.chips import ChipProfile
-from compiler.target.formats import Format
 from compiler.conversions.cann_to_kernel.base import (
     Body,
     ChipPattern,
@@ -31,6 +28,9 @@ from compiler.conversions.cann_to_kernel.base import (
 )
 from compiler.conversions.cann_to_kernel.cube import flag, replace_with_epilogue
 from compiler.conversions.cann_to_kernel.fused import emit_region
+from compiler.ir.typed import elem_of, shape_of
+from compiler.target.chips import ChipProfile
+from compiler.target.formats import Format
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import int_array, ints, numpy_dtype
@@ -61,7 +61,7 @@ class ElementwiseToVectorBody(ChipPattern):
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
                 ins = []
-                for i, v in enumerate(op.operands):
+                for i in range(len(op.operands)):
                     if isinstance(op, cann.BiasAddOp) and i == 1:
                         layout = bias_layout(op.x.type)
                         if layout == 0 and op.data_format.data == cann.DataFormat.NCHW:

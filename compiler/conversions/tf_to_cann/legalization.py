@@ -26,7 +26,6 @@ cannot take; the engine reports every such node in one error.
 from __future__ import annotations
 
 import builtins
-
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -50,10 +49,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 
-from compiler.ir.typed import elem_of, shape_of
-from compiler.target.conv_geometry import same_pads
 from compiler.ir.diagnostics import node_name
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import elem_of, shape_of
+from compiler.target.conv_geometry import same_pads
 from dialects import cann
 from dialects.common import dense_from_numpy, int_array
 

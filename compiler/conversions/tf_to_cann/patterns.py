@@ -12,7 +12,6 @@ from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, SymbolRe
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from compiler.ir.diagnostics import OpError, node_name
 from compiler.conversions.tf_to_cann.legalization import (
     CANN_DTYPES,
     TABLE,
@@ -24,6 +23,7 @@ from compiler.conversions.tf_to_cann.legalization import (
     tf_attributes,
     tf_op_type,
 )
+from compiler.ir.diagnostics import OpError, node_name
 from compiler.ir.rewriting import rewrite, with_loc
 from dialects import cann
 

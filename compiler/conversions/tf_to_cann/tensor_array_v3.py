@@ -54,8 +54,7 @@ def grown_arrays(module: ModuleOp) -> dict:
     """TensorArrayV3 with dynamic_size -> rows (None: not known): written (WriteV3) in a While
     at a loop counter's index, it needs (the counter's start + the trip count) rows when the
     trip count is known at compile time (tensor_list_types' analysis of the cond)."""
-    from compiler.conversions.tf_to_cann.tensor_list_types import (
-        _def, _scalar, _through, _trip_count)
+    from compiler.conversions.tf_to_cann.tensor_list_types import _def, _scalar, _through, _trip_count
     from compiler.conversions.tf_to_cann.tensor_list_types import _funcs as funcs_of
     from compiler.conversions.tf_to_cann.tensor_list_types import _sym as syms
 

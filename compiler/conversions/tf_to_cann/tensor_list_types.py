@@ -19,11 +19,11 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Attribute, OpResult, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import Rewriter
 
-from compiler.ir.typed import block_of
 from compiler.conversions.tf_to_cann.legalization import tf_op_type
+from compiler.ir.typed import block_of
 
 LIST_OPS = {"TensorListReserve", "TensorListFromTensor", "TensorListGetItem",
             "TensorListSetItem", "TensorListStack", "TensorListLength",

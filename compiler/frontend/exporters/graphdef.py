@@ -27,8 +27,8 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue, TypeAttribute
 
-from compiler.ir.diagnostics import CompileError
 from compiler.frontend.tf_loader import tensorflow
+from compiler.ir.diagnostics import CompileError
 from compiler.ir.typed import dict_of, int_of, str_of
 from dialects.common import numpy_from_dense
 

@@ -31,9 +31,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from compiler.ir.diagnostics import CompileError
-from compiler.frontend.importers.tensor_refs import split_input as _split, tensor_name as _ref
+from compiler.frontend.importers.tensor_refs import split_input as _split
+from compiler.frontend.importers.tensor_refs import tensor_name as _ref
 from compiler.frontend.importers.validate import output_types
+from compiler.ir.diagnostics import CompileError
 
 CF_OPS = {"Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond",
           "RefSwitch", "RefMerge", "RefEnter", "RefExit", "RefNextIteration"}
@@ -342,7 +343,7 @@ class _Functionalizer:
                 a = f"arg{k}_{j}"
             arg_names.append(a)
         nodes = []
-        for k, (a, t) in enumerate(zip(arg_names, arg_types)):
+        for a, t in zip(arg_names, arg_types):
             ph = self.tf.compat.v1.NodeDef(name=a, op="Placeholder")
             ph.attr["dtype"].type = t
             nodes.append(ph)

@@ -59,9 +59,10 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from compiler.ir.diagnostics import CompileError
-from compiler.frontend.importers.tensor_refs import split_input as _split_input, tensor_name
+from compiler.frontend.importers.tensor_refs import split_input as _split_input
+from compiler.frontend.importers.tensor_refs import tensor_name
 from compiler.frontend.tf_loader import parse_graphdef, tensorflow
+from compiler.ir.diagnostics import CompileError
 from dialects.common import dense_from_numpy, int_array
 
 Warn = Callable[[str], None]

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from compiler.ir.diagnostics import MAX_TENSOR_BYTES, CompileError
 from compiler.frontend.importers.tensor_refs import split_input
+from compiler.ir.diagnostics import MAX_TENSOR_BYTES, CompileError
 
 #: Output indices TensorFlow's C++ stores as int (32 bits).
 _MAX_INDEX = 2**31 - 1

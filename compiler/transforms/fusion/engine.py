@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
@@ -27,21 +28,20 @@ from xdsl.dialects.builtin import (
     TensorType,
     f32,
     i64,
-    ArrayAttr,
 )
-from xdsl.ir import Attribute, OpResult, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.irdl import OptOperandDef, VarOperandDef
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
-
 from xdsl.utils.exceptions import VerifyException
 
-from compiler.ir.typed import parent_block_of
 from compiler.ir.diagnostics import CompileError, node_name, one_line
+from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import parent_block_of
 from compiler.transforms.fusion.helpers import full_name, short_name
 from compiler.transforms.fusion.language import Expr, Rule, Stmt
-from compiler.ir.rewriting import with_loc
 from dialects.op_kinds import launches_kernel
+
 
 def is_kernel(op: Operation) -> bool:
     """A cann op that launches a device kernel: not a view, not a constant (its kind trait)."""

@@ -22,10 +22,10 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
 )
-from xdsl.ir import OpResult, Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 
-from dialects.op_kinds import View, kind_of
 from dialects.common import StringLiteralEnum, string_value
+from dialects.op_kinds import View, kind_of
 
 HELPERS: dict[str, Callable[..., Any]] = {}
 
@@ -126,7 +126,8 @@ def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
             a = constant_attr_value(op)
             return None if a is None else np.asarray(a).reshape(shape)
         if kind_of(op) is View and op.operands:
-            idx = v.index if isinstance(v, OpResult) and len(op.results) > 1 else 0  # result i of a multi-result view is operand i
+            # result i of a multi-result view is operand i
+            idx = v.index if isinstance(v, OpResult) and len(op.results) > 1 else 0
             a = const_value(op.operands[idx], _depth + 1)
             return None if a is None else a.reshape(shape)
         arity = 1 if name in FOLDED_UNARY else 2 if name in FOLDED_BINARY else 0

@@ -19,7 +19,8 @@ either way, so it costs no MACs); one unpaddable piece may go last, others stay 
 Cost (launch count, the perf report's dominant term at LAUNCH_OVERHEAD_US per launch,
 compiler/backend/perf_report.py): k separate convs are k launches; the merge is the wide conv
 plus one copy for each piece a concat reads (a concat slab cannot also be a view of the wide
-output) or the function returns (its buffer is the caller's).  The merge is done when it launches fewer kernels.  Each merge, and each group of
+output) or the function returns (its buffer is the caller's).  The merge is done when it launches fewer
+kernels.  Each merge, and each group of
 siblings left alone with the reason, is in the fusion report.  Switch: HorizontalConvFusion
 (group GraphFusion).
 """
@@ -35,12 +36,13 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from compiler.ir.typed import elem_of, num_of, parent_block_of, shape_of, str_of
 from compiler.ir.rewriting import with_loc
-from dialects import cann
+from compiler.ir.typed import elem_of, num_of, parent_block_of, shape_of, str_of
 from compiler.target.formats import c0_for
+from dialects import cann
 from dialects.common import dense_from_numpy, ints, numpy_dtype
 from dialects.op_kinds import is_pointwise
+
 
 @dataclass(frozen=True)
 class Switch:

@@ -53,11 +53,11 @@ def slice_before_pad(root: Operation) -> int:
     a conv then folds (rules/00_conv.rules PadConv2dFusionPass); a slice that keeps all of x is
     no op.  Returns how many slices moved."""
     from xdsl.dialects.builtin import IntegerAttr, TensorType, i64
+    from xdsl.rewriter import InsertPoint, Rewriter
 
     from compiler.conversions.cann_to_kernel.data_movement import _slice_axes
     from compiler.ir.rewriting import with_loc
     from dialects.common import ints
-    from xdsl.rewriter import InsertPoint, Rewriter
 
     moved = 0
     for s in list(root.walk()):
