@@ -60,6 +60,7 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
+    LocationAttr,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -158,6 +159,11 @@ class _DirectPrinter(Printer):
         # position): the text of one printed without a newline or a resource is printed again
         # from the memo.  Types (shapes, element types, formats: ints and names) are keyed by
         # value, other attributes by identity (the entry keeps the attribute alive).
+        # A location prints as `loc(...)` at the top and bare inside a fused location (xDSL's
+        # in_location state): its text depends on where it is printed, so it is never memoized.
+        if isinstance(attribute, LocationAttr):
+            super().print_attribute(attribute)
+            return
         is_type = isinstance(attribute, TypeAttribute)
         if is_type:
             text = self._type_text.get(attribute)

@@ -205,3 +205,19 @@ def test_plan_alignment_of_zero_is_one_clear_error(om_path, tmp_path):
     r = _cann_run(str(bad))
     assert (r.returncode, r.stderr.strip()) == (
         1, f"{bad}: error: invalid memory plan: @main: 'mem.plan': alignment must be a power of two, got 0")
+
+
+def test_a_location_shared_by_a_fused_location_round_trips(tmp_path):
+    """One NameLoc object as an op's location and inside another op's fused location (a fusion
+    names all the nodes it came from): the .om's printer writes `loc("...")` for the first (its
+    attribute-text memo must not reuse the bare text printed inside `fused[...]`)."""
+    from xdsl.dialects.builtin import ArrayAttr, FusedLoc, NoneAttr
+
+    module = _kernel_module()
+    ops = [o for o in main_func(module).body.ops if o.name.startswith("kernel.")]
+    shared = ops[1].location
+    ops[0].location = FusedLoc(ArrayAttr([shared, ops[0].location]), NoneAttr())
+    path = str(tmp_path / "fused_loc.om")
+    om.write_offline_model(module, path)
+    assert module_to_text(om.load_offline_model(path).module, debuginfo=True) == \
+        module_to_text(module, debuginfo=True)
