@@ -27,6 +27,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.ir.rewriting import with_loc
 from compiler.ir.typed import elem_of, int_of
+from compiler.transforms.fusion.horizontal import all_values
 from dialects import cann
 from dialects.common import dense_from_numpy, ints
 
@@ -138,13 +139,7 @@ def _merge(group: list[cann.DepthwiseConv2DOp | cann.FusedDepthwiseConv2DOp], of
 def fuse_depthwise_siblings(root: Operation) -> int:
     """Merge every group of sibling depthwise convs in `root`; returns the convs removed."""
     removed = 0
-    values: list[SSAValue] = []
-    for op in root.walk():
-        for region in op.regions:
-            for block in region.blocks:
-                values.extend(block.args)
-        values.extend(op.results)
-    for v in values:
+    for v in all_values(root):
         groups: dict = {}
         for u in dict.fromkeys(u.operation for u in v.uses if u.index == 0):
             if _candidate(u):

@@ -223,16 +223,22 @@ def _in_block_order(ops: list[_OpT]) -> list[_OpT]:
     return sorted(ops, key=lambda o: pos[o])
 
 
-def fuse_siblings(root: Operation) -> Report:
-    """Merge every group of sibling convs in `root` (see the module docstring)."""
-    report = Report()
+def all_values(root: Operation) -> list[SSAValue]:
+    """Every block argument and op result under `root`, in walk order (the values whose readers
+    may be sibling groups)."""
     values: list[SSAValue] = []
     for op in root.walk():
         for region in op.regions:
             for block in region.blocks:
                 values.extend(block.args)
         values.extend(op.results)
-    for v in values:
+    return values
+
+
+def fuse_siblings(root: Operation) -> Report:
+    """Merge every group of sibling convs in `root` (see the module docstring)."""
+    report = Report()
+    for v in all_values(root):
         readers = [u.operation for u in v.uses if u.index == 0]
         groups: dict[tuple, list[_Conv]] = {}
         for op in readers:
