@@ -31,3 +31,11 @@ def compile_and_run(body: str, args: dict[str, np.ndarray], out_shape, chip="Asc
     res = run_module(module, {f"arg{i}": v for i, v in enumerate(args.values())})
     assert not [o for o in module.walk() if o.dialect_name() == "cann" and o.name != "cann.Const"]
     return out, next(iter(res.values()))
+
+
+def om_launches(om) -> int:
+    """The perf report's launch count of an .om (Ascend910B3)."""
+    from compiler.backend.offline_model import load_offline_model
+    from compiler.backend.perf_report import perf_report
+
+    return perf_report(load_offline_model(str(om)).module, "Ascend910B3").launches

@@ -7,6 +7,7 @@ TensorFlow under cann-run --compare-with (atol 1e-4, rtol 1e-3)."""
 from __future__ import annotations
 
 import numpy as np
+from kernel_harness import om_launches
 
 
 def _block():
@@ -33,13 +34,6 @@ def _block():
     return model
 
 
-def _launches(om) -> int:
-    from compiler.backend.offline_model import load_offline_model
-    from compiler.backend.perf_report import perf_report
-
-    return perf_report(load_offline_model(str(om)).module, "Ascend910B3").launches
-
-
 def test_sibling_convs_merge_into_one_wide_conv_and_match_tensorflow(tmp_path, capsys):
     from tests.model_zoo.zoo import freeze
     from tools import cann_compile, cann_run
@@ -57,7 +51,7 @@ def test_sibling_convs_merge_into_one_wide_conv_and_match_tensorflow(tmp_path, c
         out = capsys.readouterr()
         assert rc == 0, out.err
     # b1, b2a, b3a: 3 conv launches become 1 (b1's piece is copied into the concat)
-    assert _launches(oms["on"]) == _launches(oms["off"]) - 1
+    assert om_launches(oms["on"]) == om_launches(oms["off"]) - 1
     npy = tmp_path / "x.npy"
     np.save(npy, np.random.default_rng(0).standard_normal((1, 12, 12, 8)).astype(np.float32))
     rc = cann_run.main([str(oms["on"]), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",

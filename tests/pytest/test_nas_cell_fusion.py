@@ -13,6 +13,7 @@ matches TensorFlow under cann-run --compare-with (atol 1e-4, rtol 1e-3)."""
 from __future__ import annotations
 
 import numpy as np
+from kernel_harness import om_launches
 
 
 def _cell():
@@ -40,13 +41,6 @@ def _cell():
     return model
 
 
-def _launches(om) -> int:
-    from compiler.backend.offline_model import load_offline_model
-    from compiler.backend.perf_report import perf_report
-
-    return perf_report(load_offline_model(str(om)).module, "Ascend910B3").launches
-
-
 def test_nas_cell_fusions_launch_fewer_kernels_and_match_tensorflow(tmp_path, capsys):
     from tests.model_zoo.zoo import freeze
     from tools import cann_compile, cann_run
@@ -66,7 +60,7 @@ def test_nas_cell_fusions_launch_fewer_kernels_and_match_tensorflow(tmp_path, ca
         assert rc == 0, out.err
     # sep3/sep5's depthwise convs: 2 -> 1; the pad red1 and red2 read (their readers are a
     # concat, so they stay two): gone; the factorized path's pad and pool: gone
-    assert _launches(oms["on"]) == _launches(oms["off"]) - 4
+    assert om_launches(oms["on"]) == om_launches(oms["off"]) - 4
     npy = tmp_path / "x.npy"
     np.save(npy, np.random.default_rng(0).standard_normal((1, 15, 15, 8)).astype(np.float32))
     rc = cann_run.main([str(oms["on"]), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
