@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, BuiltinAttribute
-from xdsl.irdl import AttrConstraint, IRDLOperation, VerificationContext, prop_def
+from xdsl.irdl import AttrConstraint, IRDLOperation, VerificationContext, opt_prop_def, prop_def
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -80,6 +80,10 @@ def check_len(op_name: str, attr_name: str, attr: DenseArrayBase, n: int) -> tup
 
 def check_one_of(op_name: str, attr_name: str, attr: StringAttr | EnumAttribute,
                  allowed: Sequence[str]) -> str:
+    """The value of `attr` if it is one of `allowed`, else a verifier error listing them.  For a
+    closed set the attribute is an enum (below) and this checks an op's subset of it (Conv2D's
+    data formats, cube_conv2d's activations, a recurrent op's gate orders); the tf dialect's
+    attributes stay TensorFlow's strings (they mirror the GraphDef) and are checked here."""
     if attr.data not in allowed:
         raise VerifyException(
             f"{op_name}: '{attr_name}' must be one of {', '.join(allowed)}; got '{attr.data}'")
@@ -138,6 +142,11 @@ class EnumOrItsString(AttrConstraint):
 def enum_prop(attr_type: type):
     """A property holding a member of `attr_type`'s enum (an op deriving from EnumProperties)."""
     return prop_def(EnumOrItsString(attr_type))
+
+
+def opt_enum_prop(attr_type: type):
+    """An optional `enum_prop`."""
+    return opt_prop_def(EnumOrItsString(attr_type))
 
 
 def enum_properties(op_type: type[IRDLOperation]) -> dict[str, type]:

@@ -49,7 +49,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import elem_of, int_of, memref_of, shape_of
 from compiler.target.chips import CHIPS, UnknownChipError, get_chip
-from dialects.cann import Activation, ActivationAttr
+from dialects.cann import Activation, ActivationAttr, FormatNameAttr
 from dialects.common import (
     EnumProperties,
     I64Array,
@@ -283,8 +283,8 @@ class TransDataOp(KernelOp):
     name = "kernel.transdata"
     src = operand_def(TensorType)
     dst = result_def(TensorType)
-    src_format = prop_def(StringAttr)
-    dst_format = prop_def(StringAttr)
+    src_format = enum_prop(FormatNameAttr)
+    dst_format = enum_prop(FormatNameAttr)
 
 
 # === Kernels with an explicit body ============================================================

@@ -97,6 +97,8 @@ from dialects.common import (
 )
 from dialects.tf_opdefs import OPDEFS
 
+#: The tf dialect's closed sets stay TensorFlow's strings (checked with check_one_of, not
+#: EnumAttributes): its attributes mirror the GraphDef's AttrValues one for one.
 PADDINGS = ("SAME", "VALID", "EXPLICIT")
 DATA_FORMATS_2D = ("NHWC", "NCHW")
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -50,7 +50,7 @@ def trans_data(value: SSAValue, src: Format, dst: Format, result_type: TensorTyp
                groups: int = 1) -> cann.TransDataOp:
     return cann.TransDataOp(
         operands=[value], result_types=[result_type],
-        properties={"src_format": StringAttr(src.value), "dst_format": StringAttr(dst.value),
+        properties={"src_format": cann.FormatNameAttr.of(src), "dst_format": cann.FormatNameAttr.of(dst),
                     "groups": i64_attr(groups)})
 
 
@@ -348,8 +348,8 @@ class FoldConstTransData(RewritePattern):
         const = op.src.owner
         if not isinstance(const, cann.ConstOp) or cann.format_of(const.output.type) is not None:
             return
-        value = to_storage(numpy_from_dense(const.value), Format(op.dst_format.data),
-                           Format(op.src_format.data), op.groups.value.data,
+        value = to_storage(numpy_from_dense(const.value), op.dst_format.data,
+                           op.src_format.data, op.groups.value.data,
                            getattr(cann.format_of(op.dst.type), "is_grouped_conv", False))
         rewriter.replace(op, with_loc(cann.ConstOp(dense_from_numpy(value), op.dst.type), const))
 

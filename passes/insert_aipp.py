@@ -84,7 +84,7 @@ def insert_aipp(module: ModuleOp, path: str) -> None:
         op = cann.AippOp(
             operands=[new_arg], result_types=[t],
             properties={
-                "input_format": StringAttr(p.input_format), "src_hw": int_array(p.src_hw),
+                "input_format": cann.AippInputFormatAttr.of(p.input_format), "src_hw": int_array(p.src_hw),
                 "crop": int_array(p.crop), "pads": int_array(p.pads),
                 "rbuv_swap": IntegerAttr(int(p.rbuv_swap), i64),
                 "csc": IntegerAttr(int(p.csc), i64), "matrix": int_array(p.matrix),

@@ -39,11 +39,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compiler.ir.diagnostics import CompileError
+from dialects.cann.aipp import AippInputFormat
 
-#: Input formats implemented here -> channels AIPP reads per pixel.  ATC also lists
-#: XRGB8888_U8, YUV422SP_U8, YUYV_U8, ARGB8888_U8, RGB16, RAW... (rejected by name).
-INPUT_FORMATS = {"YUV420SP_U8": 3, "RGB888_U8": 3, "YUV400_U8": 1}
-YUV_FORMATS = ("YUV420SP_U8", "YUV400_U8")
+#: The input formats implemented here are cann.Aipp's (AippInputFormat, with the channels AIPP
+#: reads per pixel); the others ATC lists are rejected by name.
 
 #: TBE's AIPP defaults (ascend-opp op_impl/built-in/ai_core/tbe/impl/aipp_comm.py).
 DEFAULT_MATRIX = (298, 516, 0, 298, -100, -208, 298, 0, 409)
@@ -111,8 +110,8 @@ class AippConfig:
         return int(self.get("related_input_rank", 0))
 
     @property
-    def input_format(self) -> str:
-        return str(self.values["input_format"])
+    def input_format(self) -> AippInputFormat:
+        return AippInputFormat(self.values["input_format"])
 
 
 _TOKEN = re.compile(r"[{}:]|[^\s{}:]+")
@@ -140,10 +139,10 @@ def _value(cfg: AippConfig, name: str, raw: str, line: int):
         raise CompileError(f"{bad}'{raw}' is not true or false")
     if kind == _ENUM:
         if name == "input_format":
-            if raw not in INPUT_FORMATS:
+            if raw not in AippInputFormat._value2member_map_:
                 raise CompileError(f"{bad}'{raw}' is not supported by this compiler (supported: "
-                                   f"{', '.join(INPUT_FORMATS)})")
-            return raw
+                                   f"{', '.join(f.value for f in AippInputFormat)})")
+            return AippInputFormat(raw)
         if raw not in rng:
             raise CompileError(f"{bad}'{raw}' is not one of {', '.join(rng)}")
         return raw
@@ -238,10 +237,10 @@ def _check(c: AippConfig) -> None:
     for name in ("single_line_mode", "ax_swap_switch"):
         if c.get(name):
             raise c.error(name, f"{name}: true is not supported by this compiler")
-    if c.get("csc_switch") and fmt == "YUV400_U8":
+    if c.get("csc_switch") and fmt == AippInputFormat.YUV400_U8:
         raise c.error("csc_switch", "csc_switch: true needs a colour input (YUV400_U8 has one "
                       "channel)")
-    if fmt == "YUV420SP_U8":
+    if fmt == AippInputFormat.YUV420SP_U8:
         for name in ("src_image_size_w", "src_image_size_h", "load_start_pos_w",
                      "load_start_pos_h", "crop_size_w", "crop_size_h"):
             v = c.get(name)
@@ -262,7 +261,7 @@ def _check(c: AippConfig) -> None:
 class AippParams:
     """A block resolved against its model input (N, H, W, C): every size explicit."""
 
-    input_format: str
+    input_format: AippInputFormat
     batch: int
     src_hw: tuple[int, int]
     crop: tuple[int, int, int, int]  # start h, start w, size h, size w
@@ -279,14 +278,14 @@ class AippParams:
 
     @property
     def channels(self) -> int:
-        return INPUT_FORMATS[self.input_format]
+        return self.input_format.channels
 
     def input_shape(self) -> tuple[int, ...]:
         """The raw image AIPP reads (uint8): RGB888 [N, H, W, 3], YUV400 [N, H, W, 1],
         YUV420SP (NV12: the H x W luma plane, then H/2 rows of interleaved U, V) [N, H*3/2, W, 1]:
         ATC's N*W*H*{3, 1, 1.5} bytes."""
         h, w = self.src_hw
-        if self.input_format == "YUV420SP_U8":
+        if self.input_format == AippInputFormat.YUV420SP_U8:
             return (self.batch, h * 3 // 2, w, 1)
         return (self.batch, h, w, self.channels)
 
@@ -300,8 +299,8 @@ def resolve(c: AippConfig, model_shape: tuple[int, ...], input_name: str) -> Aip
                       "image")
     n, h, w, ch = model_shape
     fmt = c.input_format
-    if ch != INPUT_FORMATS[fmt]:
-        raise c.error("input_format", f"input_format {fmt} gives {INPUT_FORMATS[fmt]} "
+    if ch != fmt.channels:
+        raise c.error("input_format", f"input_format {fmt} gives {fmt.channels} "
                       f"channel(s), but input '{input_name}' has {ch}")
     g = c.get
     pads = (g("top_padding_size", 0), g("bottom_padding_size", 0), g("left_padding_size", 0),
@@ -328,10 +327,10 @@ def resolve(c: AippConfig, model_shape: tuple[int, ...], input_name: str) -> Aip
         name = "crop_size_h" if "crop_size_h" in c.values else "src_image_size_h"
         raise c.error(name, f"the image after crop and padding is {out_h}x{out_w}, but input "
                       f"'{input_name}' is {h}x{w} (ATC: it must be the model input's size)")
-    if fmt == "YUV420SP_U8" and (src_h % 2 or src_w % 2):
+    if fmt == AippInputFormat.YUV420SP_U8 and (src_h % 2 or src_w % 2):
         raise c.error("src_image_size_w", f"YUV420SP_U8 needs an even source size, got "
                       f"{src_h}x{src_w}")
-    rgb_in = fmt not in YUV_FORMATS
+    rgb_in = fmt == AippInputFormat.RGB888_U8
     matrix = tuple(int(g(f"matrix_r{r}c{k}", DEFAULT_MATRIX[3 * r + k]))
                    for r in range(3) for k in range(3))
     return AippParams(

@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from compiler.ir.typed import dict_of, str_of
+from dialects.cann.aipp import AippInputFormat
 
 #: input_format -> the code the kernel's load views take
-FORMAT_CODES = {"YUV420SP_U8": 0, "RGB888_U8": 1, "YUV400_U8": 2}
+FORMAT_CODES = {AippInputFormat.YUV420SP_U8: 0, AippInputFormat.RGB888_U8: 1, AippInputFormat.YUV400_U8: 2}
 
 
 def source_channels(code: int, img: np.ndarray, src_h: int, swap: bool,

@@ -78,21 +78,21 @@ def _matmul(op, args) -> np.ndarray:
     return from_origin(y, op.y.type, "ND")
 
 
-def apply_mask(s, mask, kind: str = "add", value: float | None = None,
+def apply_mask(s, mask, kind: str = cann.MaskKind.add, value: float | None = None,
                threshold: float | None = None):
-    """The scores with the attention mask applied as `kind` says (cann.MASK_KINDS)."""
-    if kind == "add":
+    """The scores with the attention mask applied as `kind` says (cann.MaskKind)."""
+    if kind == cann.MaskKind.add:
         return s + mask
-    keep = mask > threshold if kind == "greater" else mask != 0
+    keep = mask > threshold if kind == cann.MaskKind.greater else mask != 0
     return np.where(keep, s, np.asarray(value, s.dtype))
 
 
 def mask_of(op, arg):
     """(mask array, kind, value, threshold) of an attention op, the mask None when absent."""
     if op.mask is None:
-        return None, "add", None, None
+        return None, cann.MaskKind.add, None, None
     m = to_origin(arg, op.mask.type, "ND")
-    kind = op.mask_kind.data if op.mask_kind is not None else "add"
+    kind = cann.mask_kind(op)
     value = float(op.mask_value.value.data) if op.mask_value is not None else None
     thr = float(op.mask_threshold.value.data) if op.mask_threshold is not None else None
     return (_acc(m) if m.dtype != np.bool_ else m), kind, value, thr
@@ -125,7 +125,7 @@ def _attention(op, args) -> np.ndarray:
     k = _acc(to_origin(args[1], op.k.type, "ND"))
     v = _acc(to_origin(args[2], op.v.type, "ND"))
     mask, kind, value, thr = mask_of(op, args[3] if len(args) > 3 else None)
-    bsnd = op.layout is not None and op.layout.data == "BSND"
+    bsnd = cann.is_bsnd(op)
     y = attention_core(q, k, v, float(op.scale.value.data), mask, _flag(op.adj_k), bsnd,
                        kind, value, thr, _flag(op.zero_masked))
     return from_origin(y, op.y.type, "ND")

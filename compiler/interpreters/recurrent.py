@@ -50,7 +50,9 @@ def gru_cell(x_t, h, w_i, w_h, b_i, b_h, order: str, reset_after: bool = True):
 
 
 def _backward(op) -> bool:
-    return op.direction.data == "REDIRECTIONAL"
+    from dialects.cann import is_backward
+
+    return is_backward(op)
 
 
 def _steps(op, x, seq_length):

@@ -8,13 +8,13 @@ and for the interpreters (TransData and kernel semantics).
 
 from __future__ import annotations
 
-from enum import Enum
-
 import numpy as np
+from xdsl.utils.str_enum import StrEnum
 
 
-class Format(str, Enum):
-    """Format names and GE format ids (metadef `c_types.h`)."""
+class Format(StrEnum):
+    """Format names and GE format ids (metadef `c_types.h`); the closed set of a storage format
+    attribute (TransData's src_format / dst_format: dialects/cann/base.py FormatNameAttr)."""
 
     NCHW = "NCHW"
     NHWC = "NHWC"

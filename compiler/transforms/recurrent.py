@@ -40,9 +40,10 @@ project's own cann.TanhRNN, lowered to this project's own recurrent kernel.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, StringAttr, TensorType, f32, i64
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType, f32, i64
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -388,13 +389,15 @@ def identify(loop: Loop, cell: Cell, module: ModuleOp) -> dict | None:
         except Exception:  # a body the numpy semantics cannot run: not recomposed
             return None
         probes.append((x_t, st, out, m_t))
+    candidates: list[dict[str, Any]]
     if cell.kind == "LSTM":
-        candidates = [dict(gate_order=g, b=cell.biases[0]) for g in ("ifjo", "ijfo")]
+        candidates = [dict(gate_order=g, b=cell.biases[0])
+                      for g in (cann.LstmGateOrder.ifjo, cann.LstmGateOrder.ijfo)]
     elif cell.kind == "RNN":
-        candidates = [dict(activation=a, b=cell.biases[0]) for a in ("tanh", "relu")]
+        candidates = [dict(activation=a, b=cell.biases[0]) for a in cann.RnnActivation]
     else:
         bi, bh = cell.biases
-        candidates = [dict(gate_order=g, b_i=p, b_h=q) for g in ("zrh", "rzh")
+        candidates = [dict(gate_order=g, b_i=p, b_h=q) for g in cann.GruGateOrder
                       for p, q in ((bi, bh), (bh, bi))]
     for cand in candidates:
         ok = True
@@ -477,14 +480,15 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
             properties={"shape": int_array([t_, b_, hidden])}), op)
         rewriter.insert_op([cast, full], InsertPoint.before(op))
         extra = [full.y]
+    forward = cann.RnnDirectionAttr.of(cann.RnnDirection.UNIDIRECTIONAL)
+    tanh = cann.RnnActivationAttr.of(cann.RnnActivation.tanh)
     if cell.kind == "RNN":  # this project's own op (no CANN operator computes it)
         consts = [_new_const(rewriter, op, v.astype(dt), op)
                   for v in (cell.w_x, cell.w_h, params["b"])]
         new = cann.TanhRNNOp(
             operands=[x, *consts, h0], result_types=[seq_t],
-            properties={"direction": StringAttr("UNIDIRECTIONAL"),
-                        "time_major": IntegerAttr(1, i64),
-                        "activation": StringAttr(params["activation"])})
+            properties={"direction": forward, "time_major": IntegerAttr(1, i64),
+                        "activation": cann.RnnActivationAttr.of(params["activation"])})
     elif cell.kind == "LSTM":
         assert cell.c is not None  # extract_cell: an LSTM has c
         w = _new_const(rewriter, op, np.concatenate([cell.w_x, cell.w_h]).astype(dt), op)
@@ -493,18 +497,17 @@ def rewrite(loop: Loop, cell: Cell, params: dict) -> Operation:
             operands=[x, w, b, reshaped(h0, [1, b_, hidden]),
                       reshaped(op.inputs[cell.c], [1, b_, hidden]), extra],
             result_types=[seq_t] * 3,
-            properties={"cell_type": StringAttr("LSTM"), "direction": StringAttr("UNIDIRECTIONAL"),
-                        "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
+            properties={"cell_type": cann.RnnCellTypeAttr.of(cann.RnnCellType.LSTM),
+                        "direction": forward, "time_major": IntegerAttr(1, i64), "activation": tanh,
                         "forget_bias": FloatAttr(0.0, f32),
-                        "gate_order": StringAttr(params["gate_order"])})
+                        "gate_order": cann.LstmGateOrderAttr.of(params["gate_order"])})
     else:
         consts = [_new_const(rewriter, op, v.astype(dt), op)
                   for v in (cell.w_x, cell.w_h, params["b_i"], params["b_h"])]
         new = cann.DynamicGRUV2Op(
             operands=[x, *consts, h0, extra], result_types=[seq_t] * 2,
-            properties={"direction": StringAttr("UNIDIRECTIONAL"),
-                        "time_major": IntegerAttr(1, i64), "activation": StringAttr("tanh"),
-                        "gate_order": StringAttr(params["gate_order"]),
+            properties={"direction": forward, "time_major": IntegerAttr(1, i64), "activation": tanh,
+                        "gate_order": cann.GruGateOrderAttr.of(params["gate_order"]),
                         "reset_after": IntegerAttr(int(cell.reset_after), i64)})
     with_loc(new, op)
     rewriter.insert_op(new, InsertPoint.before(op))
@@ -611,7 +614,7 @@ def absorb_reversal(new: Operation) -> bool:
         return False
     rewriter = Rewriter()
     new.operands = [g.x, *new.operands[1:]]
-    new.properties["direction"] = StringAttr("REDIRECTIONAL")
+    new.properties["direction"] = cann.RnnDirectionAttr.of(cann.RnnDirection.REDIRECTIONAL)
     if not g.y.uses:
         _erase_gather(rewriter, g)
     after = new.next_op

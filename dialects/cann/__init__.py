@@ -16,7 +16,8 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from dialects.cann.aipp import (
-    AIPP_FORMATS,
+    AippInputFormat,
+    AippInputFormatAttr,
     AippOp,
     F64Array,
 )
@@ -32,6 +33,7 @@ from dialects.cann.base import (
     DataFormat,
     DataFormatAttr,
     FormatAttr,
+    FormatNameAttr,
     ReshapeCanonicalization,
     TransDataCanonicalization,
     TransposeCanonicalization,
@@ -76,6 +78,8 @@ from dialects.cann.data_movement import (
     ConcatV2DOp,
     GatherV2DOp,
     InplaceUpdateOp,
+    MirrorPadMode,
+    MirrorPadModeAttr,
     MirrorPadOp,
     PadDOp,
     PadV2DOp,
@@ -138,9 +142,10 @@ from dialects.cann.elementwise import (
 from dialects.cann.fused import (
     _BODY_EXTRA,
     FUSED_OPS,
-    MASK_KINDS,
     SE_FUSED_OPS,
     AddLayerNormOp,
+    AttentionLayout,
+    AttentionLayoutAttr,
     FusedAttentionOp,
     FusedConv2DAddOp,
     FusedConv2DOp,
@@ -151,8 +156,12 @@ from dialects.cann.fused import (
     FusedMatMulOp,
     FusedMultiHeadAttentionOp,
     FusedSqueezeExciteOp,
+    MaskKind,
+    MaskKindAttr,
     YieldOp,
     _check_mask_kind,
+    is_bsnd,
+    mask_kind,
 )
 from dialects.cann.host import (
     HostCallOp,
@@ -168,6 +177,8 @@ from dialects.cann.nn import (
     CumsumOp,
     LayerNormOp,
     MaxPoolOp,
+    Padding,
+    PaddingAttr,
     PoolOp,
     ReduceDOp,
     ReduceMaxDOp,
@@ -182,12 +193,22 @@ from dialects.cann.nn import (
 )
 from dialects.cann.recurrent import (
     RECURRENT_OPS,
-    RNN_DIRECTIONS,
-    RNN_GATE_ORDERS,
+    RNN_ATTRS,
     DynamicGRUV2Op,
     DynamicRNNOp,
+    GruGateOrder,
+    GruGateOrderAttr,
+    LstmGateOrder,
+    LstmGateOrderAttr,
+    RnnActivation,
+    RnnActivationAttr,
+    RnnCellType,
+    RnnCellTypeAttr,
+    RnnDirection,
+    RnnDirectionAttr,
     TanhRNNOp,
     _check_rnn_common,
+    is_backward,
 )
 
 LIBRARY_OPS = (
@@ -220,12 +241,13 @@ CANN = Dialect(
     "cann",
     [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS, *SE_FUSED_OPS,
      *EXTRA_LIBRARY_OPS, *SHAPE_OPS, *CONTROL_OPS],
-    [FormatAttr, DataFormatAttr, ActivationAttr],
+    [FormatAttr, DataFormatAttr, ActivationAttr, FormatNameAttr, PaddingAttr, MirrorPadModeAttr,
+     MaskKindAttr, AttentionLayoutAttr, AippInputFormatAttr],
 )
 
 
 __all__ += [c.__name__ for c in RECURRENT_OPS]
 
 
-CANN = Dialect("cann", [*CANN.operations, *RECURRENT_OPS], list(CANN.attributes))
+CANN = Dialect("cann", [*CANN.operations, *RECURRENT_OPS], [*CANN.attributes, *RNN_ATTRS])
 

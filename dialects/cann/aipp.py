@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, TensorType, f16, f32, f64
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType, f16, f32, f64
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import elem_of
 from dialects.cann.base import (
@@ -15,14 +17,35 @@ from dialects.cann.base import (
     _fmt_shape,
     _oshape,
 )
-from dialects.common import I64Array, check_len, check_one_of
+from dialects.common import I64Array, StringLiteralEnum, check_len, enum_prop
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Opaque
 
 F64Array = DenseArrayBase.constr(f64)
 
 
-AIPP_FORMATS = ("YUV420SP_U8", "RGB888_U8", "YUV400_U8")
+class AippInputFormat(StrEnum):
+    """The raw image formats static AIPP takes here (ATC's aipp.cfg input_format; ATC also lists
+    XRGB8888_U8, YUV422SP_U8, YUYV_U8, ARGB8888_U8, RGB16, RAW..., not implemented)."""
+
+    YUV420SP_U8 = "YUV420SP_U8"
+    RGB888_U8 = "RGB888_U8"
+    YUV400_U8 = "YUV400_U8"
+
+    @property
+    def channels(self) -> int:
+        """The channels AIPP reads per pixel."""
+        return 1 if self is AippInputFormat.YUV400_U8 else 3
+
+
+@irdl_attr_definition
+class AippInputFormatAttr(EnumAttribute[AippInputFormat], StringLiteralEnum):
+    """`input_format = "RGB888_U8"` (dialects/common.py: closed sets)."""
+
+    name = "cann.aipp_input_format"
+
+
+AIPP_FORMATS = tuple(f.value for f in AippInputFormat)
 
 
 
@@ -39,7 +62,7 @@ class AippOp(CannOp):
     name = "cann.Aipp"
     x = operand_def(TensorType)
     y = result_def(TensorType)
-    input_format = prop_def(StringAttr)
+    input_format = enum_prop(AippInputFormatAttr)
     src_hw = prop_def(I64Array)
     crop = prop_def(I64Array)
     pads = prop_def(I64Array)
@@ -56,7 +79,7 @@ class AippOp(CannOp):
 
     def verify_op(self) -> None:
         n = self.name
-        fmt = check_one_of(n, "input_format", self.input_format, AIPP_FORMATS)
+        fmt = self.input_format.data
         h, w = check_len(n, "src_hw", self.src_hw, 2)
         sh, sw, ch_, cw = check_len(n, "crop", self.crop, 4)
         pt, pb, pl, pr = check_len(n, "pads", self.pads, 4)
@@ -70,8 +93,8 @@ class AippOp(CannOp):
             raise VerifyException(f"{n}: x must be a ui8 image, got {self.x.type}")
         if self.y.type.element_type not in (f16, f32):
             raise VerifyException(f"{n}: y must be float16 or float32, got {self.y.type}")
-        c = 1 if fmt == "YUV400_U8" else 3
-        xs = (-1, h * 3 // 2, w, 1) if fmt == "YUV420SP_U8" else (-1, h, w, c)
+        c = fmt.channels
+        xs = (-1, h * 3 // 2, w, 1) if fmt == AippInputFormat.YUV420SP_U8 else (-1, h, w, c)
         got = _oshape(self.x)
         if len(got) != 4 or tuple(got[1:]) != xs[1:]:
             raise VerifyException(f"{n}: x must be [N, {', '.join(map(str, xs[1:]))}] for "

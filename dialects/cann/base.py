@@ -234,6 +234,16 @@ class ActivationAttr(EnumAttribute[Activation], StringLiteralEnum):
 
 
 
+@irdl_attr_definition
+class FormatNameAttr(EnumAttribute[Format], StringLiteralEnum):
+    """`src_format = "NC1HWC0"`: a storage format named by an op (TransData; the members are
+    compiler/target/formats.py's Format)."""
+
+    name = "cann.format_name"
+
+
+
+
 class CannOp(EnumProperties):
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"

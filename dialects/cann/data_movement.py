@@ -4,15 +4,26 @@ broadcasts and in-place updates.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def, var_operand_def, var_result_def
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.irdl import (
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import elem_of
-from compiler.target.formats import FORMAT_NAMES
 from dialects.cann.base import (
     CannOp,
+    FormatNameAttr,
     ReshapeCanonicalization,
     TransDataCanonicalization,
     TransposeCanonicalization,
@@ -25,7 +36,7 @@ from dialects.cann.base import (
     inferring,
     origin_shape,
 )
-from dialects.common import I64Array, check_one_of, check_same_element_type, dims_compatible, ints
+from dialects.common import I64Array, StringLiteralEnum, check_same_element_type, dims_compatible, enum_prop, ints
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Broadcast, Injective, Opaque, View
 
@@ -37,22 +48,19 @@ class TransDataOp(CannOp):
     name = "cann.TransData"
     src = operand_def(TensorType)
     dst = result_def(TensorType)
-    src_format = prop_def(StringAttr)
-    dst_format = prop_def(StringAttr)
+    src_format = enum_prop(FormatNameAttr)
+    dst_format = enum_prop(FormatNameAttr)
     groups = prop_def(IntegerAttr)
     traits = traits_def(Pure(), Injective(), TransDataCanonicalization())
 
     def verify_op(self) -> None:
         n = self.name
-        sf = check_one_of(n, "src_format", self.src_format, FORMAT_NAMES)
-        df = check_one_of(n, "dst_format", self.dst_format, FORMAT_NAMES)
         st, dt = self.src.type, self.dst.type
         check_same_element_type(n, st, dt)
-        for what, t, f in (("source", st, sf), ("result", dt, df)):
+        for what, t, f in (("source", st, self.src_format.data), ("result", dt, self.dst_format.data)):
             tf = format_of(t)
-            actual = tf.fmt.value if tf is not None else None
-            if actual is not None and actual != f:
-                raise VerifyException(f"{n}: {what} type is stored as {actual}, attribute says {f}")
+            if tf is not None and tf.fmt != f:
+                raise VerifyException(f"{n}: {what} type is stored as {tf.fmt}, attribute says {f}")
         if inferring():  # the rule: the result has the source's origin shape
             _check_result_shape(n, origin_shape(st), origin_shape(dt))
         elif not _shapes_match(tuple(origin_shape(st)), tuple(origin_shape(dt))):
@@ -344,6 +352,20 @@ class PadV2DOp(CannOp):
 
 
 
+class MirrorPadMode(StrEnum):
+    """MirrorPad's mode: REFLECT (the edge not repeated) or SYMMETRIC (repeated)."""
+
+    REFLECT = "REFLECT"
+    SYMMETRIC = "SYMMETRIC"
+
+
+@irdl_attr_definition
+class MirrorPadModeAttr(EnumAttribute[MirrorPadMode], StringLiteralEnum):
+    """`mode = "REFLECT"` (dialects/common.py: closed sets)."""
+
+    name = "cann.mirror_pad_mode"
+
+
 @irdl_op_definition
 class MirrorPadOp(CannOp):
     """TF MirrorPad with constant paddings: mode REFLECT (edge not repeated) or SYMMETRIC."""
@@ -352,7 +374,7 @@ class MirrorPadOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     paddings = prop_def(I64Array)
-    mode = prop_def(StringAttr)
+    mode = enum_prop(MirrorPadModeAttr)
     traits = traits_def(Pure(), Injective())
 
     def verify_op(self) -> None:
@@ -360,9 +382,7 @@ class MirrorPadOp(CannOp):
         p = ints(self.paddings)
         _check_pad(self, p)
         mode = self.mode.data
-        if mode not in ("REFLECT", "SYMMETRIC"):
-            raise VerifyException(f"{n}: mode must be REFLECT or SYMMETRIC, got '{mode}'")
-        limit = 0 if mode == "REFLECT" else 1
+        limit = 0 if mode == MirrorPadMode.REFLECT else 1
         for i, d in enumerate(_oshape(self.x)):
             if d >= 0 and max(p[2 * i], p[2 * i + 1]) > d - 1 + limit:
                 raise VerifyException(f"{n}: paddings of axis {i} must be at most "

@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -23,6 +25,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import shape_of
 from dialects.cann.base import (
@@ -50,7 +53,15 @@ from dialects.cann.conv import (
 from dialects.cann.matmul import (
     _matmul_dims,
 )
-from dialects.common import I64Array, check_one_of, check_rank, check_same_element_type, dims_compatible, enum_prop
+from dialects.common import (
+    I64Array,
+    StringLiteralEnum,
+    check_rank,
+    check_same_element_type,
+    dims_compatible,
+    enum_prop,
+    opt_enum_prop,
+)
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Broadcast, Cube, Opaque, OutputFusable, Reduction
 
@@ -161,33 +172,68 @@ class FusedMatMulOp(CannOp):
 
 
 
-#: How FusedAttention / FusedMultiHeadAttention apply their mask to the scores s:
-#:   add      s + mask                                     (Keras' additive Softmax mask)
-#:   select   where(mask != 0, s, mask_value)              (tf.where(mask, s, -large): SelectV2)
-#:   greater  where(mask > mask_threshold, s, mask_value)  (tf.where(mask > t, s, -large))
-#: zero_masked (select / greater): the probabilities of the dropped keys set to 0 after the softmax
-#: (Keras 3's Softmax(mask): where(mask, softmax(..), 0), a row with every key dropped is 0).
-MASK_KINDS = ("add", "select", "greater")
+class MaskKind(StrEnum):
+    """How FusedAttention / FusedMultiHeadAttention apply their mask to the scores s:
+      add      s + mask                                     (Keras' additive Softmax mask)
+      select   where(mask != 0, s, mask_value)              (tf.where(mask, s, -large): SelectV2)
+      greater  where(mask > mask_threshold, s, mask_value)  (tf.where(mask > t, s, -large))
+    zero_masked (select / greater): the probabilities of the dropped keys set to 0 after the
+    softmax (Keras 3's Softmax(mask): where(mask, softmax(..), 0), a row with every key dropped
+    is 0)."""
+
+    add = "add"
+    select = "select"
+    greater = "greater"
 
 
+@irdl_attr_definition
+class MaskKindAttr(EnumAttribute[MaskKind], StringLiteralEnum):
+    """`mask_kind = "select"` (dialects/common.py: closed sets)."""
+
+    name = "cann.mask_kind"
+
+
+class AttentionLayout(StrEnum):
+    """FusedAttention's `layout` (CANN FlashAttentionScore's input_layout): BNSD ([.., N, S, D])
+    or BSND ([B, S, N, D])."""
+
+    BNSD = "BNSD"
+    BSND = "BSND"
+
+
+@irdl_attr_definition
+class AttentionLayoutAttr(EnumAttribute[AttentionLayout], StringLiteralEnum):
+    """`layout = "BSND"` (dialects/common.py: closed sets)."""
+
+    name = "cann.attention_layout"
+
+
+def mask_kind(op) -> MaskKind:
+    """An attention op's mask kind (absent: add)."""
+    return MaskKind.add if op.mask_kind is None else op.mask_kind.data
+
+
+def is_bsnd(op) -> bool:
+    """Whether a FusedAttention's q, k, v and result are [B, S, N, D] (absent layout: BNSD)."""
+    return op.layout is not None and op.layout.data == AttentionLayout.BSND
 
 
 def _check_mask_kind(op) -> None:
     """mask_kind / mask_value / mask_threshold of an attention op: consistent with each other
     and with the mask operand."""
-    n, kind = op.name, op.mask_kind
-    k = "add" if kind is None else check_one_of(n, "mask_kind", kind, MASK_KINDS)
-    if kind is not None and op.mask is None:
+    n, k = op.name, mask_kind(op)
+    masked = (MaskKind.select, MaskKind.greater)
+    if op.mask_kind is not None and op.mask is None:
         raise VerifyException(f"{n}: mask_kind needs a mask operand")
-    if (op.mask_value is not None) != (k in ("select", "greater")):
+    if (op.mask_value is not None) != (k in masked):
         raise VerifyException(f"{n}: mask_value is required by mask_kind select and greater "
                               "and allowed only there")
-    if (op.mask_threshold is not None) != (k == "greater"):
+    if (op.mask_threshold is not None) != (k == MaskKind.greater):
         raise VerifyException(f"{n}: mask_threshold is required by mask_kind greater and "
                               "allowed only there")
-    if op.mask is not None and k != "select" and str(op.mask.type.element_type) == "i1":
+    if op.mask is not None and k != MaskKind.select and str(op.mask.type.element_type) == "i1":
         raise VerifyException(f"{n}: a boolean mask needs mask_kind = \"select\"")
-    if _flag(op.zero_masked) and k not in ("select", "greater"):
+    if _flag(op.zero_masked) and k not in masked:
         raise VerifyException(f"{n}: zero_masked needs mask_kind select or greater")
 
 
@@ -200,7 +246,7 @@ class FusedAttentionOp(CannOp):
     `layout` (CANN FlashAttentionScore's input_layout): "BNSD" (default; q, k, v, y are
     [.., N, S, D]) or "BSND" (4-D q, k, v, y as [B, S, N, D], Keras' head split; the heads
     transpose happens inside the kernel).  The mask always applies to the [B, N, Sq, Sk] scores,
-    as `mask_kind` says (MASK_KINDS; absent: "add")."""
+    as `mask_kind` says (MaskKind; absent: "add")."""
 
     name = "cann.FusedAttention"
     q = operand_def(TensorType)
@@ -210,8 +256,8 @@ class FusedAttentionOp(CannOp):
     y = result_def(TensorType)
     scale = prop_def(FloatAttr)
     adj_k = prop_def(IntegerAttr)
-    layout = opt_prop_def(StringAttr)
-    mask_kind = opt_prop_def(StringAttr)
+    layout = opt_enum_prop(AttentionLayoutAttr)
+    mask_kind = opt_enum_prop(MaskKindAttr)
     mask_value = opt_prop_def(FloatAttr)
     mask_threshold = opt_prop_def(FloatAttr)
     zero_masked = opt_prop_def(IntegerAttr)
@@ -224,10 +270,8 @@ class FusedAttentionOp(CannOp):
         if min(len(q), len(k), len(v)) < 2:
             raise VerifyException(f"{n}: q, k, v must have rank at least 2")
         check_same_element_type(n, self.q.type, self.k.type, self.v.type, self.y.type)
-        if self.layout is not None:
-            lay = check_one_of(n, "layout", self.layout, ("BNSD", "BSND"))
-            if lay == "BSND" and any(len(s) != 4 for s in (q, k, v, _oshape(self.y))):
-                raise VerifyException(f"{n}: layout BSND needs 4-D q, k, v and result")
+        if is_bsnd(self) and any(len(s) != 4 for s in (q, k, v, _oshape(self.y))):
+            raise VerifyException(f"{n}: layout BSND needs 4-D q, k, v and result")
         _check_result_shape(n, (*q[:-1], v[-1]), _oshape(self.y))  # softmax(q k^T) v
 
 
@@ -249,7 +293,7 @@ class FusedMultiHeadAttentionOp(CannOp):
     y = result_def(TensorType)
     num_heads = prop_def(IntegerAttr)
     scale = prop_def(FloatAttr)
-    mask_kind = opt_prop_def(StringAttr)
+    mask_kind = opt_enum_prop(MaskKindAttr)
     mask_value = opt_prop_def(FloatAttr)
     mask_threshold = opt_prop_def(FloatAttr)
     zero_masked = opt_prop_def(IntegerAttr)

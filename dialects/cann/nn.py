@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import elem_of
 from dialects.cann.base import (
@@ -24,6 +26,7 @@ from dialects.cann.base import (
 )
 from dialects.common import (
     I64Array,
+    StringLiteralEnum,
     check_len,
     check_one_of,
     check_rank,
@@ -33,6 +36,21 @@ from dialects.common import (
 )
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Broadcast, Opaque, OutputFusable, Reduction
+
+
+class Padding(StrEnum):
+    """A pooling window's padding: SAME (TensorFlow's SAME pads, compiler/target/conv_geometry.py
+    same_pads) or VALID (none)."""
+
+    SAME = "SAME"
+    VALID = "VALID"
+
+
+@irdl_attr_definition
+class PaddingAttr(EnumAttribute[Padding], StringLiteralEnum):
+    """`padding = "SAME"` (dialects/common.py: closed sets)."""
+
+    name = "cann.padding"
 
 
 @irdl_op_definition
@@ -130,7 +148,7 @@ class PoolOp(CannOp):
     y = result_def(TensorType)
     ksize = prop_def(I64Array)
     strides = prop_def(I64Array)
-    padding = prop_def(StringAttr)
+    padding = enum_prop(PaddingAttr)
     data_format = enum_prop(DataFormatAttr)
     # OutputFusable: the pool kernel runs a pointwise epilogue on its output rows in UB
     # (compiler/conversions/cann_to_kernel/vector.py PoolToVectorBody)
@@ -150,7 +168,7 @@ class PoolOp(CannOp):
 
         n = self.name
         fmt = check_one_of(n, "data_format", self.data_format, (DataFormat.NHWC, DataFormat.NCHW))
-        padding = check_one_of(n, "padding", self.padding, ("SAME", "VALID"))
+        padding = self.padding.data
         k = check_len(n, "ksize", self.ksize, 4)
         s = check_len(n, "strides", self.strides, 4)
         nc = (0, 3) if fmt == DataFormat.NHWC else (0, 1)
@@ -167,8 +185,8 @@ class PoolOp(CannOp):
             if xs[ax] < 0:
                 want[ax] = -1
                 continue
-            pb, pe = same_pads(xs[ax], k[ax], s[ax], 1) if padding == "SAME" else (0, 0)
-            if padding == "VALID" and k[ax] > xs[ax]:
+            pb, pe = same_pads(xs[ax], k[ax], s[ax], 1) if padding == Padding.SAME else (0, 0)
+            if padding == Padding.VALID and k[ax] > xs[ax]:
                 raise VerifyException(f"{n}: window {k[ax]} is larger than the input ({xs[ax]})")
             want[ax] = out_size(xs[ax], k[ax], s[ax], 1, pb, pe)
         _check_result_shape(n, want, ys)

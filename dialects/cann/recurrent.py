@@ -3,10 +3,21 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, StringAttr, TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, prop_def, result_def, traits_def
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from dialects.cann.base import (
     CannOp,
@@ -19,7 +30,7 @@ from dialects.cann.base import (
 from dialects.cann.data_movement import (
     InplaceUpdateOp,
 )
-from dialects.common import check_one_of, check_same_element_type
+from dialects.common import StringLiteralEnum, check_one_of, check_same_element_type, enum_prop
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Cube
 
@@ -64,10 +75,82 @@ from dialects.op_kinds import Cube
 # Semantics: compiler/interpreters/recurrent.py; recomposition from Keras's While loop:
 # compiler/transforms/recurrent.py; lowering: compiler/conversions/cann_to_kernel/recurrent.py.
 
-RNN_GATE_ORDERS = {"LSTM": ("ijfo", "ifjo"), "GRU": ("zrh", "rzh")}
+class RnnDirection(StrEnum):
+    """UNIDIRECTIONAL (t = 0 .. num_step-1) or REDIRECTIONAL (the backward layer)."""
+
+    UNIDIRECTIONAL = "UNIDIRECTIONAL"
+    REDIRECTIONAL = "REDIRECTIONAL"
 
 
-RNN_DIRECTIONS = ("UNIDIRECTIONAL", "REDIRECTIONAL")
+@irdl_attr_definition
+class RnnDirectionAttr(EnumAttribute[RnnDirection], StringLiteralEnum):
+    """`direction = "UNIDIRECTIONAL"` (dialects/common.py: closed sets)."""
+
+    name = "cann.rnn_direction"
+
+
+class RnnCellType(StrEnum):
+    """DynamicRNN's cell_type: LSTM (the only one rnn.h's DynamicRNN takes)."""
+
+    LSTM = "LSTM"
+
+
+@irdl_attr_definition
+class RnnCellTypeAttr(EnumAttribute[RnnCellType], StringLiteralEnum):
+    """`cell_type = "LSTM"` (dialects/common.py: closed sets)."""
+
+    name = "cann.rnn_cell_type"
+
+
+class RnnActivation(StrEnum):
+    """The cell activation of a recurrent op (rnn.h's `activation`; each op allows its subset)."""
+
+    tanh = "tanh"
+    relu = "relu"
+
+
+@irdl_attr_definition
+class RnnActivationAttr(EnumAttribute[RnnActivation], StringLiteralEnum):
+    """`activation = "tanh"` (dialects/common.py: closed sets)."""
+
+    name = "cann.rnn_activation"
+
+
+class LstmGateOrder(StrEnum):
+    """The order of DynamicRNN's four gates in w and b (i, j = the cell candidate, f, o)."""
+
+    ijfo = "ijfo"
+    ifjo = "ifjo"
+
+
+@irdl_attr_definition
+class LstmGateOrderAttr(EnumAttribute[LstmGateOrder], StringLiteralEnum):
+    """`gate_order = "ifjo"` (dialects/common.py: closed sets)."""
+
+    name = "cann.lstm_gate_order"
+
+
+class GruGateOrder(StrEnum):
+    """The order of DynamicGRUV2's three gates (z update, r reset, h candidate)."""
+
+    zrh = "zrh"
+    rzh = "rzh"
+
+
+@irdl_attr_definition
+class GruGateOrderAttr(EnumAttribute[GruGateOrder], StringLiteralEnum):
+    """`gate_order = "zrh"` (dialects/common.py: closed sets)."""
+
+    name = "cann.gru_gate_order"
+
+
+RNN_ATTRS: list[type[Attribute]] = [RnnDirectionAttr, RnnCellTypeAttr, RnnActivationAttr, LstmGateOrderAttr,
+             GruGateOrderAttr]
+
+
+def is_backward(op) -> bool:
+    """Whether a recurrent op runs its steps from the last to the first (REDIRECTIONAL)."""
+    return op.direction.data == RnnDirection.REDIRECTIONAL
 
 
 
@@ -82,8 +165,7 @@ def _check_rnn_common(op, x, hidden: int, gates: int, w_shapes) -> tuple[int, in
         if not _shapes_match(_oshape(v), want):
             raise VerifyException(f"{n}: {what} must be {_fmt_shape(want)}, got "
                                   f"{_fmt_shape(_oshape(v))}")
-    check_one_of(n, "direction", op.direction, RNN_DIRECTIONS)
-    check_one_of(n, "activation", op.activation, ("tanh",))
+    check_one_of(n, "activation", op.activation, (RnnActivation.tanh,))
     if not _flag(op.time_major):
         raise VerifyException(f"{n}: only time_major = true (x as [num_step, batch, input_size]) "
                               "is represented")
@@ -114,12 +196,12 @@ class DynamicRNNOp(CannOp):
     y = result_def(TensorType)
     output_h = result_def(TensorType)
     output_c = result_def(TensorType)
-    cell_type = prop_def(StringAttr)
-    direction = prop_def(StringAttr)
+    cell_type = enum_prop(RnnCellTypeAttr)
+    direction = enum_prop(RnnDirectionAttr)
     time_major = prop_def(IntegerAttr)
-    activation = prop_def(StringAttr)
+    activation = enum_prop(RnnActivationAttr)
     forget_bias = prop_def(FloatAttr)
-    gate_order = prop_def(StringAttr)
+    gate_order = enum_prop(LstmGateOrderAttr)
     traits = traits_def(Pure(), Cube(), RunsOn())
 
     def hidden_size(self) -> int:
@@ -127,8 +209,6 @@ class DynamicRNNOp(CannOp):
 
     def verify_op(self) -> None:
         n = self.name
-        check_one_of(n, "cell_type", self.cell_type, ("LSTM",))
-        check_one_of(n, "gate_order", self.gate_order, RNN_GATE_ORDERS["LSTM"])
         ws = _oshape(self.w)
         if len(ws) != 2 or ws[1] % 4:
             raise VerifyException(f"{n}: w must be [input_size + hidden_size, 4 * hidden_size], "
@@ -156,10 +236,10 @@ class DynamicGRUV2Op(CannOp):
     seq_length = opt_operand_def(TensorType)
     y = result_def(TensorType)
     output_h = result_def(TensorType)
-    direction = prop_def(StringAttr)
+    direction = enum_prop(RnnDirectionAttr)
     time_major = prop_def(IntegerAttr)
-    activation = prop_def(StringAttr)
-    gate_order = prop_def(StringAttr)
+    activation = enum_prop(RnnActivationAttr)
+    gate_order = enum_prop(GruGateOrderAttr)
     reset_after = prop_def(IntegerAttr)
     traits = traits_def(Pure(), Cube(), RunsOn())
 
@@ -168,7 +248,6 @@ class DynamicGRUV2Op(CannOp):
 
     def verify_op(self) -> None:
         n = self.name
-        check_one_of(n, "gate_order", self.gate_order, RNN_GATE_ORDERS["GRU"])
         hs = _oshape(self.weight_hidden)
         if len(hs) != 2 or hs[1] != 3 * hs[0]:
             raise VerifyException(f"{n}: weight_hidden must be [hidden_size, 3 * hidden_size], "
@@ -203,9 +282,9 @@ class TanhRNNOp(CannOp):
     b = operand_def(TensorType)
     init_h = operand_def(TensorType)
     y = result_def(TensorType)
-    direction = prop_def(StringAttr)
+    direction = enum_prop(RnnDirectionAttr)
     time_major = prop_def(IntegerAttr)
-    activation = prop_def(StringAttr)
+    activation = enum_prop(RnnActivationAttr)
     traits = traits_def(Pure(), Cube(), RunsOn())
 
     def hidden_size(self) -> int:
@@ -219,8 +298,6 @@ class TanhRNNOp(CannOp):
                                   f"{_fmt_shape(hs)}")
         h = hs[0]
         b = _oshape(self.x)[1] if len(_oshape(self.x)) == 3 else -1
-        check_one_of(n, "direction", self.direction, RNN_DIRECTIONS)
-        check_one_of(n, "activation", self.activation, ("tanh", "relu"))
         xs = _oshape(self.x)
         if len(xs) != 3:
             raise VerifyException(f"{n}: x must be [num_step, batch, input_size], got "

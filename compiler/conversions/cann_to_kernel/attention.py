@@ -96,18 +96,18 @@ def masked_softmax_ops(chip: ChipProfile, op, s: SSAValue, s_t, scores_shape: li
     softmax), the ops producing it last: scalar constants (fill, threshold, the 0 of
     zero_masked) and the kernel.  Per tile of whole rows: s, and the mask and the constants
     broadcast (numpy rules) to the [B, N, Sq, Sk] scores as they are loaded (`rows` with
-    `shape`); the mask applied as op.mask_kind says (cann.MASK_KINDS), the softmax, then with
+    `shape`); the mask applied as op.mask_kind says (cann.MaskKind), the softmax, then with
     zero_masked the dropped keys' probabilities set to 0.  Without a mask: the softmax kernel."""
     if op.mask is None:
         return [softmax_kernel(chip, s, s_t, op, compute_type=compute_type)]
-    kind = op.mask_kind.data if op.mask_kind is not None else "add"
+    kind = cann.mask_kind(op)
     et = s_t.element_type
     ct = compute_type or et
     zero = op.zero_masked is not None and bool(op.zero_masked.value.data)
     consts = []
-    if kind != "add":
+    if kind != cann.MaskKind.add:
         consts.append(_scalar_const(float(op.mask_value.value.data), et, op))
-    if kind == "greater":
+    if kind == cann.MaskKind.greater:
         consts.append(_scalar_const(float(op.mask_threshold.value.data),
                                     op.mask.type.element_type, op))
     if zero:
@@ -125,12 +125,12 @@ def masked_softmax_ops(chip: ChipProfile, op, s: SSAValue, s_t, scores_shape: li
             ins = [body.load(body.args[0], [ti], "rows", shape2, et, "UB")]
             ins += [body.load(body.args[i], [ti], "rows", shape2, v.type.element_type, "UB",
                               shape=scores_shape) for i, v in enumerate(operands) if i > 0]
-            if kind == "add":
+            if kind == cann.MaskKind.add:
                 x = body.vec("Add", ins[:2], shape2, et)
                 keep = None
             else:
                 keep = ins[1]
-                if kind == "greater":
+                if kind == cann.MaskKind.greater:
                     keep = body.vec("Greater", [ins[1], ins[3]], shape2, IntegerType(1))
                 x = body.vec("SelectV2", [keep, ins[0], ins[2]], shape2, et)
             p = cast_tile(body, softmax_rows(body, cast_tile(body, x, shape2, et, ct), tile, length, ct),
@@ -160,7 +160,7 @@ class AttentionToKernels(ChipPattern):
         vals = [op.q, op.k, op.v, op.y, *([op.mask] if op.mask is not None else [])]
         if not self.static_row_major_values(op, vals):
             return
-        bsnd = op.layout is not None and op.layout.data == "BSND"
+        bsnd = cann.is_bsnd(op)
         adj_k = bool(op.adj_k.value.data)
         q, k, v, y = (list(shape_of(t)) for t in (op.q, op.k, op.v, op.y))
         et = op.y.type.element_type

@@ -107,7 +107,7 @@ class RecurrentToCube(ChipPattern):
             return
         lstm = isinstance(op, cann.DynamicRNNOp)
         t_, b_, i_ = shape_of(op.x)
-        last = 0 if op.direction.data == "REDIRECTIONAL" else t_ - 1  # the step run last
+        last = 0 if cann.is_backward(op) else t_ - 1  # the step run last
         final_c = isinstance(op, cann.DynamicRNNOp) and bool(op.output_c.uses)
         masked = getattr(op, "seq_length", None) is not None
         if masked and not isinstance(op, cann.TanhRNNOp) and op.y.uses and op.output_h.uses:
@@ -219,7 +219,7 @@ def _emit(body: Body, op, lstm: bool, t_, b_, i_, h_, et, single_m, block_dim, b
     nch, nk = ceil_div(hp, bn), ceil_div(align(i_, k0), bk)
     args = body.args
     # REDIRECTIONAL: step t reads x[T-1-t] and writes y[T-1-t] (the view's reverse param)
-    rev = {"reverse": 1} if op.direction.data == "REDIRECTIONAL" else {}
+    rev = {"reverse": 1} if cann.is_backward(op) else {}
     seq = args[-2] if getattr(op, "seq_length", None) is not None else None
     simple = isinstance(op, cann.TanhRNNOp)
     gates = 4 if lstm else 1 if simple else 3

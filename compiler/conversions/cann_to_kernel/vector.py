@@ -202,7 +202,7 @@ class PoolToVectorBody(ChipPattern):
         (kh, kw), (sh, sw) = op.window()
         n_, c1, h, w, c0 = shape_of(xt)
         _, _, ho, wo, _ = yt.get_shape()
-        if op.padding.data == "SAME":
+        if op.padding.data == cann.Padding.SAME:
             pt, pb = same_pads(h, kh, sh, 1)
             pl, pr = same_pads(w, kw, sw, 1)
         else:
