@@ -418,7 +418,10 @@ class BodyKernelOp(KernelOp):
         if soc is None:
             return  # KernelOp.verify_ has reported it
         chip = get_chip(soc)
-        for op in self.body.walk():
+        cores = []
+        for op in self.body.walk():  # one walk: tile capacities, then the cores grids
+            if isinstance(op, CoresOp):
+                cores.append(op)
             for r in op.results:
                 sp = space_of(r.type)
                 cap = chip.capacity(sp) if sp else None
@@ -426,7 +429,6 @@ class BodyKernelOp(KernelOp):
                     raise VerifyException(
                         f"{n}: a {sp} tile of {memref_bytes(memref_of(r))} bytes ({r.type}) exceeds "
                         f"{chip.name}'s {sp} of {cap} bytes")
-        cores = [o for o in self.body.walk() if isinstance(o, CoresOp)]
         for c in cores:
             prod = 1
             for g in ints(c.grid):

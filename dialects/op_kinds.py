@@ -94,15 +94,24 @@ _UNREGISTERED_VIEWS = frozenset({"Squeeze", "ExpandDims", "Identity", "IdentityN
                                  "Snapshot", "PreventGradient"})
 _UNREGISTERED_CONSTANT = frozenset({"Shape", "NoOp"})
 
+#: registered op class -> its kind trait class (or None)
+_KIND_OF_CLASS: dict[type[Operation], type[OpKind] | None] = {}
+
 
 def kind_of(op: Operation) -> type[OpKind] | None:
     """The op's kind trait class, or None (an op of another dialect)."""
     n = getattr(op, "op_name", None)  # builtin.unregistered (has_trait says True to any trait)
     if n is None:
-        for k in KINDS:
-            if op.has_trait(k):
-                return k
-        return None
+        # a registered op's traits belong to its class: its kind is looked up once per class
+        # (fusion, layouts and the cost model ask about every op many times)
+        t = type(op)
+        try:
+            return _KIND_OF_CLASS[t]
+        except KeyError:
+            pass
+        got = next((k for k in KINDS if op.has_trait(k)), None)
+        _KIND_OF_CLASS[t] = got
+        return got
     if n is not None and hasattr(n, "data") and n.data.startswith("cann."):
         short = n.data.removeprefix("cann.")
         if short in _UNREGISTERED_VIEWS:

@@ -138,6 +138,10 @@ def _op_json(op: Operation, step: int, function: str = "main") -> dict:
     return out
 
 
+#: attribute class -> 2 a location, 1 a type, 0 another attribute (_DirectPrinter's memo keys)
+_PRINT_KIND: dict[type, int] = {}
+
+
 class _DirectPrinter(Printer):
     """xDSL's Printer with a shortcut for text without a newline (nearly every call): the same
     characters and the same line/column bookkeeping, without the generic path's overhead."""
@@ -146,6 +150,7 @@ class _DirectPrinter(Printer):
         super().__init__(*args, **kwargs)
         self._attr_text: dict[int, tuple[Attribute, str]] = {}
         self._type_text: dict[Attribute, str] = {}
+        self._loc_text: dict[int, tuple[Attribute, str]] = {}  #: top-level location prints
 
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         if "\n" in text:
@@ -160,11 +165,27 @@ class _DirectPrinter(Printer):
         # from the memo.  Types (shapes, element types, formats: ints and names) are keyed by
         # value, other attributes by identity (the entry keeps the attribute alive).
         # A location prints as `loc(...)` at the top and bare inside a fused location (xDSL's
-        # in_location state): its text depends on where it is printed, so it is never memoized.
-        if isinstance(attribute, LocationAttr):
-            super().print_attribute(attribute)
+        # in_location state): only a top-level print (every op's own location) is memoized, by
+        # identity, apart from other attributes; one inside a fused location is printed afresh.
+        cls = type(attribute)
+        kind = _PRINT_KIND.get(cls)
+        if kind is None:  # (isinstance against xDSL's ABC-based attribute classes is slow)
+            kind = _PRINT_KIND[cls] = (2 if isinstance(attribute, LocationAttr) else
+                                       1 if isinstance(attribute, TypeAttribute) else 0)
+        if kind == 2:
+            if self.printing_location:
+                super().print_attribute(attribute)
+                return
+            hit = self._loc_text.get(id(attribute))
+            if hit is not None and hit[0] is attribute:
+                self._current_column += len(hit[1])
+                self._write(hit[1])
+                return
+            text = self._print_captured(attribute)
+            if "\n" not in text:
+                self._loc_text[id(attribute)] = (attribute, text)
             return
-        is_type = isinstance(attribute, TypeAttribute)
+        is_type = kind == 1
         if is_type:
             text = self._type_text.get(attribute)
         else:
@@ -174,9 +195,17 @@ class _DirectPrinter(Printer):
             self._current_column += len(text)
             self._write(text)
             return
-        pieces: list[str]
-        write, pieces = self._write, []
         resources = sum(len(v) for v in self._dialect_resources.values())
+        text = self._print_captured(attribute)
+        if "\n" not in text and resources == sum(len(v) for v in self._dialect_resources.values()):
+            if is_type:
+                self._type_text[attribute] = text
+            else:
+                self._attr_text[id(attribute)] = (attribute, text)
+
+    def _print_captured(self, attribute: Attribute) -> str:
+        """Print the attribute as xDSL does; return the text printed."""
+        write, pieces = self._write, []
         self._write = pieces.append  # type: ignore[method-assign, assignment]
         try:
             super().print_attribute(attribute)
@@ -184,11 +213,7 @@ class _DirectPrinter(Printer):
             self._write = write  # type: ignore[method-assign]
         text = "".join(pieces)
         write(text)
-        if "\n" not in text and resources == sum(len(v) for v in self._dialect_resources.values()):
-            if is_type:
-                self._type_text[attribute] = text
-            else:
-                self._attr_text[id(attribute)] = (attribute, text)
+        return text
 
 
 def _model_text(module: ModuleOp) -> bytes:

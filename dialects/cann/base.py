@@ -152,11 +152,25 @@ def storage_type(t: Attribute, fmt: Format, origin_format: Format, groups: int =
     """The type of `t` (origin shape, origin_format) stored as `fmt` (`groups`: grouped FRACTAL_Z;
     `grouped_conv`: of a grouped Conv2D's filter, never read as a depthwise one)."""
     t = tensor_of(t)
+    # attributes are immutable: one formatted type per (type, formats, groups), built and
+    # verified once (layout assignment asks for the same ones op after op)
+    key = (t, fmt, origin_format, groups, grouped_conv)
+    got = _STORAGE_TYPES.get(key)
+    if got is not None:
+        return got
     shape = tuple(t.get_shape())
     sshape = storage_shape(fmt, origin_format, shape, numpy_dtype(t.element_type), groups,
                            grouped_conv)
-    return TensorType(t.element_type, sshape, FormatAttr(fmt, origin_format, shape, groups,
-                                                         grouped_conv))
+    got = TensorType(t.element_type, sshape, FormatAttr(fmt, origin_format, shape, groups,
+                                                        grouped_conv))
+    if len(_STORAGE_TYPES) > 100_000:
+        _STORAGE_TYPES.clear()
+    _STORAGE_TYPES[key] = got
+    return got
+
+
+#: (origin type, fmt, origin format, groups, grouped_conv) -> its storage type
+_STORAGE_TYPES: dict[tuple, TensorType] = {}
 
 
 

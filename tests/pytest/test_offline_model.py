@@ -221,3 +221,21 @@ def test_a_location_shared_by_a_fused_location_round_trips(tmp_path):
     om.write_offline_model(module, path)
     assert module_to_text(om.load_offline_model(path).module, debuginfo=True) == \
         module_to_text(module, debuginfo=True)
+
+
+def test_the_om_printer_writes_xdsls_text_for_shared_locations():
+    """The .om's memoizing printer writes exactly xDSL's text with every location: one NameLoc
+    as the location of two ops (a memo hit at the top level), the same object first at the top
+    and then inside another op's fused location, and one fused location on two ops."""
+    from xdsl.dialects.builtin import ArrayAttr, FusedLoc, NoneAttr
+
+    module = _kernel_module()
+    fn = main_func(module)
+    ops = [o for o in fn.walk() if o is not fn]  # the kernels and their bodies' ops
+    assert len(ops) >= 4
+    shared = ops[0].location
+    ops[1].location = shared
+    fused = FusedLoc(ArrayAttr([shared, ops[2].location]), NoneAttr())
+    ops[2].location = fused
+    ops[3].location = fused
+    assert om._model_text(module) == module_to_text(module, debuginfo=True).encode()
