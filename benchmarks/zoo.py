@@ -10,7 +10,12 @@ Per model (frozen GraphDef built and cached on first use, `CANN_MODEL_ZOO` or --
              (benchmarks/fusion_vs_grappler.py: grappler_optimize, tf_kernel_count)
   TransData  kernel.transdata in the compiled module (after assign-layouts: cann.TransData, when
              the compile stops before the kernel level)
+  alone      pointwise ops the automatic fusion left as kernels of their own (the fusion
+             report's `unfused` list, compiler/transforms/fusion/auto.py; each with its reasons
+             in the JSON rows, `left_alone`)
   launches   the perf report's launch count (compiler/backend/perf_report.py)
+  arena      the memory plan of @main (compiler/backend/memory_plan.py, `mem.plan`): arena MiB
+             and arena / live-set bound (issue 12: <= 1.05)
   latency    ours: the perf report's estimate; Grappler's graph: the same per-kernel cost model
              op by op (benchmarks/compile_vs_grappler.py: estimate_tf_graph)
   compile    ours: cann-compile's work end to end in this process, the .om written
@@ -57,11 +62,13 @@ def measure(name: str, zoo: str, soc: str) -> dict:
     from compiler.ir.ir_io import make_context
     from compiler.target.chips import get_chip
     from compiler.transforms.fusion.engine import count_kernels
+    from passes import fuse
     from tests.model_zoo.zoo import ZOO, frozen_graphdef, sample_inputs
 
     row: dict = {"model": name, "family": ZOO[name].family, "stage": None, "error": None}
-    for k in ("kernels", "grappler_kernels", "transdata", "launches", "latency_us",
-              "grappler_latency_us", "compile_s", "grappler_s", "max_abs", "ok"):
+    for k in ("kernels", "grappler_kernels", "transdata", "alone", "left_alone", "launches",
+              "arena_mib", "arena_live", "latency_us", "grappler_latency_us", "compile_s",
+              "grappler_s", "max_abs", "ok"):
         row[k] = None
 
     def fail(stage: str, e: BaseException) -> dict:
@@ -93,6 +100,9 @@ def measure(name: str, zoo: str, soc: str) -> dict:
             run_passes(ctx, module, (p,))
             if i + 1 == len(LEVELS["fused"]):
                 row["kernels"] = count_kernels(module)
+                auto = (fuse.LAST_REPORT or {}).get("auto_fusion") or {"unfused": []}
+                row["left_alone"] = auto["unfused"]
+                row["alone"] = len(auto["unfused"])
         row["transdata"] = _count(module, "cann.TransData")
     except Exception as e:  # noqa: BLE001
         row["untimed_error"] = first_line(e)[:200]
@@ -110,6 +120,15 @@ def measure(name: str, zoo: str, soc: str) -> dict:
             return fail(next((s for s in stages if s not in timed.steps), "cann-compile"), e)
         row["compile_s"] = timed.wall
         row["transdata"] = _count(module, "kernel.transdata")
+        try:
+            from compiler.backend.memory_plan import read_plan_info
+            from compiler.driver.runner import main_func
+
+            info = read_plan_info(main_func(module))
+            row["arena_mib"] = info["arena"] / 2**20
+            row["arena_live"] = info["arena"] / info["live_bound"] if info["live_bound"] else 1.0
+        except Exception as e:  # noqa: BLE001
+            return fail("plan-memory", e)
         try:
             from compiler.backend.perf_report import perf_report
 
@@ -144,8 +163,8 @@ def _f(v, fmt: str) -> str:
 
 def table(rows: list[dict]) -> str:
     head = (f"{'model':<19}{'family':<12}{'kernels':>8}{'grap':>6}{'ratio':>6}{'TransD':>7}"
-            f"{'launch':>7}{'est us':>9}{'grap us':>9}{'ratio':>6}{'comp s':>7}{'grap s':>7}"
-            f"{'ratio':>6}{'max abs':>9}  result")
+            f"{'alone':>6}{'launch':>7}{'arena':>7}{'/live':>6}{'est us':>9}{'grap us':>9}{'ratio':>6}"
+            f"{'comp s':>7}{'grap s':>7}{'ratio':>6}{'max abs':>9}  result")
     lines = [head, "-" * len(head)]
     for r in rows:
         if r["stage"]:
@@ -157,7 +176,8 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"{r['model']:<19}{r['family']:<12}{_f(r['kernels'], 'd'):>8}"
             f"{_f(r['grappler_kernels'], 'd'):>6}{_ratio(r['kernels'], r['grappler_kernels']):>6}"
-            f"{_f(r['transdata'], 'd'):>7}{_f(r['launches'], 'd'):>7}"
+            f"{_f(r['transdata'], 'd'):>7}{_f(r['alone'], 'd'):>6}{_f(r['launches'], 'd'):>7}"
+            f"{_f(r['arena_mib'], '.1f'):>7}{_f(r['arena_live'], '.2f'):>6}"
             f"{_f(r['latency_us'], '.1f'):>9}{_f(r['grappler_latency_us'], '.1f'):>9}"
             f"{_ratio(r['latency_us'], r['grappler_latency_us']):>6}"
             f"{_f(r['compile_s'], '.2f'):>7}{_f(r['grappler_s'], '.2f'):>7}"

@@ -69,6 +69,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     **GENERIC_PASSES,
     "tf-to-cann": _tf_to_cann,
     "fuse": _fuse,
+    "align-concat-slabs": _lazy("passes.align_concat_slabs", "AlignConcatSlabsPass"),
     "assign-layouts": _assign_layouts,
     "cann-to-kernel": _cann_to_kernel,
     "plan-memory": _plan_memory,

@@ -145,7 +145,8 @@ def _precision(o: PipelineOptions) -> list[ModulePass]:
 
 
 def _layouts(o: PipelineOptions) -> list[ModulePass]:
-    return [_pass("assign-layouts", report=o.layout_report)]
+    # concat slabs on the C0 grid (channel padding), then one layout for every value
+    return [_pass("align-concat-slabs"), _pass("assign-layouts", report=o.layout_report)]
 
 
 def _lower(o: PipelineOptions) -> list[ModulePass]:

@@ -198,7 +198,7 @@ def test_cann_opt_to_level_is_the_same_pipeline(tmp_path):
              os.path.join(ROOT, "examples", "conv_block.tf.mlir"), "-o", os.devnull)
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip() == ('tf-to-cann,cann-cleanup,recompose-rnn,fuse{fold_constants=false},'
-                                'set-precision{mode="force_fp16"},cann-cleanup,assign-layouts,'
+                                'set-precision{mode="force_fp16"},cann-cleanup,align-concat-slabs,assign-layouts,'
                                 'cann-to-kernel{soc_version="Ascend910B3"}')
 
 

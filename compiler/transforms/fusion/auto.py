@@ -321,7 +321,7 @@ def _why_alone(op: Operation) -> list[str]:
             reasons.append(f"producer {_describe(p)} is a {k} op")
     if not producers and users:
         reasons.append("its operands are graph inputs or constants")
-    if tile_fn(op) is None:
+    if tile_fn(op) is None and not isinstance(op, cann.FusedKernelOp):
         reasons.insert(0, "it has no per-tile form")
     return list(dict.fromkeys(reasons)) or ["no pointwise neighbour"]
 
@@ -362,7 +362,16 @@ def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
             extra = prologue_reason(o) if prologues else None
             report.unfused.append(Unfused(_describe(o), kind_name(o),
                                           why + ([extra] if extra else [])))
+        elif _lone_fused_kernel(o):
+            report.unfused.append(Unfused(_describe(o), "fused kernel", _why_alone(o)))
     return report
+
+
+def _lone_fused_kernel(op: Operation) -> bool:
+    """A FusedKernel that is a kernel of its own: no cube or pool op's epilogue, no conv's
+    prologue, and not read by a conv (those are listed as "prologue rejected")."""
+    return (isinstance(op, cann.FusedKernelOp) and not isinstance(op.parent_op(), cann.FusedKernelOp)
+            and epilogue_host(op) is None and not is_prologue(op) and not _reads_into_conv(op.y))
 
 
 def _before(op: Operation):
@@ -458,7 +467,7 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
         if why is None:
             op.attributes[PROLOGUE_ATTR] = UnitAttr()
             report.prologues += 1
-        else:
+        elif epilogue_host(op) is None:  # (a cube or pool op's epilogue is no kernel of its own)
             report.unfused.append(Unfused(_describe(op), "prologue rejected",
                                           [f"not its convs' prologue: {why}"]))
 
