@@ -387,8 +387,8 @@ class ReduceThroughUnitReshape(RewritePattern):
                               attributes=dict(op.attributes))
         with_loc(new, op)
         if shape == list(shape_of(op.y)):
-            rewriter.replace_op(op, [new])
+            rewriter.replace(op, [new])
             return
         back = with_loc(cann.ReshapeOp(operands=[new.y], result_types=[op.y.type],
                                        properties={"shape": int_array(list(shape_of(op.y)))}), op)
-        rewriter.replace_op(op, [new, back])
+        rewriter.replace(op, [new, back])
