@@ -3,7 +3,8 @@
 Batched matmuls: transposes into the adj flags, a scalar factor of an operand out onto the
 result (compiler/transforms/canonicalization.py BatchMatMulTransposes, ScalarMulThroughTranspose,
 ScalarMulOutOfMatMul).  ExpandDims / Squeeze views sink through pointwise ops
-(ReshapeSinksThroughPointwise)."""
+(ReshapeSinksThroughPointwise); a reduction of such a view reads the value itself
+(ReduceThroughUnitReshape)."""
 
 from __future__ import annotations
 
@@ -56,10 +57,12 @@ class AlgebraicSimplifyPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from compiler.transforms.canonicalization import (
             BatchMatMulTransposes,
+            ReduceThroughUnitReshape,
             ReshapeSinksThroughPointwise,
             ScalarMulOutOfMatMul,
             ScalarMulThroughTranspose,
         )
 
         rewrite(op, [Identities(), BatchMatMulTransposes(), ScalarMulThroughTranspose(),
-                     ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise()])
+                     ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise(),
+                     ReduceThroughUnitReshape()])

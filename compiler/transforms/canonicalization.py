@@ -320,3 +320,75 @@ class ReshapeSinksThroughPointwise(RewritePattern):
         back = with_loc(cann.ReshapeOp(operands=[new.results[0]], result_types=[yt],
                                        properties={"shape": int_array(ys)}), op)
         rewriter.replace_op(op, [new, back])
+
+
+def _unit_axes_removed(xs: list[int], ys: list[int], reduced: list[int]) -> list[int] | None:
+    """Axes of x a reduction of Reshape(x) over `reduced` (axes of y) becomes, for a reshape
+    that only inserts or removes size-1 axes, keep_dims false: the non-unit axes of y matched in
+    order to those of x, plus the size-1 axes of x the result must lose.  Of the ways to choose
+    those, the one that keeps the reduced axes contiguous and nearest the reduced ones (the H of
+    an [N, 1, W, C] view of [N, W, C]); None when nothing fits."""
+    from itertools import combinations
+
+    nonunit_x = [i for i, d in enumerate(xs) if d != 1]
+    nonunit_y = [i for i, d in enumerate(ys) if d != 1]
+    to_x = dict(zip(nonunit_y, nonunit_x))
+    base = sorted(to_x[a] for a in reduced if a in to_x)
+    want = [d for i, d in enumerate(ys) if i not in reduced]
+    units = [i for i, d in enumerate(xs) if d == 1 and i not in base]
+    best = None
+    for k in range(len(units) + 1):
+        for extra in combinations(units, k):
+            axes = sorted([*base, *extra])
+            if [d for i, d in enumerate(xs) if i not in axes] != want or not axes:
+                continue
+            key = (axes != list(range(axes[0], axes[-1] + 1)), -axes[0], len(axes))
+            if best is None or key < best[0]:
+                best = (key, axes)
+        if best is not None:
+            break
+    return best[1] if best is not None else None
+
+
+class ReduceThroughUnitReshape(RewritePattern):
+    """Reduce(Reshape(x), axes) -> Reduce(x, axes') for a Reshape that only inserts or removes
+    axes of size 1 (Keras' pooling on 1-D sequences: the [N, 1, W, C] result of a pool
+    squeezed to [N, W, C], then a global pool over W): the reduction then reads x itself, over
+    its H and W, and runs on x's layout with no conversion between (keep_dims: the reduction
+    over the matched axes, then the view to the old result)."""
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        from xdsl.dialects.builtin import IntegerAttr, TensorType
+
+        if not isinstance(op, cann.ReduceDOp):
+            return
+        r = op.x.owner
+        if not isinstance(r, cann.ReshapeOp) or cann.format_of(r.x.type) is not None:
+            return
+        xs, ys = list(shape_of(r.x)), list(shape_of(r.y))
+        if any(d < 0 for d in xs) or len(xs) == len(ys) or not _unit_axes_only(xs, ys):
+            return
+        reduced = sorted(a % len(ys) for a in ints(op.axes))
+        keep = bool(op.keep_dims.value.data)
+        if keep:
+            to_x = dict(zip([i for i, d in enumerate(ys) if d != 1], [i for i, d in enumerate(xs) if d != 1]))
+            axes = sorted(to_x[a] for a in reduced if a in to_x)
+            if not axes:
+                return
+            shape = [1 if i in axes else d for i, d in enumerate(xs)]
+        else:
+            axes = _unit_axes_removed(xs, ys, reduced)
+            if axes is None:
+                return
+            shape = [d for i, d in enumerate(xs) if i not in axes]
+        new = type(op).create(operands=[r.x], result_types=[TensorType(op.y.type.element_type, shape)],
+                              properties={**op.properties, "axes": int_array(axes),
+                                          "keep_dims": IntegerAttr(int(keep), op.keep_dims.type)},
+                              attributes=dict(op.attributes))
+        with_loc(new, op)
+        if shape == list(shape_of(op.y)):
+            rewriter.replace(op, [new])
+            return
+        back = with_loc(cann.ReshapeOp(operands=[new.y], result_types=[op.y.type],
+                                       properties={"shape": int_array(list(shape_of(op.y)))}), op)
+        rewriter.replace(op, [new, back])

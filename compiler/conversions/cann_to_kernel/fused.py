@@ -124,11 +124,13 @@ class FusedKernelToVectorBody(ChipPattern):
             # a prologue runs on its convs' A tiles (compiler/conversions/cann_to_kernel/cube.py): lower them now,
             # before the walker reaches (and lowers) the ops of this body; the last erases it
             from compiler.conversions.cann_to_kernel.cube import ConvToCubeBody
+            from compiler.conversions.cann_to_kernel.gather import GatherToVectorBody
             from compiler.transforms.fusion.auto import live_uses
 
             conv = ConvToCubeBody(self.chip, self.failures, self.impl)
+            gather = GatherToVectorBody(self.chip, self.failures, self.impl)
             for u in live_uses(op.y):
-                conv.match_and_rewrite(u, rewriter)
+                (gather if isinstance(u, cann.GatherV2DOp) else conv).match_and_rewrite(u, rewriter)
             return
         from compiler.transforms.fusion.auto import live_tiles
 
@@ -235,7 +237,15 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
     """Why the conv kernels reading `fk` cannot load its inputs on their A tiles, else None:
     the result must be NC1HWC0, each input stored like it, a scalar or a row-major channel
     vector."""
+    from compiler.transforms.fusion.auto import _index_reader, live_uses
+
     y = fk.y.type
+    users = live_uses(fk.y)
+    if users and all(_index_reader(u, fk.y) for u in users):  # gathers' index tiles
+        for v in (fk.y, *fk.inputs):
+            if not row_major(v.type):
+                return f"{list(cann.origin_shape(v.type))} is stored as {stored_as(v.type)}, not row-major"
+        return None
     yf = cann.format_of(y)
     if yf is None or yf.fmt != Format.NC1HWC0:
         return f"the result is stored as {stored_as(y)}, not NC1HWC0"

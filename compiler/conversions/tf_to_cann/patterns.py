@@ -114,6 +114,9 @@ def legalize(op: ModuleOp, allow_host_fallback: bool = False, report: bool = Fal
     from compiler.conversions.tf_to_cann.tensor_array_v3 import resolve_tensor_arrays
 
     resolve_tensor_arrays(op)  # TF1 TensorArrayV3 flows -> their buffers
+    from compiler.conversions.tf_to_cann.dilated import recompose_dilated_convs
+
+    recompose_dilated_convs(op)  # SpaceToBatchND -> conv -> BatchToSpaceND: one dilated conv
     if report:  # the counts are only printed by the report
         counts.update(t for o in op.walk() if (t := tf_op_type(o)) is not None
                       and t not in INLINE_ROWS)

@@ -396,12 +396,34 @@ def _channel_vector(t, channels: int) -> bool:
     return len(s) >= 1 and all(d == 1 for d in s[:-1]) and s[-1] == channels
 
 
+def _index_reader(u: Operation, v: SSAValue) -> bool:
+    """A GatherV2D reading v as its indices only (the index tile it loads into UB)."""
+    return isinstance(u, cann.GatherV2DOp) and u.indices is v and u.x is not v
+
+
+def _index_prologue_problem(result: SSAValue, inputs) -> str | None:
+    """An index computation read only by gathers (Keras' Embedding: ids < 0 ? ids + n : ids)
+    runs on each gather's index tile (compiler/conversions/cann_to_kernel/gather.py): its inputs
+    must be index-shaped or scalars."""
+    if not _static_tensor(result):
+        return "its result has a dynamic shape"
+    shape = list(cann.origin_shape(result.type))
+    for v in inputs:
+        if not _static_tensor(v):
+            return "an input has a dynamic shape"
+        if list(cann.origin_shape(v.type)) != shape and _elems(v.type) != 1:
+            return f"input {list(cann.origin_shape(v.type))} is neither the indices' shape nor a scalar"
+    return None
+
+
 def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
     """Why a pointwise kernel computing `result` from `inputs` cannot be its consumers' conv
-    prologue, or None."""
+    prologue (or their gathers' index prologue), or None."""
     users = live_uses(result)
     if not users:
         return "its result is a function result only"
+    if all(_index_reader(u, result) for u in users):
+        return "it is a cube op's epilogue" if epilogue else _index_prologue_problem(result, inputs)
     for u in users:
         if not _conv_reader(u):
             return f"consumer {_describe(u)} is not a convolution (NHWC, no A-tile scale)"
@@ -437,7 +459,8 @@ def is_prologue(fk: Operation) -> bool:
 
 
 def _reads_into_conv(v: SSAValue) -> bool:
-    return any(_conv_reader(u) and u.operands[0] is v for u in live_uses(v))
+    """v is read by a conv as its data input, or by a gather as its indices."""
+    return any((_conv_reader(u) and u.operands[0] is v) or _index_reader(u, v) for u in live_uses(v))
 
 
 def mark_prologues(root_op: Operation, report: Report) -> None:

@@ -44,3 +44,29 @@ func.func @views_that_stay(%m: tensor<8x4xf32>, %x: tensor<1x1x8x4xf32>, %z: ten
   %b = cann.Add %s, %z : (tensor<1x8x4xf32>, tensor<1x8x4xf32>) -> tensor<1x8x4xf32>
   func.return %a, %b : tensor<1x8x4xf32>, tensor<1x8x4xf32>
 }
+
+// A reduction of an ExpandDims / Squeeze view reads the value itself (ReduceThroughUnitReshape):
+// Keras' GlobalMaxPooling1D of a squeezed [1, 1, W, C] pool result reduces H and W of the 4-D
+// value (the NC1HWC0 reduction), keep_dims false; keep_dims true reduces the matched axis and
+// puts the view back on the result.
+// CHECK-LABEL: func.func @reduce_reads_through_view
+// CHECK-NEXT:    %[[M:.*]] = cann.ReduceMaxD %x {axes = array<i64: 1, 2>, keep_dims = false} : (tensor<1x1x15x48xf32>) -> tensor<1x48xf32>
+// CHECK-NEXT:    %[[K:.*]] = cann.ReduceMeanD %x {axes = array<i64: 2>, keep_dims = true} : (tensor<1x1x15x48xf32>) -> tensor<1x1x1x48xf32>
+// CHECK-NEXT:    %[[V:.*]] = cann.Reshape %[[K]] {shape = array<i64: 1, 1, 48>} : (tensor<1x1x1x48xf32>) -> tensor<1x1x48xf32>
+// CHECK-NEXT:    func.return %[[M]], %[[V]]
+func.func @reduce_reads_through_view(%x: tensor<1x1x15x48xf32>) -> (tensor<1x48xf32>, tensor<1x1x48xf32>) {
+  %s = cann.Reshape %x {shape = array<i64: 1, 15, 48>} : (tensor<1x1x15x48xf32>) -> tensor<1x15x48xf32>
+  %m = cann.ReduceMaxD %s {axes = array<i64: 1>, keep_dims = false} : (tensor<1x15x48xf32>) -> tensor<1x48xf32>
+  %k = cann.ReduceMeanD %s {axes = array<i64: 1>, keep_dims = true} : (tensor<1x15x48xf32>) -> tensor<1x1x48xf32>
+  func.return %m, %k : tensor<1x48xf32>, tensor<1x1x48xf32>
+}
+
+// A reshape that merges axes keeps the reduction on its result.
+// CHECK-LABEL: func.func @reduce_of_a_merge_stays
+// CHECK-NEXT:    %[[S:.*]] = cann.Reshape %x
+// CHECK-NEXT:    cann.ReduceSumD %[[S]]
+func.func @reduce_of_a_merge_stays(%x: tensor<1x3x5x8xf32>) -> tensor<1x8xf32> {
+  %s = cann.Reshape %x {shape = array<i64: 1, 15, 8>} : (tensor<1x3x5x8xf32>) -> tensor<1x15x8xf32>
+  %r = cann.ReduceSumD %s {axes = array<i64: 1>, keep_dims = false} : (tensor<1x15x8xf32>) -> tensor<1x8xf32>
+  func.return %r : tensor<1x8xf32>
+}
