@@ -3,7 +3,8 @@
 Batched matmuls: transposes into the adj flags, a scalar factor of an operand out onto the
 result (compiler/transforms/canonicalization.py BatchMatMulTransposes, ScalarMulThroughTranspose,
 ScalarMulOutOfMatMul).  ExpandDims / Squeeze views sink through pointwise ops
-(ReshapeSinksThroughPointwise)."""
+(ReshapeSinksThroughPointwise).  A chain of reshapes and broadcasts holding two broadcasts or
+more becomes one broadcast (BroadcastChain: UpSampling2D nearest's two repeats)."""
 
 from __future__ import annotations
 
@@ -56,10 +57,11 @@ class AlgebraicSimplifyPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from compiler.transforms.canonicalization import (
             BatchMatMulTransposes,
+            BroadcastChain,
             ReshapeSinksThroughPointwise,
             ScalarMulOutOfMatMul,
             ScalarMulThroughTranspose,
         )
 
         rewrite(op, [Identities(), BatchMatMulTransposes(), ScalarMulThroughTranspose(),
-                     ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise()])
+                     ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise(), BroadcastChain()])
