@@ -32,7 +32,8 @@ changes (the FusedKernel is still an op: its semantics, the interpreters and the
 automatic fusion's).  A FusedKernel reading into a conv that is not made a prologue is listed in
 the report with the reason.  A max / average pool whose windows need no padding, read only by
 convolutions as their x, is marked the same way (pool_prologue_problem): each conv computes its
-A tiles from the pool's input, so the pool is no kernel (a U-Net's or VGG's 2x2 max-pool).  The switch AutomaticPrologueFusion (group UBFusion) turns this off.
+A tiles from the pool's input, so the pool is no kernel (a U-Net's or VGG's 2x2 max-pool).
+The switch AutomaticPrologueFusion (group UBFusion) turns this off.
 
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
 Scalar constants (one element, no storage format) are copied into the body; other values are
