@@ -589,7 +589,9 @@ LOAD_VIEWS = {
                        "img2col tile A[M, K]: element (m, k) = v[channel of column k], 0 past C "
                        "(img2col's params and c0): [g, m, k]",
     "img2col_valid": "1 where the img2col tile A[M, K] of x reads an element of x, 0 at conv pads, "
-                     "channel padding lanes and past M, K (img2col's params): [g, m, k]",
+                     "channel padding lanes and past M, K (img2col's params; in_hw: the extent of "
+                     "the tensor the conv reads when x is another, a pool prologue's input): "
+                     "[g, m, k]",
     "hw_chunks": "an NC1HWC0 tensor as [C1 blocks, H*W positions, C0] of batch n: channels "
                  "[c, +tile[0]*C0) (c a multiple of C0), positions [l, +tile[1]), zero past the "
                  "ends: [n, c, l]",

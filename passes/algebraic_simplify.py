@@ -4,7 +4,8 @@ Batched matmuls: transposes into the adj flags, a scalar factor of an operand ou
 result (compiler/transforms/canonicalization.py BatchMatMulTransposes, ScalarMulThroughTranspose,
 ScalarMulOutOfMatMul).  ExpandDims / Squeeze views sink through pointwise ops
 (ReshapeSinksThroughPointwise); a reduction of such a view reads the value itself
-(ReduceThroughUnitReshape)."""
+(ReduceThroughUnitReshape).  A chain of reshapes and broadcasts holding two broadcasts or
+more becomes one broadcast (BroadcastChain: UpSampling2D nearest's two repeats)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ class AlgebraicSimplifyPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from compiler.transforms.canonicalization import (
             BatchMatMulTransposes,
+            BroadcastChain,
             ReduceThroughUnitReshape,
             ReshapeSinksThroughPointwise,
             ScalarMulOutOfMatMul,
@@ -65,4 +67,4 @@ class AlgebraicSimplifyPass(ModulePass):
 
         rewrite(op, [Identities(), BatchMatMulTransposes(), ScalarMulThroughTranspose(),
                      ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise(),
-                     ReduceThroughUnitReshape()])
+                     ReduceThroughUnitReshape(), BroadcastChain()])

@@ -302,9 +302,11 @@ def _img2col_channel(op, src: np.ndarray, idx, out):
 def _img2col_valid(op, src: np.ndarray, idx, out):
     """1 where the img2col tile A[M, K] of x (NC1HWC0) reads an element of x, 0 at conv pads,
     channel padding lanes (channel >= cin or past the group) and past M, K: the mask that keeps
-    a fused prologue's padding zero (f(0) need not be 0)."""
+    a fused prologue's padding zero (f(0) need not be 0).  in_hw: the extent of the tensor the
+    conv reads when src is another one (a pool prologue's input)."""
     g, m0, k0_ = idx
     _, _, h_, w_, c0 = src.shape
+    h_, w_ = op.param("in_hw", (h_, w_))
     sh, sw = op.param("strides")
     dh, dw = op.param("dilations")
     pt, _, pl, _ = op.param("pads")

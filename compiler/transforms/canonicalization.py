@@ -392,3 +392,117 @@ class ReduceThroughUnitReshape(RewritePattern):
         back = with_loc(cann.ReshapeOp(operands=[new.y], result_types=[op.y.type],
                                        properties={"shape": int_array(list(shape_of(op.y)))}), op)
         rewriter.replace(op, [new, back])
+
+
+# --- chains of views and broadcasts become one broadcast --------------------------------------
+
+#: The largest result (elements) whose index map BroadcastChain computes to decompose it.
+_CHAIN_MAX_ELEMS = 1 << 24
+
+
+def _strided_digits(f):
+    """The flat index map f (y = x.flat[f]) as mixed-radix digits [(size, stride)], outermost
+    first, f[k] = sum(digit * stride), each run of digits that merge (stride_outer = size_inner *
+    stride_inner, or both 0) taken as one; None when f is no such map."""
+    import numpy as np
+
+    n, unit, digits = f.size, 1, []
+    if n == 0 or f[0] != 0:
+        return None
+    while unit < n:
+        s = int(f[unit] - f[0])
+        j = np.arange(n // unit)
+        bad = np.flatnonzero(f[j * unit] != j * s)
+        d = int(bad[0]) if bad.size else j.size
+        if d < 2 or n % (unit * d):
+            return None
+        digits.append((d, s))
+        unit *= d
+    digits.reverse()
+    rebuilt = np.zeros(1, np.int64)
+    for d, s in digits:
+        rebuilt = (rebuilt[:, None] + np.arange(d, dtype=np.int64)[None, :] * s).reshape(-1)
+    return digits if np.array_equal(rebuilt, f) else None
+
+
+def _at_dims_of(digits, xs):
+    """The digits with each one of non-zero stride split at x's dims, and x's unit dims put back
+    (each before the next digit that reads x), so that the broadcast's operand is x with unit
+    axes inserted (x's N, H, W, C stay axes of their own: layouts see an ExpandDims); None when
+    a digit straddles two of x's dims unevenly."""
+    import numpy as np
+
+    strides = [int(np.prod(xs[i + 1:])) for i in range(len(xs))]
+    out, dim = [], 0  # dim: the next of x's dims to place
+    for d, s in digits:
+        if not s:
+            out.append((d, 0))
+            continue
+        while dim < len(xs) and xs[dim] == 1:
+            out.append((1, strides[dim]))
+            dim += 1
+        rest = d
+        while rest > 1:
+            if dim >= len(xs) or rest % xs[dim] or strides[dim] * xs[dim] != s * rest:
+                return None
+            out.append((xs[dim], strides[dim]))
+            rest //= xs[dim]
+            dim += 1
+    out += [(1, strides[i]) for i in range(dim, len(xs))]
+    return out
+
+
+class BroadcastChain(RewritePattern):
+    """A chain of Reshapes and BroadcastToDs (each single-use, ND) holding two broadcasts or more
+    -> Reshape(x) -> one BroadcastToD -> Reshape.  Keras' UpSampling2D(interpolation="nearest")
+    is tf.repeat along H, then along W (ExpandDims, Tile, Reshape each): two data-moving kernels
+    for what is one broadcast of x [N, H, 1, W, 1, C] to [N, H, s, W, s, C].  The chain's
+    index map (which element of x each result element reads) is computed and decomposed into
+    mixed-radix digits; it is one broadcast when the digits of non-zero stride are x's own
+    row-major order."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: cann.BroadcastToDOp, rewriter: PatternRewriter):
+        import numpy as np
+        from xdsl.dialects.builtin import TensorType
+
+        chain, v, broadcasts = [op], op.x, 1
+        while isinstance(v.owner, (cann.ReshapeOp, cann.BroadcastToDOp)) and _single_use(v):
+            chain.append(v.owner)
+            broadcasts += isinstance(v.owner, cann.BroadcastToDOp)
+            v = v.owner.x
+        if broadcasts < 2 or any(cann.format_of(o.results[0].type) is not None for o in chain) \
+                or cann.format_of(v.type) is not None:
+            return
+        xs, ys = list(shape_of(v)), list(shape_of(op.y))
+        if any(d < 0 for d in xs + ys) or int(np.prod(ys)) > _CHAIN_MAX_ELEMS:
+            return
+        idx = np.arange(int(np.prod(xs)), dtype=np.int64).reshape(xs)
+        for o in reversed(chain):
+            out = list(shape_of(o.results[0]))
+            idx = np.broadcast_to(idx, out) if isinstance(o, cann.BroadcastToDOp) else idx.reshape(out)
+        digits = _strided_digits(np.ascontiguousarray(idx).reshape(-1))
+        if digits is None:
+            return
+        expect = 1  # the digits of non-zero stride, innermost first, walk x row-major
+        for d, s in reversed(digits):
+            if s:
+                if s != expect:
+                    return
+                expect *= d
+        if expect != int(np.prod(xs)):
+            return
+        digits = _at_dims_of(digits, xs)
+        if digits is None:
+            return
+        et = op.y.type.element_type
+        full = [d for d, _ in digits]
+        src = [d if s else 1 for d, s in digits]
+        names = list(reversed(chain))
+        r = with_loc(cann.ReshapeOp(operands=[v], result_types=[TensorType(et, src)],
+                                    properties={"shape": int_array(src)}), *names)
+        b = with_loc(cann.BroadcastToDOp(operands=[r.results[0]], result_types=[TensorType(et, full)],
+                                         properties={"shape": int_array(full)}), *names)
+        back = with_loc(cann.ReshapeOp(operands=[b.results[0]], result_types=[op.y.type],
+                                       properties={"shape": int_array(ys)}), op)
+        rewriter.replace_op(op, [r, b, back])

@@ -174,3 +174,52 @@ func.func @main(%x: tensor<1x4x4x8xf32>) -> (tensor<1x4x4x8xf32>, tensor<1x4x4x1
     assert report.prologues == 0
     (u,) = [u for u in report.unfused if u.kind == "prologue rejected"]
     assert "consumer func.return" in u.reasons[0] or "return" in u.reasons[0]
+
+
+# --- pools as conv prologues (auto.pool_prologue_problem, fused.emit_pool_prologue) -------------
+
+def _pool_conv(tmp_path, pool, conv_stride, size):
+    """conv -> pool -> Conv3x3 SAME (stride conv_stride), 20 channels (padding lanes): the conv
+    pads read past the pooled tensor's edge, which the pool's input covers when size is odd."""
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((size, size, 6), name="x")
+    h = k.layers.Conv2D(20, 3, padding="same", activation="relu")(inp)
+    h = pool(k)(h)
+    h = k.layers.Conv2D(24, 3, strides=conv_stride, padding="same")(h)
+    return _freeze(tmp_path, f"pool{conv_stride}_{size}", k.Model(inp, h))
+
+
+POOLS = {"max2": lambda k: k.layers.MaxPooling2D(2),
+         "avg2": lambda k: k.layers.AveragePooling2D(2),
+         "max3s2": lambda k: k.layers.MaxPooling2D(3, strides=2)}
+
+
+@pytest.mark.parametrize("pool", sorted(POOLS))
+@pytest.mark.parametrize("conv_stride,size", [(1, 9), (2, 8)])
+def test_pool_runs_on_the_conv_a_tiles_matching_tensorflow(tmp_path, pool, conv_stride, size):
+    path = _pool_conv(tmp_path, POOLS[pool], conv_stride, size)
+    ctx, module = _compile(path)
+    assert [o.name for o in _prologues(module)] == [
+        "cann.MaxPool" if pool.startswith("max") else "cann.AvgPool"]
+    module = _roundtrip(ctx, module)
+    run_passes(ctx, module, ("assign-layouts", "cann-to-kernel"))
+    module = _roundtrip(ctx, module)
+    kinds = [o.properties["kind"].data for o in module.walk()
+             if o.name in ("kernel.cube", "kernel.vec_kernel")]
+    assert kinds == ["Conv2D", "Conv2D"]
+    _check(path, module)
+
+
+def test_padded_pool_stays_a_kernel(tmp_path):
+    """MaxPooling2D(3, strides=2, padding="same") of an even size pads its windows: it is no
+    conv prologue (the padding would read as 0, not as outside the window)."""
+    path = _pool_conv(tmp_path, lambda k: k.layers.MaxPooling2D(3, 2, padding="same"), 1, 8)
+    ctx, module = _compile(path)
+    assert not _prologues(module)
+    run_passes(ctx, module, ("assign-layouts", "cann-to-kernel"))
+    kinds = [o.properties["kind"].data for o in module.walk()
+             if o.name in ("kernel.cube", "kernel.vec_kernel")]
+    assert kinds == ["Conv2D", "MaxPool", "Conv2D"]
+    _check(path, module)

@@ -4,8 +4,8 @@ tests/model_zoo/zoo.py's freeze() does, compiled by cann-compile to an .om and c
 sizes ask for different core counts, Conv2DTranspose (Conv2DBackpropInput), UpSampling2D nearest
 (Tile) and bilinear, BroadcastTo and Slice, a grouped Conv2D (ConvNeXt's depthwise-as-groups and
 a ResNeXt-style groups=2), a dilated Conv1D (SpaceToBatchND / BatchToSpaceND), Embedding
-(GatherV2 on a constant table) with an int32 padding mask compared and cast, and a mean over two
-separate axes.  The tools' main() run in this process."""
+(GatherV2 on a constant table) with an int32 padding mask compared and cast, a mean over two
+separate axes, pools read only by convs (conv prologues) and a linear conv before a 1x1 conv.  The tools' main() run in this process."""
 
 from __future__ import annotations
 
@@ -87,8 +87,32 @@ def mean_two_axes():
     return keras.Model(x, keras.ops.mean(x, axis=(1, 3)))
 
 
+def pool_into_conv():
+    """U-Net's and VGG's down step: a 2x2 max-pool of an odd size (its last row unread) and a
+    2x2 average pool, each read only by a conv (the pool runs on the conv's A tiles)."""
+    keras = _keras()
+    layers = keras.layers
+    x = keras.Input((11, 11, 3), batch_size=1)
+    h = layers.Conv2D(20, 3, padding="same", activation="relu")(x)
+    a = layers.Conv2D(8, 3, padding="same")(layers.MaxPooling2D(2)(h))
+    b = layers.Conv2D(8, 3, strides=2, padding="same")(layers.AveragePooling2D(2)(h))
+    return keras.Model(x, [a, b])
+
+
+def linear_conv_head():
+    """A Conv2DTranspose (stride 1, with bias) then a 1x1 sigmoid head, and a linear 3x3 conv
+    then a narrowing 1x1 conv: each pair is one conv (W1 . W2)."""
+    keras = _keras()
+    layers = keras.layers
+    x = keras.Input((9, 7, 5), batch_size=1)
+    a = layers.Conv2D(1, 1, activation="sigmoid")(layers.Conv2DTranspose(12, 3, padding="same")(x))
+    b = layers.Conv2D(3, 1)(layers.Conv2D(16, 3, strides=2, padding="valid")(x))
+    return keras.Model(x, [a, b])
+
+
 MODELS = {f.__name__: f for f in (concat_sizes, conv_transpose, upsampling, broadcast_slice,
-                                  grouped_conv, dilated_conv1d, embedding_mask, mean_two_axes)}
+                                  grouped_conv, dilated_conv1d, embedding_mask, mean_two_axes,
+                                  pool_into_conv, linear_conv_head)}
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))

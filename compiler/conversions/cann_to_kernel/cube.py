@@ -18,8 +18,10 @@ from compiler.conversions.cann_to_kernel.base import (
 )
 from compiler.conversions.cann_to_kernel.fused import (
     Epilogue,
+    emit_pool_prologue,
     emit_prologue,
     epilogue_consumer,
+    pool_prologue_lowerable,
     prologue_lowerable,
 )
 from compiler.ir.typed import elem_of, shape_of
@@ -58,7 +60,8 @@ class ConvToCubeBody(ChipPattern):
     moved UB -> L1 (an assumed path, see dialects/kernel.py LOAD_PATHS); the rest is Conv2D's.
     A conv whose x is a FusedKernel marked `prologue` (compiler/transforms/fusion/auto.py) computes each A
     tile from that kernel's inputs in UB (fused.emit_prologue: img2col loads, the body, the pad
-    mask) and moves it UB -> L1; the FusedKernel is erased once no conv reads it."""
+    mask) and moves it UB -> L1; the FusedKernel is erased once no conv reads it.  A conv whose x
+    is a pool marked `prologue` reads the pool's input instead (fused.emit_pool_prologue)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, CONV_OPS):
@@ -103,11 +106,14 @@ class ConvToCubeBody(ChipPattern):
         fk = epilogue_consumer(op)
         pro = op.x.owner if isinstance(op.x.owner, cann.FusedKernelOp) and \
             prologue_lowerable(op.x.owner) else None
+        pool = op.x.owner if pool_prologue_lowerable(op.x.owner) else None
         ub_a = 2 if scaled else 0
         if pro is not None:  # the body's live tiles and the pad mask, next to the A tile
             from compiler.transforms.fusion.auto import live_tiles
 
             ub_a = live_tiles(pro.body_ops()) + 1
+        if pool is not None:  # the running max / sum, a window tile, the mask and the zeros
+            ub_a = 4
         try:
             t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
                             ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk))
@@ -139,6 +145,11 @@ class ConvToCubeBody(ChipPattern):
 
             def a_prologue(body, g, mi, ki, bm, bk):
                 return emit_prologue(body, pro, arg_of, a_params, c0, et, g, mi, ki, bm, bk)
+        if pool is not None:  # x's A tiles are computed from the pool's input
+            operands[0] = pool.x
+
+            def a_prologue(body, g, mi, ki, bm, bk):
+                return emit_pool_prologue(body, pool, a_params, et, g, mi, ki, bm, bk)
         if fk is not None:  # the fused kernel reading the result runs on the output tile
             epilogue = [*epilogue, ("region", Epilogue(
                 fk, len(operands), ("nc1hwc0", store_p),
@@ -154,8 +165,8 @@ class ConvToCubeBody(ChipPattern):
         new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type, region, t.block_dim,
                       t.fields, t.buffers, fk or op)
         replace_with_epilogue(rewriter, op, fk, new)
-        if pro is not None:
-            erase_unread(rewriter, pro)
+        if pro is not None or pool is not None:
+            erase_unread(rewriter, pro or pool)
 
 
 def erase_unread(rewriter: PatternRewriter, fk: Operation) -> None:

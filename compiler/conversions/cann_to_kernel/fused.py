@@ -11,7 +11,9 @@
   * a conv kernel's prologue (compiler/conversions/cann_to_kernel/cube.py): a FusedKernel marked `prologue` by
     the automatic fusion runs on each img2col A tile in UB before L1 (its x-shaped inputs
     loaded with view img2col, channel vectors with img2col_channel), then is multiplied by the
-    img2col_valid mask so that conv pads and channel padding lanes stay zero.
+    img2col_valid mask so that conv pads and channel padding lanes stay zero;
+  * a pool marked `prologue` runs on the A tiles the same way (emit_pool_prologue): the max
+    (mean) of one img2col tile of the pool's input per window offset.
 Each body op becomes kernel.vec `tile_fn(op)` (compiler/transforms/fusion/auto.py) with the op's
 properties as attributes; a scalar constant a `Duplicate` of its value over the tile.
 """
@@ -294,3 +296,45 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
     # variance), and NaN * 0 is NaN
     zero = body.vec("Duplicate", [], [bm, bk], et, {"value": FloatAttr(0.0, f32)})
     return body.vec("SelectV2", [mask, r, zero], [bm, bk], et)
+
+
+def pool_prologue_lowerable(p: Operation) -> bool:
+    """The pool `p` runs on the A tiles of every conv reading it (compiler/transforms/fusion/auto.py
+    pool_prologue_problem), its input and result NC1HWC0 (the same C1 blocks)."""
+    from compiler.transforms.fusion.auto import is_prologue
+
+    if not isinstance(p, (cann.MaxPoolOp, cann.AvgPoolOp)) or not is_prologue(p):
+        return False
+    xf, yf = cann.format_of(p.x.type), cann.format_of(p.y.type)
+    return (xf is not None and yf is not None and xf.fmt == yf.fmt == Format.NC1HWC0
+            and shape_of(p.x)[1] == shape_of(p.y)[1])
+
+
+def emit_pool_prologue(body: Body, p: cann.MaxPoolOp | cann.AvgPoolOp, a_params: dict, et,
+                       g, mi, ki, bm: int, bk: int) -> SSAValue:
+    """The conv's [bm, bk] A tile of pool(x), computed from x (kernel argument 0): the conv reads
+    pooled row i = ho*sh - pt + ki*dh, which is the max (mean) over the window offsets a of x row
+    i*sph + a = ho*(sh*sph) - (pt*sph - a) + ki*(dh*sph): one img2col tile of x per offset, the
+    conv's strides and dilations times the pool's, its pads times the pool's stride less the
+    offset.  The pooled tensor's extent (in_hw) gives the mask that keeps the conv's pads 0."""
+    (kh, kw), (sph, spw) = p.window()
+    sh, sw = a_params["strides"]
+    dh, dw = a_params["dilations"]
+    pt, pb, pl, pr = a_params["pads"]
+    is_max = isinstance(p, cann.MaxPoolOp)
+    acc = None
+    for a in range(kh):
+        for b in range(kw):
+            geo = dict(a_params, strides=[sh * sph, sw * spw], dilations=[dh * sph, dw * spw],
+                       pads=[pt * sph - a, pb * sph + a, pl * spw - b, pr * spw + b])
+            t = body.load(body.args[0], [g, mi, ki], "img2col", [bm, bk], et, "UB", **geo)
+            acc = t if acc is None else body.vec("Maximum" if is_max else "Add", [acc, t],
+                                                 [bm, bk], et)
+    assert acc is not None
+    if not is_max:
+        acc = body.vec("Muls", [acc], [bm, bk], et, {"value": FloatAttr(1.0 / (kh * kw), f32)})
+    _, _, hp, wp, _ = p.y.type.get_shape()
+    mask = body.load(body.args[0], [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params,
+                     in_hw=[hp, wp])
+    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": FloatAttr(0.0, f32)})
+    return body.vec("SelectV2", [mask, acc, zero], [bm, bk], et)

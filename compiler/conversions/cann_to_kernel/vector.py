@@ -190,6 +190,18 @@ class PoolToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, (cann.MaxPoolOp, cann.AvgPoolOp)):
             return
+        from compiler.conversions.cann_to_kernel.fused import pool_prologue_lowerable
+
+        if pool_prologue_lowerable(op):
+            # it runs on its convs' A tiles (compiler/conversions/cann_to_kernel/cube.py): lower
+            # them now; the last erases the pool
+            from compiler.conversions.cann_to_kernel.cube import ConvToCubeBody
+            from compiler.transforms.fusion.auto import live_uses
+
+            conv = ConvToCubeBody(self.chip, self.failures, self.impl)
+            for u in live_uses(op.y):
+                conv.match_and_rewrite(u, rewriter)
+            return
         xt, yt = op.x.type, op.y.type
         xf = cann.format_of(xt)
         if xf is None or xf.fmt != Format.NC1HWC0:

@@ -30,7 +30,10 @@ reading it each recompute it (per-channel math on the A tile: cheap next to the 
 one materialized copy would cost a kernel, a GM write and reads).  At the cann level nothing
 changes (the FusedKernel is still an op: its semantics, the interpreters and the IR are the
 automatic fusion's).  A FusedKernel reading into a conv that is not made a prologue is listed in
-the report with the reason.  The switch AutomaticPrologueFusion (group UBFusion) turns this off.
+the report with the reason.  A max / average pool whose windows need no padding, read only by
+convolutions as their x, is marked the same way (pool_prologue_problem): each conv computes its
+A tiles from the pool's input, so the pool is no kernel (a U-Net's or VGG's 2x2 max-pool).
+The switch AutomaticPrologueFusion (group UBFusion) turns this off.
 
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
 Scalar constants (one element, no storage format) are copied into the body; other values are
@@ -416,19 +419,28 @@ def _index_prologue_problem(result: SSAValue, inputs) -> str | None:
     return None
 
 
-def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
-    """Why a pointwise kernel computing `result` from `inputs` cannot be its consumers' conv
-    prologue (or their gathers' index prologue), or None."""
+def _consumer_problem(result: SSAValue) -> str | None:
+    """Why the readers of `result` are not all convolutions reading it as their data input x."""
     users = live_uses(result)
     if not users:
         return "its result is a function result only"
-    if all(_index_reader(u, result) for u in users):
-        return "it is a cube op's epilogue" if epilogue else _index_prologue_problem(result, inputs)
     for u in users:
         if not _conv_reader(u):
             return f"consumer {_describe(u)} is not a convolution (NHWC, no A-tile scale)"
         if u.operands[0] is not result or any(v is result for v in u.operands[1:]):
             return f"consumer {_describe(u)} reads it as another operand than its data input"
+    return None
+
+
+def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
+    """Why a pointwise kernel computing `result` from `inputs` cannot be its consumers' conv
+    prologue (or their gathers' index prologue), or None."""
+    users = live_uses(result)
+    if users and all(_index_reader(u, result) for u in users):
+        return "it is a cube op's epilogue" if epilogue else _index_prologue_problem(result, inputs)
+    why = _consumer_problem(result)
+    if why is not None:
+        return why
     if epilogue:
         return "it is a cube op's epilogue"
     shape = list(cann.origin_shape(result.type))
@@ -452,8 +464,33 @@ def _fk_problem(fk: cann.FusedKernelOp) -> str | None:
     return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None)
 
 
+def pool_prologue_problem(p: Operation) -> str | None:
+    """Why the pool `p` cannot run on the A tiles of the convs reading it, or None.  A pool whose
+    windows need no padding (VALID, or SAME that pads by 0: a 2x2 / stride-2 pool of an even
+    size) is, on each conv's A tile, the max (mean) of kh*kw img2col tiles of its input x, the
+    conv's strides and dilations times the pool's, shifted by the window offset
+    (compiler/conversions/cann_to_kernel/fused.py emit_pool_prologue): the pooled tensor is never
+    written to GM and the pool is no kernel."""
+    from compiler.target.conv_geometry import same_pads
+
+    if not isinstance(p, (cann.MaxPoolOp, cann.AvgPoolOp)):
+        return "not a pool"
+    if p.data_format.data != cann.DataFormat.NHWC:
+        return "the pool is not NHWC"
+    if not _static_tensor(p.x) or not _static_tensor(p.y):
+        return "a dynamic shape"
+    (kh, kw), (sh, sw) = p.window()
+    xs = list(cann.origin_shape(p.x.type))
+    if p.padding.data == "SAME" and (same_pads(xs[1], kh, sh, 1) != (0, 0)
+                                     or same_pads(xs[2], kw, sw, 1) != (0, 0)):
+        return "its windows are padded"
+    return _consumer_problem(p.results[0])
+
+
 def is_prologue(fk: Operation) -> bool:
-    """fk is marked as its consumer convs' prologue and still is one."""
+    """fk (a FusedKernel or a pool) is marked as its consumer convs' prologue and still is one."""
+    if isinstance(fk, (cann.MaxPoolOp, cann.AvgPoolOp)):
+        return PROLOGUE_ATTR in fk.attributes and pool_prologue_problem(fk) is None
     return (isinstance(fk, cann.FusedKernelOp) and PROLOGUE_ATTR in fk.attributes
             and _fk_problem(fk) is None)
 
@@ -470,6 +507,11 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
 
     for op in list(root_op.walk()):
         if isinstance(op.parent_op(), cann.FusedKernelOp):
+            continue
+        if isinstance(op, (cann.MaxPoolOp, cann.AvgPoolOp)) and _reads_into_conv(op.y):
+            if pool_prologue_problem(op) is None:
+                op.attributes[PROLOGUE_ATTR] = UnitAttr()
+                report.prologues += 1
             continue
         if _candidate(op) and _reads_into_conv(op.results[0]):
             inputs = [v for v in op.operands if not scalar_const(v)]

@@ -386,6 +386,35 @@ def merge_bias(b0, b, n):
 
 
 @helper
+def composes_cheaper(w1, w2) -> bool:
+    """conv(x, W1 . W2) does no more multiply-adds per pixel than conv(x, W1) then the 1x1
+    conv W2: kh*kw*Ci*C2 <= kh*kw*Ci*C1 + C1*C2 (filters HWCN)."""
+    kh, kw, ci, c1 = shape(w1)
+    c2 = shape(w2)[-1]
+    return kh * kw * ci * c2 <= kh * kw * ci * c1 + c1 * c2
+
+
+@helper
+def compose_filters(w1, w2):
+    """The filter of conv(x, W1) then the 1x1 conv W2 [1, 1, C1, C2]: W1 . W2 (HWCN)."""
+    a, b = const_value(w1), const_value(w2)
+    return np.einsum("hwio,oc->hwic", a.astype(np.float64), b[0, 0].astype(np.float64)).astype(a.dtype)
+
+
+@helper
+def compose_bias(b1, w2, b2):
+    """The bias of conv(x, W1) + b1 then the 1x1 conv W2 + b2: b1 . W2 + b2 (absent: zeros)."""
+    m = const_value(w2)[0, 0]
+    n = m.shape[1]
+    out = np.zeros(n, np.float64)
+    if b1 is not None:
+        out += _vec(b1, m.shape[0]).astype(np.float64) @ m.astype(np.float64)
+    if b2 is not None:
+        out += _vec(b2, n).astype(np.float64)
+    return out.astype(m.dtype)
+
+
+@helper
 def slope(x):
     """LeakyRelu's negative_slope / Elu's alpha (none when absent)."""
     a = attr_of(x, "negative_slope")
