@@ -585,7 +585,8 @@ LOAD_VIEWS = {
                      "[g, m, k]",
     "img2col_channel": "a per-channel vector (ND, last axis C; or one element) broadcast to the "
                        "img2col tile A[M, K]: element (m, k) = v[channel of column k], 0 past C "
-                       "(img2col's params and c0): [g, m, k]",
+                       "(img2col's params and c0; with channel_offset: v[channel_offset + "
+                       "channel], 0 past cin): [g, m, k]",
     "img2col_valid": "1 where the img2col tile A[M, K] of x reads an element of x, 0 at conv pads, "
                      "channel padding lanes and past M, K (img2col's params): [g, m, k]",
     "hw_chunks": "an NC1HWC0 tensor as [C1 blocks, H*W positions, C0] of batch n: channels "
