@@ -587,7 +587,8 @@ LOAD_VIEWS = {
                      "[g, m, k]",
     "img2col_channel": "a per-channel vector (ND, last axis C; or one element) broadcast to the "
                        "img2col tile A[M, K]: element (m, k) = v[channel of column k], 0 past C "
-                       "(img2col's params and c0): [g, m, k]",
+                       "(img2col's params and c0; with channel_offset: v[channel_offset + "
+                       "channel], 0 past cin): [g, m, k]",
     "img2col_valid": "1 where the img2col tile A[M, K] of x reads an element of x, 0 at conv pads, "
                      "channel padding lanes and past M, K (img2col's params; in_hw: the extent of "
                      "the tensor the conv reads when x is another, a pool prologue's input): "

@@ -42,6 +42,7 @@ from compiler.ir.rewriting import erase_dead, rewrite, with_loc
 from compiler.ir.typed import elem_of, int_of, shape_of
 from compiler.target.formats import Format, to_storage
 from compiler.transforms.canonicalization import TransDataInverse as TransdataTransdataFold  # CANN's name
+from compiler.transforms.fusion.auto import PROLOGUE_ATTR
 from dialects import cann
 from dialects.common import dense_from_numpy, i64_attr, numpy_from_dense
 
@@ -77,10 +78,19 @@ class LayoutConv(RewritePattern):
         if isinstance(op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)):
             groups = cann.origin_shape(op.filter.type)[2]
         x5 = to_format(op.x, Format.NC1HWC0, fmt)
-        wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, groups,
-                        grouped_conv=groups != 1 and "groups" in op.properties)
         extra = []
-        operands: list[SSAValue | list[SSAValue]] = [x5.dst, wfz.dst, [op.bias] if op.bias is not None else []]
+        # a depthwise conv run in its 1x1 reader's A tiles keeps its HWCN filter: the taps read it
+        # as channel vectors (compiler/transforms/fusion/depthwise.py)
+        pro = PROLOGUE_ATTR in op.attributes and isinstance(
+            op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp))
+        if pro:
+            wfz, w = None, op.filter
+        else:
+            wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, groups,
+                            grouped_conv=groups != 1 and "groups" in op.properties)
+            w = wfz.dst
+            extra.append(wfz)
+        operands: list[SSAValue | list[SSAValue]] = [x5.dst, w, [op.bias] if op.bias is not None else []]
         if isinstance(op, cann.FusedConv2DAddOp):
             r5 = to_format(op.residual, Format.NC1HWC0, fmt)
             extra.append(r5)
@@ -89,10 +99,12 @@ class LayoutConv(RewritePattern):
             operands=operands,
             result_types=[cann.storage_type(op.y.type, Format.NC1HWC0, fmt)],
             properties=dict(op.properties))
+        if pro:
+            conv.attributes[PROLOGUE_ATTR] = op.attributes[PROLOGUE_ATTR]
         back = trans_data(conv.y, Format.NC1HWC0, fmt, op.y.type)
-        for new in (x5, wfz, *extra, conv, back):
+        for new in (x5, *extra, conv, back):
             with_loc(new, op)
-        rewriter.replace(op, [x5, wfz, *extra, conv, back])
+        rewriter.replace(op, [x5, *extra, conv, back])
 
 
 def _from_stored(v: SSAValue):

@@ -128,6 +128,10 @@ class FusePass(ModulePass):
             from compiler.transforms.fusion.auto import fuse_pointwise
 
             auto = fuse_pointwise(op, prologues=PROLOGUE_SWITCH.name not in off)
+            if PROLOGUE_SWITCH.name not in off:  # separable convs: depthwise into the 1x1's A tiles
+                from compiler.transforms.fusion.depthwise import mark_depthwise_prologues
+
+                auto.depthwise_prologues = mark_depthwise_prologues(op)
             dead_code(op)
         after = count_kernels(op)
         LAST_REPORT = build_report(all_rules, off, stats, before, after, auto)

@@ -287,14 +287,21 @@ def _img2col_cols(op, g: int, cols: np.ndarray, c0: int):
 def _img2col_channel(op, src: np.ndarray, idx, out):
     """A per-channel vector (ND, last axis C; one element: a scalar) broadcast to the img2col
     tile A[M, K]: element (m, k) = v[channel of column k], 0 past C (a fused conv prologue's
-    channel operand, compiler/conversions/cann_to_kernel/cube.py)."""
+    channel operand, compiler/conversions/cann_to_kernel/cube.py); with `channel_offset`,
+    v[channel_offset + channel], 0 past cin."""
     g, m0, k0_ = idx
     v = np.asarray(src).reshape(-1)
     rows = np.arange(m0, min(m0 + out.shape[0], op.param("M")))
     cols = np.arange(k0_, min(k0_ + out.shape[1], op.param("K")))
     ch, _, _, _ = _img2col_cols(op, g, cols, op.param("c0"))
-    vals = np.full(cols.size, v[0]) if v.size == 1 else \
-        np.where(ch < v.size, v[np.minimum(ch, v.size - 1)], 0)
+    off = op.param("channel_offset")
+    if off is not None:  # v[off:off + cin] (a depthwise filter tap's row of HWCN weights)
+        cin = op.param("cin")
+        vals = np.where(ch < cin, v[off + np.minimum(ch, cin - 1)], 0)
+    elif v.size == 1:
+        vals = np.full(cols.size, v[0])
+    else:
+        vals = np.where(ch < v.size, v[np.minimum(ch, v.size - 1)], 0)
     out[:rows.size, :cols.size] = vals[None, :]
     return out
 

@@ -66,6 +66,14 @@ class ConvToCubeBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, CONV_OPS):
             return
+        from compiler.transforms.fusion.auto import live_uses
+        from compiler.transforms.fusion.depthwise import is_depthwise_prologue
+
+        if is_depthwise_prologue(op):  # its 1x1 reader computes it on its A tiles: lower that now
+            for u in list(dict.fromkeys(live_uses(op.y))):
+                self.match_and_rewrite(u, rewriter)
+            return
+        dwp = op.x.owner if is_depthwise_prologue(op.x.owner) else None
         xf, wf = cann.format_of(op.x.type), cann.format_of(op.filter.type)
         if xf is None or xf.fmt != Format.NC1HWC0 or wf is None or wf.fmt != Format.FRACTAL_Z \
                 or cann.format_of(op.y.type) is None:
@@ -108,10 +116,14 @@ class ConvToCubeBody(ChipPattern):
             prologue_lowerable(op.x.owner) else None
         pool = op.x.owner if pool_prologue_lowerable(op.x.owner) else None
         ub_a = 2 if scaled else 0
+        if dwp is not None:  # the depthwise taps: x, weight, product, sum (+ x's own prologue)
+            pro = dwp.x.owner if isinstance(dwp.x.owner, cann.FusedKernelOp) and \
+                prologue_lowerable(dwp.x.owner) else None
+            ub_a = 4
         if pro is not None:  # the body's live tiles and the pad mask, next to the A tile
             from compiler.transforms.fusion.auto import live_tiles
 
-            ub_a = live_tiles(pro.body_ops()) + 1
+            ub_a += live_tiles(pro.body_ops()) + 1
         if pool is not None:  # the running max / sum, a window tile, the mask and the zeros
             ub_a = 4
         try:
@@ -131,6 +143,8 @@ class ConvToCubeBody(ChipPattern):
         a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
         operands, y_type = list(op.operands), op.y.type
         a_prologue = None
+        if dwp is not None:
+            operands[0] = dwp.x
         if pro is not None:  # x is computed on the A tile from the prologue's inputs
             full = [i for i, v in enumerate(pro.inputs) if list(shape_of(v)) ==
                     list(pro.y.type.get_shape())]
@@ -143,8 +157,16 @@ class ConvToCubeBody(ChipPattern):
                     arg_of.append(len(operands))
                     operands.append(v)
 
+            def a_prologue(body, g, mi, ki, bm, bk, params=a_params):
+                return emit_prologue(body, pro, arg_of, params, c0, et, g, mi, ki, bm, bk)
+        if dwp is not None:  # the A tile is the depthwise conv's result, computed in UB
+            dw_args = (len(operands), len(operands) + 1 if dwp.bias is not None else None)
+            operands += [dwp.filter] + ([dwp.bias] if dwp.bias is not None else [])
+            x_prologue = a_prologue
+
             def a_prologue(body, g, mi, ki, bm, bk):
-                return emit_prologue(body, pro, arg_of, a_params, c0, et, g, mi, ki, bm, bk)
+                return _depthwise_a_tile(body, dwp, dw_args, x_prologue, a_params, c0, et, g, mi,
+                                         ki, bm, bk)
         if pool is not None:  # x's A tiles are computed from the pool's input
             operands[0] = pool.x
 
@@ -165,8 +187,46 @@ class ConvToCubeBody(ChipPattern):
         new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type, region, t.block_dim,
                       t.fields, t.buffers, fk or op)
         replace_with_epilogue(rewriter, op, fk, new)
+        if dwp is not None:
+            erase_unread(rewriter, dwp)
         if pro is not None or pool is not None:
             erase_unread(rewriter, pro or pool)
+
+
+def _depthwise_a_tile(body, dw, dw_args, x_prologue, a_params: dict, c0: int, et, g, mi, ki,
+                      bm: int, bk: int):
+    """The [bm, bk] A tile of a 1x1 conv reading the depthwise conv `dw` (its prologue,
+    compiler/transforms/fusion/depthwise.py), computed in UB: per filter tap (i, j), dw's x read
+    as the img2col tile of a 1x1 conv whose pads are shifted by the tap (outside x: zero), times
+    the tap's weights (the HWCN filter's row (i, j) as a channel vector), summed; then the bias
+    and dw's activation.  x_prologue (x's own fused prologue, or None) computes each shifted
+    tile from its inputs instead of loading x.  No pad mask: on a channel padding lane the weights
+    and the bias are 0, so the lane holds act(0), finite, which the 1x1 filter's zero rows for
+    those lanes multiply away; rows past M are never stored."""
+    (sh, sw), (dh, dw_), (pt, pb, pl, pr) = dw.geometry()
+    kh, kw, c, _ = cann.origin_shape(dw.filter.type)
+    w_arg, b_arg = dw_args
+    acc = None
+    for i in range(kh):
+        for j in range(kw):
+            tap = dict(a_params, strides=[sh, sw], pads=[pt - i * dh, pb, pl - j * dw_, pr])
+            if x_prologue is not None:
+                xt = x_prologue(body, g, mi, ki, bm, bk, params=tap)
+            else:
+                xt = body.load(body.args[0], [g, mi, ki], "img2col", [bm, bk], et, "UB", **tap)
+            wt = body.load(body.args[w_arg], [g, mi, ki], "img2col_channel", [bm, bk], et, "UB",
+                           **a_params, c0=c0, channel_offset=(i * kw + j) * c)
+            p = body.vec("Mul", [xt, wt], [bm, bk], et)
+            acc = p if acc is None else body.vec("Add", [acc, p], [bm, bk], et)
+    if b_arg is not None:
+        bt = body.load(body.args[b_arg], [g, mi, ki], "img2col_channel", [bm, bk], et, "UB",
+                       **a_params, c0=c0)
+        acc = body.vec("Add", [acc, bt], [bm, bk], et)
+    act = dw.properties.get("activation")
+    if act is not None and act.data != cann.Activation.none:
+        attrs = {"alpha": dw.properties["alpha"]} if "alpha" in dw.properties else {}
+        acc = body.vec(f"act:{act.data}", [acc], [bm, bk], et, attrs)
+    return acc
 
 
 def erase_unread(rewriter: PatternRewriter, fk: Operation) -> None:

@@ -159,6 +159,7 @@ class Report:
     ops_fused: int = 0
     unfused: list[Unfused] = field(default_factory=list)
     prologues: int = 0  # FusedKernels marked as their consumer convs' prologue
+    depthwise_prologues: int = 0  # depthwise convs run in their pointwise reader's A tiles
 
 
 def _describe(op: Operation) -> str:

@@ -158,3 +158,72 @@ def fuse_depthwise_siblings(root: Operation) -> int:
             _merge(group, offs)
             removed += len(group) - 1
     return removed
+
+
+# --- a depthwise conv as the A-tile prologue of the pointwise conv reading it -------------------
+#
+# A separable conv (Xception, MobileNet's inverted residuals) is a depthwise conv whose only
+# reader is a 1x1 conv (stride 1, no pads, groups 1).  The 1x1 conv's img2col A tile [M rows =
+# output positions, K = channels] IS a tile of the depthwise result, so cann-to-kernel
+# (compiler/conversions/cann_to_kernel/cube.py) computes it on the vector unit in UB from the
+# depthwise input (one shifted img2col load per filter tap, times that tap's per-channel
+# weights, summed; + bias, the activation) and moves it UB -> L1: the depthwise result is never
+# written to GM and its launch goes.  The depthwise op stays at the cann level (its semantics,
+# the interpreters); it only carries PROLOGUE_ATTR, and its filter keeps its HWCN layout (the
+# taps read it as channel vectors).  Runs under the switch AutomaticPrologueFusion.
+
+POINTWISE_READERS = (cann.Conv2DOp, cann.FusedConv2DOp, cann.FusedConv2DAddOp)
+
+
+def _pointwise_reader(u: Operation, v: SSAValue) -> bool:
+    """u is a 1x1 conv (stride 1, no pads, dilation 1, groups 1, NHWC) reading v as x only."""
+    if not isinstance(u, POINTWISE_READERS) or u.data_format.data != "NHWC" or u.operands[0] is not v \
+            or any(o is v for o in u.operands[1:]):
+        return False
+    if "groups" in u.properties and int(int_of(u.properties["groups"])) != 1:
+        return False
+    ws = list(cann.origin_shape(u.filter.type))
+    (sh, sw), (dh, dw), pads = u.geometry()
+    return ws[:2] == [1, 1] and (sh, sw, dh, dw) == (1, 1, 1, 1) and not any(pads)
+
+
+def depthwise_prologue_problem(op: Operation) -> str | None:
+    """Why the depthwise conv `op` cannot be the A-tile prologue of its reader, or None."""
+    from compiler.transforms.fusion.auto import live_uses
+
+    if not isinstance(op, DW) or op.data_format.data != "NHWC":
+        return "not an NHWC depthwise conv"
+    if any(d < 0 for v in (op.x, op.filter, op.y) for d in v.type.get_shape()):
+        return "a dynamic shape"
+    ws = list(cann.origin_shape(op.filter.type))
+    if len(ws) != 4 or ws[3] != 1:
+        return "a channel multiplier other than 1"
+    users = list(dict.fromkeys(live_uses(op.y)))
+    if len(users) != 1:
+        return f"{len(users)} readers, not one"
+    if not _pointwise_reader(users[0], op.y):
+        return "its reader is no 1x1 conv (stride 1, no pads, groups 1) reading it as x"
+    return None
+
+
+def is_depthwise_prologue(op: Operation) -> bool:
+    """op is a depthwise conv marked as its pointwise reader's prologue and still is one."""
+    from compiler.transforms.fusion.auto import PROLOGUE_ATTR
+
+    return isinstance(op, DW) and PROLOGUE_ATTR in op.attributes and \
+        depthwise_prologue_problem(op) is None
+
+
+def mark_depthwise_prologues(root: Operation) -> int:
+    """Mark every depthwise conv in `root` that can be its pointwise reader's prologue; returns
+    how many were marked."""
+    from xdsl.dialects.builtin import UnitAttr
+
+    from compiler.transforms.fusion.auto import PROLOGUE_ATTR
+
+    marked = 0
+    for op in list(root.walk()):
+        if isinstance(op, DW) and depthwise_prologue_problem(op) is None:
+            op.attributes[PROLOGUE_ATTR] = UnitAttr()
+            marked += 1
+    return marked

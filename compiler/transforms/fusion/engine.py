@@ -50,13 +50,15 @@ def is_kernel(op: Operation) -> bool:
 
 def count_kernels(root: Operation) -> int:
     """Kernel launches: the ops inside a cann.FusedKernel body are that one kernel, and a
-    FusedKernel that is a cube op's epilogue or its convs' prologue is part of that op's kernel."""
+    FusedKernel that is a cube op's epilogue or its convs' prologue, or a depthwise conv run in
+    its 1x1 reader's A tiles, is part of that op's kernel."""
     from compiler.transforms.fusion.auto import epilogue_host, is_prologue
+    from compiler.transforms.fusion.depthwise import is_depthwise_prologue
     from dialects.cann import FusedKernelOp
 
     return sum(1 for op in root.walk() if is_kernel(op)
                and not isinstance(op.parent_op(), FusedKernelOp) and epilogue_host(op) is None
-               and not is_prologue(op))
+               and not is_prologue(op) and not is_depthwise_prologue(op))
 
 
 def describe(op: Operation) -> str:

@@ -45,6 +45,7 @@ def build_report(rules: list[Rule], disabled: set[str], stats: Stats, kernels_be
             "fused_kernels": auto.kernels,
             "cube_epilogues": auto.epilogues,
             "ops_fused": auto.ops_fused,
+            "depthwise_prologues": auto.depthwise_prologues,
             "unfused": [asdict(u) for u in auto.unfused],
         },
     }
@@ -82,6 +83,9 @@ def format_table(report: dict, max_rejections: int = 40) -> str:
         lines += ["", f"automatic fusion: {auto['ops_fused']} pointwise ops in "
                       f"{auto['fused_kernels']} fused kernels ({auto['cube_epilogues']} of them "
                       "cube epilogues)"]
+        if auto.get("depthwise_prologues"):
+            lines.append(f"depthwise convs run in their 1x1 conv's A tiles (separable convs): "
+                         f"{auto['depthwise_prologues']}")
         if auto["unfused"]:
             lines.append("pointwise ops left as kernels of their own (why no neighbour took them):")
             for u in auto["unfused"]:

@@ -1,0 +1,149 @@
+"""Depthwise convs as the A-tile prologue of the 1x1 conv reading them (separable convs;
+compiler/transforms/fusion/depthwise.py mark_depthwise_prologues,
+compiler/conversions/cann_to_kernel/cube.py _depthwise_a_tile): one cube kernel per separable
+conv, the depthwise result never in GM.  Keras blocks checked against TensorFlow at the cann and
+the kernel level."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compiler.driver.pipelines import run_passes
+from compiler.driver.runner import random_inputs, run_graphdef, run_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module
+
+TOL = 1e-4
+
+
+def _freeze(tmp_path, name, model) -> str:
+    from tests.model_zoo.zoo import freeze
+
+    path = tmp_path / f"{name}.pb"
+    path.write_bytes(freeze(model).SerializeToString())
+    return str(path)
+
+
+def _separable(tmp_path, stride, relu_before, bias, kernel=3, cin=20):
+    """[ReLU ->] SeparableConv2D SAME (20 channels: C1 = 2, padding lanes; pads on every side).
+    (A dilated one freezes to SpaceToBatchND around an undilated depthwise conv.)"""
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    k.utils.set_random_seed(stride * 7 + kernel + 3 * relu_before + bias)
+    inp = k.Input((9, 9, cin), name="x")
+    h = k.layers.ReLU()(inp) if relu_before else inp
+    h = k.layers.SeparableConv2D(24, kernel, strides=stride, padding="same",
+                                 use_bias=bool(bias))(h)
+    return _freeze(tmp_path, f"sep{stride}{relu_before}{bias}{kernel}", k.Model(inp, h))
+
+
+def _mobilenet_block(tmp_path):
+    """MobileNetV2's tail of an inverted residual: DepthwiseConv2D + BN + ReLU6 -> 1x1 + BN."""
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    k.utils.set_random_seed(5)
+    inp = k.Input((8, 8, 24), name="x")
+    h = k.layers.DepthwiseConv2D(3, padding="same", use_bias=False)(inp)
+    h = k.layers.ReLU(6.0)(k.layers.BatchNormalization()(h))
+    h = k.layers.BatchNormalization()(k.layers.Conv2D(16, 1, use_bias=False)(h))
+    return _freeze(tmp_path, "mbv2", k.Model(inp, h))
+
+
+def _compile(path, passes=("tf-to-cann", "cann-cleanup", "fuse")):
+    from compiler.frontend.importers.graphdef import import_graphdef_file
+
+    ctx = make_context()
+    module = import_graphdef_file(path)
+    run_passes(ctx, module, passes)
+    return ctx, module
+
+
+def _roundtrip(ctx, module):
+    text = module_to_text(module)
+    again, _ = parse_module(ctx, text, "<printed>")
+    assert module_to_text(again) == text
+    return again
+
+
+def _check(path, module):
+    inputs = random_inputs(module, seed=3)
+    got = run_module(module, inputs)
+    ref = run_graphdef(path, inputs, list(got))
+    for key in ref:
+        assert np.abs(got[key].astype(np.float64) - ref[key]).max() <= TOL
+
+
+def _marked(module):
+    from compiler.transforms.fusion.depthwise import is_depthwise_prologue
+
+    return [o for o in module.walk() if is_depthwise_prologue(o)]
+
+
+def _kernel_kinds(ctx, module):
+    run_passes(ctx, module, ("assign-layouts", "cann-to-kernel"))
+    module = _roundtrip(ctx, module)
+    return module, [o.properties["kind"].data for o in module.walk()
+                    if o.name in ("kernel.cube", "kernel.vec_kernel")]
+
+
+@pytest.mark.parametrize("stride,relu_before,bias,kernel",
+                         [(1, 0, 0, 3), (2, 1, 0, 3), (1, 1, 1, 5), (2, 0, 1, 5)])
+def test_separable_conv_is_one_cube_kernel_matching_tensorflow(tmp_path, stride, relu_before,
+                                                               bias, kernel):
+    path = _separable(tmp_path, stride, relu_before, bias, kernel)
+    ctx, module = _compile(path)
+    assert len(_marked(module)) == 1
+    module = _roundtrip(ctx, module)
+    _check(path, module)
+    module, kinds = _kernel_kinds(ctx, module)
+    assert kinds == ["Conv2D"]
+    _check(path, module)
+
+
+def test_depthwise_with_bn_relu6_epilogue_runs_in_the_pointwise_kernel(tmp_path):
+    path = _mobilenet_block(tmp_path)
+    ctx, module = _compile(path)
+    assert len(_marked(module)) == 1
+    module, kinds = _kernel_kinds(ctx, module)
+    assert kinds == ["Conv2D"]
+    _check(path, module)
+
+
+def test_taps_are_costed_as_vector_work(tmp_path):
+    from compiler.target.kernel_cost_walk import walk_body
+
+    path = _separable(tmp_path, 1, 0, 0)
+    ctx, module = _compile(path)
+    module, _ = _kernel_kinds(ctx, module)
+    (cube,) = [o for o in module.walk() if o.name == "kernel.cube"]
+    cost = walk_body(cube)
+    assert cost.counts.get("Mul", 0) >= 9 and cost.vector_cycles > 0 and cost.ub_to_l1_bytes > 0
+
+
+def test_switch_keeps_the_depthwise_conv_a_kernel_of_its_own(tmp_path):
+    from compiler.transforms.fusion.engine import count_kernels
+    from passes.fuse import FusePass
+
+    path = _separable(tmp_path, 1, 0, 0)
+    ctx, module = _compile(path, ("tf-to-cann", "cann-cleanup"))
+    FusePass(disable=("AutomaticPrologueFusion",)).apply(ctx, module)
+    assert not _marked(module)
+    assert count_kernels(module) == 2
+
+
+def test_a_depthwise_conv_with_two_readers_stays_a_kernel(tmp_path):
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((6, 6, 8), name="x")
+    h = k.layers.DepthwiseConv2D(3, padding="same", use_bias=False)(inp)
+    y1 = k.layers.Conv2D(8, 1, use_bias=False)(h)
+    y2 = k.layers.Conv2D(4, 1, use_bias=False)(h)
+    path = _freeze(tmp_path, "two", k.Model(inp, [y1, y2]))
+    ctx, module = _compile(path)
+    assert not _marked(module)
+    module, kinds = _kernel_kinds(ctx, module)
+    assert kinds.count("DepthwiseConv2D") == 1
+    _check(path, module)
