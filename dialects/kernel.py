@@ -564,7 +564,8 @@ LOAD_VIEWS = {
     "pad_rows": "rows [t, +tile) of the zero-padded tensor (pads: before/after per axis) viewed as "
                 "[rows, last axis]: [t]",
     "heads": "an ND [B, S, W] tensor as the [S, D] matrix of head h of batch b, columns "
-             "col_offset + h*D .. (+D), batch index b*heads + h (transpose: [D, S]): [bh, r, c]",
+             "col_offset + h*D .. (+D), batch index b*heads + h (transpose: [D, S]): [bh, r, c]; "
+             "as a store with nz = 1, into those columns of a FRACTAL_NZ [B, S, W] (rows = S)",
     "transpose_flat": "elements [t, +tile) of the flattened transpose (perm, result shape) of a "
                       "row-major tensor, gathered by the inverse permutation: [t]",
     "slice_flat": "elements [t, +tile) of the flattened strided slice (per axis start, step, "

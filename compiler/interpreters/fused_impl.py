@@ -142,7 +142,7 @@ def _multi_head_attention(op, args) -> np.ndarray:
     q, k, v = (t.reshape(bsz, seq, heads, -1) for t in np.split(qkv, 3, axis=-1))
     y = attention_core(q, k, v, float(op.scale.value.data), mask, False, True, kind, value, thr,
                        _flag(op.zero_masked))
-    return from_origin(y, op.y.type, "ND")
+    return from_origin(y.reshape(tuple(cann.origin_shape(op.y.type))), op.y.type, "ND")  # heads merged or not
 
 
 def _gated_matmul(op, args) -> np.ndarray:

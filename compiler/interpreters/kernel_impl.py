@@ -630,6 +630,14 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         bh, r0, c0_ = idx
         heads, d, off = P("heads"), P("head_dim"), P("col_offset")
         bb, h = divmod(bh, heads)
+        if P("nz", 0):  # into its columns of the FRACTAL_NZ (B, K1, M1, 16, C0) matrix [S, N*D]
+            rows = np.arange(r0, min(r0 + v.shape[0], P("rows")))
+            cols = np.arange(c0_, min(c0_ + v.shape[1], d))
+            if rows.size and cols.size:
+                cz, oc = dst.shape[-1], off + h * d + cols
+                dst[bb][(oc // cz)[None, :], (rows // N0)[:, None], (rows % N0)[:, None], (oc % cz)[None, :]] = \
+                    v[np.ix_(rows - r0, cols - c0_)].astype(dst.dtype)
+            return
         b_, s_ = dst.shape[0], dst.shape[1]
         mat = dst.reshape(b_, s_, -1)[bb][:, off + h * d: off + (h + 1) * d]
         nr, nc = min(v.shape[0], s_ - r0), min(v.shape[1], d - c0_)

@@ -448,6 +448,18 @@ def rule_gather_rows(op: Operation, fmt: str) -> str | None:
     return None
 
 
+def rule_attention(op: Operation, fmt: str) -> str | None:
+    """FusedMultiHeadAttention on FRACTAL_NZ: the QKV GEMM reads x [B, S, H] as NZ tiles and the
+    P @ V GEMM writes each head's [S, D] block into its columns of y [B, S, N*D] as NZ tiles
+    (compiler/conversions/cann_to_kernel/attention.py); y must have its heads merged (a
+    [B, S, N, D] result would put N on the fractal rows)."""
+    if not _static(op):
+        return "dynamic shapes"
+    if len(_shape(op.results[0])) != 3:
+        return "a [B, S, N, D] result (its heads not merged into [B, S, N*D])"
+    return None
+
+
 RULES = {
     "origin": lambda op, fmt: None,
     "same": rule_same,
@@ -455,6 +467,7 @@ RULES = {
     "kernel": rule_kernel,
     "conv": rule_device_input,
     "matmul": rule_device_input,
+    "attention": rule_attention,
     "spatial": rule_spatial,
     "pad-hw": rule_pad_hw,
     "reduce-hw": rule_reduce_hw,

@@ -283,7 +283,9 @@ class FusedMultiHeadAttentionOp(CannOp):
     MultiHeadAttention without the output projection; ONNX Runtime's Attention):
     qkv = x @ qkv_weight + qkv_bias, split on the last axis into q, k, v ([B, S, N*D] each,
     in that order), viewed as [B, S, N, D] with N = num_heads; then FusedAttention (layout
-    BSND) with `scale` and the optional mask (`mask_kind` as FusedAttention's).  y is [B, S, N, D]."""
+    BSND) with `scale` and the optional mask (`mask_kind` as FusedAttention's).  y is [B, S, N, D],
+    or [B, S, N*D] with the heads merged (the Reshape in front of the output projection taken
+    in: the same bytes row-major, and a [S, N*D] matrix a FRACTAL_NZ kernel writes head by head)."""
 
     name = "cann.FusedMultiHeadAttention"
     x = operand_def(TensorType)
@@ -297,7 +299,12 @@ class FusedMultiHeadAttentionOp(CannOp):
     mask_value = opt_prop_def(FloatAttr)
     mask_threshold = opt_prop_def(FloatAttr)
     zero_masked = opt_prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Cube())
+    traits = traits_def(Pure(), Cube(), RunsOn(fractal_nz="attention", params=("qkv_weight", "qkv_bias", "mask")))
+
+    def head_dim(self) -> int:
+        """D: y's last axis, or with the heads merged its N*D over num_heads."""
+        ys = _oshape(self.y)
+        return ys[3] if len(ys) == 4 else ys[-1] // self.num_heads.value.data
 
     def verify_op(self) -> None:
         n = self.name
@@ -306,16 +313,19 @@ class FusedMultiHeadAttentionOp(CannOp):
         heads = self.num_heads.value.data
         check_rank(n, "x", xs, (3,))
         check_rank(n, "qkv_weight", ws, (2,))
-        check_rank(n, "y", ys, (4,))
+        check_rank(n, "y", ys, (3, 4))
         check_same_element_type(n, self.x.type, self.qkv_weight.type, self.qkv_bias.type, self.y.type)
-        if heads < 1 or ys[2] != heads:
-            raise VerifyException(f"{n}: y must be [B, S, num_heads, D] with num_heads = {heads}")
-        if not dims_compatible(ws[0], xs[-1]) or not dims_compatible(ws[1], 3 * heads * ys[3]):
-            raise VerifyException(f"{n}: qkv_weight must be [{xs[-1]}, {3 * heads * ys[3]}], "
+        if heads < 1 or (len(ys) == 4 and ys[2] != heads) or (len(ys) == 3 and ys[2] % heads):
+            raise VerifyException(f"{n}: y must be [B, S, num_heads, D] or [B, S, num_heads*D] "
+                                  f"with num_heads = {heads}")
+        d = self.head_dim()
+        if not dims_compatible(ws[0], xs[-1]) or not dims_compatible(ws[1], 3 * heads * d):
+            raise VerifyException(f"{n}: qkv_weight must be [{xs[-1]}, {3 * heads * d}], "
                                   f"got {_fmt_shape(ws)}")
         if len(bs) != 1 or not dims_compatible(bs[0], ws[1]):
             raise VerifyException(f"{n}: qkv_bias must be 1-D of length {ws[1]}, got {_fmt_shape(bs)}")
-        _check_result_shape(n, (xs[0], xs[1], heads, ys[3]), ys)
+        want = (xs[0], xs[1], heads, d) if len(ys) == 4 else (xs[0], xs[1], heads * d)
+        _check_result_shape(n, want, ys)
 
 
 

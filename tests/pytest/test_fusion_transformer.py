@@ -441,3 +441,25 @@ def test_keras3_softmax_mask_attention_through_cann_compile(tmp_path, capsys):
     assert " transdata " not in out, out
     assert run_main([str(om), "--compare-with", pb]) == 0
     assert capsys.readouterr().out.rstrip().endswith("OK")
+
+
+@pytest.mark.parametrize("hidden", [32, 24])
+def test_keras_encoder_attention_on_fractal_nz_through_cann_compile(tmp_path, capsys, hidden):
+    """One Keras encoder layer through cann-compile: FusedMultiHeadAttention takes in the heads'
+    merge and runs on FRACTAL_NZ between the matmuls, so the only TransData the layout report
+    lists are the graph input's and output's; cann-run --compare-with matches TensorFlow.  Head
+    dim 16 and 12 (the heads' columns off the fractal grid)."""
+    from tests.model_zoo.zoo import bert_encoder, freeze
+    from tools.cann_compile import main as compile_main
+    from tools.cann_run import main as run_main
+
+    pb = _write(tmp_path / "enc.pb", freeze(bert_encoder(layers=1, seq=16, hidden=hidden, heads=2,
+                                                         ffn=2 * hidden)))
+    om = tmp_path / "enc.om"
+    assert compile_main([f"--model={pb}", "--framework=3", "-o", str(om), "--layout-report", "-"]) == 0
+    cap = capsys.readouterr()
+    out = cap.out + cap.err
+    left = [ln for ln in out.splitlines() if ln.startswith("TransData")]
+    assert len(left) == 2 and left[0].endswith("graph input") and left[1].endswith("graph output"), out
+    assert run_main([str(om), "--compare-with", str(pb)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("OK")

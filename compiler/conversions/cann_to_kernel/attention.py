@@ -28,6 +28,7 @@ from compiler.conversions.cann_to_kernel.vector import cast_tile, softmax_kernel
 from compiler.ir.rewriting import with_loc
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.chips import ChipProfile
+from compiler.target.formats import Format
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy, numpy_dtype
@@ -39,19 +40,24 @@ class MultiHeadAttentionToKernels(ChipPattern):
       qkv = x @ W + b                       cube  [B, S, 3*N*D]
       s   = scale * q_h @ k_h^T             cube  batch B*N, q_h / k_h read in place from qkv
       p   = softmax(mask(s)) (last axis)    vector (masked_softmax_ops)
-      y_h = p @ v_h                         cube  written in place into y [B, S, N, D]."""
+      y_h = p @ v_h                         cube  written in place into y [B, S, N, D]
+                                                  (or [B, S, N*D], the heads merged).
+    On FRACTAL_NZ (assign-layouts' "attention" rule: y [B, S, N*D]) the first GEMM reads x as
+    NZ tiles and the last writes each head's [S, D] block into its columns of y as NZ tiles;
+    the workspaces between them stay row-major."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.FusedMultiHeadAttentionOp):
             return
-        vals = [op.x, op.qkv_weight, op.qkv_bias, op.y]
+        nz = [v for v in (op.x, op.y) if _is_nz(v)]
+        vals = [op.qkv_weight, op.qkv_bias, *(v for v in (op.x, op.y) if v not in nz)]
         if op.mask is not None:
             vals.append(op.mask)
-        if not self.static_row_major_values(op, vals):
+        if self.fails_on_dynamic_dims(op, *(v.type for v in nz)) or not self.static_row_major_values(op, vals):
             return
-        bsz, seq, hid = shape_of(op.x)
+        bsz, seq, hid = cann.origin_shape(op.x.type)
         heads = op.num_heads.value.data
-        d = op.y.type.get_shape()[3]
+        d = op.head_dim()
         w3 = 3 * heads * d
         et = op.y.type.element_type
         qkv_t = TensorType(et, [bsz, seq, w3])
@@ -61,7 +67,7 @@ class MultiHeadAttentionToKernels(ChipPattern):
             k1 = gemm_kernel(
                 self.chip, "BatchMatMulV2" if bsz > 1 else "MatMulV2", [op.x, op.qkv_weight, op.qkv_bias],
                 qkv_t, batch=bsz, m=seq, n=w3, k=hid,
-                a_load=("nd", dict(transpose=0, batch=[bsz], rows=seq, cols=hid)),
+                a_load=("nz" if _is_nz(op.x) else "nd", dict(transpose=0, batch=[bsz], rows=seq, cols=hid)),
                 b_load=("nd", dict(transpose=0, batch=[bsz], rows=hid, cols=w3)),
                 bias_load=("channel", dict(offset=0, N=w3)),
                 store=("nd", dict(batch=[bsz], rows=seq, cols=w3)), loc_op=op)
@@ -79,11 +85,17 @@ class MultiHeadAttentionToKernels(ChipPattern):
                 m=seq, n=d, k=seq,
                 a_load=("nd", dict(transpose=0, batch=[bsz * heads], rows=seq, cols=seq)),
                 b_load=("heads", dict(hp, col_offset=2 * heads * d, transpose=0)),
-                store=("heads", dict(hp, col_offset=0)), loc_op=op)
+                store=("heads", dict(hp, col_offset=0, **(dict(nz=1, rows=seq) if _is_nz(op.y) else {}))),
+                loc_op=op)
         except TilingError as e:
             self.fail(op, str(e))
             return
         rewriter.replace(op, [k1, k2, *sm, k4])
+
+
+def _is_nz(v: SSAValue) -> bool:
+    f = cann.format_of(v.type)
+    return f is not None and f.fmt == Format.FRACTAL_NZ
 
 
 def _scalar_const(v: float, et, loc_op) -> cann.ConstOp:

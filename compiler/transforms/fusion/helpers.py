@@ -480,6 +480,17 @@ def perm_is(t, perm) -> bool:
 
 
 @helper
+def merges_last_two(r) -> bool:
+    """A reshape [..., N, D] -> [..., N*D] that only merges the last two axes (the inverse of
+    the head split: the heads of an attention output joined for the output projection)."""
+    op = r if isinstance(r, Operation) else (vr.owner if (vr := value(r)) is not None else None)
+    if not isinstance(op, Operation) or not op.operands:
+        return False
+    si, so = shape(op.operands[0]), shape(op.results[0])
+    return (len(si) >= 2 and all(d >= 0 for d in si + so) and tuple(so) == (*si[:-2], si[-2] * si[-1]))
+
+
+@helper
 def splits_last_dim(r, bias=None) -> bool:
     """A reshape [..., C] -> [..., d1, .., dk] that only splits the last axis (Keras'
     EinsumDense head split); with `bias`: a constant whose shape is [d1, .., dk] (or one that

@@ -598,6 +598,28 @@ func.func @multi_head_attention_weight_not_const(%x: tensor<1x2x4xf32>, %wk: ten
   func.return %y : tensor<1x2x2x2xf32>
 }
 
+// The heads' merge after the attention ([B, S, N, D] -> [B, S, N*D], the output projection's
+// input) goes into it: FusedMultiHeadAttention writes y as [B, S, N*D].
+// CHECK-LABEL: func.func @multi_head_attention_merge_heads
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedMultiHeadAttention %x, %w, %b, %mask {num_heads = 2 : i64, scale = 5.000000e-01 : f32} : (tensor<1x16x32xf32>, tensor<32x96xf32>, tensor<96xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x32xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<1x16x32xf32>
+func.func @multi_head_attention_merge_heads(%x: tensor<1x16x32xf32>, %w: tensor<32x96xf32>, %b: tensor<96xf32>, %mask: tensor<1x1x1x16xf32>) -> tensor<1x16x32xf32> {
+  %y = cann.FusedMultiHeadAttention %x, %w, %b, %mask {num_heads = 2 : i64, scale = 0.5 : f32} : (tensor<1x16x32xf32>, tensor<32x96xf32>, tensor<96xf32>, tensor<1x1x1x16xf32>) -> tensor<1x16x2x16xf32>
+  %r = cann.Reshape %y {shape = array<i64: 1, 16, 32>} : (tensor<1x16x2x16xf32>) -> tensor<1x16x32xf32>
+  func.return %r : tensor<1x16x32xf32>
+}
+
+// A reshape that also merges the batch ([1, 16, 2, 16] -> [16, 32]) is no merge of the last two
+// axes alone: it stays after the attention.
+// CHECK-LABEL: func.func @multi_head_attention_reshape_not_merge
+// CHECK-NEXT:    %[[Y:.*]] = cann.FusedMultiHeadAttention %x, %w, %b {{.*}} -> tensor<1x16x2x16xf32>
+// CHECK-NEXT:    cann.Reshape %[[Y]]
+func.func @multi_head_attention_reshape_not_merge(%x: tensor<1x16x32xf32>, %w: tensor<32x96xf32>, %b: tensor<96xf32>) -> tensor<16x32xf32> {
+  %y = cann.FusedMultiHeadAttention %x, %w, %b {num_heads = 2 : i64, scale = 0.5 : f32} : (tensor<1x16x32xf32>, tensor<32x96xf32>, tensor<96xf32>) -> tensor<1x16x2x16xf32>
+  %r = cann.Reshape %y {shape = array<i64: 16, 32>} : (tensor<1x16x2x16xf32>) -> tensor<16x32xf32>
+  func.return %r : tensor<16x32xf32>
+}
+
 // Llama's gated MLP: silu(x @ Wg) * (x @ Wu) as one GEMM (weights concatenated gate|up) with a
 // gated epilogue.
 // CHECK-LABEL: func.func @gated_mlp_swish
