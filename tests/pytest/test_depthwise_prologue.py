@@ -182,3 +182,22 @@ def test_the_prologue_is_taken_only_where_the_estimate_gains(hw, c, cout, marked
     assert (gain > 0) == marked
     assert mark_depthwise_prologues(module) == int(marked)
     assert len(_marked(module)) == int(marked)
+
+
+def test_cann_compile_runs_a_separable_conv_as_one_kernel(tmp_path, capsys):
+    """Through cann-compile and cann-run --compare-with: the .om launches the input TransData,
+    the one conv kernel and the output TransData, and matches TensorFlow."""
+    from kernel_harness import om_launches
+
+    from tools import cann_compile, cann_run
+
+    pb = _separable(tmp_path, 2, 1, 0, 3)
+    om = tmp_path / "sep.om"
+    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                            f"--output={om}"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert om_launches(om) == 3
+    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err
