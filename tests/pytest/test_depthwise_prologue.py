@@ -147,3 +147,57 @@ def test_a_depthwise_conv_with_two_readers_stays_a_kernel(tmp_path):
     module, kinds = _kernel_kinds(ctx, module)
     assert kinds.count("DepthwiseConv2D") == 1
     _check(path, module)
+
+
+def _dw_pw_module(hw, c, cout):
+    conv = ("strides = array<i64: 1, 1, 1, 1>, pads = array<i64: {p}>, dilations = "
+            "array<i64: 1, 1, 1, 1>, data_format = \"NHWC\"")
+    text = f"""
+func.func @main(%x: tensor<1x{hw}x{hw}x{c}xf32>) -> tensor<1x{hw}x{hw}x{cout}xf32> {{
+  %w = cann.Const dense<0.125> : tensor<3x3x{c}x1xf32>
+  %p = cann.Const dense<0.25> : tensor<1x1x{c}x{cout}xf32>
+  %0 = cann.DepthwiseConv2D %x, %w {{{conv.format(p="1, 1, 1, 1")}}} : (tensor<1x{hw}x{hw}x{c}xf32>, tensor<3x3x{c}x1xf32>) -> tensor<1x{hw}x{hw}x{c}xf32>
+  %1 = cann.Conv2D %0, %p {{{conv.format(p="0, 0, 0, 0")}, groups = 1 : i64}} : (tensor<1x{hw}x{hw}x{c}xf32>, tensor<1x1x{c}x{cout}xf32>) -> tensor<1x{hw}x{hw}x{cout}xf32>
+  func.return %1 : tensor<1x{hw}x{hw}x{cout}xf32>
+}}
+"""
+    module, _ = parse_module(make_context(), text, "<t>")
+    return module
+
+
+@pytest.mark.parametrize("hw,c,cout,marked", [(8, 32, 64, True), (7, 960, 320, False)])
+def test_the_prologue_is_taken_only_where_the_estimate_gains(hw, c, cout, marked):
+    """The taps' vector work is redone for every N block of the 1x1 conv: on 960 channels read by
+    a 320-wide conv it costs more than the depthwise kernel's launch and HBM round trip saves."""
+    from compiler.target.chips import get_chip
+    from compiler.transforms.fusion.depthwise import (
+        DW,
+        mark_depthwise_prologues,
+        prologue_gain_us,
+    )
+
+    module = _dw_pw_module(hw, c, cout)
+    (dw,) = [o for o in module.walk() if isinstance(o, DW)]
+    gain = prologue_gain_us(dw, get_chip("Ascend910B3"))
+    assert (gain > 0) == marked
+    assert mark_depthwise_prologues(module) == int(marked)
+    assert len(_marked(module)) == int(marked)
+
+
+def test_cann_compile_runs_a_separable_conv_as_one_kernel(tmp_path, capsys):
+    """Through cann-compile and cann-run --compare-with: the .om launches the input TransData,
+    the one conv kernel and the output TransData, and matches TensorFlow."""
+    from kernel_harness import om_launches
+
+    from tools import cann_compile, cann_run
+
+    pb = _separable(tmp_path, 2, 1, 0, 3)
+    om = tmp_path / "sep.om"
+    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                            f"--output={om}"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert om_launches(om) == 3
+    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err

@@ -214,16 +214,76 @@ def is_depthwise_prologue(op: Operation) -> bool:
         depthwise_prologue_problem(op) is None
 
 
+def prologue_gain_us(op: Operation, chip) -> float | None:
+    """Estimated µs the prologue saves on `chip` (None: the 1x1 conv has no tiling with the tap
+    tiles in UB): the depthwise kernel's launch and its result's HBM write + read, minus the
+    taps' vector work on the busiest core of the 1x1 conv's tiling (per A tile: a Mul and an Add
+    per tap, x's own fused prologue once per tap; the cost model's vector fits).  The depthwise
+    kernel's own compute is not counted as saved (so the estimate errs towards keeping it)."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+    from compiler.target.cost_model import vector_core_cycles
+    from compiler.target.formats import c0_for, ceil_div
+    from compiler.target.tiling import TilingError, cube_tiling
+    from compiler.transforms.fusion.auto import live_uses, tile_fn
+    from dialects.common import numpy_dtype
+
+    reader = live_uses(op.y)[0]
+    dtype = numpy_dtype(elem_of(op.x))
+    c0 = c0_for(dtype)
+    n, ho, wo, c = cann.origin_shape(op.y.type)
+    kh, kw = list(cann.origin_shape(op.filter.type))[:2]
+    kk = ceil_div(c, c0) * c0
+    try:
+        t = cube_tiling("Conv2D", n * ho * wo, cann.origin_shape(reader.y.type)[3], kk,
+                        dtype.itemsize, c0, chip, ub_a_tiles=4)
+    except TilingError:
+        return None
+    f = t.fields
+    turns = ceil_div(f["singleCoreM"], f["baseM"]) * ceil_div(f["singleCoreN"], f["baseN"]) * \
+        ceil_div(kk, f["baseK"])
+    elems = f["baseM"] * f["baseK"]
+    fns = ["Mul", "Add"]
+    x_pro = op.x.owner
+    if isinstance(x_pro, cann.FusedKernelOp):  # recomputed on every tap's tile, then masked
+        fns += [tile_fn(o) or "Add" for o in x_pro.body_ops()] + ["Duplicate", "SelectV2"]
+    per_turn = kh * kw * sum(vector_core_cycles(fn, elems, dtype.itemsize) for fn in fns)
+    taps_us = turns * per_turn / chip.clock_mhz
+    nbytes = n * ho * wo * c * dtype.itemsize
+    saved_us = LAUNCH_OVERHEAD_US + 2 * nbytes / (chip.hbm_tb_per_s * 1e6)
+    return saved_us - taps_us
+
+
+def _module_chip(root: Operation):
+    from xdsl.dialects.builtin import StringAttr
+
+    from compiler.target.chips import DEFAULT_CHIP, get_chip
+    from dialects.kernel import SOC_ATTR
+
+    top = root
+    while top.parent_op() is not None:
+        top = top.parent_op()
+    attr = top.attributes.get(SOC_ATTR)
+    try:
+        return get_chip(attr.data if isinstance(attr, StringAttr) else DEFAULT_CHIP)
+    except Exception:  # noqa: BLE001 (an unknown name: cann-to-kernel reports it)
+        return get_chip(DEFAULT_CHIP)
+
+
 def mark_depthwise_prologues(root: Operation) -> int:
-    """Mark every depthwise conv in `root` that can be its pointwise reader's prologue; returns
-    how many were marked."""
+    """Mark every depthwise conv in `root` that can be its pointwise reader's prologue and that
+    the estimate says gains (prologue_gain_us > 0 on the module's chip, default Ascend910B3);
+    returns how many were marked."""
     from xdsl.dialects.builtin import UnitAttr
 
     from compiler.transforms.fusion.auto import PROLOGUE_ATTR
 
+    chip = _module_chip(root)
     marked = 0
     for op in list(root.walk()):
         if isinstance(op, DW) and depthwise_prologue_problem(op) is None:
+            gain = prologue_gain_us(op, chip)
+            if gain is None or gain <= 0:
+                continue
             op.attributes[PROLOGUE_ATTR] = UnitAttr()
             marked += 1
     return marked
