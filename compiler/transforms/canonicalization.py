@@ -505,4 +505,4 @@ class BroadcastChain(RewritePattern):
                                          properties={"shape": int_array(full)}), *names)
         back = with_loc(cann.ReshapeOp(operands=[b.results[0]], result_types=[op.y.type],
                                        properties={"shape": int_array(ys)}), op)
-        rewriter.replace_op(op, [r, b, back])
+        rewriter.replace(op, [r, b, back])

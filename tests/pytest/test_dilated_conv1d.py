@@ -1,6 +1,7 @@
 """Keras' dilated Conv1D and SeparableConv1D (TensorFlow runs them as SpaceToBatchND -> conv ->
 BatchToSpaceND) compile to one dilated cube kernel each (compiler/conversions/tf_to_cann/dilated.py:
-no PadD, TransposeD or TransData between), and the .om matches TensorFlow: cann-compile, then
+no PadD, TransposeD or TransData between; a SeparableConv1D's dilated depthwise conv then runs as
+its pointwise conv's A-tile prologue, compiler/transforms/fusion/depthwise.py), and the .om matches TensorFlow: cann-compile, then
 cann-run --compare-with (atol 1e-4, rtol 1e-3).  Odd lengths make BatchToSpaceND crop."""
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def test_dilated_conv1d_is_one_cube_kernel_and_matches_tensorflow(steps, rate, p
     out = capsys.readouterr()
     assert rc == 0, out.err
     kinds = [k for k in _kinds(om) if k not in ("kernel.transdata", "kernel.view")]
-    assert kinds == (["DepthwiseConv2D", "Conv2D"] if separable else ["Conv2D"]), kinds
+    assert kinds == ["Conv2D"], kinds  # a separable conv's dilated depthwise runs on its 1x1's A tiles
     npy = tmp_path / "x.npy"
     np.save(npy, np.random.default_rng(0).standard_normal((1, steps, 8)).astype(np.float32))
     rc = cann_run.main([str(om), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
