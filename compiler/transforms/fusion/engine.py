@@ -287,8 +287,16 @@ class RulePattern(RewritePattern):
     # --- rewriting ------------------------------------------------------------------------------
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        found = self.first_match(op)
+        if found is not None:
+            self.apply(found[0], op, found[1], rewriter)
+
+    def first_match(self, op: Operation) -> tuple[dict[str, Any], list[Operation]] | None:
+        """(env, replacement ops) of the first match at root `op` that passes the constraints
+        and builds (each failure recorded in the stats); None when there is none.  The IR is
+        not changed (`apply` does that)."""
         if full_name(op) not in self.rule.root.ops:
-            return
+            return None
         for env in self.matches(op):
             try:
                 self.check(env)
@@ -296,8 +304,8 @@ class RulePattern(RewritePattern):
             except _Failed as f:
                 self.stats.reject(self.rule.name, op, f.node, f.constraint, f.detail)
                 continue
-            self.apply(env, op, new_ops, rewriter)
-            return
+            return env, new_ops
+        return None
 
     def _op_class(self, name: str):
         cls = self.ctx.get_optional_op(name)
@@ -521,8 +529,11 @@ def _run_phase(module: Operation, phase: list[RulePattern], active: list[RulePat
             for op in todo:
                 if op.parent is None:
                     continue
+                found = p.first_match(op)  # (a rewriter only for the roots that match)
+                if found is None:
+                    continue
                 rewriter = PatternRewriter(op)
-                p.match_and_rewrite(op, rewriter)
+                p.apply(found[0], op, found[1], rewriter)
                 if rewriter.has_done_action:
                     rule_changed = True
             if rule_changed:
