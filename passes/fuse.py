@@ -126,7 +126,10 @@ class FusePass(ModulePass):
         auto = None
         if self.auto and SWITCH.name not in off:
             from compiler.transforms.fusion.auto import fuse_pointwise
+            from compiler.transforms.fusion.scalar_scale import fold_scalar_scales
 
+            fold_scalar_scales(op)  # x * k read only by convs: k into their filters
+            dead_code(op)
             auto = fuse_pointwise(op, prologues=PROLOGUE_SWITCH.name not in off)
             if PROLOGUE_SWITCH.name not in off:  # separable convs: depthwise into the 1x1's A tiles
                 from compiler.transforms.fusion.depthwise import mark_depthwise_prologues

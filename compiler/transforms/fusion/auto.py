@@ -284,7 +284,7 @@ def _why_alone(op: Operation) -> list[str]:
     reasons: list[str] = []
     shape = cann.origin_shape(op.results[0].type)
     users = [u.operation for u in op.results[0].uses]
-    if not users:
+    if not [u for u in users if u.name != "func.return"]:
         reasons.append("its result is a function result only")
     fusable_users = [u for u in users if _candidate(u) or isinstance(u, cann.FusedKernelOp)]
     if len(users) > 1 and fusable_users:
