@@ -852,6 +852,18 @@ def _channels_view(xt, yt) -> bool:
     return n_ == 1 and (h * w) % 16 == 0 and nz == (c1, h * w // 16, 16, c0)
 
 
+def _origin_view(xt, yt) -> bool:
+    """A row-major value and its storage in a format whose bytes are the origin's
+    (cann.stored_as_origin: C == C0 on NC1HWC0, K == C0 and M % 16 == 0 on FRACTAL_NZ)."""
+    from dialects.cann import format_of, origin_shape, stored_as_origin
+
+    fx, fy = format_of(xt), format_of(yt)
+    if (fx is None) == (fy is None):
+        return False
+    plain, stored = (xt, yt) if fx is None else (yt, xt)
+    return stored_as_origin(stored) and tuple(plain.get_shape()) == tuple(origin_shape(stored))
+
+
 @irdl_op_definition
 class ScatterOp(IRDLOperation):
     """`kernel.scatter %v, %dst[%t], %ids {params = {rows = R, num_ids = K}}`: an indexed data
@@ -887,13 +899,21 @@ class ViewOp(IRDLOperation):
     Only plain (ND, row-major) tensors can be viewed: a storage format's padding breaks the
     row-major correspondence.  The exception: FRACTAL_NZ to FRACTAL_NZ with the same (K1, M1,
     16, C0) and origin (M, K), only the batch dims regrouped (e.g. [1, M, K] <-> [M, K]): the
-    batches are the outermost axes of NZ, so the bytes are the same."""
+    batches are the outermost axes of NZ, so the bytes are the same; and a row-major value and
+    its storage in a format with the same bytes (cann.stored_as_origin: the TransData of a
+    C == C0 NHWC value, say)."""
 
     name = "kernel.view"
     assembly_format = "$x attr-dict `:` functional-type($x, $y)"
     x = operand_def(TensorType)
     y = result_def(TensorType)
     traits = traits_def(Pure())
+
+    @staticmethod
+    def same_bytes(xt, yt) -> bool:
+        """A row-major value and its storage in a format with the same bytes (a TransData of it
+        is this view)."""
+        return _origin_view(xt, yt)
 
     def verify_(self) -> None:
         from compiler.target.formats import Format
@@ -904,7 +924,7 @@ class ViewOp(IRDLOperation):
         nz_view = (fx is not None and fy is not None and fx.fmt == fy.fmt == Format.FRACTAL_NZ
                    and shape_of(xt)[-4:] == shape_of(yt)[-4:]
                    and tuple(fx.origin)[-2:] == tuple(fy.origin)[-2:])
-        nz_view = nz_view or _channels_view(xt, yt)
+        nz_view = nz_view or _channels_view(xt, yt) or _origin_view(xt, yt)
         for what, t in (("operand", xt), ("result", yt)):
             f = format_of(t)
             if nz_view:

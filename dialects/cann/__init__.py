@@ -51,6 +51,7 @@ from dialects.cann.base import (
     origin_shape,
     origin_tensor_type,
     storage_type,
+    stored_as_origin,
     verify_format_shape,
 )
 from dialects.cann.control_flow import (

@@ -147,6 +147,23 @@ def origin_shape(t: Attribute) -> tuple[int, ...]:
 
 
 
+def stored_as_origin(t: Attribute) -> bool:
+    """A formatted type whose stored bytes are its origin's row-major bytes: NC1HWC0 of a
+    channels-last value with C == C0 (one C1 block, no padding lanes: (N, 1, H, W, C0) is
+    NHWC), FRACTAL_NZ of [.., M, K] with K == C0 and M a multiple of 16 ((.., 1, M/16, 16, C0)
+    is [.., M, K]) (cann-facts.md section 2: the layouts).  A TransData between it and its
+    origin moves no byte."""
+    f = format_of(t)
+    if f is None or not f.origin or any(d < 0 for d in f.origin) or not isinstance(t, TensorType):
+        return False
+    s, o = tuple(t.get_shape()), f.origin
+    if f.fmt == Format.NC1HWC0:
+        return f.origin_fmt != Format.NCHW and len(s) >= 4 and s[1] == 1 and s[-1] == o[-1]
+    if f.fmt == Format.FRACTAL_NZ:
+        return len(o) >= 2 and len(s) >= 4 and s[-4] == 1 and s[-1] == o[-1] and s[-3] * s[-2] == o[-2]
+    return False
+
+
 def storage_type(t: Attribute, fmt: Format, origin_format: Format, groups: int = 1,
                  grouped_conv: bool = False) -> TensorType:
     """The type of `t` (origin shape, origin_format) stored as `fmt` (`groups`: grouped FRACTAL_Z;

@@ -42,6 +42,9 @@ class TransDataToKernel(ChipPattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cann.TransDataOp, rewriter: PatternRewriter):
         st = op.src.type
+        if kernel.ViewOp.same_bytes(st, op.dst.type):  # C == C0 and the like: no byte moves
+            rewriter.replace(op, with_loc(kernel.ViewOp(operands=[op.src], result_types=[op.dst.type]), op))
+            return
         elems = 1
         for d in shape_of(st):
             elems *= d
