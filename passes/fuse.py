@@ -116,7 +116,7 @@ class FusePass(ModulePass):
             fold_shared_pads(op)
         dead_code(op)
         horizontal = None
-        if HORIZONTAL.name not in off:  # sibling convs on one input: one wide conv
+        if HORIZONTAL.name not in off:  # sibling convs / matmuls on one input: one wide op
             from compiler.transforms.fusion.depthwise import fuse_depthwise_siblings
             from compiler.transforms.fusion.horizontal import fuse_siblings
 

@@ -412,6 +412,20 @@ def rule_split(op: Operation, fmt: str) -> str | None:
     return None
 
 
+def rule_split_nz(op: Operation, fmt: str) -> str | None:
+    """Split of a FRACTAL_NZ value into whole blocks (nz_concat_blocks, the parts in place of a
+    concat's inputs): a split of the stored array along K1, M1 or a batch axis
+    (data_movement.py `nz_block_axis`); with one batch, a part on K1 is a contiguous slab the
+    memory plan aliases (no copy)."""
+    msg = _device_shape(op, fmt)
+    if msg:
+        return msg
+    pieces = [_shape(r) for r in op.results]
+    if not nz_concat_blocks(_int(op, "split_dim"), pieces, _dtype(op.results[0])):
+        return "a part ends inside a FRACTAL_NZ block (columns not a multiple of C0, or rows of 16)"
+    return None
+
+
 def rule_slice_hw(op: Operation, fmt: str) -> str | None:
     """A StridedSlice over N, H, W of a 4-D value, C whole and no axis added or removed: a
     slice of the stored NC1HWC0 array (compiler/conversions/cann_to_kernel/data_movement.py `nc1hwc0_slice`)."""
@@ -479,6 +493,7 @@ RULES = {
     "concat": rule_concat,
     "concat-nz": rule_concat_nz,
     "split": rule_split,
+    "split-nz": rule_split_nz,
     "slice-hw": rule_slice_hw,
     # static AIPP (cann.Aipp) writes the 4-D model input NC1HWC0 directly (ATC: "the images
     # processed by AIPP are stored in the 5D format NC1HWC0")

@@ -261,7 +261,7 @@ class SplitDOp(CannOp):
     y = var_result_def(TensorType)
     split_dim = prop_def(IntegerAttr)
     num_split = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="split"))
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="split", fractal_nz="split-nz"))
 
     def verify_op(self) -> None:
         n = self.name
@@ -291,7 +291,7 @@ class SplitVDOp(CannOp):
     size_splits = prop_def(I64Array)
     split_dim = prop_def(IntegerAttr)
     num_split = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="split"))
+    traits = traits_def(Pure(), Injective(), RunsOn(nc1hwc0="split", fractal_nz="split-nz"))
 
     def verify_op(self) -> None:
         n = self.name

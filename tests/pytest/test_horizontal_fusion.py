@@ -58,3 +58,44 @@ def test_sibling_convs_merge_into_one_wide_conv_and_match_tensorflow(tmp_path, c
                         "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
     out = capsys.readouterr()
     assert rc == 0, out.out + out.err
+
+
+def _two_heads():
+    """Two Keras Dense branches (constant weights, ReLU) reading one [1, 16, 32] feature, each
+    followed by its own Dense, summed: the sibling matmuls (widths 16 and 32, whole C0 column
+    blocks of FRACTAL_NZ) merge into one FusedMatMul whose pieces are K1 slabs of its output."""
+    from tests.model_zoo.zoo import _keras
+
+    keras = _keras()
+    layers = keras.layers
+    keras.utils.set_random_seed(3)
+    x = keras.Input((16, 32), batch_size=1)
+    a = layers.Dense(8, name="a_out")(layers.Dense(16, activation="relu", name="a")(x))
+    b = layers.Dense(8, name="b_out")(layers.Dense(32, activation="relu", name="b")(x))
+    return keras.Model(x, layers.Add()([a, b]))
+
+
+def test_sibling_matmuls_merge_into_one_wide_matmul_and_match_tensorflow(tmp_path, capsys):
+    from tests.model_zoo.zoo import freeze
+    from tools import cann_compile, cann_run
+
+    model = _two_heads()
+    pb = tmp_path / "heads.pb"
+    pb.write_bytes(freeze(model).SerializeToString())
+    off = tmp_path / "off.cfg"
+    off.write_text("HorizontalConvFusion:off\n")
+    oms = {}
+    for name, extra in (("on", []), ("off", [f"--fusion_switch_file={off}"])):
+        oms[name] = tmp_path / f"{name}.om"
+        rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                                f"--output={oms[name]}", *extra])
+        out = capsys.readouterr()
+        assert rc == 0, out.err
+    # a, b: 2 matmul launches become 1; the split's pieces are views of the wide output
+    assert om_launches(oms["on"]) == om_launches(oms["off"]) - 1
+    npy = tmp_path / "x.npy"
+    np.save(npy, np.random.default_rng(0).standard_normal((1, 16, 32)).astype(np.float32))
+    rc = cann_run.main([str(oms["on"]), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
+                        "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err

@@ -397,7 +397,8 @@ class StridedSliceToVectorBody(ChipPattern):
 
 
 class SplitToVectorBody(ChipPattern):
-    """SplitD / SplitVD of a row-major tensor -> one kernel.vec_kernel per part (`slice_kernel`:
+    """SplitD / SplitVD of a row-major tensor, or of an NC1HWC0 / FRACTAL_NZ one into whole
+    blocks (a split of the stored array), -> one kernel.vec_kernel per part (`slice_kernel`:
     the part's slab [offset, +size) of the split axis); an empty part is an empty constant."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
@@ -405,6 +406,8 @@ class SplitToVectorBody(ChipPattern):
             return
         xt = op.x.type
         stored_axis = nc1hwc0_block_axis(op.split_dim.value.data, xt, [r.type for r in op.results])
+        if stored_axis is None:  # FRACTAL_NZ parts of whole blocks (layout_assignment.rule_split_nz)
+            stored_axis = nz_block_axis(op.split_dim.value.data, xt, [r.type for r in op.results])
         lanes = None if stored_axis is not None else \
             nc1hwc0_channel_offsets(op.split_dim.value.data, xt, [r.type for r in op.results])
         if lanes is not None:  # channels off the C0 grid: each part gathered lane by lane

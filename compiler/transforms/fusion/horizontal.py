@@ -1,6 +1,17 @@
-"""Horizontal fusion of sibling cube ops (issue 12): convs that read the same input with the same
-geometry become one conv with their filters (and biases) concatenated along Cout; each former
-conv's result is then a channel piece of the wide conv's output (one cann.SplitVD over C).
+"""Horizontal fusion of sibling cube ops (issue 12): cube ops of one family that read the same
+input with the same attributes become one wide op with their constant weights (and biases)
+concatenated along the output channels; each former op's result is then a channel piece of the
+wide op's output (one cann.SplitVD over the last axis).  The families (`FAMILIES`):
+  conv    convs with the same geometry: one FusedConv2D, filters concatenated along Cout;
+  matmul  matmuls of the same x with constant [K, N] weights (keras-hub's separate
+          query / key / value EinsumDense outside an attention the rules recompose, a
+          cross-attention's key and value, two heads on one feature): one FusedMatMul,
+          weights concatenated along N.  The result is FRACTAL_NZ [.., M, N]; a piece of whole
+          C0 columns with one batch is a contiguous K1 slab of it (cann-facts.md section 3:
+          NZ[.., k1, m1, m0, k0] = ND[.., m1*16+m0, k1*C0+k0]), split on FRACTAL_NZ as a view
+          (layout_assignment.rule_split_nz, memory_plan.slice_view_offset).
+The conv specifics follow; the matmul family has no padded pieces (a piece off the C0 grid can
+only go last) and with more than one batch every piece is a copy.
 
 Siblings: cann.Conv2D / cann.FusedConv2D ops whose x is the same value, with equal kernel size,
 strides, pads, dilations, groups (= 1), data_format (NHWC), element type, activation (and its
@@ -32,7 +43,7 @@ from typing import TypeAlias, TypeVar
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -56,7 +67,7 @@ SWITCH = Switch()
 @dataclass
 class Merge:
     input: str
-    convs: list[str]
+    convs: list[str]  # the cube ops merged (convs or matmuls; the report's key since convs came first)
     channels: list[int]  # each piece's channels (padded to C0 where its readers allow)
     padded_readers: list[str]  # convs whose filters got zero input rows for a padded piece
 
@@ -121,8 +132,54 @@ def _key(op: Operation):
             None if alpha is None else num_of(alpha))
 
 
+MATMULS = (cann.MatMulV2Op, cann.BatchMatMulV2Op, cann.FusedMatMulOp)
+
+
+def _flag(op: Operation, *names: str) -> bool:
+    return any(bool(op.properties[n].value.data) for n in names if n in op.properties)
+
+
+def _matmul_key(op: Operation):
+    """The attributes sibling matmuls share: a 2-D weight, no transposes, the element type,
+    the activation (and its alpha); None when the op cannot be merged (a residual operand,
+    dynamic or assigned layouts)."""
+    if not isinstance(op, MATMULS) or len(op.operands) > 3:
+        return None
+    if _flag(op, "transpose_x1", "transpose_x2", "adj_x1", "adj_x2") or len(shape_of(op.operands[1])) != 2:
+        return None
+    y = op.results[0]
+    if cann.format_of(y.type) is not None or any(d < 0 for d in y.type.get_shape()):
+        return None
+    act = op.properties.get("activation")
+    alpha = op.properties.get("alpha")
+    return ("matmul", str(elem_of(op.operands[0])), str_of(act) if act is not None else "none",
+            None if alpha is None else num_of(alpha))
+
+
+def _weight(op: Operation) -> SSAValue:
+    return op.filter if isinstance(op, (cann.Conv2DOp, cann.FusedConv2DOp)) else op.operands[1]
+
+
+def _bias(op: Operation) -> SSAValue | None:
+    if isinstance(op, (cann.Conv2DOp, cann.FusedConv2DOp)):
+        return op.bias
+    return op.operands[2] if len(op.operands) > 2 else None
+
+
+def _result(op: Operation) -> SSAValue:
+    return op.results[0]
+
+
+def _batches(op: Operation) -> int:
+    """The batches of a matmul result [.., M, N] (its NZ pieces are contiguous with one)."""
+    n = 1
+    for d in shape_of(op.results[0])[:-2]:
+        n *= d
+    return n
+
+
 def _feeds_epilogue(op: _Conv) -> bool:
-    return any(is_pointwise(u.operation) for u in op.y.uses)
+    return any(is_pointwise(u.operation) for u in _result(op).uses)
 
 
 def _padding_readers(op: _Conv) -> list[_Reader] | None:
@@ -146,9 +203,10 @@ def _plan(ops: list[_Conv], c0: int):
     padded to it with zero filter columns when its readers are convs with constant filters
     (which get zero input rows: they read the padding lanes times zero); of the pieces that
     cannot be padded, only one can go last: the others stay separate convs."""
-    chans = {o: int(shape_of(o.filter)[3]) for o in ops}
+    conv = isinstance(ops[0], (cann.Conv2DOp, cann.FusedConv2DOp))
+    chans = {o: int(shape_of(_weight(o))[-1]) for o in ops}
     aligned = [o for o in ops if chans[o] % c0 == 0]
-    pad = {o: r for o in ops if chans[o] % c0 for r in [_padding_readers(o)] if r is not None}
+    pad = {o: r for o in ops if chans[o] % c0 and conv for r in [_padding_readers(o)] if r is not None}
     fixed = [o for o in ops if chans[o] % c0 and o not in pad]
     last = max(fixed, key=lambda o: chans[o]) if fixed else None
     order = aligned + [o for o in ops if o in pad] + ([last] if last is not None else [])
@@ -157,7 +215,9 @@ def _plan(ops: list[_Conv], c0: int):
     # concat reads (a concat slab cannot also be a view of the wide output) or the function
     # returns (a model output lives in the caller's buffer, not in the arena)
     copies = sum(1 for o in order if any(isinstance(u.operation, (cann.ConcatV2DOp, func.ReturnOp))
-                                         for u in o.y.uses))
+                                         for u in _result(o).uses))
+    if not conv and _batches(ops[0]) > 1:  # NZ pieces of several batches are strided: copies
+        copies = len(order)
     if len(order) < 2 or 1 + copies >= len(order):
         return None
     return order, widths, {o: pad[o] for o in order if o in pad}
@@ -172,6 +232,56 @@ def _pad_reader_filter(reader: _Reader, cin: int) -> None:
                                                                 list(wp.shape))), reader)
     Rewriter.insert_op(c, InsertPoint.before(reader))
     reader.operands[1] = c.results[0]
+
+
+def _merge_matmuls(group: list[Operation], widths: list[int]) -> Operation:
+    """One FusedMatMul with the weights (and biases, zeros where absent) concatenated along N,
+    and a SplitVD of its result over the last axis into the former matmuls' results."""
+    first = group[0]
+    x, et = first.operands[0], elem_of(first.operands[0])
+    ws = [_known(_weight(o)) for o in group]
+    bs = [_known(_bias(o)).astype(w.dtype) if _bias(o) is not None else np.zeros(w.shape[1], w.dtype)
+          for o, w in zip(group, ws)]
+    w, b = np.concatenate(ws, axis=1), np.concatenate(bs)
+    wc = with_loc(cann.ConstOp(dense_from_numpy(w), TensorType(et, list(w.shape))), first)
+    bc = with_loc(cann.ConstOp(dense_from_numpy(b), TensorType(et, [b.shape[0]])), first)
+    ys = list(shape_of(first.results[0]))
+    ys[-1] = int(w.shape[1])
+    false = IntegerAttr(0, i1)
+    props = {"transpose_x1": false, "transpose_x2": false}
+    act = first.properties.get("activation")
+    props["activation"] = act if act is not None else cann.ActivationAttr.of(cann.Activation.none)
+    if "alpha" in first.properties:
+        props["alpha"] = first.properties["alpha"]
+    mm = cann.FusedMatMulOp.create(operands=[x, wc.results[0], bc.results[0]],
+                                   result_types=[TensorType(et, ys)], properties=props)
+    return _split_into(group, [wc, bc], mm, widths, len(ys) - 1, {})
+
+
+def _split_into(group: list[Operation], consts: list[Operation], wide: Operation, widths: list[int],
+                axis: int, padded: dict) -> Operation:
+    """Insert the wide op and a SplitVD of its result over `axis` into pieces of `widths`; the
+    group's results become the pieces (readers of padded pieces get zero filter rows)."""
+    et = elem_of(wide.results[0])
+    pieces = []
+    for o, width in zip(group, widths):
+        t = list(shape_of(_result(o)))
+        t[axis] = width
+        pieces.append(TensorType(et, t))
+    split = cann.SplitVDOp.create(
+        operands=[wide.results[0]], result_types=pieces,
+        properties={"size_splits": DenseArrayBase.from_list(i64, widths),
+                    "split_dim": IntegerAttr(axis, i64), "num_split": IntegerAttr(len(group), i64)})
+    with_loc(wide, *group)  # a fused location naming every op merged
+    with_loc(split, *group)
+    Rewriter.insert_op([*consts, wide, split], InsertPoint.before(group[0]))
+    for o, r, width in zip(group, split.results, widths):
+        for reader in padded.get(o, ()):
+            _pad_reader_filter(reader, width)
+        _result(o).replace_all_uses_with(r)
+    for o in group:
+        Rewriter.erase_op(o)
+    return wide
 
 
 def _merge(group: list[_Conv], widths: list[int], padded: dict) -> Operation:
@@ -196,25 +306,7 @@ def _merge(group: list[_Conv], widths: list[int], padded: dict) -> Operation:
         props["alpha"] = first.properties["alpha"]
     conv = cann.FusedConv2DOp.create(operands=[first.x, wc.results[0], bc.results[0]],
                                      result_types=[TensorType(et, ys)], properties=props)
-    pieces = []
-    for o, width in zip(group, widths):
-        t = list(shape_of(o.y))
-        t[3] = width
-        pieces.append(TensorType(et, t))
-    split = cann.SplitVDOp.create(
-        operands=[conv.results[0]], result_types=pieces,
-        properties={"size_splits": DenseArrayBase.from_list(i64, widths),
-                    "split_dim": IntegerAttr(3, i64), "num_split": IntegerAttr(len(group), i64)})
-    with_loc(conv, *group)  # a fused location naming every conv merged
-    with_loc(split, *group)
-    Rewriter.insert_op([wc, bc, conv, split], InsertPoint.before(first))
-    for o, r, width in zip(group, split.results, widths):
-        for reader in padded.get(o, ()):
-            _pad_reader_filter(reader, width)
-        o.y.replace_all_uses_with(r)
-    for o in group:
-        Rewriter.erase_op(o)
-    return conv
+    return _split_into(group, [wc, bc], conv, widths, 3, padded)
 
 
 def _in_block_order(ops: list[_OpT]) -> list[_OpT]:
@@ -236,14 +328,14 @@ def all_values(root: Operation) -> list[SSAValue]:
 
 
 def fuse_siblings(root: Operation) -> Report:
-    """Merge every group of sibling convs in `root` (see the module docstring)."""
+    """Merge every group of sibling convs or matmuls in `root` (see the module docstring)."""
     report = Report()
     for v in all_values(root):
         readers = [u.operation for u in v.uses if u.index == 0]
         groups: dict[tuple, list[_Conv]] = {}
         for op in readers:
-            k = _key(op)
-            if k is not None and isinstance(op, (cann.Conv2DOp, cann.FusedConv2DOp)):
+            k = _key(op) or _matmul_key(op)
+            if k is not None:
                 groups.setdefault(k, []).append(op)
         for ops in groups.values():
             if len(ops) < 2 or len({o.parent_block() for o in ops}) != 1:
@@ -256,19 +348,23 @@ def fuse_siblings(root: Operation) -> Report:
             if epi:
                 why.append(f"{len(epi)} feed a pointwise epilogue")
             nonconst = [o for o in ops if o not in epi and (
-                _const(o.filter) is None or (o.bias is not None and _const(o.bias) is None))]
+                _const(_weight(o)) is None or (_bias(o) is not None and _const(_bias(o)) is None))]
             if nonconst:
                 why.append(f"{len(nonconst)} have a non-constant filter or bias")
             cand = [o for o in ops if o not in epi and o not in nonconst]
-            c0 = c0_for(numpy_dtype(elem_of(ops[0].x)))
+            c0 = c0_for(numpy_dtype(elem_of(v)))
             plan = _plan(cand, c0) if len(cand) >= 2 else None
             if plan is None:
-                why.append("merging saves no launch (the wide conv, plus a copy per piece a "
-                           "concat reads, against one launch per conv)")
+                why.append("merging saves no launch (the wide op, plus a copy per piece a "
+                           "concat reads or the function returns, or every piece of a batched "
+                           "matmul, against one launch per op)")
                 report.skipped.append(Skipped(src, names, "; ".join(why)))
                 continue
             order, widths, padded = plan
-            _merge(order, widths, padded)
+            if isinstance(order[0], MATMULS):
+                _merge_matmuls(order, widths)
+            else:
+                _merge(order, widths, padded)
             report.merged.append(Merge(src, [_name(o) for o in order], widths,
                                        [_name(r) for rs in padded.values() for r in rs]))
     return report

@@ -70,8 +70,8 @@ def format_table(report: dict, max_rejections: int = 40) -> str:
             lines.append(f"  ... {len(rej) - max_rejections} more (see the JSON report)")
     hz = report.get("horizontal_fusion")
     if hz is not None:
-        lines += ["", f"horizontal fusion: {len(hz['merged'])} groups of sibling convs merged "
-                      "(one wide conv + SplitVD)"]
+        lines += ["", f"horizontal fusion: {len(hz['merged'])} groups of sibling cube ops merged "
+                      "(one wide conv or matmul + SplitVD)"]
         for m in hz["merged"]:
             pads = f"; zero input rows added to {', '.join(m['padded_readers'])}" \
                 if m["padded_readers"] else ""

@@ -24,7 +24,7 @@
 // CHECK-DAG: cann.MaxPool %[[R]]
 // CHECK-NOT: cann.FusedConv2D %x
 
-// REPORT: horizontal fusion: 1 groups of sibling convs merged (one wide conv + SplitVD)
+// REPORT: horizontal fusion: 1 groups of sibling cube ops merged (one wide conv or matmul + SplitVD)
 // REPORT-NEXT: on an argument: FusedConv2D 'b1', FusedConv2D 'b2a', FusedConv2D 'b3a' -> pieces [16, 16, 8]; zero input rows added to FusedConv2D 'b2b'
 
 // OFF-COUNT-5: cann.FusedConv2D
