@@ -171,7 +171,7 @@ def counter_starts(loop: Operation, body: FuncOp, counters: list[SSAValue]) -> l
     """The start value of each loop counter (a body argument that the body returns incremented
     by an AddV2 / Add), None for one that is not such a counter or whose start is no constant:
     the first index written by a loop that grows a TensorList / TensorArray."""
-    bargs = list(block_of(body.body).args)
+    bargs: list[SSAValue] = list(block_of(body.body).args)
     ret = block_of(body.body).last_op
     assert ret is not None  # the body's return
     starts: list[int | None] = []
