@@ -209,32 +209,13 @@ def _strided_slice(op, x):
     return np.asarray(x[strided_slice_index(op, x.ndim)])
 
 
-def _fast_gelu(x):
-    a = _acc(x)
-    return a / (1 + np.exp(-1.702 * np.abs(a))) * np.exp(0.851 * (a - np.abs(a)))
-
-
-def _gelu_tanh(x):
-    a = _acc(x)
-    return 0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
-
-
-def _leaky_relu(op, x):
-    return np.where(x >= 0, x, x * np.asarray(_f(op.negative_slope, 0.2), x.dtype))
-
-
-def _elu(op, x):
-    alpha = _f(op.alpha, 1.0)
-    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
-
-
 #: op class -> numpy function(op, *operands in origin layout) -> result in origin layout.
 LIBRARY_SEMANTICS = {
     cann.Relu6Op: lambda op, x: np.clip(x, 0, 6),
-    cann.SigmoidOp: lambda op, x: 1 / (1 + np.exp(-_acc(x))),
+    cann.SigmoidOp: lambda op, x: numerics.sigmoid(_acc(x)),
     cann.TanhOp: lambda op, x: np.tanh(x),
-    cann.EluOp: _elu,
-    cann.LeakyReluOp: _leaky_relu,
+    cann.EluOp: lambda op, x: numerics.elu(x, _f(op.alpha, 1.0)),
+    cann.LeakyReluOp: lambda op, x: numerics.leaky_relu(x, _f(op.negative_slope, 0.2)),
     cann.NegOp: lambda op, x: -x,
     cann.SqrtOp: lambda op, x: np.sqrt(x),
     cann.RsqrtOp: lambda op, x: 1 / np.sqrt(_acc(x)),
@@ -245,9 +226,9 @@ LIBRARY_SEMANTICS = {
     cann.LogOp: lambda op, x: np.log(x),
     cann.AbsOp: lambda op, x: np.abs(x),
     cann.ReciprocalOp: lambda op, x: 1 / _acc(x),
-    cann.GeluOp: lambda op, x: _gelu_tanh(x),
+    cann.GeluOp: lambda op, x: numerics.gelu_tanh(_acc(x)),
     cann.GeluErfOp: lambda op, x: (0.5 * x * (1 + numerics.erf(x / np.asarray(np.sqrt(2.0), x.dtype)))).astype(x.dtype),
-    cann.FastGeluOp: lambda op, x: _fast_gelu(x),
+    cann.FastGeluOp: lambda op, x: numerics.fast_gelu(_acc(x)),
     cann.SoftplusOp: lambda op, x: np.logaddexp(0, _acc(x)),
     cann.AddOp: lambda op, a, b: a + b,
     cann.MulOp: lambda op, a, b: a * b,

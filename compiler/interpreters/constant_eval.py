@@ -4,9 +4,9 @@ An op is evaluated on constant operands with the cann numpy semantics
 (`compiler/interpreters/cann_impl.py`), the implementations `cann-run` executes, so a folded
 program computes bit for bit what the unfolded one computes.  Its users:
 
-- `constant_value(v)`: any pure cann op over constants (fold-constants, algebraic-simplify,
-  tf-to-cann's constant inputs -> attributes, the TensorList types, the control-flow trip counts,
-  fusion's constant masks);
+- `constant_value(v)`: any pure cann op over constants, and views of constants (fold-constants,
+  algebraic-simplify, tf-to-cann's constant inputs -> attributes, the TensorList types, the
+  control-flow trip counts, fusion's constant masks);
 - `fold_module(module)`: the fold-constants pass, every such op replaced by a `cann.Const`;
 - `evaluate(op, args)`: one op on given constant operands (fusion's `const_value`, which sees
   only through views and a few elementwise ops, in the origin shape).
@@ -99,8 +99,29 @@ def constant_value(v: SSAValue, _memo: dict | None = None) -> np.ndarray | None:
         known = [a for a in args if a is not None]
         if len(known) == len(args):
             result = evaluate(op, known)
+    elif op is not None:
+        result = _view_value(v, op, memo)
     memo[v] = result
     return result
+
+
+def _view_value(v: SSAValue, op: Operation, memo: dict) -> np.ndarray | None:
+    """The value of a result of a View-kind op without semantics here (an unregistered
+    cann.Identity / IdentityN / Squeeze / ExpandDims of hand-written IR): its operand's value
+    (result i of a multi-result view is operand i) in the result's static shape."""
+    from dialects.op_kinds import View, kind_of
+
+    if kind_of(op) is not View or not op.operands or not isinstance(v.type, TensorType):
+        return None
+    shape = shape_of(v.type)
+    if any(d < 0 for d in shape):
+        return None
+    idx = v.index if isinstance(v, OpResult) and len(op.results) > 1 else 0
+    a = constant_value(op.operands[idx], memo) if idx < len(op.operands) else None
+    try:
+        return None if a is None else np.asarray(a).reshape(shape)
+    except ValueError:
+        return None
 
 
 def fold_module(module: ModuleOp) -> int:

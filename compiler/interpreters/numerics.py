@@ -95,6 +95,26 @@ def sigmoid(a):
     return 1.0 / (1.0 + np.exp(-a))
 
 
+# The activations with a formula of their own (on an accumulator-typed array): the one home of
+# each, for cann.Gelu / FastGelu / LeakyRelu / Elu (cann_impl.py) and the fused ops' epilogues.
+
+def gelu_tanh(a):
+    """CANN's Gelu: the tanh approximation."""
+    return 0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
+
+
+def fast_gelu(a):
+    return a / (1 + np.exp(-1.702 * np.abs(a))) * np.exp(0.851 * (a - np.abs(a)))
+
+
+def leaky_relu(a, slope: float):
+    return np.where(a >= 0, a, a * np.asarray(slope, a.dtype))
+
+
+def elu(a, alpha: float):
+    return np.where(a > 0, a, alpha * np.expm1(np.minimum(a, 0)))
+
+
 def activate(a: np.ndarray, kind: str, alpha: float | None = None) -> np.ndarray:
     """The activations of cann.Activation (a fused op's epilogue; on an accumulator-typed array)."""
     if kind == "none":
@@ -110,19 +130,17 @@ def activate(a: np.ndarray, kind: str, alpha: float | None = None) -> np.ndarray
     if kind == "Swish":
         return a * sigmoid(a)
     if kind == "Gelu":
-        return 0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
+        return gelu_tanh(a)
     if kind == "GeluErf":
         return 0.5 * a * (1 + erf(a / math.sqrt(2)))
     if kind == "FastGelu":
-        return a / (1 + np.exp(-1.702 * np.abs(a))) * np.exp(0.851 * (a - np.abs(a)))
+        return fast_gelu(a)
     if kind == "LeakyRelu":
-        s = 0.2 if alpha is None else alpha
-        return np.where(a >= 0, a, a * np.asarray(s, a.dtype))
+        return leaky_relu(a, 0.2 if alpha is None else alpha)
     if kind == "HardSwish":
         return a * np.minimum(np.maximum(a + 3, 0), 6) / 6
     if kind == "Elu":
-        s = 1.0 if alpha is None else alpha
-        return np.where(a > 0, a, s * np.expm1(np.minimum(a, 0)))
+        return elu(a, 1.0 if alpha is None else alpha)
     raise ValueError(f"unknown activation '{kind}'")
 
 

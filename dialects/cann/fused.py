@@ -37,7 +37,6 @@ from dialects.cann.base import (
     _check_result_shape,
     _flag,
     _fmt_shape,
-    _norm_axes,
     _oshape,
     _shapes_match,
     broadcast_shapes,
@@ -51,8 +50,9 @@ from dialects.cann.conv import (
     DepthwiseConv2DOp,
 )
 from dialects.cann.matmul import (
-    _matmul_dims,
+    verify_matmul,
 )
+from dialects.cann.nn import verify_layer_norm
 from dialects.common import (
     I64Array,
     StringLiteralEnum,
@@ -82,6 +82,12 @@ class FusedConv2DOp(ConvLike):
 
 # --- fused operators made by the fuse pass (compiler/transforms/fusion; semantics in fused_impl.py) ---------
 
+def _check_residual(op) -> None:
+    """A conv epilogue's residual (when present) has the result's shape."""
+    if op.residual is not None and _oshape(op.residual) != _oshape(op.y):
+        raise VerifyException(f"{op.name}: residual must have the result's shape")
+
+
 @irdl_op_definition
 class FusedConv2DAddOp(CannOp):
     """y = post_activation(activation(conv(x, filter) + bias) + residual): a conv with a
@@ -107,8 +113,7 @@ class FusedConv2DAddOp(CannOp):
 
     def verify_op(self) -> None:
         ConvLike.verify_op(cast(ConvLike, self))  # the same fields: verified alike
-        if _oshape(self.residual) != _oshape(self.y):
-            raise VerifyException(f"{self.name}: residual must have the result's shape")
+        _check_residual(self)
 
 
 
@@ -156,18 +161,7 @@ class FusedMatMulOp(CannOp):
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
 
     def verify_op(self) -> None:
-        n = self.name
-        a, b = _oshape(self.x1), _oshape(self.x2)
-        if len(a) < 2 or len(b) < 2:
-            raise VerifyException(f"{n}: operands must have rank at least 2")
-        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
-        m, nn = _matmul_dims(n, a, b, _flag(self.transpose_x1), _flag(self.transpose_x2))
-        batch = broadcast_shapes(n, a[:-2], b[:-2])
-        if self.bias is not None:
-            bs = _oshape(self.bias)
-            if len(bs) != 1 or not dims_compatible(bs[0], nn):
-                raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
-        _check_result_shape(n, (*batch, m, nn), _oshape(self.y))
+        verify_matmul(self, _flag(self.transpose_x1), _flag(self.transpose_x2), batched=True)
 
 
 
@@ -375,17 +369,8 @@ class AddLayerNormOp(CannOp):
     traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:
-        n = self.name
-        xs = broadcast_shapes(n, _oshape(self.x1), _oshape(self.x2))
-        p = _norm_axes(n, [self.begin_params_axis.value.data], len(xs))[0]
-        _norm_axes(n, [self.begin_norm_axis.value.data], len(xs))
-        for what in ("gamma", "beta"):
-            s = _oshape(getattr(self, what))
-            if not _shapes_match(s, xs[p:]):
-                raise VerifyException(f"{n}: {what} must have shape {_fmt_shape(xs[p:])}, "
-                                      f"got {_fmt_shape(s)}")
-        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
-        _check_result_shape(n, xs, _oshape(self.y))
+        xs = broadcast_shapes(self.name, _oshape(self.x1), _oshape(self.x2))
+        verify_layer_norm(self, xs, self.x1.type, self.x2.type)
 
 
 
@@ -549,8 +534,7 @@ class FusedConv2DScaledOp(CannOp):
         if not _shapes_match(_oshape(self.scale), want):
             raise VerifyException(f"{n}: scale must be {list(want)} (per batch and input "
                                   f"channel), got {list(_oshape(self.scale))}")
-        if self.residual is not None and _oshape(self.residual) != _oshape(self.y):
-            raise VerifyException(f"{n}: residual must have the result's shape")
+        _check_residual(self)
         if self.residual is None and self.post_activation.data != Activation.none:
             raise VerifyException(f"{n}: post_activation needs a residual")
 

@@ -30,6 +30,27 @@ def _matmul_dims(n: str, a, b, ta: bool, tb: bool):
     return m, nn
 
 
+def verify_matmul(op, t1: bool, t2: bool, batched: bool) -> None:
+    """The shape rules of a matmul y = op(x1) @ op(x2) (+ bias[N]) (op = transpose when t1 /
+    t2): MatMulV2 (2-D, batched False), BatchMatMulV2 and FusedMatMul (batch axes broadcast)."""
+    n = op.name
+    a, b = _oshape(op.x1), _oshape(op.x2)
+    if batched:
+        if len(a) < 2 or len(b) < 2:
+            raise VerifyException(f"{n}: operands must have rank at least 2")
+    else:
+        check_rank(n, "x1", a, (2,))
+        check_rank(n, "x2", b, (2,))
+    check_same_element_type(n, op.x1.type, op.x2.type, op.y.type)
+    m, nn = _matmul_dims(n, a, b, t1, t2)
+    batch = broadcast_shapes(n, a[:-2], b[:-2]) if batched else ()
+    if op.bias is not None:
+        bs = _oshape(op.bias)
+        if len(bs) != 1 or not dims_compatible(bs[0], nn):
+            raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
+    _check_result_shape(n, (*batch, m, nn), _oshape(op.y))
+
+
 
 
 @irdl_op_definition
@@ -46,17 +67,7 @@ class MatMulV2Op(CannOp):
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
 
     def verify_op(self) -> None:
-        n = self.name
-        a, b = _oshape(self.x1), _oshape(self.x2)
-        check_rank(n, "x1", a, (2,))
-        check_rank(n, "x2", b, (2,))
-        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
-        m, nn = _matmul_dims(n, a, b, _flag(self.transpose_x1), _flag(self.transpose_x2))
-        if self.bias is not None:
-            bs = _oshape(self.bias)
-            if len(bs) != 1 or not dims_compatible(bs[0], nn):
-                raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
-        _check_result_shape(n, (m, nn), _oshape(self.y))
+        verify_matmul(self, _flag(self.transpose_x1), _flag(self.transpose_x2), batched=False)
 
 
 
@@ -76,16 +87,5 @@ class BatchMatMulV2Op(CannOp):
                         BatchMatMulCanonicalization())
 
     def verify_op(self) -> None:
-        n = self.name
-        a, b = _oshape(self.x1), _oshape(self.x2)
-        if len(a) < 2 or len(b) < 2:
-            raise VerifyException(f"{n}: operands must have rank at least 2")
-        check_same_element_type(n, self.x1.type, self.x2.type, self.y.type)
-        m, nn = _matmul_dims(n, a, b, _flag(self.adj_x1), _flag(self.adj_x2))
-        batch = broadcast_shapes(n, a[:-2], b[:-2])
-        if self.bias is not None:
-            bs = _oshape(self.bias)
-            if len(bs) != 1 or not dims_compatible(bs[0], nn):
-                raise VerifyException(f"{n}: bias must be 1-D of length {nn}, got {_fmt_shape(bs)}")
-        _check_result_shape(n, (*batch, m, nn), _oshape(self.y))
+        verify_matmul(self, _flag(self.adj_x1), _flag(self.adj_x2), batched=True)
 

@@ -87,6 +87,22 @@ class BNInferOp(CannOp):
 
 
 
+def verify_layer_norm(op, xs: tuple[int, ...], *input_types) -> None:
+    """The shape rules of a LayerNorm over the (broadcast) input shape `xs`: begin_norm_axis and
+    begin_params_axis in range, gamma and beta of shape xs[begin_params_axis:], the result of
+    shape xs (cann.LayerNorm, cann.AddLayerNorm)."""
+    n = op.name
+    _norm_axes(n, [op.begin_norm_axis.value.data], len(xs))
+    p = _norm_axes(n, [op.begin_params_axis.value.data], len(xs))[0]
+    for what in ("gamma", "beta"):
+        s = _oshape(getattr(op, what))
+        if not _shapes_match(s, xs[p:]):
+            raise VerifyException(f"{n}: {what} must have shape {_fmt_shape(xs[p:])}, "
+                                  f"got {_fmt_shape(s)}")
+    check_same_element_type(n, *input_types, op.y.type)
+    _check_result_shape(n, xs, _oshape(op.y))
+
+
 @irdl_op_definition
 class LayerNormOp(CannOp):
     """y = (x - mean) / sqrt(var + epsilon) * gamma + beta over axes >= begin_norm_axis
@@ -103,18 +119,7 @@ class LayerNormOp(CannOp):
     traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:
-        n = self.name
-        xs = _oshape(self.x)
-        a = _norm_axes(n, [self.begin_norm_axis.value.data], len(xs))[0]
-        p = _norm_axes(n, [self.begin_params_axis.value.data], len(xs))[0]
-        for what in ("gamma", "beta"):
-            s = _oshape(getattr(self, what))
-            if not _shapes_match(s, xs[p:]):
-                raise VerifyException(f"{n}: {what} must have shape {_fmt_shape(xs[p:])}, "
-                                      f"got {_fmt_shape(s)}")
-        del a
-        check_same_element_type(n, self.x.type, self.y.type)
-        _check_result_shape(n, xs, _oshape(self.y))
+        verify_layer_norm(self, _oshape(self.x), self.x.type)
 
 
 

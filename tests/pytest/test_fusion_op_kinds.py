@@ -57,3 +57,26 @@ def test_views_constants_and_unregistered_views_launch_no_kernel():
     ops = list(m.body.block.ops.first.body.block.ops)
     assert [(kind_name(o), launches_kernel(o)) for o in ops] == [
         ("constant", False), ("view", False), ("view", False), ("broadcast", True), ("", False)]
+
+
+def test_constant_value_sees_through_unregistered_views():
+    # compiler/interpreters/constant_eval.constant_value, the one evaluator fusion's masks use
+    # (helpers._folded): an unregistered view (no semantics) is its operand in its result's shape
+    import numpy as np
+
+    from compiler.interpreters.constant_eval import constant_value
+
+    m = _parse('''
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+      %c = cann.Const dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+      %d = cann.Const dense<7.0> : tensor<6xf32>
+      %i = "cann.Identity"(%c) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+      %p:2 = "cann.IdentityN"(%x, %d) : (tensor<2x3xf32>, tensor<6xf32>) -> (tensor<2x3xf32>, tensor<6xf32>)
+      func.return %i : tensor<3x2xf32>
+    }''')
+    ops = list(m.body.block.ops.first.body.block.ops)
+    ident, idn = ops[2], ops[3]
+    np.testing.assert_array_equal(constant_value(ident.results[0]),
+                                  np.arange(1, 7, dtype=np.float32).reshape(3, 2))
+    assert constant_value(idn.results[0]) is None  # the argument %x
+    np.testing.assert_array_equal(constant_value(idn.results[1]), np.full(6, 7.0, np.float32))

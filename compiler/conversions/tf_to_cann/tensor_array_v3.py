@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, TensorType, i32, i64
-from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.dialects.func import ReturnOp
 from xdsl.ir import SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -54,11 +54,17 @@ def grown_arrays(module: ModuleOp) -> dict:
     """TensorArrayV3 with dynamic_size -> rows (None: not known): written (WriteV3) in a While
     at a loop counter's index, it needs (the counter's start + the trip count) rows when the
     trip count is known at compile time (tensor_list_types' analysis of the cond)."""
-    from compiler.conversions.tf_to_cann.tensor_list_types import _def, _scalar, _through, _trip_count
-    from compiler.conversions.tf_to_cann.tensor_list_types import _funcs as funcs_of
+    from compiler.conversions.tf_to_cann.tensor_list_types import (
+        _def,
+        _funcs,
+        _scalar,
+        _through,
+        _trip_count,
+        counter_starts,
+    )
     from compiler.conversions.tf_to_cann.tensor_list_types import _sym as syms
 
-    funcs = funcs_of(module)
+    funcs = _funcs(module)
     out: dict = {}
     for ta in (o for o in module.walk() if tf_op_type(o) == "TensorArrayV3"):
         ds = _attr(ta, "dynamic_size")
@@ -72,9 +78,6 @@ def grown_arrays(module: ModuleOp) -> dict:
         if fb is None or not fb.body.blocks:
             continue
         bargs: list[SSAValue] = list(block_of(fb.body).args)
-        ret = block_of(fb.body).last_op
-        assert ret is not None  # the body's return
-        brets = list(ret.operands)
         for k, v in enumerate(op.operands):
             ta = _def(_through(v))
             if ta not in out or _through(v) is not ta.results[1]:
@@ -85,12 +88,7 @@ def grown_arrays(module: ModuleOp) -> dict:
             trips = _trip_count(op, funcs, k)
             if not writes or trips is None or any(i not in bargs for i in idx):
                 continue
-            starts = []
-            for i in idx:
-                j = bargs.index(i)
-                r = _def(_through(brets[j]))
-                ok = r is not None and tf_op_type(r) in ("AddV2", "Add")
-                starts.append(_scalar(op.operands[j]) if ok else None)
+            starts = counter_starts(op, fb, idx)
             n0 = _scalar(ta.operands[0])
             if n0 is None or any(st is None for st in starts):
                 continue
@@ -115,10 +113,6 @@ def _buffer_type(op, grown=None) -> TensorType | None:
     return TensorType(dtype, [int(np.asarray(n).reshape(())), *shape])
 
 
-def _funcs(module: ModuleOp) -> dict[str, FuncOp]:
-    return {f.sym_name.data: f for f in module.ops if isinstance(f, FuncOp)}
-
-
 def _sym(op, name: str) -> str | None:
     a = _attr(op, name)
     a = getattr(a, "func", a)
@@ -128,6 +122,8 @@ def _sym(op, name: str) -> str | None:
 
 def resolve_tensor_arrays(module: ModuleOp) -> int:
     """Retype the flows and handles of every TensorArrayV3 with a known buffer; return how many."""
+    from compiler.conversions.tf_to_cann.tensor_list_types import _funcs
+
     funcs = _funcs(module)
     known: dict[SSAValue, TensorType] = {}
     arrays = [o for o in module.walk() if tf_op_type(o) == "TensorArrayV3"]

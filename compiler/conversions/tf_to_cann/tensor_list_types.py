@@ -167,6 +167,22 @@ def _trip_count(op, funcs, k_counter: int) -> int | None:
     return None if trips is None else max(trips, 0)
 
 
+def counter_starts(loop: Operation, body: FuncOp, counters: list[SSAValue]) -> list[int | None]:
+    """The start value of each loop counter (a body argument that the body returns incremented
+    by an AddV2 / Add), None for one that is not such a counter or whose start is no constant:
+    the first index written by a loop that grows a TensorList / TensorArray."""
+    bargs: list[SSAValue] = list(block_of(body.body).args)
+    ret = block_of(body.body).last_op
+    assert ret is not None  # the body's return
+    starts: list[int | None] = []
+    for i in counters:
+        j = bargs.index(i)
+        r = _def(_through(ret.operands[j]))
+        ok = r is not None and tf_op_type(r) in ("AddV2", "Add")
+        starts.append(_scalar(loop.operands[j]) if ok else None)
+    return starts
+
+
 def grown_lists(module: ModuleOp) -> dict:
     """Reserve op -> rows (None: not known), for a TensorList made with 0 (or -1) elements that a While grows
     (TensorListSetItem with resize_if_index_out_of_bounds: tf.TensorArray(dynamic_size=True))
@@ -199,15 +215,7 @@ def grown_lists(module: ModuleOp) -> dict:
                 out[src] = None
                 continue
             trips = _trip_count(op, funcs, k)
-            starts = []
-            for i in idx:
-                j = bargs.index(i)
-                ret = block_of(fb.body).last_op
-                assert ret is not None  # the body's return
-                brets = ret.operands
-                r = _def(_through(brets[j]))
-                ok = r is not None and tf_op_type(r) in ("AddV2", "Add")
-                starts.append(_scalar(op.operands[j]) if ok else None)
+            starts = counter_starts(op, fb, idx)
             if trips is None or any(s is None for s in starts):
                 out[src] = None  # grows by an amount not known at compile time
                 continue

@@ -691,8 +691,6 @@ def _folded(x) -> np.ndarray | None:
     from compiler.interpreters.constant_eval import constant_value
 
     a = constant_value(v)
-    if a is None and const_value(v) is not None:
-        a = const_value(v)
     return None if a is None else np.asarray(a)
 
 
