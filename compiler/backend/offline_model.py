@@ -181,9 +181,9 @@ class _DirectPrinter(Printer):
                 self._current_column += len(hit[1])
                 self._write(hit[1])
                 return
-            text = self._print_captured(attribute)
-            if "\n" not in text:
-                self._loc_text[id(attribute)] = (attribute, text)
+            printed = self._print_captured(attribute)
+            if "\n" not in printed:
+                self._loc_text[id(attribute)] = (attribute, printed)
             return
         is_type = kind == 1
         if is_type:
@@ -205,7 +205,8 @@ class _DirectPrinter(Printer):
 
     def _print_captured(self, attribute: Attribute) -> str:
         """Print the attribute as xDSL does; return the text printed."""
-        write, pieces = self._write, []
+        write = self._write
+        pieces: list[str] = []
         self._write = pieces.append  # type: ignore[method-assign, assignment]
         try:
             super().print_attribute(attribute)

@@ -35,6 +35,7 @@ assign-layouts).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
@@ -92,20 +93,20 @@ def _static(v: SSAValue) -> bool:
     return isinstance(t, TensorType) and cann.format_of(t) is None and all(d >= 0 for d in t.get_shape())
 
 
-def _channels_axis_concat(op: Operation) -> bool:
+def _channels_axis_concat(op: Operation) -> TypeGuard[cann.ConcatV2DOp]:
     if not isinstance(op, cann.ConcatV2DOp) or not _static(op.results[0]):
         return False
     rank = len(shape_of(op.results[0]))
     return rank == 4 and op.concat_dim.value.data % rank == rank - 1
 
 
-def _conv_ok(op: Operation) -> bool:
+def _conv_ok(op: Operation) -> TypeGuard[cann.Conv2DOp | cann.FusedConv2DOp]:
     return (isinstance(op, _CONVS) and op.groups.value.data == 1
             and op.data_format.data == cann.DataFormat.NHWC and _const(op.filter) is not None
             and (op.bias is None or _const(op.bias) is not None) and _static(op.y))
 
 
-def _matmul_ok(op: Operation) -> bool:
+def _matmul_ok(op: Operation) -> TypeGuard[cann.MatMulV2Op | cann.FusedMatMulOp]:
     """A 2-D matmul x1 @ x2 (x1 not transposed) with a constant x2."""
     return (isinstance(op, (cann.MatMulV2Op, cann.FusedMatMulOp)) and not op.transpose_x1.value.data
             and len(shape_of(op.x1)) == 2 and _const(op.x2) is not None and _static(op.y))
@@ -291,6 +292,7 @@ def _apply(lay: dict[SSAValue, Layout]) -> None:
     for op in ops:
         if _conv_ok(op) and (op.x in lay or op.y in lay):
             w = _const(op.filter)
+            assert w is not None  # _conv_ok: a constant filter
             li, lo = lay.get(op.x), lay.get(op.y)
             ci = li.total if li else w.shape[2]
             co = lo.total if lo else w.shape[3]
@@ -303,6 +305,7 @@ def _apply(lay: dict[SSAValue, Layout]) -> None:
                 op.operands[2] = _pad_vector(op.bias, lo, op)
         elif _matmul_ok(op) and op.x1 in lay:
             b, li = _const(op.x2), lay[op.x1]
+            assert b is not None  # _matmul_ok: a constant x2
             if op.transpose_x2.value.data:
                 nb = np.zeros((b.shape[0], li.total), b.dtype)
                 nb[:, list(li.pos)] = b

@@ -5,6 +5,8 @@ fixpipe to UB, the epilogue (bias, activation, residual) there, store to GM."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -114,7 +116,8 @@ class ConvToCubeBody(ChipPattern):
         fk = epilogue_consumer(op)
         pro = op.x.owner if isinstance(op.x.owner, cann.FusedKernelOp) and \
             prologue_lowerable(op.x.owner) else None
-        pool = op.x.owner if pool_prologue_lowerable(op.x.owner) else None
+        pool = op.x.owner if isinstance(op.x.owner, (cann.MaxPoolOp, cann.AvgPoolOp)) and \
+            pool_prologue_lowerable(op.x.owner) else None
         ub_a = 2 if scaled else 0
         if dwp is not None:  # the depthwise taps: x, weight, product, sum (+ x's own prologue)
             pro = dwp.x.owner if isinstance(dwp.x.owner, cann.FusedKernelOp) and \
@@ -142,7 +145,7 @@ class ConvToCubeBody(ChipPattern):
             residual = (list(op.operands).index(res), "nc1hwc0", store_p)
         a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
         operands, y_type = list(op.operands), op.y.type
-        a_prologue = None
+        a_prologue: Callable[..., SSAValue] | None = None
         if dwp is not None:
             operands[0] = dwp.x
         if pro is not None:  # x is computed on the A tile from the prologue's inputs
@@ -157,21 +160,24 @@ class ConvToCubeBody(ChipPattern):
                     arg_of.append(len(operands))
                     operands.append(v)
 
-            def a_prologue(body, g, mi, ki, bm, bk, params=a_params):
+            def fused_a_tile(body, g, mi, ki, bm, bk, params=a_params):
                 return emit_prologue(body, pro, arg_of, params, c0, et, g, mi, ki, bm, bk)
+            a_prologue = fused_a_tile
         if dwp is not None:  # the A tile is the depthwise conv's result, computed in UB
             dw_args = (len(operands), len(operands) + 1 if dwp.bias is not None else None)
             operands += [dwp.filter] + ([dwp.bias] if dwp.bias is not None else [])
             x_prologue = a_prologue
 
-            def a_prologue(body, g, mi, ki, bm, bk):
+            def depthwise_a_tile(body, g, mi, ki, bm, bk):
                 return _depthwise_a_tile(body, dwp, dw_args, x_prologue, a_params, c0, et, g, mi,
                                          ki, bm, bk)
+            a_prologue = depthwise_a_tile
         if pool is not None:  # x's A tiles are computed from the pool's input
             operands[0] = pool.x
 
-            def a_prologue(body, g, mi, ki, bm, bk):
+            def pool_a_tile(body, g, mi, ki, bm, bk):
                 return emit_pool_prologue(body, pool, a_params, et, g, mi, ki, bm, bk)
+            a_prologue = pool_a_tile
         if fk is not None:  # the fused kernel reading the result runs on the output tile
             epilogue = [*epilogue, ("region", Epilogue(
                 fk, len(operands), ("nc1hwc0", store_p),
@@ -189,8 +195,9 @@ class ConvToCubeBody(ChipPattern):
         replace_with_epilogue(rewriter, op, fk, new)
         if dwp is not None:
             erase_unread(rewriter, dwp)
-        if pro is not None or pool is not None:
-            erase_unread(rewriter, pro or pool)
+        prologue_op = pro or pool
+        if prologue_op is not None:
+            erase_unread(rewriter, prologue_op)
 
 
 def _depthwise_a_tile(body, dw, dw_args, x_prologue, a_params: dict, c0: int, et, g, mi, ki,

@@ -20,18 +20,21 @@ Runs under the switch HorizontalConvFusion (horizontal.py's), before the sibling
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import numpy as np
 from xdsl.dialects.builtin import StringAttr, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.ir.rewriting import with_loc
-from compiler.ir.typed import elem_of, int_of
+from compiler.ir.typed import elem_of, int_of, shape_of
 from compiler.transforms.fusion.horizontal import all_values
 from dialects import cann
 from dialects.common import dense_from_numpy, ints
 
 DW = (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)
+DWOp = cann.DepthwiseConv2DOp | cann.FusedDepthwiseConv2DOp
 READERS = (cann.Conv2DOp, cann.FusedConv2DOp)
 
 
@@ -193,7 +196,7 @@ def depthwise_prologue_problem(op: Operation) -> str | None:
 
     if not isinstance(op, DW) or op.data_format.data != "NHWC":
         return "not an NHWC depthwise conv"
-    if any(d < 0 for v in (op.x, op.filter, op.y) for d in v.type.get_shape()):
+    if any(d < 0 for v in (op.x, op.filter, op.y) for d in shape_of(v)):
         return "a dynamic shape"
     ws = list(cann.origin_shape(op.filter.type))
     if len(ws) != 4 or ws[3] != 1:
@@ -206,7 +209,7 @@ def depthwise_prologue_problem(op: Operation) -> str | None:
     return None
 
 
-def is_depthwise_prologue(op: Operation) -> bool:
+def is_depthwise_prologue(op: Operation | Block | None) -> TypeGuard[DWOp]:
     """op is a depthwise conv marked as its pointwise reader's prologue and still is one."""
     from compiler.transforms.fusion.auto import PROLOGUE_ATTR
 
@@ -214,7 +217,7 @@ def is_depthwise_prologue(op: Operation) -> bool:
         depthwise_prologue_problem(op) is None
 
 
-def prologue_gain_us(op: Operation, chip) -> float | None:
+def prologue_gain_us(op: DWOp, chip) -> float | None:
     """Estimated µs the prologue saves on `chip` (None: the 1x1 conv has no tiling with the tap
     tiles in UB): the depthwise kernel's launch and its result's HBM write + read, minus the
     taps' vector work on the busiest core of the 1x1 conv's tiling (per A tile: a Mul and an Add
@@ -234,7 +237,7 @@ def prologue_gain_us(op: Operation, chip) -> float | None:
     kh, kw = list(cann.origin_shape(op.filter.type))[:2]
     kk = ceil_div(c, c0) * c0
     try:
-        t = cube_tiling("Conv2D", n * ho * wo, cann.origin_shape(reader.y.type)[3], kk,
+        t = cube_tiling("Conv2D", n * ho * wo, cann.origin_shape(reader.results[0].type)[3], kk,
                         dtype.itemsize, c0, chip, ub_a_tiles=4)
     except TilingError:
         return None
@@ -260,8 +263,8 @@ def _module_chip(root: Operation):
     from dialects.kernel import SOC_ATTR
 
     top = root
-    while top.parent_op() is not None:
-        top = top.parent_op()
+    while (parent := top.parent_op()) is not None:
+        top = parent
     attr = top.attributes.get(SOC_ATTR)
     try:
         return get_chip(attr.data if isinstance(attr, StringAttr) else DEFAULT_CHIP)

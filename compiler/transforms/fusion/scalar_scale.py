@@ -22,7 +22,7 @@ from dialects import cann
 from dialects.common import dense_from_numpy, numpy_dtype
 
 #: cube ops linear in operand #i (i in the set), each with its constant filter as operand #1
-_LINEAR = {cann.Conv2DOp: {0}, cann.FusedConv2DOp: {0}, cann.FusedConv2DAddOp: {0},
+_LINEAR: dict[type[Operation], set[int]] = {cann.Conv2DOp: {0}, cann.FusedConv2DOp: {0}, cann.FusedConv2DAddOp: {0},
            cann.FusedConv2DScaledOp: {0, 3}, cann.DepthwiseConv2DOp: {0},
            cann.FusedDepthwiseConv2DOp: {0}}
 
@@ -54,6 +54,7 @@ def fold_scalar_scales(root: Operation) -> int:
         for use in list(y.uses):
             u = use.operation
             w = const_value(u.operands[1])
+            assert w is not None  # _folds_into: the filter is a constant
             c = with_loc(cann.ConstOp(dense_from_numpy((w * k).astype(numpy_dtype(elem_of(u.operands[1]))))), u)
             Rewriter.insert_op(c, InsertPoint.before(u))
             u.operands[1] = c.results[0]
