@@ -5,7 +5,8 @@
 
 // cann.If / Case / While become the host-side kernel.if / case / while naming the same functions;
 // the functions are lowered like @main (layouts too: the conv in @conv_branch gets NC1HWC0 /
-// FRACTAL_Z and TransData kernels at its boundary, which stays in the origin layout).
+// FRACTAL_Z and conversions at its boundary, which stays in the origin layout; with C = C0 = 16
+// NC1HWC0 has the bytes of NHWC, so each conversion is a kernel.view, no launch).
 
 // CHECK-LABEL: func.func @main(
 // CHECK-NEXT: %0 = kernel.if %p, %x {then_branch = @conv_branch, else_branch = @relu} : (tensor<i1>, tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
@@ -20,9 +21,9 @@ func.func @main(%p: tensor<i1>, %i: tensor<i32>, %n: tensor<i32>, %x: tensor<1x4
 }
 
 // CHECK-LABEL: func.func private @conv_branch(
-// CHECK: kernel.transdata {{.*}}NC1HWC0
+// CHECK: kernel.view {{.*}}NC1HWC0
 // CHECK: kernel.cube {{.*}}kind = "Conv2D"
-// CHECK: kernel.transdata
+// CHECK: kernel.view
 // CHECK: func.return {{.*}} : tensor<1x4x4x16xf32>
 func.func private @conv_branch(%a: tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32> {
   %w = cann.Const dense<0.5> : tensor<1x1x16x16xf32>

@@ -9,7 +9,7 @@
 
 // REPORT: automatic fusion: 5 pointwise ops in 2 fused kernels (2 of them cube epilogues)
 // REPORT: pointwise ops left as kernels of their own
-// REPORT-NEXT: Relu (elementwise): producer FusedConv2D is a cube op whose result has 2 consumers
+// REPORT-NEXT: Relu (elementwise): its result is a function result only; producer FusedConv2D is a cube op whose result has 2 consumers
 
 // Conv + bias + residual Add (the other branch: another conv) + Relu + scalar Mul.
 // CHECK-LABEL: func.func @conv_residual
