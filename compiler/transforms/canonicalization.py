@@ -377,9 +377,10 @@ class ReduceThroughUnitReshape(RewritePattern):
                 return
             shape = [1 if i in axes else d for i, d in enumerate(xs)]
         else:
-            axes = _unit_axes_removed(xs, ys, reduced)
-            if axes is None:
+            removed = _unit_axes_removed(xs, ys, reduced)
+            if removed is None:
                 return
+            axes = removed
             shape = [d for i, d in enumerate(xs) if i not in axes]
         new = type(op).create(operands=[r.x], result_types=[TensorType(op.y.type.element_type, shape)],
                               properties={**op.properties, "axes": int_array(axes),
@@ -466,7 +467,8 @@ class BroadcastChain(RewritePattern):
         import numpy as np
         from xdsl.dialects.builtin import TensorType
 
-        chain, v, broadcasts = [op], op.x, 1
+        chain: list[cann.ReshapeOp | cann.BroadcastToDOp] = [op]
+        v, broadcasts = op.x, 1
         while isinstance(v.owner, (cann.ReshapeOp, cann.BroadcastToDOp)) and _single_use(v):
             chain.append(v.owner)
             broadcasts += isinstance(v.owner, cann.BroadcastToDOp)

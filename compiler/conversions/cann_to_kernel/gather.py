@@ -14,7 +14,7 @@ Keras' Embedding wraps negative ids) runs on the index tile in UB after its inpu
 from __future__ import annotations
 
 from xdsl.dialects.builtin import DictionaryAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.conversions.cann_to_kernel.base import (
@@ -83,7 +83,7 @@ class GatherToVectorBody(ChipPattern):
         body = Body([xt, *(v.type for v in ins), yt])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
-                def load(i: int, ti=ti) -> object:
+                def load(i: int, ti=ti) -> SSAValue:
                     return body.load(body.args[1 + i], [ti], "flat", [tile], elem_of(ins[i]),
                                      "UB", shape=[outer, *ishape])
 

@@ -80,6 +80,13 @@ def _unit_view(op: Operation) -> list[int] | None:
     return None  # a Reshape: which unit axis it inserts may be ambiguous
 
 
+def _view_axes(op: Operation) -> list[int]:
+    """`_unit_view` of a view `_match` accepted (never None there)."""
+    axes = _unit_view(op)
+    assert axes is not None
+    return axes
+
+
 def _axis_map(removed: list[int], big_rank: int) -> list[int]:
     """Index in the larger-rank value of each axis of the smaller-rank one."""
     return [i for i in range(big_rank) if i not in removed]
@@ -97,10 +104,11 @@ def _match(b2s: Operation):
     else:
         if _unit_view(squeeze) is None:
             return None
-        conv = squeeze.operands[0].owner
-        if not isinstance(conv, Operation) or tf_op_type(conv) not in _CONVS \
+        owner = squeeze.operands[0].owner
+        if not isinstance(owner, Operation) or tf_op_type(owner) not in _CONVS \
                 or not _single_use(squeeze.operands[0]):
             return None
+        conv = owner
     u = conv.operands[0]
     expand = u.owner if isinstance(u.owner, Operation) else None
     if expand is None or not _single_use(u):
@@ -111,10 +119,11 @@ def _match(b2s: Operation):
     else:
         if _unit_view(expand) is None:
             return None
-        s2b = expand.operands[0].owner
-        if not isinstance(s2b, Operation) or tf_op_type(s2b) != "SpaceToBatchND" \
+        owner = expand.operands[0].owner
+        if not isinstance(owner, Operation) or tf_op_type(owner) != "SpaceToBatchND" \
                 or not _single_use(expand.operands[0]):
             return None
+        s2b = owner
     return s2b, expand, conv, squeeze
 
 
@@ -136,11 +145,11 @@ def _geometry(b2s: Operation, s2b: Operation, expand, conv: Operation, squeeze):
             or len(crops) != len(block):
         return None
     # where the spatial axes of x (1 .. M) sit in the conv's 4-D input
-    amap = list(range(len(ws))) if expand is None else _axis_map(_unit_view(expand), len(ws))
+    amap = list(range(len(ws))) if expand is None else _axis_map(_view_axes(expand), len(ws))
     if len(amap) != len(xs) or amap[0] != 0 or amap[-1] != 3:
         return None
     if squeeze is not None:  # the output view must remove the same axes the input view added
-        out_map = _axis_map(_unit_view(squeeze), 4)
+        out_map = _axis_map(_view_axes(squeeze), 4)
         if out_map != amap:
             return None
     dil, ep = [1, 1, 1, 1], [0] * 8
@@ -176,7 +185,7 @@ def _recompose(b2s: Operation) -> bool:
     v = x
     if expand is not None:
         big = list(xs)
-        for a in _unit_view(expand):
+        for a in _view_axes(expand):
             big.insert(a, 1)
         e = type(expand).create(operands=[x, *expand.operands[1:]],
                                 result_types=[TensorType(x.type.element_type, big)],
@@ -185,7 +194,7 @@ def _recompose(b2s: Operation) -> bool:
         v = e.results[0]
     zbig = list(zs)
     if squeeze is not None:
-        for a in _unit_view(squeeze):
+        for a in _view_axes(squeeze):
             zbig.insert(a, 1)
     attrs = dict(conv.attributes)
     props = dict(conv.properties)

@@ -38,17 +38,18 @@ siblings left alone with the reason, is in the fusion report.  Switch: Horizonta
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TypeAlias, TypeVar
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.ir.rewriting import with_loc
-from compiler.ir.typed import elem_of, num_of, parent_block_of, shape_of, str_of
+from compiler.ir.typed import elem_of, int_of, num_of, parent_block_of, shape_of, str_of
 from compiler.target.formats import c0_for
 from dialects import cann
 from dialects.common import dense_from_numpy, ints, numpy_dtype
@@ -136,7 +137,7 @@ MATMULS = (cann.MatMulV2Op, cann.BatchMatMulV2Op, cann.FusedMatMulOp)
 
 
 def _flag(op: Operation, *names: str) -> bool:
-    return any(bool(op.properties[n].value.data) for n in names if n in op.properties)
+    return any(bool(int_of(op.properties[n])) for n in names if n in op.properties)
 
 
 def _matmul_key(op: Operation):
@@ -148,7 +149,7 @@ def _matmul_key(op: Operation):
     if _flag(op, "transpose_x1", "transpose_x2", "adj_x1", "adj_x2") or len(shape_of(op.operands[1])) != 2:
         return None
     y = op.results[0]
-    if cann.format_of(y.type) is not None or any(d < 0 for d in y.type.get_shape()):
+    if cann.format_of(y.type) is not None or any(d < 0 for d in shape_of(y)):
         return None
     act = op.properties.get("activation")
     alpha = op.properties.get("alpha")
@@ -158,6 +159,11 @@ def _matmul_key(op: Operation):
 
 def _weight(op: Operation) -> SSAValue:
     return op.filter if isinstance(op, (cann.Conv2DOp, cann.FusedConv2DOp)) else op.operands[1]
+
+
+def _nonconst_bias(op: Operation) -> bool:
+    bias = _bias(op)
+    return bias is not None and _const(bias) is None
 
 
 def _bias(op: Operation) -> SSAValue | None:
@@ -240,15 +246,17 @@ def _merge_matmuls(group: list[Operation], widths: list[int]) -> Operation:
     first = group[0]
     x, et = first.operands[0], elem_of(first.operands[0])
     ws = [_known(_weight(o)) for o in group]
-    bs = [_known(_bias(o)).astype(w.dtype) if _bias(o) is not None else np.zeros(w.shape[1], w.dtype)
-          for o, w in zip(group, ws)]
+    bs = []
+    for o, w in zip(group, ws):
+        bias = _bias(o)
+        bs.append(_known(bias).astype(w.dtype) if bias is not None else np.zeros(w.shape[1], w.dtype))
     w, b = np.concatenate(ws, axis=1), np.concatenate(bs)
     wc = with_loc(cann.ConstOp(dense_from_numpy(w), TensorType(et, list(w.shape))), first)
     bc = with_loc(cann.ConstOp(dense_from_numpy(b), TensorType(et, [b.shape[0]])), first)
     ys = list(shape_of(first.results[0]))
     ys[-1] = int(w.shape[1])
     false = IntegerAttr(0, i1)
-    props = {"transpose_x1": false, "transpose_x2": false}
+    props: dict[str, Attribute] = {"transpose_x1": false, "transpose_x2": false}
     act = first.properties.get("activation")
     props["activation"] = act if act is not None else cann.ActivationAttr.of(cann.Activation.none)
     if "alpha" in first.properties:
@@ -258,7 +266,7 @@ def _merge_matmuls(group: list[Operation], widths: list[int]) -> Operation:
     return _split_into(group, [wc, bc], mm, widths, len(ys) - 1, {})
 
 
-def _split_into(group: list[Operation], consts: list[Operation], wide: Operation, widths: list[int],
+def _split_into(group: Sequence[Operation], consts: list[Operation], wide: Operation, widths: list[int],
                 axis: int, padded: dict) -> Operation:
     """Insert the wide op and a SplitVD of its result over `axis` into pieces of `widths`; the
     group's results become the pieces (readers of padded pieces get zero filter rows)."""
@@ -348,7 +356,7 @@ def fuse_siblings(root: Operation) -> Report:
             if epi:
                 why.append(f"{len(epi)} feed a pointwise epilogue")
             nonconst = [o for o in ops if o not in epi and (
-                _const(_weight(o)) is None or (_bias(o) is not None and _const(_bias(o)) is None))]
+                _const(_weight(o)) is None or _nonconst_bias(o))]
             if nonconst:
                 why.append(f"{len(nonconst)} have a non-constant filter or bias")
             cand = [o for o in ops if o not in epi and o not in nonconst]
