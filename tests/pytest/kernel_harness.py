@@ -39,3 +39,39 @@ def om_launches(om) -> int:
     from compiler.backend.perf_report import perf_report
 
     return perf_report(load_offline_model(str(om)).module, "Ascend910B3").launches
+
+
+def compile_on_off(tmp_path, capsys, model, switches: str) -> tuple:
+    """The Keras `model` frozen and compiled by cann-compile twice for the Ascend910B3: as is
+    ("on") and with the fusion switch file `switches` ("off"); (the .pb, {"on": .om, "off": .om})."""
+    from tests.model_zoo.zoo import freeze
+    from tools import cann_compile
+
+    pb = tmp_path / "model.pb"
+    pb.write_bytes(freeze(model).SerializeToString())
+    off = tmp_path / "off.cfg"
+    off.write_text(switches)
+    oms = {}
+    for name, extra in (("on", []), ("off", [f"--fusion_switch_file={off}"])):
+        oms[name] = tmp_path / f"{name}.om"
+        rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                                f"--output={oms[name]}", *extra])
+        out = capsys.readouterr()
+        assert rc == 0, out.err
+    return pb, oms
+
+
+def om_matches_tf(tmp_path, capsys, model, om, pb) -> None:
+    """cann-run `om` on a random input of the model's (one) input shape, --compare-with `pb` at
+    atol 1e-4 / rtol 1e-3 passes."""
+    import numpy as np
+
+    from tools import cann_run
+
+    npy = tmp_path / "x.npy"
+    shape = [1, *model.inputs[0].shape[1:]]
+    np.save(npy, np.random.default_rng(0).standard_normal(shape).astype(np.float32))
+    rc = cann_run.main([str(om), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
+                        "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err

@@ -6,22 +6,11 @@ the kernel level."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import random_inputs, run_graphdef, run_module
-from compiler.ir.ir_io import make_context, module_to_text, parse_module
-
-TOL = 1e-4
-
-
-def _freeze(tmp_path, name, model) -> str:
-    from tests.model_zoo.zoo import freeze
-
-    path = tmp_path / f"{name}.pb"
-    path.write_bytes(freeze(model).SerializeToString())
-    return str(path)
+from compiler.ir.ir_io import make_context, parse_module
+from tests.pytest.test_fusion_prologue import _check, _compile, _freeze, _roundtrip
 
 
 def _separable(tmp_path, stride, relu_before, bias, kernel=3, cin=20):
@@ -49,30 +38,6 @@ def _mobilenet_block(tmp_path):
     h = k.layers.ReLU(6.0)(k.layers.BatchNormalization()(h))
     h = k.layers.BatchNormalization()(k.layers.Conv2D(16, 1, use_bias=False)(h))
     return _freeze(tmp_path, "mbv2", k.Model(inp, h))
-
-
-def _compile(path, passes=("tf-to-cann", "cann-cleanup", "fuse")):
-    from compiler.frontend.importers.graphdef import import_graphdef_file
-
-    ctx = make_context()
-    module = import_graphdef_file(path)
-    run_passes(ctx, module, passes)
-    return ctx, module
-
-
-def _roundtrip(ctx, module):
-    text = module_to_text(module)
-    again, _ = parse_module(ctx, text, "<printed>")
-    assert module_to_text(again) == text
-    return again
-
-
-def _check(path, module):
-    inputs = random_inputs(module, seed=3)
-    got = run_module(module, inputs)
-    ref = run_graphdef(path, inputs, list(got))
-    for key in ref:
-        assert np.abs(got[key].astype(np.float64) - ref[key]).max() <= TOL
 
 
 def _marked(module):

@@ -7,7 +7,7 @@ TensorFlow under cann-run --compare-with (atol 1e-4, rtol 1e-3)."""
 from __future__ import annotations
 
 import numpy as np
-from kernel_harness import om_launches
+from kernel_harness import compile_on_off, om_launches, om_matches_tf
 
 
 def _block():
@@ -35,29 +35,11 @@ def _block():
 
 
 def test_sibling_convs_merge_into_one_wide_conv_and_match_tensorflow(tmp_path, capsys):
-    from tests.model_zoo.zoo import freeze
-    from tools import cann_compile, cann_run
-
     model = _block()
-    pb = tmp_path / "inc.pb"
-    pb.write_bytes(freeze(model).SerializeToString())
-    off = tmp_path / "off.cfg"
-    off.write_text("HorizontalConvFusion:off\n")
-    oms = {}
-    for name, extra in (("on", []), ("off", [f"--fusion_switch_file={off}"])):
-        oms[name] = tmp_path / f"{name}.om"
-        rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                                f"--output={oms[name]}", *extra])
-        out = capsys.readouterr()
-        assert rc == 0, out.err
+    pb, oms = compile_on_off(tmp_path, capsys, model, "HorizontalConvFusion:off\n")
     # b1, b2a, b3a: 3 conv launches become 1 (b1's piece is copied into the concat)
     assert om_launches(oms["on"]) == om_launches(oms["off"]) - 1
-    npy = tmp_path / "x.npy"
-    np.save(npy, np.random.default_rng(0).standard_normal((1, 12, 12, 8)).astype(np.float32))
-    rc = cann_run.main([str(oms["on"]), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
-                        "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, out.out + out.err
+    om_matches_tf(tmp_path, capsys, model, oms["on"], pb)
 
 
 def _two_heads():
@@ -76,26 +58,8 @@ def _two_heads():
 
 
 def test_sibling_matmuls_merge_into_one_wide_matmul_and_match_tensorflow(tmp_path, capsys):
-    from tests.model_zoo.zoo import freeze
-    from tools import cann_compile, cann_run
-
     model = _two_heads()
-    pb = tmp_path / "heads.pb"
-    pb.write_bytes(freeze(model).SerializeToString())
-    off = tmp_path / "off.cfg"
-    off.write_text("HorizontalConvFusion:off\n")
-    oms = {}
-    for name, extra in (("on", []), ("off", [f"--fusion_switch_file={off}"])):
-        oms[name] = tmp_path / f"{name}.om"
-        rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                                f"--output={oms[name]}", *extra])
-        out = capsys.readouterr()
-        assert rc == 0, out.err
+    pb, oms = compile_on_off(tmp_path, capsys, model, "HorizontalConvFusion:off\n")
     # a, b: 2 matmul launches become 1; the split's pieces are views of the wide output
     assert om_launches(oms["on"]) == om_launches(oms["off"]) - 1
-    npy = tmp_path / "x.npy"
-    np.save(npy, np.random.default_rng(0).standard_normal((1, 16, 32)).astype(np.float32))
-    rc = cann_run.main([str(oms["on"]), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
-                        "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, out.out + out.err
+    om_matches_tf(tmp_path, capsys, model, oms["on"], pb)

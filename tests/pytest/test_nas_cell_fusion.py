@@ -13,7 +13,7 @@ matches TensorFlow under cann-run --compare-with (atol 1e-4, rtol 1e-3)."""
 from __future__ import annotations
 
 import numpy as np
-from kernel_harness import om_launches
+from kernel_harness import compile_on_off, om_launches, om_matches_tf
 
 
 def _cell():
@@ -42,22 +42,9 @@ def _cell():
 
 
 def test_nas_cell_fusions_launch_fewer_kernels_and_match_tensorflow(tmp_path, capsys):
-    from tests.model_zoo.zoo import freeze
-    from tools import cann_compile, cann_run
-
     model = _cell()
-    pb = tmp_path / "cell.pb"
-    pb.write_bytes(freeze(model).SerializeToString())
-    off = tmp_path / "off.cfg"
-    off.write_text("HorizontalConvFusion:off\nPadConv2dFusionPass:off\n"
+    pb, oms = compile_on_off(tmp_path, capsys, model, "HorizontalConvFusion:off\nPadConv2dFusionPass:off\n"
                    "PoolSubsampleConv2dFusionPass:off\n")
-    oms = {}
-    for name, extra in (("on", []), ("off", [f"--fusion_switch_file={off}"])):
-        oms[name] = tmp_path / f"{name}.om"
-        rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                                f"--output={oms[name]}", *extra])
-        out = capsys.readouterr()
-        assert rc == 0, out.err
     # the pad red1 and red2 read (their readers are a concat, so they stay two): gone; the
     # factorized path's pad: gone (its unpadded pool runs on the conv's A tiles either way: a
     # pool prologue with the fusions off, the conv's stride with them on).  sep3/sep5's
@@ -65,10 +52,5 @@ def test_nas_cell_fusions_launch_fewer_kernels_and_match_tensorflow(tmp_path, ca
     # its pointwise conv's A tiles (AutomaticPrologueFusion, fusion/depthwise.py), no launch of
     # its own: on is 1 more there
     assert om_launches(oms["on"]) == om_launches(oms["off"]) - 1
-    npy = tmp_path / "x.npy"
-    np.save(npy, np.random.default_rng(0).standard_normal((1, 15, 15, 8)).astype(np.float32))
-    rc = cann_run.main([str(oms["on"]), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
-                        "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, out.out + out.err
+    om_matches_tf(tmp_path, capsys, model, oms["on"], pb)
 
