@@ -57,6 +57,11 @@ class FusePass(ModulePass):
     cann.FusedKernel (compiler/transforms/fusion/auto.py; `auto=false`, `disable=AutomaticUBFusion` or a
     switch file's UBFusion off keep the ops apart)."""
 
+    soc_version: str = ""
+    """The chip whose cost model decides the cost-gated fusions (a depthwise conv as its 1x1
+    reader's prologue); "" = the module's cann.soc_version, else Ascend910B3.  cann-compile
+    passes its --soc_version."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         global LAST_REPORT
         from compiler.transforms.fusion import builtin_rules, load_rule_file
@@ -134,7 +139,7 @@ class FusePass(ModulePass):
             if PROLOGUE_SWITCH.name not in off:  # separable convs: depthwise into the 1x1's A tiles
                 from compiler.transforms.fusion.depthwise import mark_depthwise_prologues
 
-                auto.depthwise_prologues = mark_depthwise_prologues(op)
+                auto.depthwise_prologues = mark_depthwise_prologues(op, self.soc_version or None)
             dead_code(op)
         after = count_kernels(op)
         LAST_REPORT = build_report(all_rules, off, stats, before, after, auto)

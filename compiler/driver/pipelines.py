@@ -131,7 +131,7 @@ def _fuse(o: PipelineOptions) -> list[ModulePass]:
     # After cann-cleanup the constants are folded already: fuse need not fold them again.
     return [_pass("fuse", rules=o.fusion_rules, disable=o.fusion_disable,
                   switch_file=o.fusion_switch_file, report=o.fusion_report,
-                  fold_constants=not o.cleanup)]
+                  fold_constants=not o.cleanup, soc_version=o.chip.name)]
 
 
 def _precision(o: PipelineOptions) -> list[ModulePass]:

@@ -197,7 +197,7 @@ def test_cann_opt_to_level_is_the_same_pipeline(tmp_path):
     r = _run("cann_opt", "--to-level=kernel", "--precision-mode=force_fp16", "--print-pipeline",
              os.path.join(ROOT, "examples", "conv_block.tf.mlir"), "-o", os.devnull)
     assert r.returncode == 0, r.stderr
-    assert r.stderr.strip() == ('tf-to-cann,cann-cleanup,recompose-rnn,fuse{fold_constants=false},'
+    assert r.stderr.strip() == ('tf-to-cann,cann-cleanup,recompose-rnn,fuse{fold_constants=false soc_version="Ascend910B3"},'
                                 'set-precision{mode="force_fp16"},cann-cleanup,align-concat-slabs,assign-layouts,'
                                 'cann-to-kernel{soc_version="Ascend910B3"}')
 

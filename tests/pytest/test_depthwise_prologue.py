@@ -149,6 +149,17 @@ def test_the_prologue_is_taken_only_where_the_estimate_gains(hw, c, cout, marked
     assert len(_marked(module)) == int(marked)
 
 
+@pytest.mark.parametrize("soc,marked", [("Ascend910B3", 1), ("Ascend910A", 0)])
+def test_the_gain_is_estimated_on_the_chip_fuse_is_given(soc, marked):
+    """fuse's soc_version (cann-compile passes its --soc_version) is the chip of the estimate:
+    28x28x128 -> 128 gains on the 910B3 (+0.4 us) and loses on the 910A (-1.1 us)."""
+    from passes.fuse import FusePass
+
+    module = _dw_pw_module(28, 128, 128)
+    FusePass(soc_version=soc).apply(make_context(), module)
+    assert len(_marked(module)) == marked
+
+
 def test_cann_compile_runs_a_separable_conv_as_one_kernel(tmp_path, capsys):
     """Through cann-compile and cann-run --compare-with: the .om launches the input TransData,
     the one conv kernel and the output TransData, and matches TensorFlow."""

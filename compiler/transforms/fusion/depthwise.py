@@ -256,12 +256,15 @@ def prologue_gain_us(op: DWOp, chip) -> float | None:
     return saved_us - taps_us
 
 
-def _module_chip(root: Operation):
+def _module_chip(root: Operation, name: str | None = None):
+    """The profile of chip `name`, else of the module's cann.soc_version, else Ascend910B3."""
     from xdsl.dialects.builtin import StringAttr
 
     from compiler.target.chips import DEFAULT_CHIP, get_chip
     from dialects.kernel import SOC_ATTR
 
+    if name is not None:
+        return get_chip(name)
     top = root
     while (parent := top.parent_op()) is not None:
         top = parent
@@ -272,15 +275,15 @@ def _module_chip(root: Operation):
         return get_chip(DEFAULT_CHIP)
 
 
-def mark_depthwise_prologues(root: Operation) -> int:
+def mark_depthwise_prologues(root: Operation, chip_name: str | None = None) -> int:
     """Mark every depthwise conv in `root` that can be its pointwise reader's prologue and that
-    the estimate says gains (prologue_gain_us > 0 on the module's chip, default Ascend910B3);
-    returns how many were marked."""
+    the estimate says gains (prologue_gain_us > 0 on chip `chip_name`, else the module's chip,
+    default Ascend910B3); returns how many were marked."""
     from xdsl.dialects.builtin import UnitAttr
 
     from compiler.transforms.fusion.auto import PROLOGUE_ATTR
 
-    chip = _module_chip(root)
+    chip = _module_chip(root, chip_name)
     marked = 0
     for op in list(root.walk()):
         if isinstance(op, DW) and depthwise_prologue_problem(op) is None:
