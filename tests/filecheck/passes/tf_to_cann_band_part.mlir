@@ -1,9 +1,10 @@
 // MatrixBandPart of constant inputs -> cann.MatrixBandPart (CANN's x, num_lower, num_upper),
 // which cann-cleanup's fold-constants folds to a constant with the cann semantics (Keras 3's
 // causal attention mask: band_part(ones, -1, 0) keeps the lower triangle); a run-time input is a
-// diagnostic (no kernel lowering).
+// diagnostic (no kernel lowering).  Without cann-cleanup, fuse's constant folding folds it.
 // RUN: cann-opt --tf-to-cann %s | filecheck %s
 // RUN: cann-opt --tf-to-cann --cann-cleanup %s | filecheck %s --check-prefix=FOLD
+// RUN: cann-opt --tf-to-cann --fuse %s | filecheck %s --check-prefix=FOLD
 // RUN: not cann-opt --tf-to-cann %S/Inputs/band_part_runtime.mlir 2>&1 | filecheck %s --check-prefix=ERR
 
 // CHECK-LABEL: func.func @causal
