@@ -363,6 +363,30 @@ LIBRARY_SEMANTICS.update({  # the shape operators with tensor sizes (dialects/ca
 })
 
 
+def _range(op, start, limit, delta) -> np.ndarray:
+    """TensorFlow's Range: start, start + delta, ... before limit (in the scalars' type)."""
+    start, limit, delta = (np.asarray(v).reshape(()).item() for v in (start, limit, delta))
+    if delta == 0:
+        raise ValueError("delta must be non-zero")
+    return np.arange(start, limit, delta)
+
+
+def _band_part(op, x, num_lower, num_upper) -> np.ndarray:
+    """TensorFlow's MatrixBandPart: each innermost matrix's band kept, the rest zero; a negative
+    bound keeps the whole triangle."""
+    lo, up = (int(np.asarray(v).reshape(())) for v in (num_lower, num_upper))
+    r, c = np.indices(x.shape[-2:])
+    keep = ((lo < 0) | (r - c <= lo)) & ((up < 0) | (c - r <= up))
+    return np.where(keep, x, np.zeros_like(x))
+
+
+LIBRARY_SEMANTICS.update({  # tensors made from scalars (folded to constants by fold-constants)
+    cann.FillDOp: lambda op, value: np.full(ints(op.dims), np.asarray(value).reshape(())),
+    cann.RangeOp: _range,
+    cann.MatrixBandPartOp: _band_part,
+})
+
+
 def cumsum(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
     """TensorFlow's Cumsum: the running sum along `axis`, summed in order (float16 in float32;
     integers in their own type, wrapping as TensorFlow's do); `exclusive`: the sum before each

@@ -77,6 +77,7 @@ from dialects.cann.data_movement import (
     BroadcastToDOp,
     BroadcastToOp,
     ConcatV2DOp,
+    FillDOp,
     GatherV2DOp,
     InplaceUpdateOp,
     MirrorPadMode,
@@ -84,6 +85,7 @@ from dialects.cann.data_movement import (
     MirrorPadOp,
     PadDOp,
     PadV2DOp,
+    RangeOp,
     ReshapeOp,
     ShapeOp,
     SliceOp,
@@ -170,6 +172,7 @@ from dialects.cann.host import (
 from dialects.cann.matmul import (
     BatchMatMulV2Op,
     MatMulV2Op,
+    MatrixBandPartOp,
     _matmul_dims,
 )
 from dialects.cann.nn import (
@@ -227,12 +230,17 @@ LIBRARY_OPS = (
 EXTRA_LIBRARY_OPS = (
     GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, EqualOp, NotEqualOp, LogicalAndOp,
     LogicalOrOp, LogicalNotOp, ResizeBilinearV2Op, ResizeNearestNeighborV2Op, SplitDOp, SplitVDOp,
-    PadV2DOp, MirrorPadOp, CumsumOp, BroadcastToDOp, AippOp,
+    PadV2DOp, MirrorPadOp, CumsumOp, BroadcastToDOp, AippOp, FillDOp, RangeOp, MatrixBandPartOp,
 )
 
 
 
-__all__ = ["CONTROL_OPS", "EXTRA_LIBRARY_OPS", "SHAPE_OPS", "CompareCannOp", "ResizeOp",
+#: ops tf-to-cann emits only over constants (tensors made from scalars): every pipeline folds
+#: them to a cann.Const (fold-constants; fuse's constant folding when cann-cleanup is off); they
+#: have no kernel lowering.
+FOLDED_OPS = (FillDOp, RangeOp, MatrixBandPartOp)
+
+__all__ = ["CONTROL_OPS", "FOLDED_OPS", "EXTRA_LIBRARY_OPS", "SHAPE_OPS", "CompareCannOp", "ResizeOp",
            *(c.__name__ for c in (*CONTROL_OPS, *EXTRA_LIBRARY_OPS, *SHAPE_OPS))]
 
 

@@ -4,6 +4,8 @@ broadcasts and in-place updates.
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.irdl import (
@@ -495,6 +497,62 @@ class BroadcastToOp(CannOp):
         check_same_element_type(self.name, self.x.type, self.y.type)
 
 
+
+
+@irdl_op_definition
+class FillDOp(CannOp):
+    """CANN's FillD(value; dims) -> y: a tensor of shape `dims` (an attribute, TensorFlow's
+    constant dims input) filled with the one-element `value` (REG_OP(FillD) in graphengine's
+    .../ops/array_ops.h; Fill takes dims as a tensor).  TensorFlow's Fill."""
+
+    name = "cann.FillD"
+    value = operand_def(TensorType)
+    y = result_def(TensorType)
+    dims = prop_def(I64Array)
+    traits = traits_def(Pure(), Opaque())
+
+    def verify_op(self) -> None:
+        n = self.name
+        vs = _oshape(self.value)
+        if any(d != 1 for d in vs):
+            raise VerifyException(f"{n}: value must have one element, got {_fmt_shape(vs)}")
+        dims = ints(self.dims)
+        if any(d < 0 for d in dims):
+            raise VerifyException(f"{n}: dims must be non-negative, got {list(dims)}")
+        check_same_element_type(n, self.value.type, self.y.type)
+        _check_result_shape(n, dims, _oshape(self.y))
+
+
+
+
+def range_length(start: float, limit: float, delta: float) -> int:
+    """The number of elements of Range(start, limit, delta): TensorFlow's shape rule
+    (ceil((limit - start) / delta), at least 0); delta must be non-zero."""
+    return max(0, math.ceil((limit - start) / delta))
+
+
+@irdl_op_definition
+class RangeOp(CannOp):
+    """CANN's Range(start, limit, delta) -> y: the rank-1 sequence start, start + delta, ...
+    stopping before limit (REG_OP(Range) in graphengine's .../ops/math_ops.h, its inputs
+    scalar tensors).  TensorFlow's Range."""
+
+    name = "cann.Range"
+    start = operand_def(TensorType)
+    limit = operand_def(TensorType)
+    delta = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure(), Opaque())
+
+    def verify_op(self) -> None:
+        n = self.name
+        for what, v in (("start", self.start), ("limit", self.limit), ("delta", self.delta)):
+            if any(d != 1 for d in _oshape(v)):
+                raise VerifyException(f"{n}: {what} must be a scalar, got "
+                                      f"{_fmt_shape(_oshape(v))}")
+        check_same_element_type(n, self.start.type, self.limit.type, self.delta.type)
+        if len(_oshape(self.y)) != 1:
+            raise VerifyException(f"{n}: result must have rank 1")
 
 
 SHAPE_OPS = (ShapeOp, SliceOp, BroadcastToOp)

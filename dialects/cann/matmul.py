@@ -19,7 +19,7 @@ from dialects.cann.base import (
 )
 from dialects.common import check_rank, check_same_element_type, dims_compatible
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Cube, OutputFusable
+from dialects.op_kinds import Cube, Opaque, OutputFusable
 
 
 def _matmul_dims(n: str, a, b, ta: bool, tb: bool):
@@ -89,3 +89,32 @@ class BatchMatMulV2Op(CannOp):
     def verify_op(self) -> None:
         verify_matmul(self, _flag(self.adj_x1), _flag(self.adj_x2), batched=True)
 
+
+
+
+
+@irdl_op_definition
+class MatrixBandPartOp(CannOp):
+    """CANN's MatrixBandPart(x, num_lower, num_upper) -> y (REG_OP(MatrixBandPart) in
+    graphengine's .../ops/matrix_calculation_ops.h): x with every element of each innermost
+    matrix outside its band set to zero, the band num_lower sub-diagonals and num_upper
+    super-diagonals (a negative bound: the whole triangle).  TensorFlow's MatrixBandPart."""
+
+    name = "cann.MatrixBandPart"
+    x = operand_def(TensorType)
+    num_lower = operand_def(TensorType)
+    num_upper = operand_def(TensorType)
+    y = result_def(TensorType)
+    traits = traits_def(Pure(), Opaque())
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs = _oshape(self.x)
+        if len(xs) < 2:
+            raise VerifyException(f"{n}: x must have rank at least 2, got {_fmt_shape(xs)}")
+        for what, v in (("num_lower", self.num_lower), ("num_upper", self.num_upper)):
+            if any(d != 1 for d in _oshape(v)):
+                raise VerifyException(f"{n}: {what} must be a scalar, got "
+                                      f"{_fmt_shape(_oshape(v))}")
+        check_same_element_type(n, self.x.type, self.y.type)
+        _check_result_shape(n, xs, _oshape(self.y))

@@ -663,35 +663,51 @@ def _folded(node: TfNode, b: Builder, value: np.ndarray) -> Sequence[SSAValue]:
     return [b.const(value)]
 
 
+def _static_result(node: TfNode, shape: Sequence[int]) -> TensorType:
+    """The result type of a node whose constant inputs give its shape: the TF result's element
+    type in `shape`, which must agree with the TF result's static dimensions."""
+    rt = node.result_type()
+    want = tuple(rt.get_shape())
+    if len(want) != len(shape) or any(d >= 0 and d != v for d, v in zip(want, shape)):
+        raise LegalizationError(f"the value has shape {list(shape)}, the result type {rt}")
+    return TensorType(rt.element_type, [int(d) for d in shape])
+
+
 def _fill(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-    """Fill(dims, value) of constant inputs is a constant."""
+    """Fill(dims, value) -> FillD(value; dims) with constant inputs (folded to a constant by
+    fold-constants; a non-constant Fill has no kernel lowering)."""
     dims = node.const_ints(0, "dims")
-    value = np.asarray(node.const(1, "value"))
-    if value.size != 1:
+    if np.asarray(node.const(1, "value")).size != 1:
         raise LegalizationError("input 1 (value) must be a scalar")
-    return _folded(node, b, np.full(dims, value.reshape(())))
+    return [b.create(cann.FillDOp, [node.operand(1)], _static_result(node, dims),
+                     dims=int_array(dims))]
 
 
 def _range(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-    """Range(start, limit, delta) of constant inputs is a constant."""
-    start, limit, delta = (np.asarray(node.const(i, w)).reshape(()) for i, w in
+    """Range(start, limit, delta) -> Range with constant inputs (folded to a constant by
+    fold-constants; a non-constant Range has no kernel lowering)."""
+    from dialects.cann.data_movement import range_length
+
+    start, limit, delta = (np.asarray(node.const(i, w)).reshape(()).item() for i, w in
                            ((0, "start"), (1, "limit"), (2, "delta")))
     if delta == 0:
         raise LegalizationError("delta must be non-zero")
-    return _folded(node, b, np.arange(start.item(), limit.item(), delta.item()))
+    n = range_length(start, limit, delta)
+    return [b.create(cann.RangeOp, [node.operand(i) for i in range(3)],
+                     _static_result(node, [n]))]
 
 
 def _band_part(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-    """MatrixBandPart(x, num_lower, num_upper) of constant inputs is a constant (Keras 3's causal
-    attention mask: band_part(ones, -1, 0)); a negative bound keeps the whole triangle."""
+    """MatrixBandPart(x, num_lower, num_upper) -> MatrixBandPart with constant inputs (Keras 3's
+    causal attention mask: band_part(ones, -1, 0)), folded to a constant by fold-constants; a
+    non-constant one has no kernel lowering."""
     x = np.asarray(node.const(0, "input"))
-    lo, up = (int(np.asarray(node.const(i, w)).reshape(())) for i, w in
-              ((1, "num_lower"), (2, "num_upper")))
+    for i, w in ((1, "num_lower"), (2, "num_upper")):
+        node.const(i, w)
     if x.ndim < 2:
         raise LegalizationError("input 0 must have rank at least 2")
-    r, c = np.indices(x.shape[-2:])
-    keep = ((lo < 0) | (r - c <= lo)) & ((up < 0) | (c - r <= up))
-    return _folded(node, b, np.where(keep, x, np.zeros_like(x)))
+    return [b.create(cann.MatrixBandPartOp, [node.operand(i) for i in range(3)],
+                     _static_result(node, x.shape))]
 
 
 def _axis(node: TfNode, i: int, rank: int) -> int:
@@ -1269,9 +1285,11 @@ RULES: list[Rule] = [
     Rule("MirrorPad", "MirrorPad", _mirror_pad),
     Rule("Split", "SplitD", _split, dtype_operand=1),
     Rule("SplitV", "SplitVD", _split_v),
-    Rule("Fill", "Const", _fill, dtype_operand=None, note="constant inputs only"),
-    Rule("Range", "Const", _range, dtype_operand=None, note="constant inputs only"),
-    Rule("MatrixBandPart", "Const", _band_part, dtype_operand=None, note="constant inputs only"),
+    Rule("Fill", "FillD", _fill, dtype_operand=None,
+         note="constant inputs only (dims an attribute); always folded"),
+    Rule("Range", "Range", _range, dtype_operand=None, note="constant inputs only; always folded"),
+    Rule("MatrixBandPart", "MatrixBandPart", _band_part, dtype_operand=None,
+         note="constant inputs only; always folded"),
     # images
     Rule("ResizeBilinear", "ResizeBilinearV2", one_to_one(cann.ResizeBilinearV2Op, (0, 1), {
         "align_corners": flag("align_corners"),

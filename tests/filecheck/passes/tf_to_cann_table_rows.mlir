@@ -4,7 +4,7 @@
 // BatchMatMul/V3 -> BatchMatMulV2, Exp/Log/Abs/Reciprocal/Inv, Max/Min/Prod -> Reduce*D (constant
 // axes, negative and repeated-free, i32/i64), Select (same-shape and a vector condition, which
 // is reshaped to [n, 1]), comparisons and logic, PadV2 (0 -> PadD, else PadV2D), MirrorPad,
-// Fill/Range of constants -> Const, Split/SplitV (-1 resolved) -> SplitD/SplitVD, and
+// Fill/Range of constants -> FillD (dims an attribute) / Range, Split/SplitV (-1 resolved) -> SplitD/SplitVD, and
 // ResizeBilinear/ResizeNearestNeighbor -> ResizeBilinearV2/ResizeNearestNeighborV2.
 // CHECK-LABEL: func.func @prevent_gradient_shape(
 // CHECK-NEXT: %0 = cann.Const dense<[2, 3]> : tensor<2xi32>
@@ -136,8 +136,8 @@ func.func @pads(%x: tensor<2x3xf32>) -> (tensor<3x6xf32>, tensor<3x6xf32>, tenso
 // CHECK-NEXT: %s = cann.Const dense<1> : tensor<i32>
 // CHECK-NEXT: %l = cann.Const dense<9> : tensor<i32>
 // CHECK-NEXT: %st = cann.Const dense<2> : tensor<i32>
-// CHECK-NEXT: %0 = cann.Const dense<5.000000e-01> : tensor<2x3xf32>
-// CHECK-NEXT: %1 = cann.Const dense<[1, 3, 5, 7]> : tensor<4xi32>
+// CHECK-NEXT: %0 = cann.FillD %v {dims = array<i64: 2, 3>} : (tensor<f32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %1 = cann.Range %s, %l, %st : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4xi32>
 // CHECK-NEXT: func.return %0, %1 : tensor<2x3xf32>, tensor<4xi32>
 func.func @fill_range() -> (tensor<2x3xf32>, tensor<4xi32>) {
   %d = "tf.Const"() {value = dense<[2, 3]> : tensor<2xi32>} : () -> tensor<2xi32>
