@@ -388,16 +388,21 @@ def nz_concat_blocks(axis: int, pieces: list[tuple[int, ...]], dtype) -> bool:
     return all(p[a] % unit == 0 for p in pieces[:-1])
 
 
-def rule_concat_nz(op: Operation, fmt: str) -> str | None:
-    """Concat of FRACTAL_NZ values at whole blocks (nz_concat_blocks): a concat of the stored
-    arrays along K1, M1 or a batch axis (data_movement.py `stored_block_axis`)."""
+def _nz_whole_blocks(op: Operation, fmt: str, dim: str, pieces, what: str) -> str | None:
+    """Why the concat / split `op` over attribute `dim` is no whole-block operation on its
+    FRACTAL_NZ `pieces` (its inputs or its parts), or None (nz_concat_blocks)."""
     msg = _device_shape(op, fmt)
     if msg:
         return msg
-    pieces = [_shape(v) for v in op.operands]
-    if not nz_concat_blocks(_int(op, "concat_dim"), pieces, _dtype(op.results[0])):
-        return "an input ends inside a FRACTAL_NZ block (columns not a multiple of C0, or rows of 16)"
+    if not nz_concat_blocks(_int(op, dim), [_shape(v) for v in pieces], _dtype(op.results[0])):
+        return f"{what} ends inside a FRACTAL_NZ block (columns not a multiple of C0, or rows of 16)"
     return None
+
+
+def rule_concat_nz(op: Operation, fmt: str) -> str | None:
+    """Concat of FRACTAL_NZ values at whole blocks (nz_concat_blocks): a concat of the stored
+    arrays along K1, M1 or a batch axis (data_movement.py `stored_block_axis`)."""
+    return _nz_whole_blocks(op, fmt, "concat_dim", op.operands, "an input")
 
 
 def rule_split(op: Operation, fmt: str) -> str | None:
@@ -417,13 +422,7 @@ def rule_split_nz(op: Operation, fmt: str) -> str | None:
     concat's inputs): a split of the stored array along K1, M1 or a batch axis
     (data_movement.py `nz_block_axis`); with one batch, a part on K1 is a contiguous slab the
     memory plan aliases (no copy)."""
-    msg = _device_shape(op, fmt)
-    if msg:
-        return msg
-    pieces = [_shape(r) for r in op.results]
-    if not nz_concat_blocks(_int(op, "split_dim"), pieces, _dtype(op.results[0])):
-        return "a part ends inside a FRACTAL_NZ block (columns not a multiple of C0, or rows of 16)"
-    return None
+    return _nz_whole_blocks(op, fmt, "split_dim", op.results, "a part")
 
 
 def rule_slice_hw(op: Operation, fmt: str) -> str | None:
