@@ -20,10 +20,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from compiler.backend import memory_plan as mp  # noqa: E402
-from compiler.driver.pipelines import PipelineOptions, build_pipeline  # noqa: E402
-from compiler.driver.runner import main_func  # noqa: E402
 from compiler.ir.diagnostics import CompileError, OpError  # noqa: E402
+from compiler.ir.entry import main_func  # noqa: E402
 from compiler.ir.ir_io import make_context  # noqa: E402
+from tools.driver.pipelines import PipelineOptions, build_pipeline  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = ["ResNet50", "MobileNetV2", "EfficientNetB0", "BertEncoder2"]

@@ -117,7 +117,7 @@ def estimate_tf_graph(graph_def, chip) -> tuple[float, int]:
 
 
 def estimate_module(module, chip) -> tuple[float, int]:
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
     from dialects.cann import origin_shape
 
     total, launches = 0.0, 0

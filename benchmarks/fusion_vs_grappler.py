@@ -68,12 +68,12 @@ def grappler_kernels(graph_def, outputs: list[str]) -> tuple[int, float, dict[st
 
 
 def our_kernels(path: str, report_path: str | None):
-    """cann-compile's pipeline (compiler/driver/pipelines.py) up to the fused level; "unfused" counts
+    """cann-compile's pipeline (tools/driver/pipelines.py) up to the fused level; "unfused" counts
     the kernels that enter fuse, the time is fuse's."""
-    from compiler.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
     from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.ir.ir_io import make_context
     from compiler.transforms.fusion.engine import count_kernels
+    from tools.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
 
     ctx = make_context()
     module = import_graphdef_file(path)
@@ -126,7 +126,8 @@ def main(argv=None) -> int:
             err = (str(e).strip().splitlines() or [type(e).__name__])[0][:160]
         max_abs = None
         if args.check and module is not None:
-            from compiler.driver.runner import random_inputs, run_graphdef, run_module
+            from compiler.interpreters.execute import random_inputs, run_module
+            from tools.driver.runner import run_graphdef
 
             inputs = random_inputs(module)
             mine = run_module(module, inputs)

@@ -7,10 +7,10 @@ the max abs error against TensorFlow.
 Models: tests/model_zoo/ranged.py (RangedCNN with `x:1~16,32,32,3`, RangedEncoder with
 `x:1,1~32,32`).  Per shape:
   miss s      Dispatcher.kernels on a new shape: shape inference on the cann semantics, then the
-              recorded passes fuse .. plan-memory (compiler/backend/runtime_tiling.py)
+              recorded passes fuse .. plan-memory (tools/driver/runtime_tiling.py)
   hit us      the same call again (the shape cache)
   est us      the perf report of the kernels tiled at dispatch / of `cann-compile --input_shape`
-              at that shape (compiler/driver/shape_ranges.py `shape_reports` does the former)
+              at that shape (tools/driver/shape_ranges.py `shape_reports` does the former)
   max abs     the dispatched kernels run on their planned arena vs TensorFlow, same inputs
 Nothing is asserted (tests/pytest/test_shape_ranges.py asserts).
 """
@@ -51,9 +51,9 @@ def main() -> int:
 
     from compiler.backend.offline_model import load_offline_model, run_planned
     from compiler.backend.perf_report import perf_report
-    from compiler.backend.runtime_tiling import Dispatcher
-    from compiler.driver.runner import compare, run_graphdef
     from tests.model_zoo.ranged import ranged_graphdef
+    from tools.driver.runner import compare, run_graphdef
+    from tools.driver.runtime_tiling import Dispatcher
 
     print("| model | range | shape | miss s | hit us | est us ranged / static (ratio) | max abs vs TF |")
     print("|---|---|---|---|---|---|---|")

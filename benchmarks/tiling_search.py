@@ -109,14 +109,14 @@ MODELS = {"ResNet50": resnet50, "MobileNetV2": mobilenetv2, "EfficientNetB0": ef
 
 def model_gemms(names, cache_dir):
     """{model: () -> [(kind, M, N, K, batch)]} read from the frozen GraphDefs: each model is
-    compiled to the kernel level (compiler.driver.pipelines.build_pipeline) and every cube kernel's
+    compiled to the kernel level (tools.driver.pipelines.build_pipeline) and every cube kernel's
     GEMM is taken from its tiling (M, N, Ka, batchNum): exactly the problems the solver served,
     including the GEMMs an attention is decomposed into."""
-    from compiler.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
     from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.ir.ir_io import make_context
     from dialects import kernel
     from tests.model_zoo.zoo import frozen_graphdef
+    from tools.driver.pipelines import PipelineOptions, build_pipeline, run_pipeline
 
     out = {}
     for name in names:

@@ -5,7 +5,7 @@
 
 Per model (frozen GraphDef built and cached on first use, `CANN_MODEL_ZOO` or --zoo):
   kernels    ours: cann ops that launch a kernel after the pipeline up to `fuse`
-             (compiler.driver.pipelines LEVELS["fused"], compiler.transforms.fusion.engine.count_kernels);
+             (tools.driver.pipelines LEVELS["fused"], compiler.transforms.fusion.engine.count_kernels);
              Grappler's: nodes of its optimized graph that are kernels
              (benchmarks/fusion_vs_grappler.py: grappler_optimize, tf_kernel_count)
   TransData  kernel.transdata in the compiled module (after assign-layouts: cann.TransData, when
@@ -56,7 +56,6 @@ def _count(module, name: str) -> int:
 
 def measure(name: str, zoo: str, soc: str) -> dict:
     """One row; on failure `stage` and `error` say where and why, the rest stays None."""
-    from compiler.driver.pipelines import LEVELS, run_passes
     from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.frontend.tf_loader import read_graphdef_file
     from compiler.ir.ir_io import make_context
@@ -64,6 +63,7 @@ def measure(name: str, zoo: str, soc: str) -> dict:
     from compiler.transforms.fusion.engine import count_kernels
     from passes import fuse
     from tests.model_zoo.zoo import ZOO, frozen_graphdef, sample_inputs
+    from tools.driver.pipelines import LEVELS, run_passes
 
     row: dict = {"model": name, "family": ZOO[name].family, "stage": None, "error": None}
     for k in ("kernels", "grappler_kernels", "transdata", "alone", "left_alone", "launches",
@@ -122,7 +122,7 @@ def measure(name: str, zoo: str, soc: str) -> dict:
         row["transdata"] = _count(module, "kernel.transdata")
         try:
             from compiler.backend.memory_plan import read_plan_info
-            from compiler.driver.runner import main_func
+            from compiler.ir.entry import main_func
 
             info = read_plan_info(main_func(module))
             row["arena_mib"] = info["arena"] / 2**20
@@ -139,7 +139,7 @@ def measure(name: str, zoo: str, soc: str) -> dict:
         del module
         try:
             from compiler.backend.offline_model import load_offline_model, run_planned
-            from compiler.driver.runner import compare, run_graphdef
+            from tools.driver.runner import compare, run_graphdef
 
             om = load_offline_model(om_path).module
             inputs = sample_inputs(name, graph_path=path)

@@ -1037,7 +1037,7 @@ CONTROL_KERNEL_OPS = (IfKernelOp, CaseKernelOp, WhileKernelOp)
 #     kernel.yield
 #   }) : (...) -> tensor<?x1x32x32x16xf32, ...>
 #
-# A kernel of a range-compiled model (compiler/backend/runtime_tiling.py): its types keep the
+# A kernel of a range-compiled model (tools/driver/runtime_tiling.py): its types keep the
 # `?` of the range; its body is the one cann op (fused and laid out once, at compile time) the
 # kernel computes, and `tiling_fn` records the tiling function in place of a fixed tiling: which
 # solver of compiler/target/tiling.py it calls (`cube`: the GEMM solver, `vector`: the vector

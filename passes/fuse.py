@@ -13,7 +13,7 @@ priority (higher first); see compiler/transforms/fusion/language.py for the lang
     cann-opt --fuse --fusion-switch-file=switch.cfg --fusion-report=- input.mlir
 
 cann-opt's --fusion-switch-file / --fusion-report and cann-compile's --fusion_switch_file reach
-the pass as its `switch_file` / `report` options (compiler/driver/pipelines.py sets them).
+the pass as its `switch_file` / `report` options (tools/driver/pipelines.py sets them).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     cann-opt -p 'tf-to-cann,insert-aipp{config="aipp.cfg"}' model.tf.mlir
 
-For each `aipp_op` block of the file (compiler/driver/aipp_config.py), the @main input that
+For each `aipp_op` block of the file (compiler/frontend/aipp_config.py), the @main input that
 `related_input_rank` names becomes the raw uint8 image (RGB888 [N, H, W, 3], YUV400 [N, H, W, 1],
 YUV420SP [N, H*3/2, W, 1], H x W the source image size), and a `cann.Aipp` computing the model's
 NHWC float input from it feeds what the input fed.  assign-layouts then gives its result
@@ -54,8 +54,8 @@ def _reads_nchw(arg) -> bool:
 
 
 def insert_aipp(module: ModuleOp, path: str) -> None:
-    from compiler.driver.aipp_config import parse_aipp_config, resolve
-    from compiler.driver.runner import io_names, main_func
+    from compiler.frontend.aipp_config import parse_aipp_config, resolve
+    from compiler.ir.entry import io_names, main_func
     from dialects import cann
     from dialects.common import int_array
 

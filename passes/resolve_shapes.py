@@ -2,7 +2,7 @@
 a dispatch: cann.Shape of a static tensor -> cann.Const, constants folded, cann.Slice /
 cann.BroadcastTo with constant sizes -> StridedSliceD / BroadcastToD
 (compiler/transforms/resolve_shapes.py).  The first pass of the tiling function a ranged
-compile records (compiler/driver/shape_ranges.py); on a module without them, nothing."""
+compile records (tools/driver/shape_ranges.py); on a module without them, nothing."""
 
 from __future__ import annotations
 

@@ -394,6 +394,6 @@ def _warn_missing(module: ModuleOp, option: str, names) -> None:
 
 
 def _output_names(fn: func.FuncOp, n: int) -> list[str]:
-    from compiler.driver.runner import io_names
+    from compiler.ir.entry import io_names
 
     return io_names(fn)[1][:n]

@@ -11,10 +11,10 @@
     cann-compile --mode=6 --om=model.om                            # model information
 
 Options are spelt as ATC spells them (`--soc_version`) or with dashes (`--soc-version`).  Each
-one becomes a field of `PipelineOptions` (compiler/driver/pipelines.py), which builds the explicit pass
+one becomes a field of `PipelineOptions` (tools/driver/pipelines.py), which builds the explicit pass
 pipeline; `--print-pipeline` prints it as the `-p` spec `cann-opt` replays.  The input shapes and
 outputs go to the importer as keyword arguments (shape inference reruns on the new shapes).  An
-ATC option this compiler does not implement is rejected by name (compiler/driver/atc_options.py),
+ATC option this compiler does not implement is rejected by name (tools/driver/atc_options.py),
 never silently accepted.
 """
 
@@ -29,9 +29,9 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 
-from compiler.driver.cli import ToolArgumentParser, run_tool
 from compiler.ir.diagnostics import CompileError, SourceMap
 from compiler.ir.typed import block_of
+from tools.driver.cli import ToolArgumentParser, run_tool
 
 TOOL = "cann-compile"
 FRAMEWORKS = {"0": "Caffe", "1": "MindSpore", "3": "TensorFlow", "5": "ONNX"}
@@ -45,8 +45,8 @@ log = logging.getLogger("cann.compile")
 
 
 def _parser() -> ToolArgumentParser:
-    from compiler.driver.atc_options import LOG_LEVELS, NOT_IMPLEMENTED
-    from compiler.driver.pipelines import PRECISION_MODES
+    from tools.driver.atc_options import LOG_LEVELS, NOT_IMPLEMENTED
+    from tools.driver.pipelines import PRECISION_MODES
 
     p = ToolArgumentParser(prog=TOOL, description="Compile a TensorFlow model to an offline model (.om).")
     a = p.add_argument
@@ -82,7 +82,7 @@ def _parser() -> ToolArgumentParser:
     both("insert_op_conf", default=None, metavar="aipp.cfg",
          help="static AIPP on the model inputs (ATC's aipp_op file)")
     both("dynamic_batch_size", default=None, metavar='"1,2,4,8"',
-         help="batch gears: -1 in the first dimension of --input_shape (compiler/driver/gears.py)")
+         help="batch gears: -1 in the first dimension of --input_shape (tools/driver/gears.py)")
     both("dynamic_image_size", default=None, metavar='"h,w;h,w"',
          help="image-size gears: -1 at H and W of --input_shape (NHWC or NCHW)")
     both("dynamic_dims", default=None, metavar='"d1,d2;d1,d2"',
@@ -115,8 +115,8 @@ def _parser() -> ToolArgumentParser:
 
 def _rejected(args) -> None:
     """Options ATC forbids together, then ATC options this compiler does not implement."""
-    from compiler.driver.atc_options import EXCLUSIVE, NOT_IMPLEMENTED
-    from compiler.driver.gears import GEAR_OPTIONS
+    from tools.driver.atc_options import EXCLUSIVE, NOT_IMPLEMENTED
+    from tools.driver.gears import GEAR_OPTIONS
 
     given = {n for n in (*NOT_IMPLEMENTED, *GEAR_OPTIONS) if getattr(args, n) is not None}
     if args.precision_mode is not None:
@@ -145,15 +145,15 @@ def _requires(args, *names: str) -> None:
 def pipeline_options(args, module=None):
     """The PipelineOptions of the parsed arguments.  `module` (the imported tf-level IR) lets
     the cfg files' op names be checked against the graph."""
-    from compiler.driver.atc_options import parse_customize_dtypes, parse_implmode, parse_keep_dtype, parse_output_type
-    from compiler.driver.pipelines import PipelineOptions, resolve_chip
+    from tools.driver.atc_options import parse_customize_dtypes, parse_implmode, parse_keep_dtype, parse_output_type
+    from tools.driver.pipelines import PipelineOptions, resolve_chip
 
     chip = resolve_chip(args.soc_version)
     implmode, implmode_ops = parse_implmode(args.op_select_implmode, args.optypelist_for_implmode)
     if args.fusion_switch_file and not os.path.isfile(args.fusion_switch_file):
         raise CompileError(f"{args.fusion_switch_file}: error: no such file (--fusion_switch_file)")
     if args.insert_op_conf:  # the file checked on its own here; against the inputs by the pass
-        from compiler.driver.aipp_config import parse_aipp_config
+        from compiler.frontend.aipp_config import parse_aipp_config
 
         parse_aipp_config(args.insert_op_conf)
     outs = _out_nodes(args)
@@ -177,7 +177,7 @@ def pipeline_options(args, module=None):
 
 
 def _out_nodes(args) -> list[str] | None:
-    from compiler.driver.atc_options import parse_out_nodes
+    from tools.driver.atc_options import parse_out_nodes
 
     return parse_out_nodes(args.out_nodes) if args.out_nodes else None
 
@@ -209,7 +209,7 @@ def _own_node(op) -> str | None:
 def import_model(args):
     """The tf-level module of --model, with --input_shape / --out_nodes applied by the importer
     (its shape inference reruns on the new shapes)."""
-    from compiler.driver.atc_options import parse_input_shape
+    from tools.driver.atc_options import parse_input_shape
 
     path = args.model
     shapes = parse_input_shape(args.input_shape) if args.input_shape else None
@@ -245,7 +245,7 @@ def check_input_format(module, fmt: str | None) -> None:
     layout-sensitive op each input reaches (NHWC for TensorFlow's default).  ND: no such op."""
     if fmt is None:
         return
-    from compiler.driver.runner import io_names, main_func
+    from compiler.ir.entry import io_names, main_func
     from dialects.common import string_value
 
     fn = main_func(module)
@@ -300,20 +300,20 @@ def cycle_collection_paused() -> Iterator[None]:
 def compile_model(args, log_step=lambda step, dt: None, print_spec=None, imported=None):
     """Returns (kernel-level planned module, before-fusion module or None, after-fusion module
     or None).  `args` are cann-compile's parsed arguments (`parse_args`); `imported`: the
-    tf-level module already imported (one gear's, compiler/driver/gears.py)."""
+    tf-level module already imported (one gear's, tools/driver/gears.py)."""
     from xdsl.dialects.builtin import StringAttr
 
-    from compiler.driver.pipelines import build_pipeline, pipeline_spec, run_pipeline
     from compiler.ir.ir_io import make_context
+    from tools.driver.pipelines import build_pipeline, pipeline_spec, run_pipeline
 
     _check_framework(args)
     if not args.model:
         raise CompileError("--model is required (the model to compile)")
     pipeline_options(args)  # every option value checked before the (slow) import
-    from compiler.driver.shape_ranges import is_range_spec
+    from tools.driver.shape_ranges import is_range_spec
 
     if is_range_spec(args.input_shape):  # "x:1~16,...": tiled at dispatch (shape_ranges.py)
-        from compiler.driver.shape_ranges import compile_ranged
+        from tools.driver.shape_ranges import compile_ranged
 
         with cycle_collection_paused():
             return compile_ranged(args, pipeline_options(args), log_step, print_spec,
@@ -361,7 +361,7 @@ def output_path(path: str) -> str:
 
 def _mode_json(args) -> int:
     from compiler.backend.offline_model import is_offline_model
-    from compiler.driver.model_info import offline_model_json, original_model_json, write_json
+    from tools.driver.model_info import offline_model_json, original_model_json, write_json
 
     if args.om is None and args.model is not None:
         args.om = args.model  # the original model may also be named by --model
@@ -382,8 +382,8 @@ def _mode_json(args) -> int:
 
 
 def _mode_precheck(args) -> int:
-    from compiler.driver.atc_options import parse_input_shape
-    from compiler.driver.model_info import pre_check, write_json
+    from tools.driver.atc_options import parse_input_shape
+    from tools.driver.model_info import pre_check, write_json
 
     _check_framework(args)
     _requires(args, "model")
@@ -391,8 +391,8 @@ def _mode_precheck(args) -> int:
         raise CompileError(f"{args.model}: error: --mode=3 checks a GraphDef (.pb, .pbtxt)")
     if not os.path.exists(args.model):
         raise CompileError(f"{args.model}: error: no such file (--model)")
-    from compiler.driver.gears import parse_gears, pre_check_gears
-    from compiler.driver.shape_ranges import is_range_spec, pre_check_ranged
+    from tools.driver.gears import parse_gears, pre_check_gears
+    from tools.driver.shape_ranges import is_range_spec, pre_check_ranged
 
     spec = parse_gears(args)
     if spec is not None:  # every gear's shapes checked
@@ -410,7 +410,7 @@ def _mode_precheck(args) -> int:
 
 
 def _mode_info(args) -> int:
-    from compiler.driver.model_info import model_info_text
+    from tools.driver.model_info import model_info_text
 
     _requires(args, "om")
     if not os.path.exists(args.om):
@@ -429,7 +429,7 @@ def _mode_compile(args) -> int:
         if args.time:
             print(f"// {step}: {dt:.4f} s", file=sys.stderr)
 
-    from compiler.driver.gears import compile_gears_to_om, parse_gears
+    from tools.driver.gears import compile_gears_to_om, parse_gears
 
     spec = parse_gears(args)
     if spec is not None:
@@ -451,14 +451,14 @@ def _mode_compile(args) -> int:
         size = write_offline_model(module, out, name)
         log_step("write .om", time.perf_counter() - t0)
     from compiler.backend.memory_plan import read_plan
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
 
     plan = read_plan(main_func(module))
     print(f"{out}: {size} bytes, {len(plan.collected.launches)} kernels, arena {plan.arena} B "
           f"(live-set bound {plan.live_bound} B, naive {plan.naive} B), "
           f"compiled in {time.perf_counter() - t_all:.2f} s")
     if args.report_shape:  # a range-compiled model: the estimate of the kernels tiled at each shape
-        from compiler.driver.shape_ranges import shape_reports
+        from tools.driver.shape_ranges import shape_reports
 
         return shape_reports(module, args.report_shape, args.report_json)
     if args.report or args.report_json:
@@ -480,7 +480,7 @@ def parse_args(argv: Sequence[str] | None = None):
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body() -> int:
-        from compiler.driver.atc_options import check_mode, configure_log
+        from tools.driver.atc_options import check_mode, configure_log
 
         args = parse_args(argv)
         configure_log(args.log, TOOL)

@@ -8,7 +8,7 @@
 MLIR-style one-flag-per-pass options are pulled out of argv before argparse sees them and
 appended, in order, to the `-p` pipeline (`--precision-mode=M` is the pass flag of
 set-precision{mode=M}).  `--to-level=L` runs cann-compile's default pipeline up to level L, built
-by compiler/driver/pipelines.py from the driver's options (--soc-version, --precision-mode,
+by tools/driver/pipelines.py from the driver's options (--soc-version, --precision-mode,
 --allow-host-fallback, --legalization-report, --fusion-switch-file, --fusion-report); with a
 hand-written pipeline those options go to the tf-to-cann / fuse passes in it.
 `--print-pipeline` prints the `-p` spec that runs.  TensorFlow is never imported for a .mlir input.
@@ -26,8 +26,11 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from compiler.driver.cli import run_tool
-from compiler.driver.pipelines import (
+from compiler.ir.diagnostics import CompileError, SourceMap, verify_module
+from compiler.ir.ir_io import make_context, module_to_text, parse_module, read_text, write_atomically
+from passes import ALL_PASSES
+from tools.driver.cli import run_tool
+from tools.driver.pipelines import (
     LEVEL_ORDER,
     PipelineOptions,
     build_pipeline,
@@ -35,9 +38,6 @@ from compiler.driver.pipelines import (
     resolve_chip,
     with_driver_options,
 )
-from compiler.ir.diagnostics import CompileError, SourceMap, verify_module
-from compiler.ir.ir_io import make_context, module_to_text, parse_module, read_text, write_atomically
-from passes import ALL_PASSES
 
 #: xDSL's own passes that are useful on this project's IR.
 XDSL_PASSES = ("dce", "cse", "canonicalize")
@@ -267,7 +267,7 @@ def _name_file(message: str, filename: str, passes) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # --legalization-report is a driver flag (an option of tf-to-cann, or the pass of that name
-    # when the pipeline has no tf-to-cann: compiler/driver/pipelines.with_driver_options)
+    # when the pipeline has no tf-to-cann: tools/driver/pipelines.with_driver_options)
     pass_flags = [n for n in [*ALL_PASSES, *XDSL_PASSES] if n != "legalization-report"]
     rest, pipeline = split_pass_flags(argv, pass_flags)
     holder: dict[str, CannOptMain] = {}

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from compiler.driver.cli import ToolArgumentParser, run_tool
 from compiler.ir.diagnostics import CompileError, SourceMap
+from tools.driver.cli import ToolArgumentParser, run_tool
 
 TOOL = "cann-run"
 
@@ -104,16 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body() -> int:
         args = _parser().parse_args(argv)
         from compiler.backend.offline_model import is_offline_model, load_offline_model, run_planned
-        from compiler.driver.runner import (
-            ENTRY_ATTR,
-            check_inputs,
-            input_specs,
-            main_func,
-            random_inputs,
-            report_run,
-            run_module,
-        )
+        from compiler.interpreters.execute import check_inputs, random_inputs, run_module
+        from compiler.ir.entry import ENTRY_ATTR, input_specs, main_func
         from compiler.ir.ir_io import load_module
+        from tools.driver.runner import report_run
 
         om = is_offline_model(args.model)
         source.append(SourceMap(args.model))  # a message naming no file is about the model
@@ -121,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             om_model = load_offline_model(args.model)
             module = om_model.module
             source[0] = om_model.source or source[0]
-            from compiler.driver.shape_ranges import recorded, run_ranged
+            from tools.driver.shape_ranges import recorded, run_ranged
 
             if recorded(module):  # range-compiled: tiled at dispatch, one run per --input value
                 return run_ranged(args, module, args.model, load_npy)
@@ -129,13 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             module, source[0] = load_module(args.model)
         names = [spec.partition("=")[0] for spec in args.input]
         if om and om_model.gears is not None and len(set(names)) < len(names):
-            from compiler.driver.gears import run_gears  # one run per value, each in its gear
+            from tools.driver.gears import run_gears  # one run per value, each in its gear
 
             return run_gears(args, om_model.gears, load_npy)
         files: dict[str, str] = {}
         given = parse_inputs(args.input, files)
         if om and om_model.gears is not None:  # a multi-gear .om: the gear the inputs are in
-            from compiler.driver.gears import MBATCH_INPUT
+            from compiler.backend.gear_model import MBATCH_INPUT
 
             om_model = om_model.gears.models[om_model.gears.select(given, files)]
             module = om_model.module

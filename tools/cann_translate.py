@@ -17,9 +17,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from compiler.driver.cli import ToolArgumentParser, run_tool
 from compiler.ir.diagnostics import SourceMap, verify_module
 from compiler.ir.ir_io import module_to_text, write_atomically
+from tools.driver.cli import ToolArgumentParser, run_tool
 
 TOOL = "cann-translate"
 

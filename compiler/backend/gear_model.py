@@ -1,5 +1,5 @@
 """The multi-gear offline model: one planned kernel module per gear of --dynamic_batch_size /
---dynamic_image_size / --dynamic_dims (compiler/driver/gears.py), one copy of the weights.
+--dynamic_image_size / --dynamic_dims (tools/driver/gears.py), one copy of the weights.
 
 The file is an .om of format version 2 (GEARS_FORMAT_VERSION; a single-gear .om stays
 version 1, and loads as before).  Header and section table are those of
@@ -27,6 +27,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from compiler.backend import offline_model as om
+from compiler.ir.diagnostics import CompileError
 
 GEARS = 7
 GEAR_SECTIONS = (om.MODEL_DEF, om.WEIGHT_INDEX, om.TILING, om.MEMORY_PLAN, om.MANIFEST)
@@ -34,6 +35,62 @@ GEAR_SECTIONS = (om.MODEL_DEF, om.WEIGHT_INDEX, om.TILING, om.MEMORY_PLAN, om.MA
 #: gears' IR would otherwise outweigh the shared weights of a small model).
 COMPRESSION = "zlib"
 ZLIB_LEVEL = 6
+
+
+#: The extra input ATC adds (acl's ACL_DYNAMIC_TENSOR_NAME): int64 (aclDataType 9), ND, one
+#: element per gear value: [1] for a batch, [2] for (h, w), [n] for n dynamic dims (what
+#: aclmdlGetInputDims reports in the ACL samples' dynamic-batch/-hw logs).
+MBATCH_INPUT = "ascend_mbatch_shape_data"
+MBATCH_DTYPE = "int64"
+
+
+def select_gear(table: dict, inputs: dict, files: dict[str, str] | None = None) -> int:
+    """The gear (index) of a multi-gear .om's table that `inputs` (name -> array) run in.  An
+    explicit `ascend_mbatch_shape_data` names it by its values; otherwise the given inputs'
+    shapes must be one gear's; no input given: the first gear.  A mismatch is one error naming
+    the input, its shape and the allowed ones."""
+    import numpy as np
+
+    files = files or {}
+    shapes = table["shapes"]
+    gears = [tuple(g) for g in table["gears"]]
+    if MBATCH_INPUT in inputs:
+        v = np.asarray(inputs[MBATCH_INPUT])
+        where = files.get(MBATCH_INPUT, MBATCH_INPUT)
+        if v.ndim != 1 or v.shape[0] != len(gears[0]) or not np.issubdtype(v.dtype, np.integer):
+            raise CompileError(f"{where}: error: input '{MBATCH_INPUT}' must be {len(gears[0])} "
+                               f"integer(s) (shape [{len(gears[0])}], int64), got shape "
+                               f"{list(v.shape)} {v.dtype}")
+        key = tuple(int(x) for x in v)
+        if key not in gears:
+            raise CompileError(f"{where}: error: input '{MBATCH_INPUT}' = {list(key)} is no gear "
+                               f"of --{table['option']}; the gears are "
+                               f"{'; '.join(','.join(map(str, g)) for g in gears)}")
+        k = gears.index(key)
+        for name, value in inputs.items():
+            want = shapes[k].get(name)
+            if name != MBATCH_INPUT and want is not None and list(np.shape(value)) != want:
+                raise CompileError(f"{files.get(name, name)}: error: input '{name}' has shape "
+                                   f"{list(np.shape(value))}, gear {k} ({MBATCH_INPUT} = "
+                                   f"{list(key)}) takes {want}")
+        return k
+    given = {n: list(np.shape(v)) for n, v in inputs.items() if n in shapes[0]}
+    if not given:
+        return 0
+    for k, s in enumerate(shapes):
+        if all(s[n] == shape for n, shape in given.items()):
+            return k
+    # Name the first input whose shape is in no gear (or, when each is in some gear but not
+    # together, the first one).
+    name = next((n for n, shape in given.items() if all(s[n] != shape for s in shapes)),
+                next(iter(given)))
+    allowed = " | ".join(",".join(map(str, s[name])) for s in shapes)
+    return _no_gear(files.get(name, name), name, given[name], allowed, table["option"])
+
+
+def _no_gear(where: str, name: str, shape, allowed: str, option: str) -> int:
+    raise CompileError(f"{where}: error: input '{name}' has shape {shape}, which matches no gear "
+                       f"(--{option}); the gears allow {name}: {allowed}")
 
 
 @dataclass
@@ -46,8 +103,6 @@ class GearModel:
     models: list = field(default_factory=list)
 
     def select(self, inputs: dict, files: dict[str, str] | None = None) -> int:
-        from compiler.driver.gears import select_gear
-
         return select_gear(self.table, inputs, files)
 
 
@@ -69,8 +124,6 @@ def _input_shapes(shapes: dict, manifest: dict) -> dict:
 
 def build_gears(modules: list, spec, name: str) -> tuple[list, list, dict]:
     """(header fields, payload, stats) of the multi-gear .om of the gears' planned modules."""
-    from compiler.driver.gears import MBATCH_DTYPE, MBATCH_INPUT
-
     sink = om.WeightSink(dedupe=True)
     parts = [om.model_parts(m, name, sink) for m in modules]
     manifests = [p.manifest for p in parts]

@@ -37,7 +37,7 @@ def _q(s: str) -> str:
 
 
 def _main(module: ModuleOp) -> func.FuncOp:
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
 
     return main_func(module)
 

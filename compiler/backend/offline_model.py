@@ -108,7 +108,7 @@ def _align(n: int, a: int) -> int:
 # --- writing --------------------------------------------------------------------------------
 
 def _main(module: ModuleOp) -> func.FuncOp:
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
 
     return main_func(module)
 
@@ -312,7 +312,7 @@ class ModelParts:
 def model_parts(module: ModuleOp, name: str, sink: WeightSink) -> ModelParts:
     """Everything of the .om of a kernel-level module but the WEIGHTS section, whose bytes go
     to `sink` (the WEIGHT_INDEX offsets are the sink's)."""
-    from compiler.driver.runner import input_specs, io_names
+    from compiler.ir.entry import input_specs, io_names
     from dialects.common import numpy_dtype
 
     fn = _main(module)
@@ -327,7 +327,7 @@ def model_parts(module: ModuleOp, name: str, sink: WeightSink) -> ModelParts:
     inputs = [{"name": n, "shape": list(s), "dtype": str(d)} for n, s, d in input_specs(module)]
     outputs = []
     for n, t in zip(out_names, fn.function_type.outputs, strict=True):
-        from compiler.driver.runner import framework_shape
+        from compiler.ir.entry import framework_shape
 
         outputs.append({"name": n, "shape": list(framework_shape(t)),
                         "dtype": str(numpy_dtype(elem_of(t)))})
@@ -768,16 +768,17 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
 
 def run_planned(module: ModuleOp, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Run @main's launches in order on one arena at the planned offsets."""
-    from compiler.driver.runner import _finish_output, _prepare_input, check_input_names, io_names
+    from compiler.interpreters.execute import check_input_names, finish_output, prepare_input
+    from compiler.ir.entry import io_names
 
     fn = _main(module)
     in_names, out_names = io_names(fn)
     check_input_names(in_names, inputs)
-    args = [_prepare_input(n, inputs[n], a.type)
+    args = [prepare_input(n, inputs[n], a.type)
             for n, a in zip(in_names, block_of(fn.body).args, strict=True)]
     run = _ArenaRun(module, mp.read_plan(fn).arena)
     results = run.function(fn, args, 0)
-    return {name: _finish_output(v, t)
+    return {name: finish_output(v, t)
             for name, v, t in zip(out_names, results, fn.function_type.outputs, strict=True)}
 
 
@@ -785,7 +786,7 @@ class _ArenaRun:
     """One execution on one arena.  A value in the arena is (absolute offset, dtype, shape)."""
 
     def __init__(self, module: ModuleOp, arena_bytes: int):
-        from compiler.driver.runner import make_interpreter
+        from compiler.interpreters.execute import make_interpreter
 
         self.arena = np.zeros(arena_bytes, np.uint8)
         self.interp = make_interpreter(module)

@@ -347,7 +347,7 @@ def _peak(chip: ChipProfile, fp32: bool) -> float:
 
 def perf_report(module: ModuleOp, chip_name: str | None = None,
                 launch_us: float = LAUNCH_OVERHEAD_US) -> PerfReport:
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
 
     if chip_name is None:
         attr = module.attributes.get("cann.soc_version")

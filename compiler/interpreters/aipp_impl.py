@@ -1,7 +1,7 @@
 """Semantics of static AIPP (cann.Aipp, dialects/cann/) at the cann level, and the two load
 views its kernel reads the raw image with (compiler/conversions/cann_to_kernel/aipp.py).
 
-Steps, in ATC's documented order (compiler/driver/aipp_config.py cites the pages): channel swap
+Steps, in ATC's documented order (compiler/frontend/aipp_config.py cites the pages): channel swap
 -> crop -> CSC -> (p - mean - min) * var_reci -> padding.  Everything is computed in float32
 (every CSC intermediate is an integer below 2**24, so exact).  Two hardware details are not in
 the documentation found, and are assumptions here:

@@ -347,7 +347,7 @@ def extract_cell(loop: Loop) -> Cell | None:
 
 
 def _run_body(loop: Loop, module: ModuleOp, x_t, states: dict[int, np.ndarray], m_t=None):
-    from compiler.driver.runner import make_interpreter
+    from compiler.interpreters.execute import make_interpreter
 
     args = []
     for k, v in enumerate(loop.op.inputs):

@@ -1,6 +1,6 @@
 """Shape computations on `?` dimensions at the cann level (issue 16: symbolic shapes).
 
-A range-compiled model (compiler/driver/shape_ranges.py) can compute a size from the shape of a
+A range-compiled model (tools/driver/shape_ranges.py) can compute a size from the shape of a
 `?` tensor: keras-hub's PositionEmbedding slices its table to the sequence length,
 `Slice(table, [0, 0], Pack(StridedSlice(Shape(x), 1), hidden))`, and broadcasts it to
 `Shape(x)`.  tf-to-cann keeps such a computation as cann ops on the tensor forms of Ascend IR
@@ -8,7 +8,7 @@ A range-compiled model (compiler/driver/shape_ranges.py) can compute a size from
 says its value depends only on shapes and constants, never on the data (a data-dependent size
 stays tf-to-cann's "must be a constant" error naming the node).
 
-At dispatch, the function made concrete at the run's shapes (compiler/backend/runtime_tiling.py),
+At dispatch, the function made concrete at the run's shapes (tools/driver/runtime_tiling.py),
 `resolve_module` (the `resolve-shapes` pass, the first of the recorded tiling function) makes it
 static: each cann.Shape of a static tensor becomes a constant, constants are folded
 (compiler/interpreters/constant_eval.py), and Slice / BroadcastTo with constant sizes become

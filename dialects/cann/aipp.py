@@ -52,7 +52,7 @@ AIPP_FORMATS = tuple(f.value for f in AippInputFormat)
 
 @irdl_op_definition
 class AippOp(CannOp):
-    """Static AIPP (compiler/driver/aipp_config.py): the raw uint8 image x (RGB888 [N, H, W, 3],
+    """Static AIPP (compiler/frontend/aipp_config.py): the raw uint8 image x (RGB888 [N, H, W, 3],
     YUV400 [N, H, W, 1], YUV420SP/NV12 [N, H*3/2, W, 1]) -> the model input y (NHWC float,
     written NC1HWC0 by its kernel): channel swap, crop [start h, start w, size h, size w], CSC
     (matrix row-major, >> 8, input_bias for YUV inputs, output_bias for RGB), then

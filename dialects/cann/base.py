@@ -452,7 +452,7 @@ def _check_result_shape(op_name: str, want, got) -> None:
 
 def inferred_result_shapes(op) -> list[tuple[int, ...]] | None:
     """The (origin) result shapes of `op` its verifier's shape rules compute from its operands:
-    the shape inference of a kernel tiled at dispatch (compiler/backend/runtime_tiling.py).
+    the shape inference of a kernel tiled at dispatch (tools/driver/runtime_tiling.py).
     None when the verifier states no rule for each result or fails on these operands."""
     global _INFERRING
     verify = getattr(op, "verify_", None)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
 
 
 def dense(a: np.ndarray) -> str:

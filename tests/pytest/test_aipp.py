@@ -1,4 +1,4 @@
-"""Static AIPP (cann-compile --insert_op_conf, compiler/driver/aipp_config.py): end to end through
+"""Static AIPP (cann-compile --insert_op_conf, compiler/frontend/aipp_config.py): end to end through
 cann-compile and cann-run on a small conv model built here with TensorFlow, against TensorFlow
 run on the same preprocessing written in numpy below (from ATC's documented formulas, not from
 the compiler's code); and the bad-input lines of the config file."""

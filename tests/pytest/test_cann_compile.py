@@ -203,7 +203,7 @@ def test_cann_opt_to_level_is_the_same_pipeline(tmp_path):
 
 
 def test_pipeline_builder_options_reach_their_passes():
-    from compiler.driver.pipelines import PipelineOptions, build_pipeline, resolve_chip
+    from tools.driver.pipelines import PipelineOptions, build_pipeline, resolve_chip
 
     passes = build_pipeline(PipelineOptions(chip=resolve_chip("Ascend310P3"), level="planned",
                                             fusion_switch_file="s.cfg", keep_dtype=("a",)))
@@ -253,9 +253,9 @@ def _pipeline_that_breaks_then_repairs():
 
 
 def test_pipeline_verifies_after_each_pass_with_verify_each():
-    from compiler.driver.pipelines import run_pipeline
     from compiler.ir.diagnostics import CompileError
     from compiler.ir.ir_io import make_context
+    from tools.driver.pipelines import run_pipeline
 
     module, passes, ran = _pipeline_that_breaks_then_repairs()
     with pytest.raises(CompileError):
@@ -264,8 +264,8 @@ def test_pipeline_verifies_after_each_pass_with_verify_each():
 
 
 def test_pipeline_verifies_the_module_it_leaves_by_default_in_cann_compile():
-    from compiler.driver.pipelines import run_pipeline
     from compiler.ir.ir_io import make_context
+    from tools.driver.pipelines import run_pipeline
 
     module, passes, ran = _pipeline_that_breaks_then_repairs()
     run_pipeline(make_context(), module, passes, verify_each=False)  # the final module verifies

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.diagnostics import OpError
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
 
 
 def tf():

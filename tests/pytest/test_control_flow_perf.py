@@ -10,8 +10,8 @@ import numpy as np
 
 from compiler.backend import memory_plan as mp
 from compiler.backend.perf_report import perf_report
-from compiler.driver.pipelines import run_passes
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
 
 PASSES = ("tf-to-cann", "cann-cleanup", "fuse", "assign-layouts", "cann-to-kernel")
 W = np.eye(3, dtype=np.float32) * 0.5

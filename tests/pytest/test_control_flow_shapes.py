@@ -14,9 +14,9 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import FuncOp
 
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
 
 ROOT = Path(__file__).resolve().parents[2]
 W = (np.arange(9, dtype=np.float32).reshape(3, 3) - 4.0) / 10.0

@@ -9,9 +9,9 @@ import pytest
 
 from compiler.backend import memory_plan as mp
 from compiler.backend.offline_model import build_offline_model, load_offline_model, run_offline_model
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
 
 KERNEL_PASSES = ("tf-to-cann", "cann-cleanup", "fuse", "assign-layouts", "cann-to-kernel")
 

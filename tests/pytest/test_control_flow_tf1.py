@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
 
 W = (np.arange(9, dtype=np.float32).reshape(3, 3) - 4.0) / 8.0
 KERNEL_PASSES = ("tf-to-cann", "fuse", "assign-layouts", "cann-to-kernel")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.driver.pipelines import run_passes
 from compiler.ir.ir_io import make_context, parse_module
 from tests.pytest.test_fusion_prologue import _check, _compile, _freeze, _roundtrip
+from tools.driver.pipelines import run_passes
 
 
 def _separable(tmp_path, stride, relu_before, bias, kernel=3, cin=20):

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.driver.pipelines import run_passes
 from compiler.ir.diagnostics import CompileError
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.transforms.fusion import builtin_rules, parse_rules
+from tools.driver.pipelines import run_passes
 
 
 def test_builtin_rules_parse_and_have_unique_names():
@@ -113,9 +113,10 @@ CASES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_fused_graph_matches_tensorflow(tmp_path, case):
-    from compiler.driver.runner import random_inputs, run_graphdef, run_module
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.interpreters.execute import random_inputs, run_module
     from compiler.transforms.fusion.engine import count_kernels
+    from tools.driver.runner import run_graphdef
 
     body, want_kernels = CASES[case]
     path = _build(tmp_path / f"{case}.pb", body)

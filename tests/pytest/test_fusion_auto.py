@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.driver.pipelines import run_passes
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
 
 
 def _build(path, body):
@@ -66,9 +66,10 @@ CASES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_auto_fusion_matches_tensorflow_at_kernel_level(tmp_path, case):
-    from compiler.driver.runner import random_inputs, run_graphdef, run_module
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.interpreters.execute import random_inputs, run_module
     from compiler.transforms.fusion.engine import count_kernels
+    from tools.driver.runner import run_graphdef
 
     body, want_kernels, want_cube, want_vec = CASES[case]
     path = _build(tmp_path / f"{case}.pb", body)

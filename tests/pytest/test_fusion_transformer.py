@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from compiler.driver.pipelines import run_passes
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
 
 
 def _write(path, graph_def):
@@ -33,9 +33,10 @@ def _build(path, body):
 def _fuse_and_check(path, want_kernels, want_ops=(), atol=1e-4):
     """tf-to-cann + fuse; at most want_kernels kernels, the wanted fused ops present, outputs
     within atol of TensorFlow's, and a second fuse changes nothing."""
-    from compiler.driver.runner import random_inputs, run_graphdef, run_module
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.interpreters.execute import random_inputs, run_module
     from compiler.transforms.fusion.engine import count_kernels
+    from tools.driver.runner import run_graphdef
 
     ctx = make_context()
     module = import_graphdef_file(path)
@@ -236,7 +237,7 @@ def _where_attention(tf, kind):
 
 def _mask_inputs(module, seed=5):
     """random inputs, masks (inputs named m) 0/1 with the diagonal kept."""
-    from compiler.driver.runner import random_inputs
+    from compiler.interpreters.execute import random_inputs
 
     inputs = random_inputs(module, seed=seed)
     if "m" in inputs:
@@ -250,8 +251,9 @@ def _mask_inputs(module, seed=5):
 def _check_levels(path, want_ops, kernel_level=True, atol=1e-4):
     """fused level (the wanted ops present, no Split / SelectV2 left) and kernel level against
     TensorFlow, max abs error <= atol; the fused text round-trips and fusing again changes nothing."""
-    from compiler.driver.runner import run_graphdef, run_module
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.interpreters.execute import run_module
+    from tools.driver.runner import run_graphdef
 
     ctx = make_context()
     levels = [("tf-to-cann", "fuse")]
@@ -364,10 +366,11 @@ ZOO_TARGETS = {"BertEncoder2": 16, "ResNet50": 60, "MobileNetV2": 60, "Efficient
 @pytest.mark.modelzoo
 @pytest.mark.parametrize("name", list(ZOO_TARGETS))
 def test_model_zoo_kernel_counts_and_accuracy(name):
-    from compiler.driver.runner import random_inputs, run_graphdef, run_module
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.interpreters.execute import random_inputs, run_module
     from compiler.transforms.fusion.engine import count_kernels
     from tests.model_zoo.zoo import frozen_graphdef
+    from tools.driver.runner import run_graphdef
 
     path = frozen_graphdef(name)
     ctx = make_context()
@@ -405,8 +408,9 @@ def test_keras3_softmax_mask_attention_zeroes_dropped_keys(tmp_path):
     """cann-cleanup brings the scores into the attention rules' form (transposes into adj flags,
     the query's scale onto the scores); the second where is FusedAttention's zero_masked.  With
     every key of batch 1 dropped its output is 0 (TensorFlow's), at the fused and kernel level."""
-    from compiler.driver.runner import random_inputs, run_graphdef, run_module
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.interpreters.execute import random_inputs, run_module
+    from tools.driver.runner import run_graphdef
 
     path = _build(tmp_path / "keras3_mask.pb", _keras3_softmax_mask_attention)
     ctx = make_context()

@@ -1,4 +1,4 @@
-"""Shape gears end to end (compiler/driver/gears.py, compiler/backend/gear_model.py):
+"""Shape gears end to end (tools/driver/gears.py, compiler/backend/gear_model.py):
 cann-compile --dynamic_batch_size / --dynamic_image_size / --dynamic_dims writes one multi-gear
 .om, cann-run picks the gear from the inputs' shapes (or from ascend_mbatch_shape_data) and each
 gear matches TensorFlow; the weights are stored once; every bad value is one error line.
@@ -194,7 +194,7 @@ def test_encoder_batch_gears_match_tensorflow(models, tmp_path, capsys):
 
 
 def test_dynamic_dims_fill_the_minus_ones_in_order():
-    from compiler.driver.gears import GearSpec
+    from tools.driver.gears import GearSpec
 
     spec = GearSpec("dynamic_dims", "20,20,1,1;40,40,2,2",
                     {"data": [1, 1, 40, -1], "label": [1, -1], "mask": [-1, -1]},

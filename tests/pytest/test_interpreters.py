@@ -28,8 +28,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Region
 
-from compiler.driver.runner import compare, make_interpreter, random_inputs, run_module
 from compiler.interpreters import numerics
+from compiler.interpreters.execute import make_interpreter, random_inputs, run_module
 from compiler.ir.diagnostics import OpError
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.target.formats import Format, ceil_div, hwcn_to_fractal_z, nhwc_to_nc1hwc0
@@ -37,6 +37,7 @@ from dialects import cann, kernel
 from dialects import tf as tfd
 from dialects.common import dense_from_numpy, int_array
 from dialects.kernel import BufferAttr, TilingAttr
+from tools.driver.runner import compare
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 f32 = Float32Type()

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from compiler.conversions.tf_to_cann.legalization import RULES
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from dialects.cann import FOLDED_OPS
+from tools.driver.pipelines import run_passes
 
 #: ops the table emits only for constant inputs (their rows reject run-time ones), so that
 #: fold-constants always folds them to a cann.Const: no kernel lowering is needed.

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from kernel_harness import compile_and_run, dense, ty  # noqa: F401
 
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from dialects.common import dense_from_numpy  # noqa: F401
+from tools.driver.pipelines import run_passes
 
 
 def tf():

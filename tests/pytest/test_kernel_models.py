@@ -1,5 +1,5 @@
 """Whole models at the kernel level (issue 6): ResNet50, MobileNetV2, EfficientNetB0 and the
-BERT-style encoder through compiler.driver.pipelines LEVELS["kernel"] (tf-to-cann, fuse,
+BERT-style encoder through tools.driver.pipelines LEVELS["kernel"] (tf-to-cann, fuse,
 assign-layouts, cann-to-kernel), printed and re-parsed as cann-run would read them, executed
 kernel by kernel, tile by tile on the device layouts, and compared with TensorFlow on the same
 inputs: max abs error <= 1e-4 (fp32).  On the CNNs exactly two TransData remain (model input and
@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from compiler.driver.pipelines import LEVELS, run_passes
 from compiler.ir.ir_io import make_context
+from tools.driver.pipelines import LEVELS, run_passes
 
 CNNS = ["ResNet50", "MobileNetV2", "EfficientNetB0"]
 
@@ -30,9 +30,10 @@ def test_model_kernel_level_matches_tensorflow(name, tmp_path):
     import numpy as np
 
     from compiler.backend.offline_model import load_offline_model, run_offline_model, write_offline_model
-    from compiler.driver.runner import compare, random_inputs, run_graphdef, run_module
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.interpreters.execute import random_inputs, run_module
     from tests.model_zoo.zoo import frozen_graphdef
+    from tools.driver.runner import compare, run_graphdef
 
     path = frozen_graphdef(name)
     t0 = time.perf_counter()

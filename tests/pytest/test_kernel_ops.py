@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from kernel_harness import compile_and_run, dense, ty  # noqa: F401
 
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.diagnostics import OpError
 from compiler.ir.ir_io import make_context, parse_module
+from tools.driver.pipelines import run_passes
 
 
 def tf():

@@ -10,9 +10,9 @@ import pytest
 from kernel_harness import compile_and_run, dense, ty
 
 from compiler.backend import memory_plan as mp
-from compiler.driver.pipelines import run_passes
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 from compiler.transforms.layout_assignment import report_lines
+from tools.driver.pipelines import run_passes
 
 CONV = ('{strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, '
         'dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"}')
@@ -62,7 +62,7 @@ def test_concat_on_nc1hwc0_runs_on_the_planned_arena(channels):
     """Inputs at whole C0 blocks are written in place; the others are copied lane by lane over
     the padding of the previous one; run on one arena at the planned offsets."""
     from compiler.backend.offline_model import run_planned
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
 
     body, args, ys, want = _concat_block(channels, seed=1)
     sig = ", ".join(f"%{k}: {ty(v.shape)}" for k, v in args.items())

@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import compare, random_inputs, run_graphdef, run_module
+from compiler.interpreters.execute import random_inputs, run_module
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import run_passes
+from tools.driver.runner import compare, run_graphdef
 
 
 def legalize(text: str, passes=("tf-to-cann",), ctx=None):

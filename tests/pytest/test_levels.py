@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.driver.pipelines import LEVELS, run_passes
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
+from tools.driver.pipelines import LEVELS, run_passes
 
 CONFIGS = [
     # (name, H, W, Cin, Cout, k, stride, padding)
@@ -46,8 +46,9 @@ def conv_graph(request, tmp_path_factory):
 
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_level_matches_tensorflow(conv_graph, level):
-    from compiler.driver.runner import compare, random_inputs, run_graphdef, run_module
     from compiler.frontend.importers.graphdef import import_graphdef_file
+    from compiler.interpreters.execute import random_inputs, run_module
+    from tools.driver.runner import compare, run_graphdef
 
     ctx = make_context()
     module = run_passes(ctx, import_graphdef_file(str(conv_graph)), LEVELS[level])

@@ -8,7 +8,7 @@ import pytest
 from xdsl.parser import Parser
 
 from compiler.backend import memory_plan as mp
-from compiler.driver.runner import main_func
+from compiler.ir.entry import main_func
 from compiler.ir.ir_io import make_context, module_to_text, parse_module
 
 R = mp.TensorReq

@@ -13,9 +13,10 @@ import pytest
 
 from compiler.backend import offline_model as om
 from compiler.backend.memory_plan import plan_function
-from compiler.driver.pipelines import LEVELS, run_passes
-from compiler.driver.runner import main_func, random_inputs, run_module
+from compiler.interpreters.execute import random_inputs, run_module
+from compiler.ir.entry import main_func
 from compiler.ir.ir_io import load_module, make_context, module_to_text
+from tools.driver.pipelines import LEVELS, run_passes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "examples", "conv_block.tf.mlir")

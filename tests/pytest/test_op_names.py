@@ -16,7 +16,7 @@ NAME = re.compile(r'"((?:cann|kernel)\.[A-Za-z_][A-Za-z0-9_]*)"')
 #: Discardable attributes (set on modules / ops, not registered as attribute definitions).
 DISCARDABLE = {"cann.soc_version", "cann.compile", "cann.input_format", "kernel.trip_count",
                "cann.aipp_inputs",
-               # a range-compiled module's tiling function (compiler/backend/runtime_tiling.py)
+               # a range-compiled module's tiling function (tools/driver/runtime_tiling.py)
                "cann.shape_ranges", "cann.dispatch_pipeline", "cann.dispatch_source",
                "cann.dispatch_shape", "cann.dispatch_kernels"}
 

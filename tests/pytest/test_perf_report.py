@@ -7,12 +7,12 @@ import pytest
 from kernel_harness import dense, ty
 
 from compiler.backend.perf_report import perf_report
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import run_module
+from compiler.interpreters.execute import run_module
 from compiler.ir.ir_io import make_context, parse_module
 from compiler.target.chips import get_chip
 from compiler.target.cost_model import VECTOR_FITS, cube_core_cycles
 from compiler.target.formats import ceil_div
+from tools.driver.pipelines import run_passes
 
 CHIP = "Ascend910B3"
 
@@ -136,7 +136,7 @@ def test_model_totals_grow_with_the_vector_work(model):
     import os
 
     from compiler.backend import memory_plan as mp
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
     from tests.model_zoo.zoo import frozen_graphdef
     from tools.cann_compile import compile_model, parse_args
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler.driver.pipelines import run_passes
-from compiler.driver.runner import make_interpreter
+from compiler.interpreters.execute import make_interpreter
 from compiler.ir.ir_io import make_context, parse_module
+from tools.driver.pipelines import run_passes
 
 T, B, I, H = 3, 20, 5, 7
 

@@ -107,8 +107,8 @@ def test_the_om_is_planned_for_the_range_maximum(cnn):
     """The .om's arena is the plan at batch 16; every shape's plan at dispatch fits in it."""
     from compiler.backend.memory_plan import read_plan
     from compiler.backend.offline_model import load_offline_model
-    from compiler.backend.runtime_tiling import Dispatcher
-    from compiler.driver.runner import input_specs, main_func
+    from compiler.ir.entry import input_specs, main_func
+    from tools.driver.runtime_tiling import Dispatcher
 
     module = load_offline_model(cnn[1]).module
     assert input_specs(module)[0][1] == (16, 32, 32, 3)
@@ -180,8 +180,8 @@ def test_symbolic_shapes_reach_the_recorded_kernels(cnn, encoder):
     """The recorded tiling function is kernel-level IR with `?` where the range is (in the
     storage shapes and the formats' origin shapes); it parses and prints back the same."""
     from compiler.backend.offline_model import load_offline_model
-    from compiler.backend.runtime_tiling import KERNELS_ATTR
     from compiler.ir.ir_io import make_context, module_to_text, parse_module
+    from tools.driver.runtime_tiling import KERNELS_ATTR
 
     for (_, om), pattern in (
             (cnn, r"tiling_fn<cube, symbolic \[\[0, 0\]\]>.*\n.*\n *%\S+ = cann\.FusedConv2D.*"
@@ -235,7 +235,7 @@ def test_the_interpreters_run_symbolic_ir_at_any_shape(capsys, tmp_path, level):
 
 def test_the_shape_cache_evicts_the_least_recently_used(cnn):
     from compiler.backend.offline_model import load_offline_model
-    from compiler.backend.runtime_tiling import Dispatcher
+    from tools.driver.runtime_tiling import Dispatcher
 
     d = Dispatcher.of_kernel_module(load_offline_model(cnn[1]).module)
     d.cache_limit = 2
@@ -460,14 +460,14 @@ def test_kernels_with_dynamic_dims_give_the_layouts_of_the_whole_tiling_function
     verifiers' shape rules give exactly the laid-out function the whole tiling function (fuse,
     assign-layouts at that shape) makes, and dispatch runs only cann-to-kernel and plan-memory."""
     from compiler.backend.offline_model import load_offline_model
-    from compiler.backend.runtime_tiling import PIPELINE_ATTR, RANGES_ATTR, Dispatcher, concretize, specialize
-    from compiler.driver.pipelines import run_pipeline
-    from compiler.driver.runner import main_func
-    from compiler.driver.shape_ranges import compile_ranged
+    from compiler.ir.entry import main_func
     from compiler.ir.ir_io import make_context, module_to_text
     from dialects.kernel import DispatchOp
     from tests.model_zoo.ranged import ranged_graphdef
     from tools.cann_compile import parse_args, pipeline_options
+    from tools.driver.pipelines import run_pipeline
+    from tools.driver.runtime_tiling import PIPELINE_ATTR, RANGES_ATTR, Dispatcher, concretize, specialize
+    from tools.driver.shape_ranges import compile_ranged
 
     model, spec = {"cnn": ("RangedCNN", "x:1~16,32,32,3"), "encoder": ("RangedEncoder", "x:1,1~32,32")}[which]
     args = parse_args([f"--model={ranged_graphdef(model)}", "--framework=3", f"--input_shape={spec}",
@@ -510,8 +510,8 @@ def _relu_module(op: str, rows: int, fmt: bool):
 def test_generalize_puts_a_question_mark_where_two_shapes_differ():
     """1 and 17 rows stored FRACTAL_NZ: the origin row count differs, and so does the storage's
     row-block count (1 and 2) it implies: both become `?`; the rest stays."""
-    from compiler.backend.runtime_tiling import concretize, generalize, to_dispatch_kernels
     from compiler.ir.ir_io import module_to_text
+    from tools.driver.runtime_tiling import concretize, generalize, to_dispatch_kernels
 
     g = generalize(_relu_module("Relu", 1, True), _relu_module("Relu", 17, True))
     text = module_to_text(g)
@@ -524,7 +524,7 @@ def test_generalize_puts_a_question_mark_where_two_shapes_differ():
 
 
 def test_generalize_refuses_two_shapes_with_different_ops():
-    from compiler.backend.runtime_tiling import NotGeneral, generalize
+    from tools.driver.runtime_tiling import NotGeneral, generalize
 
     with pytest.raises(NotGeneral, match="the ops differ"):
         generalize(_relu_module("Relu", 4, False), _relu_module("Sigmoid", 9, False))

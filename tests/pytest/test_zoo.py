@@ -95,7 +95,7 @@ def test_zoo_model_arena_is_within_5_percent_of_the_live_set_bound(name, tmp_pat
     """Issue 12: arena <= 1.05 x the live-set bound (compiler/backend/memory_plan.py) of @main."""
     from compiler.backend.memory_plan import read_plan_info
     from compiler.backend.offline_model import load_offline_model
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
 
     info = read_plan_info(main_func(load_offline_model(_compiled(name, tmp_path_factory, capsys)).module))
     assert info["arena"] <= 1.05 * info["live_bound"], info

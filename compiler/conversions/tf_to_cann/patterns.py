@@ -1,6 +1,6 @@
 """tf-to-cann's engine: the mapping table of legalization.py applied as rewrite patterns (one
 per row), the inlining of function calls, the host fallback and the legalization report.
-`passes/tf_to_cann.py` is the pass over it; `compiler/driver/model_info.py` (--mode=3) runs
+`passes/tf_to_cann.py` is the pass over it; `tools/driver/model_info.py` (--mode=3) runs
 `analyze_legalization`."""
 
 from __future__ import annotations

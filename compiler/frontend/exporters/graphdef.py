@@ -323,7 +323,7 @@ def graphdef_of_tf_mlir(path: str, why: str) -> tuple[Any, list[str] | None]:
     `.mlir` file, for what needs TensorFlow's shape inference on new input shapes (`why`: the
     option, e.g. "--input_shape with a range"): the importer then runs on it as on a .pb.
     IR below the tf level is one error."""
-    from compiler.driver.runner import ENTRY_ATTR, io_names
+    from compiler.ir.entry import ENTRY_ATTR, io_names
     from compiler.ir.ir_io import load_module
 
     module, _ = load_module(path)

@@ -1,5 +1,5 @@
 // resolve-shapes at concrete shapes: resolve_shapes.mlir's position embedding at sequence 5, as
-// the dispatch's specialization makes it (compiler/backend/runtime_tiling.py): Shape of a static
+// the dispatch's specialization makes it (tools/driver/runtime_tiling.py): Shape of a static
 // tensor -> Const, the integer chain folded, Slice -> StridedSliceD, BroadcastTo -> BroadcastToD.
 // RUN: cann-opt --resolve-shapes %s | filecheck %s
 

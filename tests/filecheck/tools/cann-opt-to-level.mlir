@@ -4,7 +4,7 @@
 // RUN: cann-opt --to-level=cann %s | filecheck %s --check-prefix=IR
 // RUN: not cann-opt --to-level=kernel --soc-version=Ascend999 %s 2>&1 | filecheck %s --check-prefix=BADCHIP
 
-// cann-opt's level flags build cann-compile's pipeline (compiler/driver/pipelines.py); --print-pipeline
+// cann-opt's level flags build cann-compile's pipeline (tools/driver/pipelines.py); --print-pipeline
 // prints the -p spec that runs, driver options included as pass options.
 // FUSED: tf-to-cann,cann-cleanup,recompose-rnn,fuse{fold_constants=false soc_version="Ascend910B3"}
 // KERNEL: tf-to-cann,cann-cleanup,recompose-rnn,fuse{switch_file="{{.*}}none.cfg" fold_constants=false soc_version="Ascend910A"},set-precision{mode="allow_mix_precision"},cann-cleanup,align-concat-slabs,assign-layouts,cann-to-kernel{soc_version="Ascend910A"}

@@ -20,7 +20,7 @@ What the compile does:
    once").  When that generalization does not hold (a note names why and the node), the rest of
    the pipeline (fuse, [set-precision], assign-layouts, cann-to-kernel, plan-memory)
    is the *tiling function*: it runs at dispatch on the symbolic function made concrete at the
-   run's shape (compiler/backend/runtime_tiling.py), with the same tiling solver as a static
+   run's shape (tools/driver/runtime_tiling.py), with the same tiling solver as a static
    compile.  The kernel module of the .om is this function run at the range's largest shape, so
    its memory plan is sized for the maximum; the symbolic function, the ranges and the tiling
    function's pass spec are recorded on that module (attributes `cann.shape_ranges`,
@@ -30,7 +30,7 @@ What the compile does:
 
 A range is `lo~hi` (1 <= lo <= hi), or, in a spec with a range, ATC's `-1`: any size from 1 up
 (`x:1~1,-1,32` for one unbounded dimension alone; a spec of -1s without a range is the gears'
-(compiler/driver/gears.py), where a -1 needs a gear option).  With an unbounded dimension there is no
+(tools/driver/gears.py), where a -1 needs a gear option).  With an unbounded dimension there is no
 maximum: the .om's kernels and
 arena are those at the ranges' smallest shape, and each dispatch plans (and the caller provides)
 the arena its shape needs.  A shape outside the ranges is one error naming the input, its shape
@@ -43,8 +43,8 @@ import copy
 import os
 from dataclasses import dataclass
 
-from compiler.backend.runtime_tiling import KERNELS_ATTR, PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
 from compiler.ir.diagnostics import CompileError
+from tools.driver.runtime_tiling import KERNELS_ATTR, PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
 
 #: Rounds of symbolic reshape folding + re-import (each round can refine the next Reshape).
 MAX_REFINE_ROUNDS = 8
@@ -78,7 +78,7 @@ def _bad(spec: str, why: str) -> CompileError:
 
 def is_range_spec(spec: str | None) -> bool:
     """Whether an --input_shape gives a range (`lo~hi`) anywhere (a spec with -1s and no range
-    is the gears' (compiler/driver/gears.py), which need a gear option)."""
+    is the gears' (tools/driver/gears.py), which need a gear option)."""
     return spec is not None and "~" in spec
 
 
@@ -210,7 +210,7 @@ def import_symbolic(path: str, ranges: Ranges, outs, warn=lambda line: None):
     at_max = _import(graph_def, path, shape_at(ranges, "hi"), outs, warn)
     check_data_independent(at_max, path)
     if outs is None:  # the graph's own outputs: a patched shape subgraph must not become one
-        from compiler.driver.runner import io_names, main_func
+        from compiler.ir.entry import io_names, main_func
 
         outs = io_names(main_func(at_max))[1]
     module = _import(graph_def, path, shapes, outs, warn)
@@ -232,10 +232,10 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
 
     from xdsl.dialects.builtin import DictionaryAttr, StringAttr
 
-    from compiler.backend.runtime_tiling import Dispatcher, tail_passes
-    from compiler.driver.pipelines import build_pipeline, dispatch_head, pipeline_spec, run_pipeline
     from compiler.ir.diagnostics import SourceMap
     from compiler.ir.ir_io import make_context
+    from tools.driver.pipelines import build_pipeline, dispatch_head, pipeline_spec, run_pipeline
+    from tools.driver.runtime_tiling import Dispatcher, tail_passes
 
     ranges = parse_ranges(args.input_shape)
     for flag, given in (("--dump-graph", args.dump_graph), ("--layout-report", args.layout_report)):
@@ -272,7 +272,7 @@ def compile_ranged(args, options, log_step=lambda step, dt: None, print_spec=Non
     top = dispatcher.kernels(shape_at(ranges, "hi"))
     low = dispatcher.kernels(shape_at(ranges, "lo"))  # lowers at the smallest shape too
     from compiler.backend.memory_plan import read_plan
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
 
     arena = read_plan(main_func(top)).arena
     if bounded(ranges) and read_plan(main_func(low)).arena > arena:
@@ -313,7 +313,7 @@ def shape_reports(module, specs: list[str], json_path: str | None) -> int:
     import json
 
     from compiler.backend.perf_report import perf_report
-    from compiler.backend.runtime_tiling import Dispatcher
+    from tools.driver.runtime_tiling import Dispatcher
 
     if not recorded(module):
         raise CompileError(f"--report-shape={specs[0]}: needs a ranged --input_shape (lo~hi)")
@@ -342,8 +342,10 @@ def run_ranged(args, module, model_path: str, load_npy) -> int:
     misses are printed after the runs."""
     import numpy as np
 
-    from compiler.backend.runtime_tiling import Dispatcher
-    from compiler.driver.runner import input_specs, random_inputs, repeated_inputs, report_run
+    from compiler.interpreters.execute import random_inputs
+    from compiler.ir.entry import input_specs
+    from tools.driver.runner import repeated_inputs, report_run
+    from tools.driver.runtime_tiling import Dispatcher
 
     dispatcher = Dispatcher.of_kernel_module(module, model_path)
     known = [n for n, _, _ in input_specs(module)]

@@ -1,7 +1,7 @@
 """Tiling at dispatch (issue 16 part 2): the kernels of a range-compiled model, made for the
 shape of each run and cached by shape.
 
-A range-compiled kernel module (compiler/driver/shape_ranges.py) records the tiling function:
+A range-compiled kernel module (tools/driver/shape_ranges.py) records the tiling function:
 the cann-level function with `?` dimensions (`cann.dispatch_source`), the ranges
 (`cann.shape_ranges`) and the passes that take it to planned kernels (`cann.dispatch_pipeline`:
 fuse, [set-precision], assign-layouts, cann-to-kernel with the tiling solver of
@@ -57,7 +57,7 @@ SOURCE_ATTR = "cann.dispatch_source"
 def tail_passes(options):
     """The passes of `options`' pipeline after the cann level (tf-to-cann, cann-cleanup): the
     tiling function run at dispatch.  Reports to files are not written at dispatch."""
-    from compiler.driver.pipelines import build_pipeline
+    from tools.driver.pipelines import build_pipeline
 
     o = replace(options, layout_report="", fusion_report="")
     full = build_pipeline(replace(o, level="planned"))
@@ -68,7 +68,7 @@ def tail_passes(options):
 def passes_of_spec(spec: str):
     from xdsl.utils.arg_spec import parse_pipeline
 
-    from compiler.driver.pipelines import ALL_PASSES  # the registry, through the pipeline builder
+    from tools.driver.pipelines import ALL_PASSES  # the registry, through the pipeline builder
 
     out = []
     for p in parse_pipeline(spec):
@@ -80,7 +80,7 @@ def passes_of_spec(spec: str):
 
 
 def parse_ranges_attr(attr) -> dict:
-    from compiler.driver.shape_ranges import parse_ranges
+    from tools.driver.shape_ranges import parse_ranges
 
     if not isinstance(attr, DictionaryAttr):
         raise CompileError(f"invalid model: '{RANGES_ATTR}' is not a dictionary")
@@ -95,9 +95,10 @@ def _concrete(t, shape) -> TensorType:
 def specialize(symbolic: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
     """A copy of the symbolic cann-level module with every `?` replaced by its dimension at
     these input shapes (see the module docstring, step 2)."""
-    from compiler.driver.runner import io_names, main_func, make_interpreter
     from compiler.interpreters.common import SemanticsError
+    from compiler.interpreters.execute import make_interpreter
     from compiler.ir.diagnostics import OpError
+    from compiler.ir.entry import io_names, main_func
     from dialects.common import numpy_dtype
 
     module = symbolic.clone()
@@ -189,7 +190,7 @@ class Dispatcher:
     def of_kernel_module(cls, module: ModuleOp, source: str = "<model>") -> Dispatcher:
         """The dispatcher a range-compiled kernel module records (e.g. an .om's MODEL_DEF)."""
         from compiler.backend.memory_plan import read_plan
-        from compiler.driver.runner import main_func
+        from compiler.ir.entry import main_func
         from compiler.ir.ir_io import make_context, parse_module
 
         # the `?` kernels (KERNELS_ATTR) or, when the compile fell back, the `?` cann function
@@ -205,7 +206,7 @@ class Dispatcher:
         d = cls(symbolic, source)
         if key == KERNELS_ATTR:
             d.dispatch_kernels = symbolic
-        from compiler.driver.shape_ranges import bounded
+        from tools.driver.shape_ranges import bounded
 
         if bounded(d.ranges):  # else (a -1): each shape's plan is the arena it needs
             d.arena_limit = read_plan(main_func(module)).arena
@@ -231,9 +232,9 @@ class Dispatcher:
         """Compile time: fusion and layouts at the two probe shapes, generalized into the
         `?` kernels (`dispatch_kernels`), checked to give back both; else `fallback` says why
         the whole tiling function stays per shape."""
-        from compiler.driver.pipelines import run_pipeline
         from compiler.ir.diagnostics import OpError
         from compiler.ir.ir_io import make_context, module_to_text
+        from tools.driver.pipelines import run_pipeline
 
         laid = []
         try:
@@ -255,7 +256,7 @@ class Dispatcher:
         self.dispatch_kernels = kernels
 
     def check(self, shapes: dict[str, list[int]]) -> None:
-        from compiler.driver.shape_ranges import outside
+        from tools.driver.shape_ranges import outside
 
         errors = [why for n, s in shapes.items() if (why := outside(self.ranges, n, s))]
         missing = [n for n in self.ranges if n not in shapes]
@@ -267,9 +268,9 @@ class Dispatcher:
     def kernels(self, shapes: dict[str, list[int]]) -> ModuleOp:
         """The planned kernel module at these input shapes (cached by shape)."""
         from compiler.backend.memory_plan import read_plan
-        from compiler.driver.pipelines import run_pipeline
-        from compiler.driver.runner import main_func
+        from compiler.ir.entry import main_func
         from compiler.ir.ir_io import make_context
+        from tools.driver.pipelines import run_pipeline
 
         self.check(shapes)
         key = tuple((n, tuple(int(d) for d in shapes[n])) for n in self.ranges)
@@ -316,7 +317,7 @@ class Dispatcher:
         solver = ", ".join(f"{k} {h} hits / {m} misses" for k, (h, m) in cache_stats().items())
         evicted = f", {self.evictions} evicted" if self.evictions else ""
         if self.dispatch_kernels is not None:
-            from compiler.driver.runner import main_func
+            from compiler.ir.entry import main_func
             from dialects.kernel import DispatchOp
 
             ks = [k for k in main_func(self.dispatch_kernels).body.ops if isinstance(k, DispatchOp)]
@@ -468,7 +469,7 @@ def to_dispatch_kernels(module: ModuleOp) -> ModuleOp:
     """Each op of @main (constants aside) as a `kernel.dispatch` with its tiling function."""
     from xdsl.ir import Block, Region
 
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
     from dialects.kernel import DispatchOp, TilingFnAttr, YieldOp
     from dialects.op_kinds import is_cube
 
@@ -505,7 +506,7 @@ def _before(op):
 def concretize(kernels: ModuleOp, shapes: dict[str, list[int]]) -> ModuleOp:
     """The cann-level function the `kernel.dispatch` ops of `kernels` compute, at these input
     shapes: each op's result shapes from its verifier's shape rule."""
-    from compiler.driver.runner import io_names, main_func
+    from compiler.ir.entry import io_names, main_func
     from dialects.kernel import DispatchOp
 
     module = kernels.clone()

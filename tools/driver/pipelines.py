@@ -178,7 +178,7 @@ STAGES: list[Stage] = [
 
 
 def dispatch_head() -> list[ModulePass]:
-    """What the tiling function of a range-compiled model (compiler/driver/shape_ranges.py) runs
+    """What the tiling function of a range-compiled model (tools/driver/shape_ranges.py) runs
     before the static pipeline's passes after the cann level, at each dispatch's shapes: the
     shape computations on `?` dimensions made static (resolve-shapes)."""
     return [_pass("resolve-shapes")]

@@ -1,7 +1,7 @@
 """ATC's option values and configuration files, parsed and checked for cann-compile.
 
 Each parser takes the option's text (or a file) and returns plain data for the pipeline builder
-(compiler/driver/pipelines.py) or the importer; a bad value is one CompileError line naming the option
+(tools/driver/pipelines.py) or the importer; a bad value is one CompileError line naming the option
 and the value (and for a file, the file and line).  The syntax is ATC's (docs/atc-options.md
 cites the pages relied on).
 """
@@ -63,7 +63,7 @@ def check_mode(mode: str) -> str:
 
 def parse_input_shape(spec: str) -> dict[str, list[int]]:
     """`"x:1,224,224,3;y:1,128"` -> {name: dims}: static shapes.  A -1 is parsed with a gear
-    option (compiler/driver/gears.py), a range by compiler/driver/shape_ranges.py; reaching here,
+    option (tools/driver/gears.py), a range by tools/driver/shape_ranges.py; reaching here,
     either is an error naming it."""
     out: dict[str, list[int]] = {}
     for part in spec.split(";"):

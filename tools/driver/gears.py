@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from compiler.backend.gear_model import MBATCH_INPUT
 from compiler.ir.diagnostics import CompileError
 
 GEAR_OPTIONS = ("dynamic_batch_size", "dynamic_image_size", "dynamic_dims")
@@ -39,11 +40,6 @@ GEAR_OPTIONS = ("dynamic_batch_size", "dynamic_image_size", "dynamic_dims")
 MIN_GEARS, MAX_GEARS = 2, 100
 #: ATC --dynamic_batch_size: "The value range of each batch size is [1, 2048]".
 MAX_BATCH = 2048
-#: The extra input ATC adds (acl's ACL_DYNAMIC_TENSOR_NAME): int64 (aclDataType 9), ND, one
-#: element per gear value: [1] for a batch, [2] for (h, w), [n] for n dynamic dims (what
-#: aclmdlGetInputDims reports in the ACL samples' dynamic-batch/-hw logs).
-MBATCH_INPUT = "ascend_mbatch_shape_data"
-MBATCH_DTYPE = "int64"
 #: (H, W) positions of --dynamic_image_size per --input_format.
 HW_AXES = {"NHWC": (1, 2), "NCHW": (2, 3)}
 
@@ -204,7 +200,7 @@ def parse_gears(args) -> GearSpec | None:
                            f"{hw[0]} and {hw[1]} of a 4-d shape) and nowhere else")
         gears = _gear_values(option, value, 2)
         if getattr(args, "insert_op_conf", None):
-            from compiler.driver.aipp_config import check_image_size_gears, parse_aipp_config
+            from compiler.frontend.aipp_config import check_image_size_gears, parse_aipp_config
 
             check_image_size_gears(parse_aipp_config(args.insert_op_conf))
     else:
@@ -299,7 +295,7 @@ def compile_gears_to_om(args, spec: GearSpec, compile_one, log_step, warn, out: 
 
     from compiler.backend.gear_model import write_gears
     from compiler.backend.memory_plan import read_plan
-    from compiler.driver.runner import main_func
+    from compiler.ir.entry import main_func
 
     if args.dump_graph:
         raise CompileError(f"--dump-graph draws one graph: it cannot be used with --{spec.option} "
@@ -335,7 +331,7 @@ def compile_gears_to_om(args, spec: GearSpec, compile_one, log_step, warn, out: 
 
 
 def _outs(args) -> list[str] | None:
-    from compiler.driver.atc_options import parse_out_nodes
+    from tools.driver.atc_options import parse_out_nodes
 
     return parse_out_nodes(args.out_nodes) if args.out_nodes else None
 
@@ -363,55 +359,6 @@ def pre_check_gears(path: str, spec: GearSpec, outputs: list[str] | None, pre_ch
 
 # --- choosing the gear at run time ------------------------------------------------------------
 
-def select_gear(table: dict, inputs: dict, files: dict[str, str] | None = None) -> int:
-    """The gear (index) of a multi-gear .om's table that `inputs` (name -> array) run in.  An
-    explicit `ascend_mbatch_shape_data` names it by its values; otherwise the given inputs'
-    shapes must be one gear's; no input given: the first gear.  A mismatch is one error naming
-    the input, its shape and the allowed ones."""
-    import numpy as np
-
-    files = files or {}
-    shapes = table["shapes"]
-    gears = [tuple(g) for g in table["gears"]]
-    if MBATCH_INPUT in inputs:
-        v = np.asarray(inputs[MBATCH_INPUT])
-        where = files.get(MBATCH_INPUT, MBATCH_INPUT)
-        if v.ndim != 1 or v.shape[0] != len(gears[0]) or not np.issubdtype(v.dtype, np.integer):
-            raise CompileError(f"{where}: error: input '{MBATCH_INPUT}' must be {len(gears[0])} "
-                               f"integer(s) (shape [{len(gears[0])}], int64), got shape "
-                               f"{list(v.shape)} {v.dtype}")
-        key = tuple(int(x) for x in v)
-        if key not in gears:
-            raise CompileError(f"{where}: error: input '{MBATCH_INPUT}' = {list(key)} is no gear "
-                               f"of --{table['option']}; the gears are "
-                               f"{'; '.join(','.join(map(str, g)) for g in gears)}")
-        k = gears.index(key)
-        for name, value in inputs.items():
-            want = shapes[k].get(name)
-            if name != MBATCH_INPUT and want is not None and list(np.shape(value)) != want:
-                raise CompileError(f"{files.get(name, name)}: error: input '{name}' has shape "
-                                   f"{list(np.shape(value))}, gear {k} ({MBATCH_INPUT} = "
-                                   f"{list(key)}) takes {want}")
-        return k
-    given = {n: list(np.shape(v)) for n, v in inputs.items() if n in shapes[0]}
-    if not given:
-        return 0
-    for k, s in enumerate(shapes):
-        if all(s[n] == shape for n, shape in given.items()):
-            return k
-    # Name the first input whose shape is in no gear (or, when each is in some gear but not
-    # together, the first one).
-    name = next((n for n, shape in given.items() if all(s[n] != shape for s in shapes)),
-                next(iter(given)))
-    allowed = " | ".join(",".join(map(str, s[name])) for s in shapes)
-    return _no_gear(files.get(name, name), name, given[name], allowed, table["option"])
-
-
-def _no_gear(where: str, name: str, shape, allowed: str, option: str) -> int:
-    raise CompileError(f"{where}: error: input '{name}' has shape {shape}, which matches no gear "
-                       f"(--{option}); the gears allow {name}: {allowed}")
-
-
 def run_gears(args, gears, load_npy) -> int:
     """cann-run on a multi-gear .om with an --input given more than once: one run per value (an
     input given fewer times keeps its last value), each in the gear its inputs' shapes (or its
@@ -420,8 +367,10 @@ def run_gears(args, gears, load_npy) -> int:
     import numpy as np
 
     from compiler.backend.offline_model import run_planned
-    from compiler.driver.runner import check_inputs, input_specs, random_inputs, repeated_inputs, report_run
     from compiler.interpreters.aipp_impl import framework_inputs  # AIPP'd raw images
+    from compiler.interpreters.execute import check_inputs, random_inputs
+    from compiler.ir.entry import input_specs
+    from tools.driver.runner import repeated_inputs, report_run
 
     given = repeated_inputs(args.input, load_npy)
     runs = []

@@ -144,7 +144,7 @@ def model_info_text(path: str) -> str:
             lines.append(f"  gear {k}: [{','.join(map(str, g))}] {shapes} "
                          f"({table['launches'][k]} kernels, arena {table['arenas'][k]} bytes)")
     ranges = om.module.attributes.get("cann.shape_ranges")
-    if isinstance(ranges, DictionaryAttr):  # range-compiled (compiler/driver/shape_ranges.py)
+    if isinstance(ranges, DictionaryAttr):  # range-compiled (tools/driver/shape_ranges.py)
         texts = [getattr(v, "data", str(v)) for v in ranges.data.values()]
         unbounded = any(d.strip() == "-1" for t in texts for d in t.split(","))
         lines[6] = (f"arena: {h.arena} bytes (at the smallest shape; with a -1 each dispatch "
@@ -168,7 +168,7 @@ def pre_check(path: str, shapes: dict | None = None, outputs: list[str] | None =
     op, dtype or shape the compiler does not take is listed with its node, nothing is compiled.
     Kernel-level checks (cann-to-kernel) are not part of it: they need the layouts of the
     whole compile.  `importer()`: the tf-level module another way (a ranged --input_shape's
-    symbolic import, compiler/driver/shape_ranges.py).  Returns the check_result.json content."""
+    symbolic import, tools/driver/shape_ranges.py).  Returns the check_result.json content."""
     from compiler.conversions.tf_to_cann.legalization import tf_op_type
     from compiler.conversions.tf_to_cann.patterns import analyze_legalization
     from compiler.frontend.importers.graphdef import import_graphdef_file
