@@ -739,7 +739,7 @@ class _Functionalizer:
         """Set output_shapes of the constructs among `nodes` (outermost first) and return the
         TensorFlow graph of `nodes` with every shape inferred."""
         tf = self.tf
-        from compiler.frontend.importers.graphdef import _stub_unregistered
+        from compiler.frontend.importers.tf_graph import stub_unregistered
 
         by_name = {n.name: n for n in nodes}
         pending = [n.name for n in nodes if n.name in self.constructs and n.op in
@@ -757,15 +757,15 @@ class _Functionalizer:
                     sh = arg_shapes[n.name]
                     gd.node[-1].attr["shape"].shape.CopyFrom(sh.as_proto())
                     gd.node[-1].attr["shape"].shape.SetInParent()  # a scalar's proto is empty
-            gd = _stub_unregistered(tf, gd)
+            gd = stub_unregistered(tf, gd)
             graph = tf.Graph()
             try:
                 with graph.as_default():
                     tf.graph_util.import_graph_def(gd, name="")
             except Exception as e:  # noqa: BLE001 - TensorFlow rejects a generated function
-                from compiler.frontend.importers.graphdef import _tf_import_error
+                from compiler.frontend.importers.tf_graph import tf_import_error
 
-                raise CompileError(_tf_import_error(e, self.filename, by_name)) from None
+                raise CompileError(tf_import_error(e, self.filename, by_name)) from None
             todo = [n for n in pending if n not in resolved]
             if not todo:
                 return graph

@@ -61,6 +61,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from compiler.frontend.importers.tensor_refs import split_input as _split_input
 from compiler.frontend.importers.tensor_refs import tensor_name
+from compiler.frontend.importers.tf_graph import stub_unregistered, tf_import_error
 from compiler.frontend.tf_loader import parse_graphdef, tensorflow
 from compiler.ir.diagnostics import CompileError
 from dialects.common import dense_from_numpy, int_array
@@ -306,20 +307,6 @@ def _unknown_fields(message: Any) -> bool:
     return len(UnknownFieldSet(message)) > 0
 
 
-_TF_NODE = re.compile(r"\{\{node ([^}]+)\}\}|node '?([^\s':]+)'?", re.IGNORECASE)
-
-
-def _tf_import_error(e: Exception, filename: str, nodes: dict[str, Any]) -> str:
-    message = getattr(e, "message", None) or str(e)
-    first = next((line.strip() for line in message.splitlines() if line.strip()), type(e).__name__)
-    for m in _TF_NODE.finditer(message):
-        name = m.group(1) or m.group(2)
-        if name in nodes:
-            first = re.sub(rf"^Node '?{re.escape(name)}'?: ", "", first)
-            return f"{filename}: error: node '{name}' ({nodes[name].op}): {first}"
-    return f"{filename}: error: TensorFlow rejected the graph: {first}"
-
-
 def _topological_order(nodes_list: Sequence[Any], nodes: dict[str, Any], filename: str,
                        in_function: str | None = None) -> list[Any]:
     """Inputs (data and control) before users; otherwise the GraphDef's order.  Iterative."""
@@ -558,59 +545,14 @@ class _Body:
         return block, values
 
 
-def _stub_unregistered(tf: Any, graph_def: Any, detached: Any = ()) -> Any:
-    """For shape inference only: large Consts become Placeholders of their shape (no 100 MB
-    copy through TensorFlow), and nodes of op types TensorFlow does not know become an IdentityN
-    of Placeholders (unknown shape; dtype from T/dtype/out_type, else float32), as many outputs
-    as the graph reads from them."""
-    from tensorflow.python.framework import op_def_registry
-
-    unknown = {n.name for n in graph_def.node if op_def_registry.get(n.op) is None}
-    big = {n.name for n in graph_def.node if n.op == "Const" and
-           (n.name in detached or n.attr["value"].tensor.ByteSize() > 4096)}
-    if not unknown and not big:
-        return graph_def
-    used: dict[str, int] = {}
-    for n in graph_def.node:
-        for ref in n.input:
-            src, i, control = _split_input(ref)
-            if src in unknown and not control:
-                used[src] = max(used.get(src, 0), i + 1)
-    copy = tf.compat.v1.GraphDef()
-    copy.versions.CopyFrom(graph_def.versions)
-    copy.library.CopyFrom(graph_def.library)
-    for n in graph_def.node:
-        if n.name in big:  # weights: shape inference needs their shape, not their bytes
-            ph = copy.node.add(name=n.name, op="Placeholder")
-            ph.attr["dtype"].type = n.attr["value"].tensor.dtype
-            ph.attr["shape"].shape.CopyFrom(n.attr["value"].tensor.tensor_shape)
-            continue
-        if n.name not in unknown:
-            copy.node.add().CopyFrom(n)
-            continue
-        dtype = tf.float32.as_datatype_enum
-        for key in ("T", "dtype", "out_type"):
-            if key in n.attr and n.attr[key].WhichOneof("value") == "type":
-                dtype = n.attr[key].type
-                break
-        k = max(used.get(n.name, 1), 1)
-        stub = copy.node.add(name=n.name, op="IdentityN")
-        for i in range(k):
-            ph = copy.node.add(name=f"{n.name}/__stub_{i}", op="Placeholder")
-            ph.attr["dtype"].type = dtype
-            stub.input.append(ph.name)
-            stub.attr["T"].list.type.append(dtype)
-    return copy
-
-
 def _import_tf_graph(tf: Any, graph_def: Any, filename: str, detached: Any = (),
                      order: Sequence[Any] = ()) -> Any:
-    graph_def = _stub_unregistered(tf, graph_def, detached)
+    graph_def = stub_unregistered(tf, graph_def, detached)
     try:
         return _tf_graph(tf, graph_def)
     except Exception as e:  # noqa: BLE001 - ValueError, InvalidArgumentError, ...
         nodes = {n.name: n for n in graph_def.node}
-        message = _tf_import_error(e, filename, nodes)
+        message = tf_import_error(e, filename, nodes)
     if "TensorFlow rejected the graph" in message and order:
         culprit = _first_rejected(tf, graph_def, [n.name for n in order])
         if culprit is not None:
