@@ -192,10 +192,11 @@ class LayoutPool(RewritePattern):
 
 
 class LayoutMatMul(RewritePattern):
-    """MatMulV2 / BatchMatMulV2: operands and result FRACTAL_NZ (bias stays ND)."""
+    """The MatMulLike ops (MatMulV2, BatchMatMulV2, FusedMatMul): operands and result FRACTAL_NZ
+    (bias stays ND)."""
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if op.name not in ("cann.MatMulV2", "cann.BatchMatMulV2", "cann.FusedMatMul"):
+        if not isinstance(op, cann.MatMulLike):
             return
         y = op.results[0]
         if cann.format_of(y.type) is not None:

@@ -1,4 +1,5 @@
-"""Matrix multiplications: MatMulV2 and BatchMatMulV2.
+"""Matrix multiplications: MatMulV2 and BatchMatMulV2 (and the MatMulLike base they share with
+fused.py's FusedMatMul).
 """
 
 from __future__ import annotations
@@ -53,8 +54,16 @@ def verify_matmul(op, t1: bool, t2: bool, batched: bool) -> None:
 
 
 
+class MatMulLike(CannOp):
+    """A matmul y = op(x1) @ op(x2) (+ bias[N]) (MatMulV2, BatchMatMulV2, FusedMatMul): operands
+    x1, x2 and the optional bias, result y; the cube unit reads x1, x2 and writes y as FRACTAL_NZ
+    (assign-layouts LayoutMatMul, cann-to-kernel MatMulToCube)."""
+
+
+
+
 @irdl_op_definition
-class MatMulV2Op(CannOp):
+class MatMulV2Op(MatMulLike):
     """y[M, N] = op(x1)[M, K] @ op(x2)[K, N] (+ bias[N]); op = transpose when transpose_x* is set."""
 
     name = "cann.MatMulV2"
@@ -73,7 +82,7 @@ class MatMulV2Op(CannOp):
 
 
 @irdl_op_definition
-class BatchMatMulV2Op(CannOp):
+class BatchMatMulV2Op(MatMulLike):
     """Batched matmul over the last two axes, batch axes broadcast; adj_x1/adj_x2 transpose."""
 
     name = "cann.BatchMatMulV2"
