@@ -27,7 +27,7 @@ from xdsl.utils.str_enum import StrEnum
 from compiler.ir.typed import shape_of, tensor_of
 from compiler.target.formats import FORMAT_NAMES, Format, storage_shape
 from dialects.common import EnumProperties, StringLiteralEnum, dims_compatible, numpy_dtype
-from dialects.op_kinds import Constant
+from dialects.op_kinds import Constant, FixedPrecision
 
 
 @irdl_attr_definition
@@ -355,7 +355,7 @@ class ConstOp(IRDLOperation):
     name = "cann.Const"
     value = prop_def(DenseIntOrFPElementsAttr)
     output = result_def(TensorType)
-    traits = traits_def(Pure(), Constant(), ConstantLike())
+    traits = traits_def(Pure(), Constant(), ConstantLike(), FixedPrecision())
 
     def __init__(self, value: DenseIntOrFPElementsAttr, result_type: TensorType | None = None):
         super().__init__(properties={"value": value},

@@ -25,7 +25,7 @@ from dialects.cann.base import (
 )
 from dialects.common import check_rank, check_same_element_type, dims_compatible, enum_prop
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Elementwise
+from dialects.op_kinds import Broadcast, Elementwise, FixedPrecision, PrecisionReduce
 
 
 @irdl_op_definition
@@ -133,6 +133,7 @@ class NegOp(UnaryCannOp):
 @irdl_op_definition
 class SqrtOp(UnaryCannOp):
     name = "cann.Sqrt"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -140,6 +141,7 @@ class SqrtOp(UnaryCannOp):
 @irdl_op_definition
 class RsqrtOp(UnaryCannOp):
     name = "cann.Rsqrt"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -154,6 +156,7 @@ class SquareOp(UnaryCannOp):
 @irdl_op_definition
 class ErfOp(UnaryCannOp):
     name = "cann.Erf"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -161,6 +164,7 @@ class ErfOp(UnaryCannOp):
 @irdl_op_definition
 class ErfcOp(UnaryCannOp):
     name = "cann.Erfc"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -168,6 +172,7 @@ class ErfcOp(UnaryCannOp):
 @irdl_op_definition
 class ExpOp(UnaryCannOp):
     name = "cann.Exp"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -175,6 +180,7 @@ class ExpOp(UnaryCannOp):
 @irdl_op_definition
 class LogOp(UnaryCannOp):
     name = "cann.Log"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -189,6 +195,7 @@ class AbsOp(UnaryCannOp):
 @irdl_op_definition
 class ReciprocalOp(UnaryCannOp):
     name = "cann.Reciprocal"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -273,6 +280,7 @@ class SubOp(BinaryCannOp):
 @irdl_op_definition
 class RealDivOp(BinaryCannOp):
     name = "cann.RealDiv"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -296,6 +304,7 @@ class MinimumOp(BinaryCannOp):
 @irdl_op_definition
 class PowOp(BinaryCannOp):
     name = "cann.Pow"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -303,6 +312,7 @@ class PowOp(BinaryCannOp):
 @irdl_op_definition
 class SquaredDifferenceOp(BinaryCannOp):
     name = "cann.SquaredDifference"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -338,7 +348,7 @@ class CastOp(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     dst_type = prop_def(Attribute)
-    traits = traits_def(Pure(), Elementwise(), CastCanonicalization())
+    traits = traits_def(Pure(), Elementwise(), CastCanonicalization(), FixedPrecision())
 
     def verify_op(self) -> None:
         n = self.name

@@ -35,7 +35,7 @@ from dialects.common import (
     enum_prop,
 )
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Opaque, OutputFusable, Reduction
+from dialects.op_kinds import Broadcast, Opaque, OutputFusable, PrecisionReduce, Reduction
 
 
 class Padding(StrEnum):
@@ -67,7 +67,8 @@ class BNInferOp(CannOp):
     y = result_def(TensorType)
     epsilon = prop_def(FloatAttr)
     data_format = enum_prop(DataFormatAttr)
-    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("scale", "offset", "mean", "variance")))
+    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("scale", "offset", "mean", "variance")),
+                        PrecisionReduce(False))
 
     def verify_op(self) -> None:
         n = self.name
@@ -116,7 +117,8 @@ class LayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")),
+                        PrecisionReduce(False))
 
     def verify_op(self) -> None:
         verify_layer_norm(self, _oshape(self.x), self.x.type)
@@ -130,7 +132,7 @@ class SoftmaxV2Op(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axes = prop_def(I64Array)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows"))
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows"), PrecisionReduce(False))
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -241,6 +243,7 @@ class ReduceDOp(CannOp):
 @irdl_op_definition
 class ReduceMeanDOp(ReduceDOp):
     name = "cann.ReduceMeanD"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -248,6 +251,7 @@ class ReduceMeanDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceSumDOp(ReduceDOp):
     name = "cann.ReduceSumD"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -269,6 +273,7 @@ class ReduceMinDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceProdDOp(ReduceDOp):
     name = "cann.ReduceProdD"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
