@@ -198,7 +198,7 @@ class LayoutMatMul(RewritePattern):
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if not isinstance(op, cann.MatMulLike):
             return
-        y = op.results[0]
+        y = op.y
         if cann.format_of(y.type) is not None:
             return
         if any(d < 0 for v in (*op.operands, y) for d in v.type.get_shape()):

@@ -151,10 +151,6 @@ class FusedMatMulOp(MatMulLike):
     (MatMulBiasAddFusionPass, BatchMatMulFusionPass, ATbeMatmulElemwiseFusionPass)."""
 
     name = "cann.FusedMatMul"
-    x1 = operand_def(TensorType)
-    x2 = operand_def(TensorType)
-    bias = opt_operand_def(TensorType)
-    y = result_def(TensorType)
     transpose_x1 = prop_def(IntegerAttr)
     transpose_x2 = prop_def(IntegerAttr)
     activation = enum_prop(ActivationAttr)

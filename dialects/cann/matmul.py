@@ -59,6 +59,10 @@ class MatMulLike(CannOp):
     x1, x2 and the optional bias, result y; the cube unit reads x1, x2 and writes y as FRACTAL_NZ
     (assign-layouts LayoutMatMul, cann-to-kernel MatMulToCube)."""
 
+    x1 = operand_def(TensorType)
+    x2 = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    y = result_def(TensorType)
 
 
 
@@ -67,10 +71,6 @@ class MatMulV2Op(MatMulLike):
     """y[M, N] = op(x1)[M, K] @ op(x2)[K, N] (+ bias[N]); op = transpose when transpose_x* is set."""
 
     name = "cann.MatMulV2"
-    x1 = operand_def(TensorType)
-    x2 = operand_def(TensorType)
-    bias = opt_operand_def(TensorType)
-    y = result_def(TensorType)
     transpose_x1 = prop_def(IntegerAttr)
     transpose_x2 = prop_def(IntegerAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
@@ -86,10 +86,6 @@ class BatchMatMulV2Op(MatMulLike):
     """Batched matmul over the last two axes, batch axes broadcast; adj_x1/adj_x2 transpose."""
 
     name = "cann.BatchMatMulV2"
-    x1 = operand_def(TensorType)
-    x2 = operand_def(TensorType)
-    bias = opt_operand_def(TensorType)
-    y = result_def(TensorType)
     adj_x1 = prop_def(IntegerAttr)
     adj_x2 = prop_def(IntegerAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False),
