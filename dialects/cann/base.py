@@ -5,6 +5,7 @@ the shared verifier helpers and canonicalization traits, and cann.Const.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntAttr, StringAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
@@ -278,6 +279,10 @@ class FormatNameAttr(EnumAttribute[Format], StringLiteralEnum):
 class CannOp(EnumProperties):
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+    #: The kernel.vec function the general elementwise lowering applies to each tile, every
+    #: operand loaded in its own element type (Cast, SelectV2, comparisons and logic:
+    #: cann-to-kernel GeneralElementwiseToVectorBody); None: not lowered that way.
+    GENERAL_ELEMENTWISE_FN: ClassVar[str | None] = None
 
     def verify_(self) -> None:
         for i, v in enumerate(self.operands):

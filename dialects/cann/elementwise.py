@@ -4,6 +4,8 @@ logic, SelectV2 and Cast.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import FloatAttr, TensorType
 from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def, traits_def
@@ -322,6 +324,7 @@ class SelectV2Op(CannOp):
     """y = condition ? then : else, broadcasting all three."""
 
     name = "cann.SelectV2"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "SelectV2"
     condition = operand_def(TensorType)
     then_value = operand_def(TensorType)
     else_value = operand_def(TensorType)
@@ -345,6 +348,7 @@ class CastOp(CannOp):
     """Element type conversion; dst_type is the result's element type."""
 
     name = "cann.Cast"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "Cast"
     x = operand_def(TensorType)
     y = result_def(TensorType)
     dst_type = prop_def(Attribute)
@@ -387,6 +391,7 @@ class CompareCannOp(CannOp):
 @irdl_op_definition
 class GreaterOp(CompareCannOp):
     name = "cann.Greater"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "Greater"
 
 
 
@@ -394,6 +399,7 @@ class GreaterOp(CompareCannOp):
 @irdl_op_definition
 class GreaterEqualOp(CompareCannOp):
     name = "cann.GreaterEqual"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "GreaterEqual"
 
 
 
@@ -401,6 +407,7 @@ class GreaterEqualOp(CompareCannOp):
 @irdl_op_definition
 class LessOp(CompareCannOp):
     name = "cann.Less"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "Less"
 
 
 
@@ -408,6 +415,7 @@ class LessOp(CompareCannOp):
 @irdl_op_definition
 class LessEqualOp(CompareCannOp):
     name = "cann.LessEqual"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "LessEqual"
 
 
 
@@ -415,6 +423,7 @@ class LessEqualOp(CompareCannOp):
 @irdl_op_definition
 class EqualOp(CompareCannOp):
     name = "cann.Equal"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "Equal"
     traits = traits_def(Commutative())
 
 
@@ -423,6 +432,7 @@ class EqualOp(CompareCannOp):
 @irdl_op_definition
 class NotEqualOp(CompareCannOp):
     name = "cann.NotEqual"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "NotEqual"
     traits = traits_def(Commutative())
 
 
@@ -440,6 +450,7 @@ class LogicalBinaryOp(CompareCannOp):
 @irdl_op_definition
 class LogicalAndOp(LogicalBinaryOp):
     name = "cann.LogicalAnd"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "LogicalAnd"
     traits = traits_def(Commutative())
 
 
@@ -448,6 +459,7 @@ class LogicalAndOp(LogicalBinaryOp):
 @irdl_op_definition
 class LogicalOrOp(LogicalBinaryOp):
     name = "cann.LogicalOr"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "LogicalOr"
     traits = traits_def(Commutative())
 
 
@@ -456,6 +468,7 @@ class LogicalOrOp(LogicalBinaryOp):
 @irdl_op_definition
 class LogicalNotOp(CannOp):
     name = "cann.LogicalNot"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "LogicalNot"
     x = operand_def(TensorType)
     y = result_def(TensorType)
     traits = traits_def(Pure(), Elementwise())

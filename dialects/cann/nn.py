@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def, traits_def
@@ -218,6 +220,10 @@ class AvgPoolOp(PoolOp):
 class ReduceDOp(CannOp):
     """Reduction over constant `axes` (the "D" form: GE's ConstToAttrPass), keep_dims."""
 
+    #: acc = fn(acc, x) of the reduction's kernel (kernel.accumulate's AccumulateFn: Add, Max,
+    #: Min, Mul; ReduceMeanD then scales the sum by 1 / the reduced extent)
+    REDUCE_FN: ClassVar[str]
+
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axes = prop_def(I64Array)
@@ -243,6 +249,7 @@ class ReduceDOp(CannOp):
 @irdl_op_definition
 class ReduceMeanDOp(ReduceDOp):
     name = "cann.ReduceMeanD"
+    REDUCE_FN: ClassVar[str] = "Add"
     traits = traits_def(PrecisionReduce(False))
 
 
@@ -251,6 +258,7 @@ class ReduceMeanDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceSumDOp(ReduceDOp):
     name = "cann.ReduceSumD"
+    REDUCE_FN: ClassVar[str] = "Add"
     traits = traits_def(PrecisionReduce(False))
 
 
@@ -259,6 +267,7 @@ class ReduceSumDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceMaxDOp(ReduceDOp):
     name = "cann.ReduceMaxD"
+    REDUCE_FN: ClassVar[str] = "Max"
 
 
 
@@ -266,6 +275,7 @@ class ReduceMaxDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceMinDOp(ReduceDOp):
     name = "cann.ReduceMinD"
+    REDUCE_FN: ClassVar[str] = "Min"
 
 
 
@@ -273,6 +283,7 @@ class ReduceMinDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceProdDOp(ReduceDOp):
     name = "cann.ReduceProdD"
+    REDUCE_FN: ClassVar[str] = "Mul"
     traits = traits_def(PrecisionReduce(False))
 
 
