@@ -238,7 +238,7 @@ class PoolToVectorBody(ChipPattern):
         body = Body([*(v.type for v in operands), y_type])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
-                is_max = op.name == "cann.MaxPool"
+                is_max = isinstance(op, cann.MaxPoolOp)
                 win = body.load(body.args[0], [ti], "windows", [tile, kh * kw, c0], et, "UB",
                                 fill=int(is_max), **geo)
                 if is_max:
@@ -363,7 +363,7 @@ class RowsToVectorBody(ChipPattern):
         y = op.results[0]
         if self.fails_on_dynamic_dims(op, y.type, *(v.type for v in op.operands)):
             return
-        n_x = 2 if op.name == "cann.AddLayerNorm" else 1
+        n_x = 2 if isinstance(op, cann.AddLayerNormOp) else 1
         xs = op.operands[:n_x]
         on_nz = nz_rows(y.type)
         if on_nz:
@@ -412,7 +412,7 @@ class RowsToVectorBody(ChipPattern):
         et = elem_of(y)
         ct = self.impl.row_compute_type(op.name.removeprefix("cann."), et)  # UB arithmetic
         eb = numpy_dtype(ct).itemsize
-        n_buf = 2 if op.name == "cann.SoftmaxV2" else n_x + 2
+        n_buf = 2 if isinstance(op, cann.SoftmaxV2Op) else n_x + 2
         if on_nz and (fy := cann.format_of(y.type)) is not None and fy.fmt == Format.NC1HWC0:
             # rows (n, h, w) of C channels: C1 blocks of C0 lanes, the padding lanes of the last
             # block dropped on load and written as zeros on store (any C, not only multiples of C0)
