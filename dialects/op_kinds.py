@@ -85,6 +85,31 @@ class OutputFusable(OpTrait):
     vector.py PoolToVectorBody)."""
 
 
+@dataclass(frozen=True)
+class PrecisionReduce(OpTrait):
+    """Not a kind: the op's `precision_reduce` flag in CANN's op information library, which
+    --precision_mode=allow_mix_precision reads (set-precision, passes/set_precision.py): false
+    (the blocklist) keeps the op in its original dtype (float32); true (the trustlist) prefers
+    float16; an op without the flag is on the graylist and follows its upstream op (CANN's
+    OpAICoreConfig::PrecisionReduceFlag and ATC's --modify_mixlist; cann-facts.md section 9).
+    Only the blocklist is declared: set-precision's trustlist is the Cube kind."""
+
+    flag: bool = False
+
+
+@dataclass(frozen=True)
+class FixedPrecision(OpTrait):
+    """Not a kind: an op set-precision never moves to another precision, because its element
+    types are what it does: compile-time data (Const), a dtype conversion (Cast), a layout
+    conversion that takes its operand's dtype (TransData), a host call (TF's own kernel)."""
+
+
+def precision_reduce(op: Operation) -> bool | None:
+    """The op's PrecisionReduce flag, None when it has none (the graylist)."""
+    t = op.get_trait(PrecisionReduce)
+    return t.flag if t is not None else None
+
+
 KINDS: tuple[type[OpKind], ...] = (Elementwise, Broadcast, Injective, Reduction, Cube, View,
                                    Constant, Opaque)
 

@@ -26,7 +26,7 @@ def _is(value, number: float) -> bool:
     from compiler.interpreters.constant_eval import constant_value
 
     owner = value.owner
-    if not (getattr(owner, "name", None) == "cann.Const"):
+    if not isinstance(owner, cann.ConstOp):
         return False
     arr = constant_value(value)
     return arr is not None and arr.size > 0 and bool(np.all(arr == number))

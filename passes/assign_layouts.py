@@ -161,7 +161,7 @@ class FoldConstReshape(RewritePattern):
     """Reshape of a constant = the constant with the new shape (weights stay compile-time)."""
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if op.name != "cann.Reshape":
+        if not isinstance(op, cann.ReshapeOp):
             return
         const = op.x.owner
         if not isinstance(const, cann.ConstOp) or cann.format_of(op.x.type) is not None \
@@ -176,9 +176,9 @@ class LayoutPool(RewritePattern):
     """MaxPool / AvgPool run per channel over H, W: on NC1HWC0."""
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if op.name not in ("cann.MaxPool", "cann.AvgPool") or cann.format_of(op.y.type) is not None:
+        if not isinstance(op, cann.PoolOp) or cann.format_of(op.y.type) is not None:
             return
-        if any(d < 0 for d in op.x.type.get_shape()):
+        if any(d < 0 for d in shape_of(op.x)):
             return
         fmt = Format(op.data_format.data)
         x5 = to_format(op.x, Format.NC1HWC0, fmt)
@@ -192,12 +192,13 @@ class LayoutPool(RewritePattern):
 
 
 class LayoutMatMul(RewritePattern):
-    """MatMulV2 / BatchMatMulV2: operands and result FRACTAL_NZ (bias stays ND)."""
+    """The MatMulLike ops (MatMulV2, BatchMatMulV2, FusedMatMul): operands and result FRACTAL_NZ
+    (bias stays ND)."""
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if op.name not in ("cann.MatMulV2", "cann.BatchMatMulV2", "cann.FusedMatMul"):
+        if not isinstance(op, cann.MatMulLike):
             return
-        y = op.results[0]
+        y = op.y
         if cann.format_of(y.type) is not None:
             return
         if any(d < 0 for v in (*op.operands, y) for d in v.type.get_shape()):
@@ -219,7 +220,7 @@ class FoldReduceReshape(RewritePattern):
     result (N, C1, 1, 1, C0) is then what the SE branch's convs read, with no TransData."""
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if op.name != "cann.Reshape" or cann.format_of(op.y.type) is not None:
+        if not isinstance(op, cann.ReshapeOp) or cann.format_of(op.y.type) is not None:
             return
         red = op.x.owner
         if not isinstance(red, cann.ReduceDOp) or len(list(red.results[0].uses)) != 1 \
@@ -336,7 +337,7 @@ class FoldReshapeChain(RewritePattern):
     for chains of FRACTAL_NZ batch views (LayoutReshapeNZ), which compose to one."""
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
-        if op.name != "cann.Reshape":
+        if not isinstance(op, cann.ReshapeOp):
             return
         inner = op.x.owner
         if not isinstance(inner, cann.ReshapeOp):

@@ -9,17 +9,20 @@ allow_fp32_to_fp16 > allow_mix_precision > force_fp16):
 * `force_fp16`: every float32 op whose CANN kernel takes float16 computes in float16.
 * `allow_fp32_to_fp16`: cube ops (Conv2D, DepthwiseConv2D, MatMulV2, BatchMatMulV2 and their
   fused forms) compute in float16; vector ops keep float32.
-* `allow_mix_precision`: white list (cube ops) -> float16; black list (BNInfer, LayerNorm,
-  SoftmaxV2, reductions, Rsqrt/Sqrt/Exp/Log/Pow/RealDiv/Erf/Erfc/SquaredDifference/Reciprocal)
-  keeps float32; grey ops (elementwise, activations, data movement) follow their inputs: float16
-  when a float input already comes from a float16 op.
+* `allow_mix_precision`: white list (cube ops) -> float16; black list (the ops declaring CANN's
+  precision_reduce=false, the PrecisionReduce(False) trait of dialects/op_kinds.py: BNInfer,
+  LayerNorm, SoftmaxV2, ReduceMeanD/SumD/ProdD, Rsqrt/Sqrt/Exp/Log/Pow/RealDiv/Erf/Erfc/
+  SquaredDifference/Reciprocal) keeps float32; grey ops (elementwise, activations, data
+  movement) follow their inputs: float16 when a float input already comes from a float16 op.
 * `must_keep_origin_dtype`: nothing changes.
 * `force_fp32`: every float16 op computes in float32.
 
-An op moved to another precision gets a Cast on each float operand and a Cast back on each
-result; Cast pairs that cancel (f16 -> f32 -> f16) are not emitted between two float16 ops, so
-a float16 region has casts only at its borders.  Function arguments and results keep their types.
-Constants are cast by a Cast op too (fold-constants turns Cast(Const) into a float16 Const).
+Ops with the FixedPrecision trait (Const, Cast, TransData, HostCall) are never retyped: their
+element types are what they do.  An op moved to another precision gets a Cast on each float
+operand and a Cast back on each result; Cast pairs that cancel (f16 -> f32 -> f16) are not
+emitted between two float16 ops, so a float16 region has casts only at its borders.  Function
+arguments and results keep their types.  Constants are cast by a Cast op too (fold-constants
+turns Cast(Const) into a float16 Const).
 
 Per-op options (ATC's --keep_dtype, --customize_dtypes and --output_type; the pipeline builder
 fills them from the cfg files):
@@ -62,18 +65,10 @@ from compiler.ir.diagnostics import CompileError
 from compiler.ir.rewriting import erase_dead, with_loc
 from compiler.ir.typed import elem_of, loc_parts, parent_block_of, shape_of, tensor_of
 from dialects import cann
-from dialects.op_kinds import is_cube
+from dialects.op_kinds import FixedPrecision, is_cube, precision_reduce
 
 MODES = ("force_fp16", "allow_fp32_to_fp16", "allow_mix_precision", "must_keep_origin_dtype",
          "force_fp32")
-
-#: Precision-sensitive ops kept in float32 under allow_mix_precision.
-BLACK_LIST = ("cann.BNInfer", "cann.LayerNorm", "cann.SoftmaxV2", "cann.ReduceMeanD",
-              "cann.ReduceSumD", "cann.ReduceProdD", "cann.Rsqrt", "cann.Sqrt", "cann.Exp",
-              "cann.Log", "cann.Pow", "cann.RealDiv", "cann.Erf", "cann.Erfc",
-              "cann.SquaredDifference", "cann.Reciprocal")
-#: Never retyped: they define or convert types themselves.
-_SKIP = ("cann.Const", "cann.Cast", "cann.HostCall", "cann.TransData")
 
 
 #: dtype names of the cfg files / --output_type (ATC's spelling and the IR's) -> element type.
@@ -177,7 +172,7 @@ class SetPrecisionPass(ModulePass):
         if isinstance(o, cann.FusedKernelOp):
             src = _float_elt(o)
             return src is not None and all(_body_op_allows(b, src, None) for b in o.body.block.ops)
-        return o.dialect_name() == "cann" and o.name not in _SKIP and o.has_trait(Pure)
+        return o.dialect_name() == "cann" and not o.has_trait(FixedPrecision) and o.has_trait(Pure)
 
     def _cast_outputs(self, module: ModuleOp) -> None:
         fn = next((f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "main"),
@@ -219,7 +214,7 @@ class SetPrecisionPass(ModulePass):
                                                    [v.type for v in operands])
 
     def _wanted(self, o: Operation, src: str, dst: str) -> bool:
-        if o.dialect_name() != "cann" or o.name in _SKIP or not o.has_trait(Pure) or \
+        if o.dialect_name() != "cann" or o.has_trait(FixedPrecision) or not o.has_trait(Pure) or \
                 _in_fused_body(o):
             return False
         floats = [v for v in (*o.operands, *o.results) if _elt(v) in ("f16", "f32", "bf16")]
@@ -231,7 +226,7 @@ class SetPrecisionPass(ModulePass):
                 return False
             if self.mode in ("force_fp16", "force_fp32"):
                 return True
-            if self.mode == "allow_fp32_to_fp16" or any(b.name in BLACK_LIST for b in body):
+            if self.mode == "allow_fp32_to_fp16" or any(precision_reduce(b) is False for b in body):
                 return False
             return any(_from_cast(v, dst) is not None for v in o.operands if _elt(v) == src)
         from compiler.conversions.tf_to_cann.legalization import CANN_DTYPES
@@ -246,7 +241,7 @@ class SetPrecisionPass(ModulePass):
         # allow_mix_precision
         if is_cube(o):  # the op-kind trait: runs on the cube unit
             return True
-        if o.name in BLACK_LIST:
+        if precision_reduce(o) is False:  # the blocklist (PrecisionReduce(False) on the op)
             return False
         return any(_from_cast(v, dst) is not None for v in o.operands if _elt(v) == src)
 

@@ -84,6 +84,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Operation, SSAValue
+from xdsl.traits import ConstantLike
 
 from compiler.ir.typed import block_of, dict_of, int_of
 from compiler.target.formats import ceil_div
@@ -395,7 +396,8 @@ def is_kernel(op: Operation) -> bool:
 
 
 def is_constant(op: Operation) -> bool:
-    return op.name in ("cann.Const", "arith.constant") and not op.operands
+    """A constant (cann.Const, arith.constant: xDSL's ConstantLike trait)."""
+    return op.has_trait(ConstantLike, value_if_unregistered=False) and not op.operands
 
 
 def tensor_bytes(t) -> int:

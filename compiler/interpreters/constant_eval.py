@@ -44,7 +44,9 @@ def is_constant_op(op: Operation | None) -> TypeGuard[Operation]:
     """A `cann.Const` or a `tf.Const` (typed, generic or unregistered)."""
     if op is None:
         return False
-    if op.name in ("cann.Const", "tf.Const"):
+    from dialects import cann, tf
+
+    if isinstance(op, (cann.ConstOp, tf.ConstOp)):
         return True
     return isinstance(op, UnregisteredOp) and op.op_name.data == "tf.Const"
 
@@ -65,10 +67,11 @@ def constant_attr_value(op: Operation) -> np.ndarray | None:
 
 
 def foldable(op: Operation) -> bool:
-    """A pure cann op with results, that has execution semantics and is not a constant."""
-    from xdsl.traits import Pure
+    """A pure cann op with results, that has execution semantics and is not a constant (a host
+    call is not pure)."""
+    from xdsl.traits import ConstantLike, Pure
 
-    return (op.dialect_name() == "cann" and op.name not in ("cann.Const", "cann.HostCall")
+    return (op.dialect_name() == "cann" and not op.has_trait(ConstantLike)
             and op.has_trait(Pure) and len(op.results) == 1
             and isinstance(op.results[0].type, TensorType))
 

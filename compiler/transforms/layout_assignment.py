@@ -24,18 +24,15 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
 
 from compiler.ir.typed import elem_of
+from dialects import cann
 from dialects.cann import DataFormat
 from dialects.layouts import FRACTAL_NZ, NC1HWC0, ND, runs_on
-
-if TYPE_CHECKING:
-    from dialects import cann
 
 DEVICE = (NC1HWC0, FRACTAL_NZ)
 
@@ -43,8 +40,6 @@ DEVICE = (NC1HWC0, FRACTAL_NZ)
 # --- facts about an op ------------------------------------------------------------------------
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
-    from dialects import cann
-
     return tuple(cann.origin_shape(v.type)) if isinstance(v.type, TensorType) else ()
 
 
@@ -55,7 +50,7 @@ def _static(op: Operation) -> bool:
 
 def _is_const(v: SSAValue) -> bool:
     owner = v.owner
-    return isinstance(owner, Operation) and owner.name == "cann.Const"
+    return isinstance(owner, cann.ConstOp)
 
 
 def _prop(op: Operation, name: str):
@@ -230,7 +225,7 @@ def rule_spatial(op: Operation, fmt: str) -> str | None:
     msg = _device_shape(op, fmt)
     if msg:
         return msg
-    if op.name.startswith("cann.Resize") and origin_format(op) != "NHWC":
+    if isinstance(op, cann.ResizeOp) and origin_format(op) != "NHWC":
         return "an NCHW resize"
     return None
 
@@ -344,7 +339,7 @@ def rule_rows(op: Operation, fmt: str) -> str | None:
     rank = len(y)
     if fmt == NC1HWC0 and origin_format(op) != "NHWC":
         return "the last axis of an NCHW value is W, not C"
-    if op.name == "cann.SoftmaxV2":
+    if isinstance(op, cann.SoftmaxV2Op):
         if sorted(a % rank for a in _ints(op, "axes")) != [rank - 1]:
             return "a softmax over another axis than the last"
     elif _int(op, "begin_norm_axis") % rank != rank - 1 or _int(op, "begin_params_axis") % rank != rank - 1:
@@ -618,7 +613,7 @@ class Problem:
 
 
 def build_problem(block) -> Problem:
-    ops = [op for op in block.ops if op.name.startswith("cann.") and op.name != "cann.Const"]
+    ops = [op for op in block.ops if op.name.startswith("cann.") and not isinstance(op, cann.ConstOp)]
     index = {op: k for k, op in enumerate(ops)}
     prob = Problem(ops, [formats(op) or [ND] for op in ops])
     for a in block.args:
@@ -630,7 +625,7 @@ def build_problem(block) -> Problem:
                 prob.producer[res] = (k, r)
     for op in block.ops:
         k = index.get(op, -1)
-        if op.name == "cann.Const":
+        if isinstance(op, cann.ConstOp):
             continue
         for i, v in enumerate(op.operands):
             if v in prob.producer:
@@ -793,7 +788,6 @@ def explain(td: cann.TransDataOp) -> str:
     """Why a TransData left by assign-layouts is there: the op on its origin side that has no
     kernel for the other format (or the graph's edge), else the cost trade-off."""
     from compiler.ir.diagnostics import node_name
-    from dialects import cann
 
     to_origin = cann.format_of(td.src.type) is not None
     fmt = td.src_format.data if to_origin else td.dst_format.data
@@ -819,7 +813,7 @@ def explain(td: cann.TransDataOp) -> str:
             user = use.operation
             if isinstance(user, func.ReturnOp):
                 reasons.append("graph output")
-            elif user.name == "cann.TransData":
+            elif isinstance(user, cann.TransDataOp):
                 reasons.append(f"converted on to {user.dst_format.data}")
             else:
                 reasons.append(why(user, fmt, reads=use.index))
@@ -844,13 +838,13 @@ def _blockers(op: Operation, fmt: str, name) -> str:
         owner = v.owner
         if not isinstance(owner, Operation):
             out.append("a graph input")
-        elif owner.name.startswith("cann.") and owner.name not in ("cann.Const", "cann.TransData") \
+        elif owner.name.startswith("cann.") and not isinstance(owner, (cann.ConstOp, cann.TransDataOp)) \
                 and fmt not in formats(owner):
             out.append(f"{name(owner)} ({why_not(owner, fmt)})")
     for r in op.results:
         for use in r.uses:
             user = use.operation
-            if user.name.startswith("cann.") and user.name != "cann.TransData" and fmt not in formats(user):
+            if user.name.startswith("cann.") and not isinstance(user, cann.TransDataOp) and fmt not in formats(user):
                 out.append(f"{name(user)} ({why_not(user, fmt)})")
     out = list(dict.fromkeys(out))
     return f" (its neighbours on ND: {'; '.join(out)})" if out else ""
@@ -858,7 +852,6 @@ def _blockers(op: Operation, fmt: str, name) -> str:
 
 def report_lines(module) -> list[str]:
     from compiler.ir.diagnostics import node_name
-    from dialects import cann
 
     lines = []
     tds = [op for op in module.walk() if isinstance(op, cann.TransDataOp)]

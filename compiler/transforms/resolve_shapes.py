@@ -25,7 +25,6 @@ from xdsl.ir import Block, Operation, OpResult, SSAValue
 from compiler.ir.diagnostics import OpError
 from compiler.ir.typed import parent_block_of, shape_of
 
-SHAPE_OF = ("tf.Shape", "cann.Shape")
 #: TensorFlow's integer arithmetic on shapes that `shape_derived` walks through before
 #: tf-to-cann has converted it (every pure cann op is walked through).
 TF_SHAPE_ARITH = frozenset(f"tf.{n}" for n in (
@@ -40,7 +39,9 @@ def shape_derived(v: SSAValue) -> bool:
     from xdsl.traits import Pure
 
     from compiler.interpreters.constant_eval import is_constant_op
+    from dialects import cann, tf
 
+    shape_ops = (tf.ShapeOp, cann.ShapeOp)
     seen: set[SSAValue] = set()
     stack, shapes = [v], 0
     while stack:
@@ -51,7 +52,7 @@ def shape_derived(v: SSAValue) -> bool:
         op = u.owner if isinstance(u, OpResult) else None
         if op is None or isinstance(u.owner, Block):
             return False
-        if op.name in SHAPE_OF:
+        if isinstance(op, shape_ops):
             shapes += 1
             continue
         if is_constant_op(op):

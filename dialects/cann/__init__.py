@@ -171,6 +171,7 @@ from dialects.cann.host import (
 )
 from dialects.cann.matmul import (
     BatchMatMulV2Op,
+    MatMulLike,
     MatMulV2Op,
     MatrixBandPartOp,
     _matmul_dims,

@@ -5,6 +5,7 @@ the shared verifier helpers and canonicalization traits, and cann.Const.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntAttr, StringAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
@@ -27,7 +28,7 @@ from xdsl.utils.str_enum import StrEnum
 from compiler.ir.typed import shape_of, tensor_of
 from compiler.target.formats import FORMAT_NAMES, Format, storage_shape
 from dialects.common import EnumProperties, StringLiteralEnum, dims_compatible, numpy_dtype
-from dialects.op_kinds import Constant
+from dialects.op_kinds import Constant, FixedPrecision
 
 
 @irdl_attr_definition
@@ -278,6 +279,10 @@ class FormatNameAttr(EnumAttribute[Format], StringLiteralEnum):
 class CannOp(EnumProperties):
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+    #: The kernel.vec function the general elementwise lowering applies to each tile, every
+    #: operand loaded in its own element type (Cast, SelectV2, comparisons and logic:
+    #: cann-to-kernel GeneralElementwiseToVectorBody); None: not lowered that way.
+    GENERAL_ELEMENTWISE_FN: ClassVar[str | None] = None
 
     def verify_(self) -> None:
         for i, v in enumerate(self.operands):
@@ -355,7 +360,7 @@ class ConstOp(IRDLOperation):
     name = "cann.Const"
     value = prop_def(DenseIntOrFPElementsAttr)
     output = result_def(TensorType)
-    traits = traits_def(Pure(), Constant(), ConstantLike())
+    traits = traits_def(Pure(), Constant(), ConstantLike(), FixedPrecision())
 
     def __init__(self, value: DenseIntOrFPElementsAttr, result_type: TensorType | None = None):
         super().__init__(properties={"value": value},

@@ -40,7 +40,7 @@ from dialects.cann.base import (
 )
 from dialects.common import I64Array, StringLiteralEnum, check_same_element_type, dims_compatible, enum_prop, ints
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Injective, Opaque, View
+from dialects.op_kinds import Broadcast, FixedPrecision, Injective, Opaque, View
 
 
 @irdl_op_definition
@@ -53,7 +53,7 @@ class TransDataOp(CannOp):
     src_format = enum_prop(FormatNameAttr)
     dst_format = enum_prop(FormatNameAttr)
     groups = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Injective(), TransDataCanonicalization())
+    traits = traits_def(Pure(), Injective(), TransDataCanonicalization(), FixedPrecision())
 
     def verify_op(self) -> None:
         n = self.name

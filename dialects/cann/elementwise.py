@@ -4,6 +4,8 @@ logic, SelectV2 and Cast.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import FloatAttr, TensorType
 from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def, traits_def
@@ -25,7 +27,7 @@ from dialects.cann.base import (
 )
 from dialects.common import check_rank, check_same_element_type, dims_compatible, enum_prop
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Elementwise
+from dialects.op_kinds import Broadcast, Elementwise, FixedPrecision, PrecisionReduce
 
 
 @irdl_op_definition
@@ -133,6 +135,7 @@ class NegOp(UnaryCannOp):
 @irdl_op_definition
 class SqrtOp(UnaryCannOp):
     name = "cann.Sqrt"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -140,6 +143,7 @@ class SqrtOp(UnaryCannOp):
 @irdl_op_definition
 class RsqrtOp(UnaryCannOp):
     name = "cann.Rsqrt"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -154,6 +158,7 @@ class SquareOp(UnaryCannOp):
 @irdl_op_definition
 class ErfOp(UnaryCannOp):
     name = "cann.Erf"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -161,6 +166,7 @@ class ErfOp(UnaryCannOp):
 @irdl_op_definition
 class ErfcOp(UnaryCannOp):
     name = "cann.Erfc"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -168,6 +174,7 @@ class ErfcOp(UnaryCannOp):
 @irdl_op_definition
 class ExpOp(UnaryCannOp):
     name = "cann.Exp"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -175,6 +182,7 @@ class ExpOp(UnaryCannOp):
 @irdl_op_definition
 class LogOp(UnaryCannOp):
     name = "cann.Log"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -189,6 +197,7 @@ class AbsOp(UnaryCannOp):
 @irdl_op_definition
 class ReciprocalOp(UnaryCannOp):
     name = "cann.Reciprocal"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -273,6 +282,7 @@ class SubOp(BinaryCannOp):
 @irdl_op_definition
 class RealDivOp(BinaryCannOp):
     name = "cann.RealDiv"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -296,6 +306,7 @@ class MinimumOp(BinaryCannOp):
 @irdl_op_definition
 class PowOp(BinaryCannOp):
     name = "cann.Pow"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -303,6 +314,7 @@ class PowOp(BinaryCannOp):
 @irdl_op_definition
 class SquaredDifferenceOp(BinaryCannOp):
     name = "cann.SquaredDifference"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -312,6 +324,7 @@ class SelectV2Op(CannOp):
     """y = condition ? then : else, broadcasting all three."""
 
     name = "cann.SelectV2"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "SelectV2"
     condition = operand_def(TensorType)
     then_value = operand_def(TensorType)
     else_value = operand_def(TensorType)
@@ -335,10 +348,11 @@ class CastOp(CannOp):
     """Element type conversion; dst_type is the result's element type."""
 
     name = "cann.Cast"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "Cast"
     x = operand_def(TensorType)
     y = result_def(TensorType)
     dst_type = prop_def(Attribute)
-    traits = traits_def(Pure(), Elementwise(), CastCanonicalization())
+    traits = traits_def(Pure(), Elementwise(), CastCanonicalization(), FixedPrecision())
 
     def verify_op(self) -> None:
         n = self.name
@@ -377,6 +391,7 @@ class CompareCannOp(CannOp):
 @irdl_op_definition
 class GreaterOp(CompareCannOp):
     name = "cann.Greater"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "Greater"
 
 
 
@@ -384,6 +399,7 @@ class GreaterOp(CompareCannOp):
 @irdl_op_definition
 class GreaterEqualOp(CompareCannOp):
     name = "cann.GreaterEqual"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "GreaterEqual"
 
 
 
@@ -391,6 +407,7 @@ class GreaterEqualOp(CompareCannOp):
 @irdl_op_definition
 class LessOp(CompareCannOp):
     name = "cann.Less"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "Less"
 
 
 
@@ -398,6 +415,7 @@ class LessOp(CompareCannOp):
 @irdl_op_definition
 class LessEqualOp(CompareCannOp):
     name = "cann.LessEqual"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "LessEqual"
 
 
 
@@ -405,6 +423,7 @@ class LessEqualOp(CompareCannOp):
 @irdl_op_definition
 class EqualOp(CompareCannOp):
     name = "cann.Equal"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "Equal"
     traits = traits_def(Commutative())
 
 
@@ -413,6 +432,7 @@ class EqualOp(CompareCannOp):
 @irdl_op_definition
 class NotEqualOp(CompareCannOp):
     name = "cann.NotEqual"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "NotEqual"
     traits = traits_def(Commutative())
 
 
@@ -430,6 +450,7 @@ class LogicalBinaryOp(CompareCannOp):
 @irdl_op_definition
 class LogicalAndOp(LogicalBinaryOp):
     name = "cann.LogicalAnd"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "LogicalAnd"
     traits = traits_def(Commutative())
 
 
@@ -438,6 +459,7 @@ class LogicalAndOp(LogicalBinaryOp):
 @irdl_op_definition
 class LogicalOrOp(LogicalBinaryOp):
     name = "cann.LogicalOr"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "LogicalOr"
     traits = traits_def(Commutative())
 
 
@@ -446,6 +468,7 @@ class LogicalOrOp(LogicalBinaryOp):
 @irdl_op_definition
 class LogicalNotOp(CannOp):
     name = "cann.LogicalNot"
+    GENERAL_ELEMENTWISE_FN: ClassVar[str] = "LogicalNot"
     x = operand_def(TensorType)
     y = result_def(TensorType)
     traits = traits_def(Pure(), Elementwise())

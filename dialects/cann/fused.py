@@ -50,6 +50,7 @@ from dialects.cann.conv import (
     DepthwiseConv2DOp,
 )
 from dialects.cann.matmul import (
+    MatMulLike,
     verify_matmul,
 )
 from dialects.cann.nn import verify_layer_norm
@@ -144,16 +145,12 @@ class FusedDepthwiseConv2DOp(CannOp):
 
 
 @irdl_op_definition
-class FusedMatMulOp(CannOp):
+class FusedMatMulOp(MatMulLike):
     """y = activation(op(x1) @ op(x2) + bias) (+ residual when present), batch axes broadcast;
     op = transpose of the last two axes when transpose_x1 / transpose_x2 is set
     (MatMulBiasAddFusionPass, BatchMatMulFusionPass, ATbeMatmulElemwiseFusionPass)."""
 
     name = "cann.FusedMatMul"
-    x1 = operand_def(TensorType)
-    x2 = operand_def(TensorType)
-    bias = opt_operand_def(TensorType)
-    y = result_def(TensorType)
     transpose_x1 = prop_def(IntegerAttr)
     transpose_x2 = prop_def(IntegerAttr)
     activation = enum_prop(ActivationAttr)

@@ -10,7 +10,7 @@ from xdsl.utils.exceptions import VerifyException
 from dialects.cann.base import (
     CannOp,
 )
-from dialects.op_kinds import Opaque
+from dialects.op_kinds import FixedPrecision, Opaque
 
 
 @irdl_op_definition
@@ -20,7 +20,7 @@ class HostCallOp(CannOp):
     `op_type` is the TF op type, `tf_attrs` its TensorFlow attributes (under TF's names)."""
 
     name = "cann.HostCall"
-    traits = traits_def(Opaque())
+    traits = traits_def(Opaque(), FixedPrecision())
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
     op_type = prop_def(StringAttr)

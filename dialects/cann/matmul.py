@@ -1,4 +1,5 @@
-"""Matrix multiplications: MatMulV2 and BatchMatMulV2.
+"""Matrix multiplications: MatMulV2 and BatchMatMulV2 (and the MatMulLike base they share with
+fused.py's FusedMatMul).
 """
 
 from __future__ import annotations
@@ -53,15 +54,23 @@ def verify_matmul(op, t1: bool, t2: bool, batched: bool) -> None:
 
 
 
-@irdl_op_definition
-class MatMulV2Op(CannOp):
-    """y[M, N] = op(x1)[M, K] @ op(x2)[K, N] (+ bias[N]); op = transpose when transpose_x* is set."""
+class MatMulLike(CannOp):
+    """A matmul y = op(x1) @ op(x2) (+ bias[N]) (MatMulV2, BatchMatMulV2, FusedMatMul): operands
+    x1, x2 and the optional bias, result y; the cube unit reads x1, x2 and writes y as FRACTAL_NZ
+    (assign-layouts LayoutMatMul, cann-to-kernel MatMulToCube)."""
 
-    name = "cann.MatMulV2"
     x1 = operand_def(TensorType)
     x2 = operand_def(TensorType)
     bias = opt_operand_def(TensorType)
     y = result_def(TensorType)
+
+
+
+@irdl_op_definition
+class MatMulV2Op(MatMulLike):
+    """y[M, N] = op(x1)[M, K] @ op(x2)[K, N] (+ bias[N]); op = transpose when transpose_x* is set."""
+
+    name = "cann.MatMulV2"
     transpose_x1 = prop_def(IntegerAttr)
     transpose_x2 = prop_def(IntegerAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False, params=("bias",)))
@@ -73,14 +82,10 @@ class MatMulV2Op(CannOp):
 
 
 @irdl_op_definition
-class BatchMatMulV2Op(CannOp):
+class BatchMatMulV2Op(MatMulLike):
     """Batched matmul over the last two axes, batch axes broadcast; adj_x1/adj_x2 transpose."""
 
     name = "cann.BatchMatMulV2"
-    x1 = operand_def(TensorType)
-    x2 = operand_def(TensorType)
-    bias = opt_operand_def(TensorType)
-    y = result_def(TensorType)
     adj_x1 = prop_def(IntegerAttr)
     adj_x2 = prop_def(IntegerAttr)
     traits = traits_def(Pure(), Cube(), OutputFusable(), RunsOn(fractal_nz="matmul", nd=False),

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def, traits_def
@@ -35,7 +37,7 @@ from dialects.common import (
     enum_prop,
 )
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Opaque, OutputFusable, Reduction
+from dialects.op_kinds import Broadcast, Opaque, OutputFusable, PrecisionReduce, Reduction
 
 
 class Padding(StrEnum):
@@ -67,7 +69,8 @@ class BNInferOp(CannOp):
     y = result_def(TensorType)
     epsilon = prop_def(FloatAttr)
     data_format = enum_prop(DataFormatAttr)
-    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("scale", "offset", "mean", "variance")))
+    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("scale", "offset", "mean", "variance")),
+                        PrecisionReduce(False))
 
     def verify_op(self) -> None:
         n = self.name
@@ -116,7 +119,8 @@ class LayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")),
+                        PrecisionReduce(False))
 
     def verify_op(self) -> None:
         verify_layer_norm(self, _oshape(self.x), self.x.type)
@@ -130,7 +134,7 @@ class SoftmaxV2Op(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axes = prop_def(I64Array)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows"))
+    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows"), PrecisionReduce(False))
 
     def verify_op(self) -> None:
         from dialects.common import ints
@@ -216,6 +220,10 @@ class AvgPoolOp(PoolOp):
 class ReduceDOp(CannOp):
     """Reduction over constant `axes` (the "D" form: GE's ConstToAttrPass), keep_dims."""
 
+    #: acc = fn(acc, x) of the reduction's kernel (kernel.accumulate's AccumulateFn: Add, Max,
+    #: Min, Mul; ReduceMeanD then scales the sum by 1 / the reduced extent)
+    REDUCE_FN: ClassVar[str]
+
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axes = prop_def(I64Array)
@@ -241,6 +249,8 @@ class ReduceDOp(CannOp):
 @irdl_op_definition
 class ReduceMeanDOp(ReduceDOp):
     name = "cann.ReduceMeanD"
+    REDUCE_FN: ClassVar[str] = "Add"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -248,6 +258,8 @@ class ReduceMeanDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceSumDOp(ReduceDOp):
     name = "cann.ReduceSumD"
+    REDUCE_FN: ClassVar[str] = "Add"
+    traits = traits_def(PrecisionReduce(False))
 
 
 
@@ -255,6 +267,7 @@ class ReduceSumDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceMaxDOp(ReduceDOp):
     name = "cann.ReduceMaxD"
+    REDUCE_FN: ClassVar[str] = "Max"
 
 
 
@@ -262,6 +275,7 @@ class ReduceMaxDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceMinDOp(ReduceDOp):
     name = "cann.ReduceMinD"
+    REDUCE_FN: ClassVar[str] = "Min"
 
 
 
@@ -269,6 +283,8 @@ class ReduceMinDOp(ReduceDOp):
 @irdl_op_definition
 class ReduceProdDOp(ReduceDOp):
     name = "cann.ReduceProdD"
+    REDUCE_FN: ClassVar[str] = "Mul"
+    traits = traits_def(PrecisionReduce(False))
 
 
 

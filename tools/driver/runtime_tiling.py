@@ -470,13 +470,14 @@ def to_dispatch_kernels(module: ModuleOp) -> ModuleOp:
     from xdsl.ir import Block, Region
 
     from compiler.ir.entry import main_func
+    from dialects import cann
     from dialects.kernel import DispatchOp, TilingFnAttr, YieldOp
     from dialects.op_kinds import is_cube
 
     out = module.clone()
     block = block_of(main_func(out).body)
     for op in list(block.ops):
-        if isinstance(op, func.ReturnOp) or op.name == "cann.Const":
+        if isinstance(op, (func.ReturnOp, cann.ConstOp)):
             continue
         body = Block(arg_types=[v.type for v in op.operands])
         fn = TilingFnAttr("cube" if is_cube(op) else "vector", _symbolic_dims(op.operands))

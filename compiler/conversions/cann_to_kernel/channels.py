@@ -58,7 +58,7 @@ def lower_reduce_over_c(pat: ChipPattern, op: cann.ReduceDOp, rewriter: PatternR
         with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
             x = body.load(body.args[0], [ti], "nc1hwc0_rows", [tile, c], et, "UB", channels=c)
             r = body.vec(red, [x], [tile, 1], et)
-            if op.name == "cann.ReduceMeanD":
+            if isinstance(op, cann.ReduceMeanDOp):
                 r = body.vec("Muls", [r], [tile, 1], et, {"value": FloatAttr(1.0 / c, f32)})
             if keep:
                 body.store(r, body.args[-1], [ti], "nc1hwc0_rows", channels=1)

@@ -36,7 +36,6 @@ from dialects.common import numpy_dtype
 CONV_OPS = (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp, cann.FusedDepthwiseConv2DOp,
             cann.FusedConv2DScaledOp)
 DEPTHWISE_OPS = (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)
-MATMUL_OPS = ("cann.MatMulV2", "cann.BatchMatMulV2", "cann.FusedMatMul")
 
 
 def _epilogue(op) -> list:
@@ -277,15 +276,16 @@ def flag(attr) -> bool:
 
 
 class MatMulToCube(ChipPattern):
-    """MatMulV2 / BatchMatMulV2 -> kernel.cube on FRACTAL_NZ (or ND) operands, bias in UB."""
+    """The MatMulLike ops (MatMulV2, BatchMatMulV2, FusedMatMul) -> kernel.cube on FRACTAL_NZ (or
+    ND) operands, bias in UB."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name not in MATMUL_OPS:
+        if not isinstance(op, cann.MatMulLike):
             return
         x1, x2, y = op.operands[0], op.operands[1], op.results[0]
         if self.fails_on_dynamic_dims(op, x1.type, x2.type, y.type):
             return
-        batched = op.name == "cann.BatchMatMulV2"
+        batched = isinstance(op, cann.BatchMatMulV2Op)
         ta = flag(op.properties.get("adj_x1" if batched else "transpose_x1"))
         tb = flag(op.properties.get("adj_x2" if batched else "transpose_x2"))
         if len(op.operands) > 3:

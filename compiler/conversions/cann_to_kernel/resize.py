@@ -47,7 +47,7 @@ class ResizeToVectorBody(ChipPattern):
             self.fail(op, f"{op.name}: x stored as {stored_as(xt)}, y as {stored_as(yt)} has no "
                           "resize kernel (needs NHWC row-major or NC1HWC0 of NHWC for both)")
             return
-        nearest = op.name == "cann.ResizeNearestNeighborV2"
+        nearest = isinstance(op, cann.ResizeNearestNeighborV2Op)
         rows = n_ * c1 * ho * wo
         xe, ye = elem_of(xt), elem_of(yt)
         eb = max(numpy_dtype(xe).itemsize, numpy_dtype(ye).itemsize)

@@ -79,23 +79,16 @@ class ElementwiseToVectorBody(ChipPattern):
         rewriter.replace(op, new)
 
 
-#: cann op -> the vector function its per-tile body applies (`vec_fn`), operands loaded flat.
-#: Comparisons and logic compare in the operands' own type and write bool (i1) bytes.
-GENERAL_ELEMENTWISE = {"cann.Cast": "Cast", "cann.SelectV2": "SelectV2",
-                       **{f"cann.{n}": n for n in (
-                           "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
-                           "LogicalAnd", "LogicalOr", "LogicalNot")}}
-
-
 class GeneralElementwiseToVectorBody(ChipPattern):
-    """Cast, SelectV2, comparisons and logic -> kernel.vec_kernel: per core,
+    """The ops whose class names a GENERAL_ELEMENTWISE_FN (Cast, SelectV2, comparisons and logic)
+    -> kernel.vec_kernel applying that function: per core,
     UB tiles of the flattened storage data, each operand loaded in its own element type (Cast
     converts in UB; SelectV2's i1 condition is a byte mask; comparisons and logic write i1
     bytes).  An operand must have the result's storage shape and format, or both
     must be row-major (numpy broadcasting of the flat data is then exact)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        vfn = GENERAL_ELEMENTWISE.get(op.name)
+        vfn = getattr(op, "GENERAL_ELEMENTWISE_FN", None)  # the op's class says (dialects/cann)
         if vfn is None:
             return
         y = op.results[0].type
@@ -245,7 +238,7 @@ class PoolToVectorBody(ChipPattern):
         body = Body([*(v.type for v in operands), y_type])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
-                is_max = op.name == "cann.MaxPool"
+                is_max = isinstance(op, cann.MaxPoolOp)
                 win = body.load(body.args[0], [ti], "windows", [tile, kh * kw, c0], et, "UB",
                                 fill=int(is_max), **geo)
                 if is_max:
@@ -370,7 +363,7 @@ class RowsToVectorBody(ChipPattern):
         y = op.results[0]
         if self.fails_on_dynamic_dims(op, y.type, *(v.type for v in op.operands)):
             return
-        n_x = 2 if op.name == "cann.AddLayerNorm" else 1
+        n_x = 2 if isinstance(op, cann.AddLayerNormOp) else 1
         xs = op.operands[:n_x]
         on_nz = nz_rows(y.type)
         if on_nz:
@@ -419,7 +412,7 @@ class RowsToVectorBody(ChipPattern):
         et = elem_of(y)
         ct = self.impl.row_compute_type(op.name.removeprefix("cann."), et)  # UB arithmetic
         eb = numpy_dtype(ct).itemsize
-        n_buf = 2 if op.name == "cann.SoftmaxV2" else n_x + 2
+        n_buf = 2 if isinstance(op, cann.SoftmaxV2Op) else n_x + 2
         if on_nz and (fy := cann.format_of(y.type)) is not None and fy.fmt == Format.NC1HWC0:
             # rows (n, h, w) of C channels: C1 blocks of C0 lanes, the padding lanes of the last
             # block dropped on load and written as zeros on store (any C, not only multiples of C0)
@@ -480,10 +473,6 @@ def lower_new_ops(chip: ChipProfile, failures, ops, rewriter: PatternRewriter, i
             p.match_and_rewrite(o, rewriter)
 
 
-REDUCE_FNS = {"cann.ReduceMeanD": "Add", "cann.ReduceSumD": "Add", "cann.ReduceMaxD": "Max",
-              "cann.ReduceMinD": "Min", "cann.ReduceProdD": "Mul"}
-
-
 class ReduceToVectorBody(ChipPattern):
     """ReduceMeanD / SumD / MaxD / MinD / ProdD -> kernel.vec_kernel over rows x L x inner:
       x NC1HWC0, axes H, W: rows (n, c1), L = H*W, inner C0; result NC1HWC0 (keep_dims,
@@ -494,7 +483,7 @@ class ReduceToVectorBody(ChipPattern):
     Per core, tiles of rows; the reduced axis in UB chunks, each reduced and accumulated."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if op.name not in REDUCE_FNS or not isinstance(op, cann.ReduceDOp):
+        if not isinstance(op, cann.ReduceDOp):
             return
         xt, yt = op.x.type, op.y.type
         if self.fails_on_dynamic_dims(op, xt, yt):
@@ -511,7 +500,7 @@ class ReduceToVectorBody(ChipPattern):
                     or yf is not None and yf.fmt == Format.NC1HWC0 and flag(op.keep_dims)):
                 from compiler.conversions.cann_to_kernel.channels import lower_reduce_over_c
 
-                lower_reduce_over_c(self, op, rewriter, REDUCE_FNS[op.name])
+                lower_reduce_over_c(self, op, rewriter, op.REDUCE_FN)
                 return
             ok_y = yf is not None and (yf.fmt == Format.NC1HWC0 and flag(op.keep_dims)
                                        or yf.fmt == Format.FRACTAL_NZ and not flag(op.keep_dims))
@@ -568,7 +557,7 @@ class ReduceToVectorBody(ChipPattern):
             return
         f, tile = t.fields, t.fields["tileElems"]
         f = {**f, "reduceLen": length, "chunkLen": chunk}
-        acc_fn = REDUCE_FNS[op.name]
+        acc_fn = op.REDUCE_FN
         fill = {"Add": 0, "Max": 1, "Min": 2, "Mul": 3}[acc_fn]
         row_fn = {"Add": "RowSum", "Max": "RowMax", "Min": "RowMin", "Mul": "RowProd"}[acc_fn]
         body = Body([xt, yt])
@@ -582,7 +571,7 @@ class ReduceToVectorBody(ChipPattern):
                     s = body.vec(row_fn, [part], [tile, inner], et)
                     body.add(kernel.AccumulateOp(operands=[acc, s],
                                                  properties={"fn": kernel.AccumulateFnAttr.of(acc_fn)}))
-                if op.name == "cann.ReduceMeanD":
+                if isinstance(op, cann.ReduceMeanDOp):
                     acc = body.vec("Muls", [acc], [tile, inner], et,
                                    {"value": FloatAttr(1.0 / length, f32)})
                 body.store(acc, body.args[-1], [ti], store_view, **store_p)

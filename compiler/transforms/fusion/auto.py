@@ -201,7 +201,7 @@ def _in_order(ops) -> list[Operation]:
 def live_uses(v: SSAValue) -> list[Operation]:
     """The ops reading v, but for dead pure ops (a TransData a layout rewrite left unused)."""
     return [u.operation for u in v.uses
-            if not (u.operation.name == "cann.TransData" and not u.operation.results[0].uses)]
+            if not (isinstance(u.operation, cann.TransDataOp) and not u.operation.results[0].uses)]
 
 
 def _host_result(v: SSAValue, shape) -> bool:
