@@ -28,8 +28,9 @@ from dialects import cann
 from dialects.common import numpy_dtype, numpy_from_dense
 
 
-def run_conv(op: cann.ConvLike, args: tuple[Any, ...], activation: str) -> np.ndarray:
-    """Conv (+ bias, + activation) of a cann conv op, result in the op's result storage layout."""
+def run_conv(op: cann.ConvLike, args: tuple[Any, ...]) -> np.ndarray:
+    """Conv (+ bias) of cann.Conv2D, result in the op's result storage layout (the fused convs
+    are compiler/interpreters/fused_impl.py's)."""
     fmt = op.data_format.data
     x = to_origin(args[0], op.x.type, fmt, want="NHWC")
     w = to_origin(args[1], op.filter.type, "HWCN", want="HWCN")
@@ -37,7 +38,6 @@ def run_conv(op: cann.ConvLike, args: tuple[Any, ...], activation: str) -> np.nd
     y = numerics.conv2d_nhwc(x, w, strides, dilations, pads, op.groups.value.data)
     if op.bias is not None:
         y = numerics.bias_add(y, to_origin(args[2], op.bias.type, "ND").astype(y.dtype), "NHWC")
-    y = numerics.activate(y, activation)
     try:
         return from_origin(y, op.y.type, fmt, have="NHWC")
     except ValueError as e:
@@ -53,11 +53,7 @@ class CannFunctions(InterpreterFunctions):
 
     @impl(cann.Conv2DOp)
     def run_conv2d(self, interp: Interpreter, op: cann.Conv2DOp, args: tuple[Any, ...]):
-        return (run_conv(op, args, "none"),)
-
-    @impl(cann.FusedConv2DOp)
-    def run_fused_conv2d(self, interp: Interpreter, op: cann.FusedConv2DOp, args: tuple[Any, ...]):
-        return (run_conv(op, args, op.activation.data),)
+        return (run_conv(op, args),)
 
     @impl(cann.BiasAddOp)
     def run_bias_add(self, interp: Interpreter, op: cann.BiasAddOp, args: tuple[Any, ...]):

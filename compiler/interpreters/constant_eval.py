@@ -34,9 +34,11 @@ def _interpreter():
         from xdsl.interpreter import Interpreter
 
         from compiler.interpreters.cann_impl import CannFunctions
+        from compiler.interpreters.fused_impl import FusedFunctions
 
         _INTERP = Interpreter(ModuleOp([]))
         _INTERP.register_implementations(CannFunctions())
+        _INTERP.register_implementations(FusedFunctions())
     return _INTERP
 
 

@@ -122,7 +122,7 @@ def make_interpreter(module: ModuleOp, listeners=()) -> Interpreter:
         interp.register_implementations(fns)
     from compiler.interpreters.fused_impl import FusedFunctions  # the fuse pass's ops
 
-    interp.register_implementations(FusedFunctions(), override=True)
+    interp.register_implementations(FusedFunctions())
     return interp
 
 

@@ -2,8 +2,9 @@
 FusedDepthwiseConv2D, FusedMatMul, FusedAttention, FusedKernel).
 
 Each computes what the unfused ops compute, in float32 accumulation (float64 stays float64),
-on origin-layout operands; results are stored as the result type says.  Registered after the
-library's CannFunctions (override=True), so FusedConv2D gets the full activation list.
+on origin-layout operands; results are stored as the result type says.  These are the only
+semantics of the fused ops: cann-run (compiler/interpreters/execute.py) and the constant evaluator
+(compiler/interpreters/constant_eval.py) register them beside the library's CannFunctions.
 """
 
 from __future__ import annotations
