@@ -35,7 +35,7 @@ from dialects.common import (
     enum_prop,
 )
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Opaque, OutputFusable, Reduction
+from dialects.op_kinds import Broadcast, InputFusable, Opaque, OutputFusable, Reduction
 
 
 class Padding(StrEnum):
@@ -116,7 +116,8 @@ class LayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
+    traits = traits_def(Pure(), Reduction(), InputFusable(),
+                        RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:
         verify_layer_norm(self, _oshape(self.x), self.x.type)
@@ -220,7 +221,7 @@ class ReduceDOp(CannOp):
     y = result_def(TensorType)
     axes = prop_def(I64Array)
     keep_dims = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="reduce-hw"))
+    traits = traits_def(Pure(), Reduction(), InputFusable(), RunsOn(nc1hwc0="reduce-hw"))
 
     def verify_op(self) -> None:
         from dialects.common import ints

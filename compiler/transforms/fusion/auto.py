@@ -140,9 +140,11 @@ def live_tiles(ops: list[Operation]) -> int:
     return len(inputs) + max(peak, 1)
 
 
-def fits_ub(ops: list[Operation]) -> bool:
+def fits_ub(ops: list[Operation], extra: int = 0) -> bool:
+    """The body's live tiles (and `extra` tiles of its host kernel), double-buffered, leave a
+    tile of MIN_TILE_ELEMS elements in the smallest UB."""
     eb = max(_bytes(r.type) for o in ops for r in (*o.results, *o.operands))
-    return min_ub_bytes() // (live_tiles(ops) * 2) // eb >= MIN_TILE_ELEMS
+    return min_ub_bytes() // ((live_tiles(ops) + extra) * 2) // eb >= MIN_TILE_ELEMS
 
 
 @dataclass
@@ -433,12 +435,54 @@ def _consumer_problem(result: SSAValue) -> str | None:
     return None
 
 
-def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
-    """Why a pointwise kernel computing `result` from `inputs` cannot be its consumers' conv
-    prologue (or their gathers' index prologue), or None."""
+def data_inputs(u: Operation) -> list[SSAValue]:
+    """The operands an InputFusable reduction reduces (not its RunsOn params: gamma, beta)."""
+    from dialects.layouts import runs_on
+
+    params = runs_on(u).params
+    names = [n for n, _ in type(u).get_irdl_definition().operands]  # (single operands only)
+    return [v for n, v in zip(names, u.operands) if n not in params]
+
+
+def _reduction_reader(u: Operation, v: SSAValue) -> bool:
+    """An InputFusable reduction (a row kernel, ReduceD) reading v as a data input only."""
+    from dialects.op_kinds import InputFusable
+
+    return (u.has_trait(InputFusable, value_if_unregistered=False) and v in data_inputs(u)
+            and v not in [w for w in u.operands if w not in data_inputs(u)])
+
+
+def _reduction_prologue_problem(result: SSAValue, ops: list[Operation] | None, inputs) -> str | None:
+    """A pointwise kernel read only by reductions as their data input runs on each tile of
+    those reductions' kernels in UB before reducing (compiler/conversions/cann_to_kernel/vector.py):
+    its inputs must be of the result's shape, scalars or channel vectors ([C] / [1, .., 1, C],
+    the last axis), and its live tiles must leave the reduction a tile (the UB gate of fits_ub,
+    the reduction's input and partial tiles counted as two more)."""
+    if not _static_tensor(result):
+        return "its result has a dynamic shape"
+    shape = list(cann.origin_shape(result.type))
+    for v in inputs:
+        if not _static_tensor(v):
+            return "an input has a dynamic shape"
+        s = list(cann.origin_shape(v.type))
+        if s != shape and _elems(v.type) != 1 and not (shape and _channel_vector(v.type, shape[-1])):
+            return f"input {s} is neither the reduced tensor's shape, a scalar nor a channel vector"
+    if ops is not None and not fits_ub(ops, extra=2):
+        return "its live tiles and the reduction's leave no tile of the minimum size in UB"
+    return None
+
+
+def prologue_problem(result: SSAValue, inputs, epilogue: bool,
+                     ops: list[Operation] | None = None) -> str | None:
+    """Why a pointwise kernel computing `result` from `inputs` (its body `ops`, when built)
+    cannot be its consumers' conv prologue (or their gathers' index prologue, or their
+    reductions' input prologue), or None."""
     users = live_uses(result)
     if users and all(_index_reader(u, result) for u in users):
         return "it is a cube op's epilogue" if epilogue else _index_prologue_problem(result, inputs)
+    if users and all(_reduction_reader(u, result) for u in users):
+        return "it is a cube op's epilogue" if epilogue else \
+            _reduction_prologue_problem(result, ops, inputs)
     why = _consumer_problem(result)
     if why is not None:
         return why
@@ -462,7 +506,8 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
 
 
 def _fk_problem(fk: cann.FusedKernelOp) -> str | None:
-    return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None)
+    return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None,
+                            fk.body_ops())
 
 
 def pool_prologue_problem(p: Operation) -> str | None:
@@ -497,8 +542,10 @@ def is_prologue(fk: Operation) -> bool:
 
 
 def _reads_into_conv(v: SSAValue) -> bool:
-    """v is read by a conv as its data input, or by a gather as its indices."""
-    return any((_conv_reader(u) and u.operands[0] is v) or _index_reader(u, v) for u in live_uses(v))
+    """v is read by a conv as its data input, by a gather as its indices, or by an InputFusable
+    reduction as a data input (the consumers that take a prologue)."""
+    return any((_conv_reader(u) and u.operands[0] is v) or _index_reader(u, v)
+               or _reduction_reader(u, v) for u in live_uses(v))
 
 
 def mark_prologues(root_op: Operation, report: Report) -> None:
@@ -516,7 +563,7 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
             continue
         if _candidate(op) and _reads_into_conv(op.results[0]):
             inputs = [v for v in op.operands if not scalar_const(v)]
-            why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None)
+            why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None, [op])
             if why is not None:
                 continue  # listed with its reasons as an unfused op (fuse_pointwise)
             fk = build_fused_kernel([op])
@@ -535,7 +582,7 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
             report.prologues += 1
         elif epilogue_host(op) is None:  # (a cube or pool op's epilogue is no kernel of its own)
             report.unfused.append(Unfused(_describe(op), "prologue rejected",
-                                          [f"not its convs' prologue: {why}"]))
+                                          [f"not its consumers' prologue: {why}"]))
 
 
 def prologue_reason(op: Operation) -> str | None:
@@ -543,5 +590,5 @@ def prologue_reason(op: Operation) -> str | None:
     if not _reads_into_conv(op.results[0]):
         return None
     inputs = [v for v in op.operands if not scalar_const(v)]
-    why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None)
-    return None if why is None else f"not a conv prologue: {why}"
+    why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None, [op])
+    return None if why is None else f"not a prologue: {why}"
