@@ -252,10 +252,13 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
 
     y = fk.y.type
     users = live_uses(fk.y)
-    if users and all(_reduction_reader(u, fk.y) for u in users):  # reductions' tiles
-        from compiler.conversions.cann_to_kernel.reduction_prologue import loadable
+    from compiler.conversions.cann_to_kernel.reduction_prologue import loadable
 
-        return loadable(fk, users)
+    reductions = [u for u in users if _reduction_reader(u, fk.y)]
+    if reductions and (why := loadable(fk, reductions)) is not None:  # reductions' tiles
+        return why
+    if users and len(reductions) == len(users):
+        return None
     if users and all(_index_reader(u, fk.y) for u in users):  # gathers' index tiles
         for v in (fk.y, *fk.inputs):
             if not row_major(v.type):

@@ -33,6 +33,13 @@ automatic fusion's).  A FusedKernel reading into a conv that is not made a prolo
 the report with the reason.  A max / average pool whose windows need no padding, read only by
 convolutions as their x, is marked the same way (pool_prologue_problem): each conv computes its
 A tiles from the pool's input, so the pool is no kernel (a U-Net's or VGG's 2x2 max-pool).
+REDUCTION PROLOGUES (input fusion, XLA's "into reductions"): a pointwise kernel read by
+InputFusable reductions (dialects/op_kinds.py: LayerNorm, AddLayerNorm, ReduceD) as a data
+input, alone or next to convs reading it as x, is marked `prologue` the same way when its inputs
+are of its shape, scalars or channel vectors and its live tiles plus the reduction's two leave a
+tile in UB (fits_ub): each reduction kernel runs the body on its tiles in UB before reducing
+(compiler/conversions/cann_to_kernel/reduction_prologue.py): BN-ReLU before a global average
+pool, embedding Adds or a layer scale before a LayerNorm.
 The switch AutomaticPrologueFusion (group UBFusion) turns this off.
 
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
@@ -422,12 +429,15 @@ def _index_prologue_problem(result: SSAValue, inputs) -> str | None:
     return None
 
 
-def _consumer_problem(result: SSAValue) -> str | None:
-    """Why the readers of `result` are not all convolutions reading it as their data input x."""
+def _consumer_problem(result: SSAValue, reductions: bool = False) -> str | None:
+    """Why the readers of `result` are not all convolutions reading it as their data input x
+    (with `reductions`: or InputFusable reductions reading it as a data input)."""
     users = live_uses(result)
     if not users:
         return "its result is a function result only"
     for u in users:
+        if reductions and _reduction_reader(u, result):
+            continue
         if not _conv_reader(u):
             return f"consumer {_describe(u)} is not a convolution (NHWC, no A-tile scale)"
         if u.operands[0] is not result or any(v is result for v in u.operands[1:]):
@@ -483,11 +493,15 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool,
     if users and all(_reduction_reader(u, result) for u in users):
         return "it is a cube op's epilogue" if epilogue else \
             _reduction_prologue_problem(result, ops, inputs)
-    why = _consumer_problem(result)
+    # convs, and reductions too (each recomputes it on its own tiles)
+    why = _consumer_problem(result, reductions=True)
     if why is not None:
         return why
     if epilogue:
         return "it is a cube op's epilogue"
+    if ops is not None and any(_reduction_reader(u, result) for u in users) \
+            and not fits_ub(ops, extra=2):
+        return "its live tiles and the reduction's leave no tile of the minimum size in UB"
     shape = list(cann.origin_shape(result.type))
     if not _static_tensor(result) or len(shape) != 4:
         return "its result is no static 4-d tensor"
