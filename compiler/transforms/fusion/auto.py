@@ -309,6 +309,10 @@ def _why_alone(op: Operation) -> list[str]:
         else:
             k = kind_name(u) or u.name
             why = "has no per-tile form" if is_pointwise(u) else "is not pointwise"
+            if k == "view" and u.results:  # name the ops the view hands the value to
+                readers = ", ".join(f"{_describe(r)} ({kind_name(r) or r.name})"
+                                    for r in dict.fromkeys(live_uses(u.results[0])))
+                why += f"; it is read through it by {readers or 'no op'}"
             reasons.append(f"consumer {_describe(u)} is a {k} op that {why}")
     producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)
                  and not isinstance(v.owner, cann.ConstOp)]

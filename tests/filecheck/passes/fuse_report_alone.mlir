@@ -1,11 +1,13 @@
 // The fusion report's list of pointwise kernels left on their own (compiler/transforms/fusion/
 // auto.py): a FusedKernel that is a kernel of its own (BN-ReLU before a softmax: a reduction
-// that is not InputFusable takes no prologue) is named with its reasons; a FusedKernel that a conv runs as its
+// that is not InputFusable takes no prologue) is named with its reasons (a consumer that is a
+// view is named with the ops reading through it); a FusedKernel that a conv runs as its
 // epilogue is no kernel of its own and is not listed, also when a conv reads its result.
 // RUN: cann-opt --fuse --fusion-report=- %s 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
 
 // REPORT: pointwise ops left as kernels of their own (why no neighbour took them):
 // REPORT-NEXT:   FusedKernel 'relu_gap' (fused kernel): consumer SoftmaxV2 'sm' is a reduction op that is not pointwise; producer ConcatV2D 'cat' is a injective op
+// REPORT-NEXT:   Cast 'mask' (elementwise): consumer Reshape 'view' is a view op that is not pointwise; it is read through it by SoftmaxV2 'sm2' (reduction); its operands are graph inputs or constants
 // REPORT-NOT:    'out'
 builtin.module {
   func.func @main(%x: tensor<1x4x4x16xf32>, %r: tensor<1x4x4x16xf32>) -> (tensor<1x4x4x32xf32>, tensor<1x4x4x16xf32>) {
@@ -20,5 +22,11 @@ builtin.module {
     %g = cann.Relu %m : (tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> loc("relu_gap")
     %p = cann.SoftmaxV2 %g {axes = array<i64: -1>} : (tensor<1x4x4x32xf32>) -> tensor<1x4x4x32xf32> loc("sm")
     func.return %p, %o : tensor<1x4x4x32xf32>, tensor<1x4x4x16xf32>
+  }
+  func.func @through_view(%ids: tensor<1x16xi32>) -> tensor<1x1x16xf32> {
+    %m = cann.Cast %ids {dst_type = f32} : (tensor<1x16xi32>) -> tensor<1x16xf32> loc("mask")
+    %r = cann.Reshape %m {shape = array<i64: 1, 1, 16>} : (tensor<1x16xf32>) -> tensor<1x1x16xf32> loc("view")
+    %s = cann.SoftmaxV2 %r {axes = array<i64: -1>} : (tensor<1x1x16xf32>) -> tensor<1x1x16xf32> loc("sm2")
+    func.return %s : tensor<1x1x16xf32>
   }
 }
