@@ -248,12 +248,11 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
     """Why the conv kernels reading `fk` cannot load its inputs on their A tiles, else None:
     the result must be NC1HWC0, each input stored like it, a scalar or a row-major channel
     vector.  (Gathers' index tiles and reductions' tiles: their own conditions.)"""
+    from compiler.conversions.cann_to_kernel.reduction_prologue import loadable
     from compiler.transforms.fusion.auto import _index_reader, _reduction_reader, live_uses
 
     y = fk.y.type
     users = live_uses(fk.y)
-    from compiler.conversions.cann_to_kernel.reduction_prologue import loadable
-
     reductions = [u for u in users if _reduction_reader(u, fk.y)]
     if reductions and (why := loadable(fk, reductions)) is not None:  # reductions' tiles
         return why

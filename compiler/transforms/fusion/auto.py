@@ -451,8 +451,12 @@ def _consumer_problem(result: SSAValue, reductions: bool = False) -> str | None:
 
 def data_inputs(u: Operation) -> list[SSAValue]:
     """The operands an InputFusable reduction reduces (not its RunsOn params: gamma, beta)."""
+    from xdsl.irdl import IRDLOperation
+
     from dialects.layouts import runs_on
 
+    if not isinstance(u, IRDLOperation):
+        return list(u.operands)
     params = runs_on(u).params
     names = [n for n, _ in type(u).get_irdl_definition().operands]  # (single operands only)
     return [v for n, v in zip(names, u.operands) if n not in params]
