@@ -167,7 +167,7 @@ class Report:
     epilogues: int = 0  # of them, epilogues of a cube op's kernel
     ops_fused: int = 0
     unfused: list[Unfused] = field(default_factory=list)
-    prologues: int = 0  # FusedKernels marked as their consumer convs' prologue
+    prologues: int = 0  # FusedKernels marked as their consumers' prologue (convs, gathers, reductions)
     depthwise_prologues: int = 0  # depthwise convs run in their pointwise reader's A tiles
 
 
@@ -345,7 +345,7 @@ def _why_alone(op: Operation) -> list[str]:
 
 def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
     """Group every pointwise DAG under `root_op` (a module or function) into FusedKernels;
-    with `prologues`, mark those that are their consumer convs' prologues (mark_prologues)."""
+    with `prologues`, mark those that are their consumers' prologues (mark_prologues)."""
     report = Report()
     blocks = []
     for o in root_op.walk():
@@ -556,7 +556,7 @@ def pool_prologue_problem(p: Operation) -> str | None:
 
 
 def is_prologue(fk: Operation) -> bool:
-    """fk (a FusedKernel or a pool) is marked as its consumer convs' prologue and still is one."""
+    """fk (a FusedKernel or a pool) is marked as its consumers' prologue and still is one."""
     if isinstance(fk, (cann.MaxPoolOp, cann.AvgPoolOp)):
         return PROLOGUE_ATTR in fk.attributes and pool_prologue_problem(fk) is None
     return (isinstance(fk, cann.FusedKernelOp) and PROLOGUE_ATTR in fk.attributes
