@@ -561,6 +561,11 @@ LOAD_VIEWS = {
     "chunk_rows": "the tensor as [rows, length, inner] (NC1HWC0 reduced over H, W: (n, c1), H*W, "
                   "C0): rows [t, +tile), positions [l, +chunk); `fill` 0/1/2/3 = 0/-inf/+inf/1 past "
                   "the end: [t, l]",
+    "chunk_channel": "a per-channel vector (or one element) broadcast to the chunk_rows tile of a "
+                     "tensor stored as `shape` (channels by `layout`, as channel_flat): [t, l]",
+    "chunk_valid": "1 where the chunk_rows tile of x (stored as `shape`) holds an element of x "
+                   "(inside [rows, length, inner]; on NC1HWC0, layout 1, a lane below "
+                   "`channels`), else 0: [t, l]",
     "pad_rows": "rows [t, +tile) of the zero-padded tensor (pads: before/after per axis) viewed as "
                 "[rows, last axis]: [t]",
     "heads": "an ND [B, S, W] tensor as the [S, D] matrix of head h of batch b, columns "

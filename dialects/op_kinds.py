@@ -110,6 +110,15 @@ def precision_reduce(op: Operation) -> bool | None:
     return t.flag if t is not None else None
 
 
+@dataclass(frozen=True)
+class InputFusable(OpTrait):
+    """Not a kind: a reduction whose vector kernel runs a pointwise prologue on each tile of its
+    data inputs in UB before reducing (XLA's input fusion): the row kernels LayerNorm and
+    AddLayerNorm, and ReduceD.  Its data inputs are the operands that are no
+    `RunsOn` params (gamma, beta).  A cann.FusedKernel read only by such ops, as a data input, is
+    their prologue (compiler/transforms/fusion/auto.py; compiler/conversions/cann_to_kernel/vector.py)."""
+
+
 KINDS: tuple[type[OpKind], ...] = (Elementwise, Broadcast, Injective, Reduction, Cube, View,
                                    Constant, Opaque)
 

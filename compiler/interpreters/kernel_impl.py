@@ -434,17 +434,9 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         dst_shape = tuple(P("shape"))
         total = int(np.prod(dst_shape))
         pos = np.arange(t, min(t + shape[0], total))
-        layout = P("layout")  # 1: NC1HWC0, 2: NCHW (axis 1), 0: last axis
-        if layout == 1:
-            _, c1, h, w, c0 = dst_shape
-            ch = (pos // (h * w * c0)) % c1 * c0 + pos % c0
-        elif layout == 2:
-            ch = (pos // int(np.prod(dst_shape[2:]))) % dst_shape[1]
-        elif layout == 3:  # FRACTAL_NZ (..., K1, M1, 16, C0): column k1*C0 + c0
-            k1, m1, m0, c0 = dst_shape[-4:]
-            ch = (pos // (m1 * m0 * c0)) % k1 * c0 + pos % c0
-        else:
-            ch = pos % dst_shape[-1]
+        from compiler.interpreters.kernel_views import channel_of
+
+        ch = channel_of(pos, dst_shape, P("layout"))
         ok = ch < src.shape[0]
         vals = np.zeros(pos.size, dt)
         vals[ok] = src[ch[ok]]

@@ -335,6 +335,67 @@ LOAD_VIEWS["img2col_channel"] = _img2col_channel
 LOAD_VIEWS["img2col_valid"] = _img2col_valid
 
 
+def channel_of(pos: np.ndarray, shape: tuple[int, ...], layout: int) -> np.ndarray:
+    """The channel of flat storage positions `pos` of a tensor stored as `shape`: layout 1
+    NC1HWC0 (c1*C0 + c0), 2 NCHW (axis 1), 3 FRACTAL_NZ (..., K1, M1, 16, C0) (column
+    k1*C0 + c0), 0 the last axis."""
+    if layout == 1:
+        _, c1, h, w, c0 = shape
+        return (pos // (h * w * c0)) % c1 * c0 + pos % c0
+    if layout == 2:
+        return (pos // int(np.prod(shape[2:]))) % shape[1]
+    if layout == 3:
+        k1, m1, m0, c0 = shape[-4:]
+        return (pos // (m1 * m0 * c0)) % k1 * c0 + pos % c0
+    return pos % shape[-1]
+
+
+def _chunk_positions(op, idx, out) -> tuple[np.ndarray, np.ndarray]:
+    """The flat storage positions of the [tile, chunk, inner] chunk_rows tile at [t, l] of a
+    tensor viewed as [rows, length, inner], and where each lies inside it (l < length, the row
+    < rows)."""
+    t, l0 = idx
+    rows, length, inner = op.param("rows"), op.param("length"), op.param("inner")
+    r = np.arange(t, t + out.shape[0])[:, None, None]
+    pos_l = np.arange(l0, l0 + out.shape[1])[None, :, None]
+    i = np.arange(out.shape[2])[None, None, :]
+    inside = (r < rows) & (pos_l < length) & (i < inner)
+    return ((r * length + pos_l) * inner + i), inside
+
+
+def _chunk_channel(op, src: np.ndarray, idx, out):
+    """A per-channel vector ([C] / [1, .., 1, C]; one element: a scalar) broadcast to the
+    chunk_rows tile of a tensor stored as `shape` (its channels by `layout`, as channel_flat):
+    element (r, l, i) = v[channel of that position], 0 past C (a reduction's fused prologue's
+    channel operand, compiler/conversions/cann_to_kernel/vector.py)."""
+    v = np.asarray(src).reshape(-1)
+    pos, inside = _chunk_positions(op, idx, out)
+    if v.size == 1:
+        vals = np.full(pos.shape, v[0])
+    else:
+        ch = channel_of(pos, tuple(op.param("shape")), op.param("layout"))
+        vals = np.where(ch < v.size, v[np.minimum(ch, v.size - 1)], 0)
+    out[...] = np.where(inside, vals, 0)
+    return out
+
+
+def _chunk_valid(op, src: np.ndarray, idx, out):
+    """1 where the chunk_rows tile of x (stored as `shape`) holds an element of x: inside
+    [rows, length, inner] and, on NC1HWC0 (layout 1), a lane below `channels`; 0 at channel
+    padding lanes and past the ends (the mask that gives a reduction's fused prologue the
+    unfused kernel's input: f(0) need not be 0)."""
+    pos, inside = _chunk_positions(op, idx, out)
+    ok = inside
+    if op.param("layout") == 1:
+        ok = ok & (channel_of(pos, tuple(op.param("shape")), 1) < op.param("channels"))
+    out[...] = ok
+    return out
+
+
+LOAD_VIEWS["chunk_channel"] = _chunk_channel
+LOAD_VIEWS["chunk_valid"] = _chunk_valid
+
+
 def _register_aipp_views() -> None:  # static AIPP's source views (compiler/interpreters/aipp_impl.py)
     from compiler.interpreters.aipp_impl import VIEWS
 

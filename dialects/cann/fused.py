@@ -64,7 +64,7 @@ from dialects.common import (
     opt_enum_prop,
 )
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Cube, Opaque, OutputFusable, Reduction
+from dialects.op_kinds import Broadcast, Cube, InputFusable, Opaque, OutputFusable, Reduction
 
 
 @irdl_op_definition
@@ -363,7 +363,8 @@ class AddLayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
+    traits = traits_def(Pure(), Reduction(), InputFusable(),
+                        RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:
         xs = broadcast_shapes(self.name, _oshape(self.x1), _oshape(self.x2))

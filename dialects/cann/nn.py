@@ -37,7 +37,7 @@ from dialects.common import (
     enum_prop,
 )
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Opaque, OutputFusable, PrecisionReduce, Reduction
+from dialects.op_kinds import Broadcast, InputFusable, Opaque, OutputFusable, PrecisionReduce, Reduction
 
 
 class Padding(StrEnum):
@@ -119,7 +119,8 @@ class LayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")),
+    traits = traits_def(Pure(), Reduction(), InputFusable(),
+                        RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")),
                         PrecisionReduce(False))
 
     def verify_op(self) -> None:
@@ -228,7 +229,7 @@ class ReduceDOp(CannOp):
     y = result_def(TensorType)
     axes = prop_def(I64Array)
     keep_dims = prop_def(IntegerAttr)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="reduce-hw"))
+    traits = traits_def(Pure(), Reduction(), InputFusable(), RunsOn(nc1hwc0="reduce-hw"))
 
     def verify_op(self) -> None:
         from dialects.common import ints

@@ -127,12 +127,21 @@ class FusedKernelToVectorBody(ChipPattern):
             # before the walker reaches (and lowers) the ops of this body; the last erases it
             from compiler.conversions.cann_to_kernel.cube import ConvToCubeBody
             from compiler.conversions.cann_to_kernel.gather import GatherToVectorBody
+            from compiler.conversions.cann_to_kernel.vector import (
+                ReduceToVectorBody,
+                RowsToVectorBody,
+            )
             from compiler.transforms.fusion.auto import live_uses
 
             conv = ConvToCubeBody(self.chip, self.failures, self.impl)
             gather = GatherToVectorBody(self.chip, self.failures, self.impl)
+            rows = RowsToVectorBody(self.chip, self.failures, self.impl)
+            reduce = ReduceToVectorBody(self.chip, self.failures, self.impl)
             for u in live_uses(op.y):
-                (gather if isinstance(u, cann.GatherV2DOp) else conv).match_and_rewrite(u, rewriter)
+                pattern = gather if isinstance(u, cann.GatherV2DOp) else \
+                    reduce if isinstance(u, cann.ReduceDOp) else \
+                    rows if isinstance(u, (cann.LayerNormOp, cann.AddLayerNormOp)) else conv
+                pattern.match_and_rewrite(u, rewriter)
             return
         from compiler.transforms.fusion.auto import live_tiles
 
@@ -238,11 +247,17 @@ def epilogue_consumer(op: Operation) -> cann.FusedKernelOp | None:
 def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
     """Why the conv kernels reading `fk` cannot load its inputs on their A tiles, else None:
     the result must be NC1HWC0, each input stored like it, a scalar or a row-major channel
-    vector."""
-    from compiler.transforms.fusion.auto import _index_reader, live_uses
+    vector.  (Gathers' index tiles and reductions' tiles: their own conditions.)"""
+    from compiler.conversions.cann_to_kernel.reduction_prologue import loadable
+    from compiler.transforms.fusion.auto import _index_reader, _reduction_reader, live_uses
 
     y = fk.y.type
     users = live_uses(fk.y)
+    reductions = [u for u in users if _reduction_reader(u, fk.y)]
+    if reductions and (why := loadable(fk, reductions)) is not None:  # reductions' tiles
+        return why
+    if users and len(reductions) == len(users):
+        return None
     if users and all(_index_reader(u, fk.y) for u in users):  # gathers' index tiles
         for v in (fk.y, *fk.inputs):
             if not row_major(v.type):

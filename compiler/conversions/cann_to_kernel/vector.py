@@ -413,6 +413,23 @@ class RowsToVectorBody(ChipPattern):
         ct = self.impl.row_compute_type(op.name.removeprefix("cann."), et)  # UB arithmetic
         eb = numpy_dtype(ct).itemsize
         n_buf = 2 if isinstance(op, cann.SoftmaxV2Op) else n_x + 2
+        # x computed on the tile by a fused pointwise prologue (reduction_prologue.py)
+        from compiler.conversions.cann_to_kernel.reduction_prologue import (
+            emit_rows,
+            live_tiles_of,
+            prologue_of,
+        )
+
+        pros = [prologue_of(v) if not isinstance(op, cann.SoftmaxV2Op) else None for v in xs]
+        n_buf += sum(live_tiles_of(p) for p in pros)
+        operands: list[SSAValue] = []
+        arg_of: list[list[int]] = []
+        for v, p in zip(xs, pros):
+            ins = list(p.inputs) if p is not None else [v]
+            arg_of.append(list(range(len(operands), len(operands) + len(ins))))
+            operands += ins
+        params_at = len(operands)
+        operands += list(op.operands[n_x:])
         if on_nz and (fy := cann.format_of(y.type)) is not None and fy.fmt == Format.NC1HWC0:
             # rows (n, h, w) of C channels: C1 blocks of C0 lanes, the padding lanes of the last
             # block dropped on load and written as zeros on store (any C, not only multiples of C0)
@@ -433,31 +450,48 @@ class RowsToVectorBody(ChipPattern):
             return
         f, rows = t.fields, t.fields["tileElems"]  # rows of one UB tile
         tile = rows
-        body = Body([*(v.type for v in op.operands), y.type])
+        body = Body([*(v.type for v in operands), y.type])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             if not isinstance(op, cann.SoftmaxV2Op):
                 zero = body.index(0)
-                g = body.load(body.args[n_x], [zero], "flat", [length], et, "UB", shape=[length])
-                b = body.load(body.args[n_x + 1], [zero], "flat", [length], et, "UB",
+                g = body.load(body.args[params_at], [zero], "flat", [length], et, "UB",
+                              shape=[length])
+                b = body.load(body.args[params_at + 1], [zero], "flat", [length], et, "UB",
                               shape=[length])
                 g, b = (cast_tile(body, v, [length], et, ct) for v in (g, b))
             with body.loop(o, f["elemsPerCore"], tile, units) as ti:
-                x = body.load(body.args[0], [ti], view, [rows, length], et, "UB", **vp)
-                x = cast_tile(body, x, [rows, length], et, ct)
+                def x_tile(i: int, ti=ti) -> SSAValue:
+                    def like_y(arg: SSAValue) -> SSAValue:
+                        return body.load(arg, [ti], view, [rows, length], et, "UB", **vp)
+
+                    p = pros[i]
+                    v = like_y(body.args[arg_of[i][0]]) if p is None else \
+                        emit_rows(body, p, arg_of[i], like_y, rows, length)
+                    return cast_tile(body, v, [rows, length], et, ct)
+
+                x = x_tile(0)
                 if isinstance(op, cann.SoftmaxV2Op):
                     r = softmax_rows(body, x, rows, length, ct)
                 else:
                     if n_x == 2:
-                        x2 = body.load(body.args[1], [ti], view, [rows, length], et, "UB", **vp)
-                        x2 = cast_tile(body, x2, [rows, length], et, ct)
-                        x = body.vec("Add", [x, x2], [rows, length], ct)
+                        x = body.vec("Add", [x, x_tile(1)], [rows, length], ct)
                     r = layer_norm_rows(body, x, g, b, float(op.epsilon.value.data), rows,
                                         length, ct)
                 r = cast_tile(body, r, [rows, length], ct, et)
                 body.store(r, body.args[-1], [ti], view, **vp)
-        new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), op.operands, y.type,
+        new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), operands, y.type,
                       body.region(), t.block_dim, f, t.buffers, op)
         rewriter.replace(op, new)
+        _erase_prologues(rewriter, pros)
+
+
+def _erase_prologues(rewriter: PatternRewriter, pros) -> None:
+    """Erase the prologue FusedKernels no kernel reads any more."""
+    from compiler.conversions.cann_to_kernel.cube import erase_unread
+
+    for p in dict.fromkeys(p for p in pros if p is not None):
+        if p.parent is not None:
+            erase_unread(rewriter, p)
 
 
 def lower_new_ops(chip: ChipProfile, failures, ops, rewriter: PatternRewriter, impl=None) -> None:
@@ -471,6 +505,27 @@ def lower_new_ops(chip: ChipProfile, failures, ops, rewriter: PatternRewriter, i
             if o.parent is None:  # replaced by a kernel
                 break
             p.match_and_rewrite(o, rewriter)
+
+
+def chunked_reduction(op: Operation) -> bool:
+    """ReduceToVectorBody lowers `op` (a static ReduceD) to its chunked body, tiles of
+    [rows, chunk, inner] loaded from x (chunk_rows), the path a fused prologue runs on: x
+    NC1HWC0 reduced over H and W, or row-major x and y reduced over one contiguous block."""
+    if not isinstance(op, cann.ReduceDOp) or getattr(type(op), "REDUCE_FN", None) is None:
+        return False
+    xt, yt = op.x.type, op.y.type
+    if not all(d >= 0 for d in (*shape_of(xt), *shape_of(yt))) or 0 in shape_of(xt):
+        return False
+    xf, yf = cann.format_of(xt), cann.format_of(yt)
+    xs = list(shape_of(xt))
+    axes = sorted(a % len(cann.origin_shape(xt)) for a in ints(op.axes))
+    if xf is not None and xf.fmt == Format.NC1HWC0:
+        hw = [1, 2] if xf.origin_fmt == Format.NHWC else [2, 3]
+        return axes == hw and yf is not None and (
+            yf.fmt == Format.NC1HWC0 and flag(op.keep_dims)
+            or yf.fmt == Format.FRACTAL_NZ and not flag(op.keep_dims))
+    return (row_major(xt) and row_major(yt) and bool(axes)
+            and not any(xs[a] != 1 for a in range(axes[0], axes[-1] + 1) if a not in axes))
 
 
 class ReduceToVectorBody(ChipPattern):
@@ -550,9 +605,21 @@ class ReduceToVectorBody(ChipPattern):
         et = yt.element_type
         eb = numpy_dtype(et).itemsize
         chip = self.chip
-        chunk = max(1, min(length, chip.ub // (4 * eb * inner)))  # in + partial, double-buffered
+        # x computed on each chunk by a fused pointwise prologue (reduction_prologue.py): its
+        # live tiles, the chunk_valid mask and the fallback tile stay in UB with the chunk
+        from compiler.conversions.cann_to_kernel.fused import channel_count, channel_layout
+        from compiler.conversions.cann_to_kernel.reduction_prologue import (
+            emit_chunk,
+            live_tiles_of,
+            prologue_of,
+        )
+
+        pro = prologue_of(op.x)
+        n_buf = 2 + (live_tiles_of(pro) + 2 if pro is not None else 0)
+        operands = list(pro.inputs) if pro is not None else [op.x]
+        chunk = max(1, min(length, chip.ub // (2 * n_buf * eb * inner)))  # double-buffered
         kind = op.name.removeprefix("cann.")
-        t = self.vector_tiling_or_fail(op, kind, rows, 2, eb * inner * chunk, inner * length)
+        t = self.vector_tiling_or_fail(op, kind, rows, n_buf, eb * inner * chunk, inner * length)
         if t is None:
             return
         f, tile = t.fields, t.fields["tileElems"]
@@ -560,14 +627,20 @@ class ReduceToVectorBody(ChipPattern):
         acc_fn = op.REDUCE_FN
         fill = {"Add": 0, "Max": 1, "Min": 2, "Mul": 3}[acc_fn]
         row_fn = {"Add": "RowSum", "Max": "RowMax", "Min": "RowMin", "Mul": "RowProd"}[acc_fn]
-        body = Body([xt, yt])
+        body = Body([*(v.type for v in operands), yt])
+        cp = dict(rows=rows, length=length, inner=inner)
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
                 acc = body.vec("Fill", [], [tile, inner], et, {"fill": IntegerAttr(fill, i64)})
                 zero = body.index(0)
                 with body.loop(zero, length, chunk, length) as li:
-                    part = body.load(body.args[0], [ti, li], "chunk_rows", [tile, chunk, inner], et,
-                                     "UB", rows=rows, length=length, inner=inner, fill=fill)
+                    if pro is None:
+                        part = body.load(body.args[0], [ti, li], "chunk_rows", [tile, chunk, inner],
+                                         et, "UB", **cp, fill=fill)
+                    else:
+                        part = emit_chunk(body, pro, list(range(len(operands))), [ti, li],
+                                          [tile, chunk, inner], cp, fill,
+                                          channel_layout(xt) or 0, channel_count(xt), et)
                     s = body.vec(row_fn, [part], [tile, inner], et)
                     body.add(kernel.AccumulateOp(operands=[acc, s],
                                                  properties={"fn": kernel.AccumulateFnAttr.of(acc_fn)}))
@@ -575,6 +648,7 @@ class ReduceToVectorBody(ChipPattern):
                     acc = body.vec("Muls", [acc], [tile, inner], et,
                                    {"value": FloatAttr(1.0 / length, f32)})
                 body.store(acc, body.args[-1], [ti], store_view, **store_p)
-        new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
+        new = kernel_op(kernel.VectorKernelOp, kind, operands, yt, body.region(), t.block_dim, f,
                       t.buffers, op)
         rewriter.replace(op, new)
+        _erase_prologues(rewriter, [pro])

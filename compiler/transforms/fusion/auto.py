@@ -33,6 +33,13 @@ automatic fusion's).  A FusedKernel reading into a conv that is not made a prolo
 the report with the reason.  A max / average pool whose windows need no padding, read only by
 convolutions as their x, is marked the same way (pool_prologue_problem): each conv computes its
 A tiles from the pool's input, so the pool is no kernel (a U-Net's or VGG's 2x2 max-pool).
+REDUCTION PROLOGUES (input fusion, XLA's "into reductions"): a pointwise kernel read by
+InputFusable reductions (dialects/op_kinds.py: LayerNorm, AddLayerNorm, ReduceD) as a data
+input, alone or next to convs reading it as x, is marked `prologue` the same way when its inputs
+are of its shape, scalars or channel vectors and its live tiles plus the reduction's two leave a
+tile in UB (fits_ub): each reduction kernel runs the body on its tiles in UB before reducing
+(compiler/conversions/cann_to_kernel/reduction_prologue.py): BN-ReLU before a global average
+pool, embedding Adds or a layer scale before a LayerNorm.
 The switch AutomaticPrologueFusion (group UBFusion) turns this off.
 
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
@@ -140,9 +147,11 @@ def live_tiles(ops: list[Operation]) -> int:
     return len(inputs) + max(peak, 1)
 
 
-def fits_ub(ops: list[Operation]) -> bool:
+def fits_ub(ops: list[Operation], extra: int = 0) -> bool:
+    """The body's live tiles (and `extra` tiles of its host kernel), double-buffered, leave a
+    tile of MIN_TILE_ELEMS elements in the smallest UB."""
     eb = max(_bytes(r.type) for o in ops for r in (*o.results, *o.operands))
-    return min_ub_bytes() // (live_tiles(ops) * 2) // eb >= MIN_TILE_ELEMS
+    return min_ub_bytes() // ((live_tiles(ops) + extra) * 2) // eb >= MIN_TILE_ELEMS
 
 
 @dataclass
@@ -158,7 +167,7 @@ class Report:
     epilogues: int = 0  # of them, epilogues of a cube op's kernel
     ops_fused: int = 0
     unfused: list[Unfused] = field(default_factory=list)
-    prologues: int = 0  # FusedKernels marked as their consumer convs' prologue
+    prologues: int = 0  # FusedKernels marked as their consumers' prologue (convs, gathers, reductions)
     depthwise_prologues: int = 0  # depthwise convs run in their pointwise reader's A tiles
 
 
@@ -300,6 +309,10 @@ def _why_alone(op: Operation) -> list[str]:
         else:
             k = kind_name(u) or u.name
             why = "has no per-tile form" if is_pointwise(u) else "is not pointwise"
+            if k == "view" and u.results:  # name the ops the view hands the value to
+                readers = ", ".join(f"{_describe(r)} ({kind_name(r) or r.name})"
+                                    for r in dict.fromkeys(live_uses(u.results[0])))
+                why += f"; it is read through it by {readers or 'no op'}"
             reasons.append(f"consumer {_describe(u)} is a {k} op that {why}")
     producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)
                  and not isinstance(v.owner, cann.ConstOp)]
@@ -332,7 +345,7 @@ def _why_alone(op: Operation) -> list[str]:
 
 def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
     """Group every pointwise DAG under `root_op` (a module or function) into FusedKernels;
-    with `prologues`, mark those that are their consumer convs' prologues (mark_prologues)."""
+    with `prologues`, mark those that are their consumers' prologues (mark_prologues)."""
     report = Report()
     blocks = []
     for o in root_op.walk():
@@ -420,12 +433,15 @@ def _index_prologue_problem(result: SSAValue, inputs) -> str | None:
     return None
 
 
-def _consumer_problem(result: SSAValue) -> str | None:
-    """Why the readers of `result` are not all convolutions reading it as their data input x."""
+def _consumer_problem(result: SSAValue, reductions: bool = False) -> str | None:
+    """Why the readers of `result` are not all convolutions reading it as their data input x
+    (with `reductions`: or InputFusable reductions reading it as a data input)."""
     users = live_uses(result)
     if not users:
         return "its result is a function result only"
     for u in users:
+        if reductions and _reduction_reader(u, result):
+            continue
         if not _conv_reader(u):
             return f"consumer {_describe(u)} is not a convolution (NHWC, no A-tile scale)"
         if u.operands[0] is not result or any(v is result for v in u.operands[1:]):
@@ -433,17 +449,67 @@ def _consumer_problem(result: SSAValue) -> str | None:
     return None
 
 
-def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
-    """Why a pointwise kernel computing `result` from `inputs` cannot be its consumers' conv
-    prologue (or their gathers' index prologue), or None."""
+def data_inputs(u: Operation) -> list[SSAValue]:
+    """The operands an InputFusable reduction reduces (not its RunsOn params: gamma, beta)."""
+    from xdsl.irdl import IRDLOperation
+
+    from dialects.layouts import runs_on
+
+    if not isinstance(u, IRDLOperation):
+        return list(u.operands)
+    params = runs_on(u).params
+    names = [n for n, _ in type(u).get_irdl_definition().operands]  # (single operands only)
+    return [v for n, v in zip(names, u.operands) if n not in params]
+
+
+def _reduction_reader(u: Operation, v: SSAValue) -> bool:
+    """An InputFusable reduction (a row kernel, ReduceD) reading v as a data input only."""
+    from dialects.op_kinds import InputFusable
+
+    return (u.has_trait(InputFusable, value_if_unregistered=False) and v in data_inputs(u)
+            and v not in [w for w in u.operands if w not in data_inputs(u)])
+
+
+def _reduction_prologue_problem(result: SSAValue, ops: list[Operation] | None, inputs) -> str | None:
+    """A pointwise kernel read only by reductions as their data input runs on each tile of
+    those reductions' kernels in UB before reducing (compiler/conversions/cann_to_kernel/vector.py):
+    its inputs must be of the result's shape, scalars or channel vectors ([C] / [1, .., 1, C],
+    the last axis), and its live tiles must leave the reduction a tile (the UB gate of fits_ub,
+    the reduction's input and partial tiles counted as two more)."""
+    if not _static_tensor(result):
+        return "its result has a dynamic shape"
+    shape = list(cann.origin_shape(result.type))
+    for v in inputs:
+        if not _static_tensor(v):
+            return "an input has a dynamic shape"
+        s = list(cann.origin_shape(v.type))
+        if s != shape and _elems(v.type) != 1 and not (shape and _channel_vector(v.type, shape[-1])):
+            return f"input {s} is neither the reduced tensor's shape, a scalar nor a channel vector"
+    if ops is not None and not fits_ub(ops, extra=2):
+        return "its live tiles and the reduction's leave no tile of the minimum size in UB"
+    return None
+
+
+def prologue_problem(result: SSAValue, inputs, epilogue: bool,
+                     ops: list[Operation] | None = None) -> str | None:
+    """Why a pointwise kernel computing `result` from `inputs` (its body `ops`, when built)
+    cannot be its consumers' conv prologue (or their gathers' index prologue, or their
+    reductions' input prologue), or None."""
     users = live_uses(result)
     if users and all(_index_reader(u, result) for u in users):
         return "it is a cube op's epilogue" if epilogue else _index_prologue_problem(result, inputs)
-    why = _consumer_problem(result)
+    if users and all(_reduction_reader(u, result) for u in users):
+        return "it is a cube op's epilogue" if epilogue else \
+            _reduction_prologue_problem(result, ops, inputs)
+    # convs, and reductions too (each recomputes it on its own tiles)
+    why = _consumer_problem(result, reductions=True)
     if why is not None:
         return why
     if epilogue:
         return "it is a cube op's epilogue"
+    if ops is not None and any(_reduction_reader(u, result) for u in users) \
+            and not fits_ub(ops, extra=2):
+        return "its live tiles and the reduction's leave no tile of the minimum size in UB"
     shape = list(cann.origin_shape(result.type))
     if not _static_tensor(result) or len(shape) != 4:
         return "its result is no static 4-d tensor"
@@ -462,7 +528,8 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool) -> str | None:
 
 
 def _fk_problem(fk: cann.FusedKernelOp) -> str | None:
-    return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None)
+    return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None,
+                            fk.body_ops())
 
 
 def pool_prologue_problem(p: Operation) -> str | None:
@@ -489,7 +556,7 @@ def pool_prologue_problem(p: Operation) -> str | None:
 
 
 def is_prologue(fk: Operation) -> bool:
-    """fk (a FusedKernel or a pool) is marked as its consumer convs' prologue and still is one."""
+    """fk (a FusedKernel or a pool) is marked as its consumers' prologue and still is one."""
     if isinstance(fk, (cann.MaxPoolOp, cann.AvgPoolOp)):
         return PROLOGUE_ATTR in fk.attributes and pool_prologue_problem(fk) is None
     return (isinstance(fk, cann.FusedKernelOp) and PROLOGUE_ATTR in fk.attributes
@@ -497,8 +564,10 @@ def is_prologue(fk: Operation) -> bool:
 
 
 def _reads_into_conv(v: SSAValue) -> bool:
-    """v is read by a conv as its data input, or by a gather as its indices."""
-    return any((_conv_reader(u) and u.operands[0] is v) or _index_reader(u, v) for u in live_uses(v))
+    """v is read by a conv as its data input, by a gather as its indices, or by an InputFusable
+    reduction as a data input (the consumers that take a prologue)."""
+    return any((_conv_reader(u) and u.operands[0] is v) or _index_reader(u, v)
+               or _reduction_reader(u, v) for u in live_uses(v))
 
 
 def mark_prologues(root_op: Operation, report: Report) -> None:
@@ -516,7 +585,7 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
             continue
         if _candidate(op) and _reads_into_conv(op.results[0]):
             inputs = [v for v in op.operands if not scalar_const(v)]
-            why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None)
+            why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None, [op])
             if why is not None:
                 continue  # listed with its reasons as an unfused op (fuse_pointwise)
             fk = build_fused_kernel([op])
@@ -535,7 +604,7 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
             report.prologues += 1
         elif epilogue_host(op) is None:  # (a cube or pool op's epilogue is no kernel of its own)
             report.unfused.append(Unfused(_describe(op), "prologue rejected",
-                                          [f"not its convs' prologue: {why}"]))
+                                          [f"not its consumers' prologue: {why}"]))
 
 
 def prologue_reason(op: Operation) -> str | None:
@@ -543,5 +612,5 @@ def prologue_reason(op: Operation) -> str | None:
     if not _reads_into_conv(op.results[0]):
         return None
     inputs = [v for v in op.operands if not scalar_const(v)]
-    why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None)
-    return None if why is None else f"not a conv prologue: {why}"
+    why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None, [op])
+    return None if why is None else f"not a prologue: {why}"

@@ -10,7 +10,7 @@
 // RUN: cann-opt --fuse=disable=AutomaticPrologueFusion %s | filecheck %s --check-prefix=OFF
 
 // REPORT: automatic fusion: 5 pointwise ops in 2 fused kernels (0 of them cube epilogues)
-// REPORT: FusedKernel{{.*}} (prologue rejected): not its convs' prologue: consumer func.return
+// REPORT: FusedKernel{{.*}} (prologue rejected): not its consumers' prologue: consumer func.return
 
 // CHECK-LABEL: func.func @bn_relu_conv
 // CHECK:         %[[P:.*]] = cann.FusedKernel %x, %s, %t {prologue} : (tensor<1x5x5x20xf32>, tensor<20xf32>, tensor<20xf32>) -> tensor<1x5x5x20xf32> {
