@@ -73,10 +73,12 @@ def foldable(op: Operation) -> bool:
             and isinstance(op.results[0].type, TensorType))
 
 
-def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray | None:
-    """op's result on constant operands (storage layout), or None if it cannot be evaluated."""
+def evaluate(op: Operation, args: list[np.ndarray], limit: int | None = MAX_ELEMENTS
+             ) -> np.ndarray | None:
+    """op's result on constant operands (storage layout), or None if it cannot be evaluated or
+    has more than `limit` elements (None: no limit)."""
     t = op.results[0].type
-    if any(d < 0 for d in shape_of(t)) or int(np.prod(shape_of(t))) > MAX_ELEMENTS:
+    if any(d < 0 for d in shape_of(t)) or limit is not None and int(np.prod(shape_of(t))) > limit:
         return None
     try:
         (out,) = _interpreter().run_op(op, tuple(args))
@@ -85,9 +87,11 @@ def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray | None:
     return np.asarray(out)
 
 
-def constant_value(v: SSAValue, _memo: dict | None = None) -> np.ndarray | None:
-    """The value of `v` if it is a constant or computed from constants by cann ops."""
-    memo = {} if _memo is None else _memo
+def constant_value(v: SSAValue, memo: dict | None = None, *, limit: int | None = MAX_ELEMENTS
+                   ) -> np.ndarray | None:
+    """The value of `v` if it is a constant or computed from constants by cann ops (results of
+    at most `limit` elements each).  `memo` (value -> value or None) may be shared by calls."""
+    memo = {} if memo is None else memo
     if v in memo:
         return memo[v]
     op = v.owner if isinstance(v, OpResult) else None
@@ -95,17 +99,17 @@ def constant_value(v: SSAValue, _memo: dict | None = None) -> np.ndarray | None:
     if is_constant_op(op):
         result = constant_attr_value(op)
     elif op is not None and foldable(op):
-        args = [constant_value(o, memo) for o in op.operands]
+        args = [constant_value(o, memo, limit=limit) for o in op.operands]
         known = [a for a in args if a is not None]
         if len(known) == len(args):
-            result = evaluate(op, known)
+            result = evaluate(op, known, limit)
     elif op is not None:
-        result = _view_value(v, op, memo)
+        result = _view_value(v, op, memo, limit)
     memo[v] = result
     return result
 
 
-def _view_value(v: SSAValue, op: Operation, memo: dict) -> np.ndarray | None:
+def _view_value(v: SSAValue, op: Operation, memo: dict, limit: int | None) -> np.ndarray | None:
     """The value of a result of a View-kind op without semantics here (an unregistered
     cann.Identity / IdentityN / Squeeze / ExpandDims of hand-written IR): its operand's value
     (result i of a multi-result view is operand i) in the result's static shape."""
@@ -117,7 +121,7 @@ def _view_value(v: SSAValue, op: Operation, memo: dict) -> np.ndarray | None:
     if any(d < 0 for d in shape):
         return None
     idx = v.index if isinstance(v, OpResult) and len(op.results) > 1 else 0
-    a = constant_value(op.operands[idx], memo) if idx < len(op.operands) else None
+    a = constant_value(op.operands[idx], memo, limit=limit) if idx < len(op.operands) else None
     try:
         return None if a is None else np.asarray(a).reshape(shape)
     except ValueError:
