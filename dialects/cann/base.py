@@ -5,6 +5,7 @@ the shared verifier helpers and canonicalization traits, and cann.Const.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntAttr, StringAttr, TensorType
 from xdsl.dialects.utils import EnumAttribute
@@ -20,7 +21,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -340,6 +341,22 @@ class TransDataCanonicalization(HasCanonicalizationPatternsTrait):
         from compiler.transforms.canonicalization import TransDataInverse
 
         return (TransDataInverse(),)
+
+
+# --- constant folding (compiler/interpreters/constant_eval.py evaluates both kinds of op) --------
+
+@dataclass(frozen=True)
+class FoldedInFusion(OpTrait):
+    """An elementwise op fusion evaluates on constant operands (Keras 3's BatchNorm arithmetic on
+    its constant parameters): fusion's constants (`const_value`) see through it, and fuse's
+    constant folding replaces it by a cann.Const when its operands are constants."""
+
+
+@dataclass(frozen=True)
+class AlwaysFolded(OpTrait):
+    """An op tf-to-cann emits only over constants (a tensor made from constant scalars): every
+    pipeline folds it to a cann.Const (fold-constants; fuse's constant folding when cann-cleanup
+    is off), so it has no kernel lowering."""
 
 
 

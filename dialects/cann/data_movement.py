@@ -24,6 +24,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import elem_of
 from dialects.cann.base import (
+    AlwaysFolded,
     CannOp,
     FormatNameAttr,
     ReshapeCanonicalization,
@@ -509,7 +510,7 @@ class FillDOp(CannOp):
     value = operand_def(TensorType)
     y = result_def(TensorType)
     dims = prop_def(I64Array)
-    traits = traits_def(Pure(), Opaque())
+    traits = traits_def(Pure(), Opaque(), AlwaysFolded())
 
     def verify_op(self) -> None:
         n = self.name
@@ -542,7 +543,7 @@ class RangeOp(CannOp):
     limit = operand_def(TensorType)
     delta = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure(), Opaque())
+    traits = traits_def(Pure(), Opaque(), AlwaysFolded())
 
     def verify_op(self) -> None:
         n = self.name

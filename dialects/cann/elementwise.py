@@ -16,6 +16,7 @@ from dialects.cann.base import (
     CastCanonicalization,
     DataFormat,
     DataFormatAttr,
+    FoldedInFusion,
     _check_result_shape,
     _oshape,
     broadcast_shapes,
@@ -126,6 +127,7 @@ class LeakyReluOp(UnaryCannOp):
 @irdl_op_definition
 class NegOp(UnaryCannOp):
     name = "cann.Neg"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -133,6 +135,7 @@ class NegOp(UnaryCannOp):
 @irdl_op_definition
 class SqrtOp(UnaryCannOp):
     name = "cann.Sqrt"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -140,6 +143,7 @@ class SqrtOp(UnaryCannOp):
 @irdl_op_definition
 class RsqrtOp(UnaryCannOp):
     name = "cann.Rsqrt"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -147,6 +151,7 @@ class RsqrtOp(UnaryCannOp):
 @irdl_op_definition
 class SquareOp(UnaryCannOp):
     name = "cann.Square"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -168,6 +173,7 @@ class ErfcOp(UnaryCannOp):
 @irdl_op_definition
 class ExpOp(UnaryCannOp):
     name = "cann.Exp"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -189,6 +195,7 @@ class AbsOp(UnaryCannOp):
 @irdl_op_definition
 class ReciprocalOp(UnaryCannOp):
     name = "cann.Reciprocal"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -250,7 +257,7 @@ class BinaryCannOp(CannOp):
 @irdl_op_definition
 class AddOp(BinaryCannOp):
     name = "cann.Add"
-    traits = traits_def(Commutative())
+    traits = traits_def(Commutative(), FoldedInFusion())
 
 
 
@@ -258,7 +265,7 @@ class AddOp(BinaryCannOp):
 @irdl_op_definition
 class MulOp(BinaryCannOp):
     name = "cann.Mul"
-    traits = traits_def(Commutative())
+    traits = traits_def(Commutative(), FoldedInFusion())
 
 
 
@@ -266,6 +273,7 @@ class MulOp(BinaryCannOp):
 @irdl_op_definition
 class SubOp(BinaryCannOp):
     name = "cann.Sub"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -273,6 +281,7 @@ class SubOp(BinaryCannOp):
 @irdl_op_definition
 class RealDivOp(BinaryCannOp):
     name = "cann.RealDiv"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -280,7 +289,7 @@ class RealDivOp(BinaryCannOp):
 @irdl_op_definition
 class MaximumOp(BinaryCannOp):
     name = "cann.Maximum"
-    traits = traits_def(Commutative())
+    traits = traits_def(Commutative(), FoldedInFusion())
 
 
 
@@ -288,7 +297,7 @@ class MaximumOp(BinaryCannOp):
 @irdl_op_definition
 class MinimumOp(BinaryCannOp):
     name = "cann.Minimum"
-    traits = traits_def(Commutative())
+    traits = traits_def(Commutative(), FoldedInFusion())
 
 
 
