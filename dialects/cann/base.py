@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntAttr, StringAttr, TensorType
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -27,7 +26,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import shape_of, tensor_of
 from compiler.target.formats import FORMAT_NAMES, Format, storage_shape
-from dialects.common import EnumProperties, StringLiteralEnum, dims_compatible, numpy_dtype
+from dialects.common import EnumProperties, dims_compatible, numpy_dtype, string_enum_attr
 from dialects.op_kinds import Constant
 
 
@@ -227,11 +226,8 @@ class DataFormat(StrEnum):
 
 
 
-@irdl_attr_definition
-class DataFormatAttr(EnumAttribute[DataFormat], StringLiteralEnum):
-    """`data_format = "NHWC"` (dialects/common.py: closed sets)."""
-
-    name = "cann.data_format"
+#: `data_format = "NHWC"`
+DataFormatAttr = string_enum_attr("cann.data_format", DataFormat)
 
 
 
@@ -257,21 +253,15 @@ class Activation(StrEnum):
 
 
 
-@irdl_attr_definition
-class ActivationAttr(EnumAttribute[Activation], StringLiteralEnum):
-    """`activation = "Relu"` (dialects/common.py: closed sets)."""
-
-    name = "cann.activation"
+#: `activation = "Relu"`
+ActivationAttr = string_enum_attr("cann.activation", Activation)
 
 
 
 
-@irdl_attr_definition
-class FormatNameAttr(EnumAttribute[Format], StringLiteralEnum):
-    """`src_format = "NC1HWC0"`: a storage format named by an op (TransData; the members are
-    compiler/target/formats.py's Format)."""
-
-    name = "cann.format_name"
+#: `src_format = "NC1HWC0"`: a storage format named by an op (TransData; the members are
+#: compiler/target/formats.py's Format).
+FormatNameAttr = string_enum_attr("cann.format_name", Format, "FormatNameAttr")
 
 
 
