@@ -119,6 +119,29 @@ class StringLiteralEnum(BuiltinAttribute):
         return got
 
 
+def string_enum_attr(name: str, enum: type[StrEnum], cls_name: str | None = None
+                     ) -> type[StringLiteralEnum]:
+    """The closed-set attribute `name` of `enum`'s members, `class <enum>Attr(EnumAttribute[enum],
+    StringLiteralEnum)` registered with irdl_attr_definition (xDSL allows no base class between
+    EnumAttribute and it), defined in the calling module:
+    `DataFormatAttr = string_enum_attr("cann.data_format", DataFormat)`."""
+    import sys
+    import types
+
+    from xdsl.irdl import irdl_attr_definition
+
+    cls_name = cls_name or f"{enum.__name__}Attr"
+    module = sys._getframe(1).f_globals["__name__"]
+    doc = (f"A `{enum.__name__}` member, printed as its string literal (dialects/common.py: "
+           "closed sets).")
+
+    def body(ns: dict) -> None:
+        ns.update(name=name, __doc__=doc, __module__=module, __qualname__=cls_name)
+
+    cls = types.new_class(cls_name, (EnumAttribute[enum], StringLiteralEnum), {}, body)  # type: ignore[valid-type]
+    return irdl_attr_definition(cls)
+
+
 _ENUM_ATTR_CACHE: dict[type, dict[str, Attribute]] = {}
 _ENUM_PROPS: dict[type, dict[str, type]] = {}
 

@@ -26,7 +26,6 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -53,12 +52,12 @@ from dialects.cann import Activation, ActivationAttr, FormatNameAttr
 from dialects.common import (
     EnumProperties,
     I64Array,
-    StringLiteralEnum,
     check_len,
     check_one_of,
     enum_prop,
     i64_attr,
     ints,
+    string_enum_attr,
 )
 
 MEMORY_SPACES = ("GM", "L1", "L0A", "L0B", "L0C", "UB")
@@ -256,9 +255,7 @@ class VectorFunction(StrEnum):
     BiasAdd = "BiasAdd"
 
 
-@irdl_attr_definition
-class VectorFunctionAttr(EnumAttribute[VectorFunction], StringLiteralEnum):
-    name = "kernel.vector_function"
+VectorFunctionAttr = string_enum_attr("kernel.vector_function", VectorFunction)
 
 
 @irdl_op_definition
@@ -652,14 +649,10 @@ else:
     StoreView = StrEnum("StoreView", [(v, v) for v in STORE_VIEWS])
 
 
-@irdl_attr_definition
-class LoadViewAttr(EnumAttribute[LoadView], StringLiteralEnum):
-    name = "kernel.load_view"
+LoadViewAttr = string_enum_attr("kernel.load_view", LoadView)
 
 
-@irdl_attr_definition
-class StoreViewAttr(EnumAttribute[StoreView], StringLiteralEnum):
-    name = "kernel.store_view"
+StoreViewAttr = string_enum_attr("kernel.store_view", StoreView)
 
 
 class AccumulateFn(StrEnum):
@@ -672,9 +665,7 @@ class AccumulateFn(StrEnum):
     Copy = "Copy"
 
 
-@irdl_attr_definition
-class AccumulateFnAttr(EnumAttribute[AccumulateFn], StringLiteralEnum):
-    name = "kernel.accumulate_fn"
+AccumulateFnAttr = string_enum_attr("kernel.accumulate_fn", AccumulateFn)
 
 
 class _HasParams(Protocol):

@@ -223,7 +223,7 @@ LIBRARY_SEMANTICS = {
     cann.AbsOp: lambda op, x: np.abs(x),
     cann.ReciprocalOp: lambda op, x: 1 / _acc(x),
     cann.GeluOp: lambda op, x: numerics.gelu_tanh(_acc(x)),
-    cann.GeluErfOp: lambda op, x: (0.5 * x * (1 + numerics.erf(x / np.asarray(np.sqrt(2.0), x.dtype)))).astype(x.dtype),
+    cann.GeluErfOp: lambda op, x: numerics.gelu_erf(x, x.dtype),  # (in x's type, not _acc)
     cann.FastGeluOp: lambda op, x: numerics.fast_gelu(_acc(x)),
     cann.SoftplusOp: lambda op, x: np.logaddexp(0, _acc(x)),
     cann.AddOp: lambda op, a, b: a + b,

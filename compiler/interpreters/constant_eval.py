@@ -5,11 +5,13 @@ An op is evaluated on constant operands with the cann numpy semantics
 program computes bit for bit what the unfolded one computes.  Its users:
 
 - `constant_value(v)`: any pure cann op over constants, and views of constants (fold-constants,
-  algebraic-simplify, tf-to-cann's constant inputs -> attributes, the TensorList types, the
-  control-flow trip counts, fusion's constant masks);
-- `fold_module(module)`: the fold-constants pass, every such op replaced by a `cann.Const`;
-- `evaluate(op, args)`: one op on given constant operands (fusion's `const_value`, which sees
-  only through views and a few elementwise ops, in the origin shape).
+  algebraic-simplify, tf-to-cann's constant inputs -> attributes and its BroadcastTo / Tile /
+  Cumsum of a constant, the TensorList types, the control-flow trip counts, fusion's constant
+  masks and AlwaysFolded ops);
+- `constant_value(v, only=FoldedInFusion, depth=16)`: fusion's `const_value`, the same walk
+  seeing only through views and the elementwise ops with that trait, in the origin shape;
+- `fold_module(module)`: the fold-constants pass, every foldable op replaced by a `cann.Const`;
+- `evaluate(op, args)`: one op on given constant operands (the step of both).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TypeGuard
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, UnregisteredOp
 from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.traits import OpTrait
 
 from compiler.ir.typed import parent_block_of, shape_of, tensor_of
 
@@ -78,10 +81,12 @@ def foldable(op: Operation) -> bool:
             and isinstance(op.results[0].type, TensorType))
 
 
-def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray | None:
-    """op's result on constant operands (storage layout), or None if it cannot be evaluated."""
+def evaluate(op: Operation, args: list[np.ndarray], limit: int | None = MAX_ELEMENTS
+             ) -> np.ndarray | None:
+    """op's result on constant operands (storage layout), or None if it cannot be evaluated or
+    has more than `limit` elements (None: no limit)."""
     t = op.results[0].type
-    if any(d < 0 for d in shape_of(t)) or int(np.prod(shape_of(t))) > MAX_ELEMENTS:
+    if any(d < 0 for d in shape_of(t)) or limit is not None and int(np.prod(shape_of(t))) > limit:
         return None
     try:
         (out,) = _interpreter().run_op(op, tuple(args))
@@ -90,30 +95,66 @@ def evaluate(op: Operation, args: list[np.ndarray]) -> np.ndarray | None:
     return np.asarray(out)
 
 
-def constant_value(v: SSAValue, _memo: dict | None = None) -> np.ndarray | None:
-    """The value of `v` if it is a constant or computed from constants by cann ops."""
-    memo = {} if _memo is None else _memo
+def constant_value(v: SSAValue, memo: dict | None = None, *, limit: int | None = MAX_ELEMENTS,
+                   only: type[OpTrait] | None = None, depth: int | None = None
+                   ) -> np.ndarray | None:
+    """The value of `v` if it is a constant or computed from constants by cann ops (results of
+    at most `limit` elements each), in storage layout.  `memo` (value -> value or None) may be
+    shared by calls.
+
+    Fusion's constants (`compiler/transforms/fusion/helpers.const_value`) are this walk
+    restricted: with `only` (a trait) just the ops with that trait are evaluated and View-kind
+    ops seen through, every value on the way must be a cann constant or such a result, of a
+    static shape and not in a device layout (a #cann.format type), and is taken in its type's
+    (origin) shape; `depth` bounds how many ops deep the walk goes (nothing is memoized then:
+    how deep a value is depends on the path to it)."""
+    if depth is not None and depth < 0:
+        return None
+    if memo is None or depth is not None:
+        memo = {}
     if v in memo:
         return memo[v]
     op = v.owner if isinstance(v, OpResult) else None
+    below = None if depth is None else depth - 1
     result = None
-    if is_constant_op(op):
+    if only is not None and not _plain_static(v):
+        pass
+    elif is_constant_op(op) and (only is None or op.dialect_name() == "cann"):
         result = constant_attr_value(op)
-    elif op is not None and foldable(op):
-        args = [constant_value(o, memo) for o in op.operands]
+    elif op is not None and foldable(op) and (only is None or op.has_trait(only)):
+        args = [constant_value(o, memo, limit=limit, only=only, depth=below) for o in op.operands]
         known = [a for a in args if a is not None]
         if len(known) == len(args):
-            result = evaluate(op, known)
+            result = evaluate(op, known, limit)
     elif op is not None:
-        result = _view_value(v, op, memo)
+        result = _view_value(v, op, memo, limit, only, below)
+    if result is not None and only is not None:
+        result = _reshaped(result, shape_of(v.type))
     memo[v] = result
     return result
 
 
-def _view_value(v: SSAValue, op: Operation, memo: dict) -> np.ndarray | None:
+def _plain_static(v: SSAValue) -> bool:
+    """A tensor of a static shape stored as it is (no #cann.format device layout)."""
+    from dialects.cann.base import format_of
+
+    return (isinstance(v.type, TensorType) and format_of(v.type) is None
+            and all(d >= 0 for d in shape_of(v.type)))
+
+
+def _reshaped(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    try:
+        return np.asarray(a).reshape(shape)
+    except (ValueError, TypeError):
+        return None
+
+
+def _view_value(v: SSAValue, op: Operation, memo: dict, limit: int | None,
+                only: type[OpTrait] | None, depth: int | None) -> np.ndarray | None:
     """The value of a result of a View-kind op without semantics here (an unregistered
-    cann.Identity / IdentityN / Squeeze / ExpandDims of hand-written IR): its operand's value
-    (result i of a multi-result view is operand i) in the result's static shape."""
+    cann.Identity / IdentityN / Squeeze / ExpandDims of hand-written IR; with `only`, any view):
+    its operand's value (result i of a multi-result view is operand i) in the result's static
+    shape."""
     from dialects.op_kinds import View, kind_of
 
     if kind_of(op) is not View or not op.operands or not isinstance(v.type, TensorType):
@@ -122,11 +163,9 @@ def _view_value(v: SSAValue, op: Operation, memo: dict) -> np.ndarray | None:
     if any(d < 0 for d in shape):
         return None
     idx = v.index if isinstance(v, OpResult) and len(op.results) > 1 else 0
-    a = constant_value(op.operands[idx], memo) if idx < len(op.operands) else None
-    try:
-        return None if a is None else np.asarray(a).reshape(shape)
-    except ValueError:
-        return None
+    a = (constant_value(op.operands[idx], memo, limit=limit, only=only, depth=depth)
+         if idx < len(op.operands) else None)
+    return None if a is None else _reshaped(a, shape)
 
 
 def fold_module(module: ModuleOp) -> int:

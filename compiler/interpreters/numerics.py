@@ -96,11 +96,20 @@ def sigmoid(a):
 
 
 # The activations with a formula of their own (on an accumulator-typed array): the one home of
-# each, for cann.Gelu / FastGelu / LeakyRelu / Elu (cann_impl.py) and the fused ops' epilogues.
+# each, for cann.Gelu / GeluErf / FastGelu / LeakyRelu / Elu (cann_impl.py) and the fused ops'
+# epilogues.
 
 def gelu_tanh(a):
     """CANN's Gelu: the tanh approximation."""
     return 0.5 * a * (1 + np.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3)))
+
+
+def gelu_erf(a: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
+    """The exact GELU 0.5 a (1 + erf(a / sqrt(2))) with every step in `dtype` (sqrt(2) rounded to
+    it; erf evaluated in float64 and rounded to it): cann.GeluErf runs in its operand's type
+    (float16 arithmetic on a float16 tensor), a fused op's epilogue in its accumulator type."""
+    a = a.astype(dtype, copy=False)
+    return 0.5 * a * (1 + erf(a / np.asarray(math.sqrt(2), dtype)))
 
 
 def fast_gelu(a):
@@ -132,7 +141,7 @@ def activate(a: np.ndarray, kind: str, alpha: float | None = None) -> np.ndarray
     if kind == "Gelu":
         return gelu_tanh(a)
     if kind == "GeluErf":
-        return 0.5 * a * (1 + erf(a / math.sqrt(2)))
+        return gelu_erf(a, a.dtype)
     if kind == "FastGelu":
         return fast_gelu(a)
     if kind == "LeakyRelu":

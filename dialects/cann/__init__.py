@@ -26,12 +26,14 @@ from dialects.cann.base import (
     _INFERRING,
     Activation,
     ActivationAttr,
+    AlwaysFolded,
     BatchMatMulCanonicalization,
     CannOp,
     CastCanonicalization,
     ConstOp,
     DataFormat,
     DataFormatAttr,
+    FoldedInFusion,
     FormatAttr,
     FormatNameAttr,
     ReshapeCanonicalization,
@@ -236,11 +238,6 @@ EXTRA_LIBRARY_OPS = (
 
 
 
-#: ops tf-to-cann emits only over constants (tensors made from scalars): every pipeline folds
-#: them to a cann.Const (fold-constants; fuse's constant folding when cann-cleanup is off); they
-#: have no kernel lowering.
-FOLDED_OPS = (FillDOp, RangeOp, MatrixBandPartOp)
-
 __all__ = ["CONTROL_OPS", "FOLDED_OPS", "EXTRA_LIBRARY_OPS", "SHAPE_OPS", "CompareCannOp", "ResizeOp",
            *(c.__name__ for c in (*CONTROL_OPS, *EXTRA_LIBRARY_OPS, *SHAPE_OPS))]
 
@@ -254,6 +251,9 @@ CANN = Dialect(
     [FormatAttr, DataFormatAttr, ActivationAttr, FormatNameAttr, PaddingAttr, MirrorPadModeAttr,
      MaskKindAttr, AttentionLayoutAttr, AippInputFormatAttr],
 )
+
+#: the AlwaysFolded ops (tf-to-cann emits them only over constants; no kernel lowering)
+FOLDED_OPS = tuple(op for op in CANN.operations if op.has_trait(AlwaysFolded))
 
 
 __all__ += [c.__name__ for c in RECURRENT_OPS]

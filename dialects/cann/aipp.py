@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, TensorType, f16, f32, f64
-from xdsl.dialects.utils import EnumAttribute
-from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -17,7 +16,7 @@ from dialects.cann.base import (
     _fmt_shape,
     _oshape,
 )
-from dialects.common import I64Array, StringLiteralEnum, check_len, enum_prop
+from dialects.common import I64Array, check_len, enum_prop, string_enum_attr
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Opaque
 
@@ -38,11 +37,8 @@ class AippInputFormat(StrEnum):
         return 1 if self is AippInputFormat.YUV400_U8 else 3
 
 
-@irdl_attr_definition
-class AippInputFormatAttr(EnumAttribute[AippInputFormat], StringLiteralEnum):
-    """`input_format = "RGB888_U8"` (dialects/common.py: closed sets)."""
-
-    name = "cann.aipp_input_format"
+#: `input_format = "RGB888_U8"`
+AippInputFormatAttr = string_enum_attr("cann.aipp_input_format", AippInputFormat)
 
 
 AIPP_FORMATS = tuple(f.value for f in AippInputFormat)

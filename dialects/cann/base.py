@@ -5,10 +5,10 @@ the shared verifier helpers and canonicalization traits, and cann.Const.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntAttr, StringAttr, TensorType
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -21,13 +21,13 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import shape_of, tensor_of
 from compiler.target.formats import FORMAT_NAMES, Format, storage_shape
-from dialects.common import EnumProperties, StringLiteralEnum, dims_compatible, numpy_dtype
+from dialects.common import EnumProperties, dims_compatible, numpy_dtype, string_enum_attr
 from dialects.op_kinds import Constant, FixedPrecision
 
 
@@ -227,11 +227,8 @@ class DataFormat(StrEnum):
 
 
 
-@irdl_attr_definition
-class DataFormatAttr(EnumAttribute[DataFormat], StringLiteralEnum):
-    """`data_format = "NHWC"` (dialects/common.py: closed sets)."""
-
-    name = "cann.data_format"
+#: `data_format = "NHWC"`
+DataFormatAttr = string_enum_attr("cann.data_format", DataFormat)
 
 
 
@@ -257,21 +254,15 @@ class Activation(StrEnum):
 
 
 
-@irdl_attr_definition
-class ActivationAttr(EnumAttribute[Activation], StringLiteralEnum):
-    """`activation = "Relu"` (dialects/common.py: closed sets)."""
-
-    name = "cann.activation"
+#: `activation = "Relu"`
+ActivationAttr = string_enum_attr("cann.activation", Activation)
 
 
 
 
-@irdl_attr_definition
-class FormatNameAttr(EnumAttribute[Format], StringLiteralEnum):
-    """`src_format = "NC1HWC0"`: a storage format named by an op (TransData; the members are
-    compiler/target/formats.py's Format)."""
-
-    name = "cann.format_name"
+#: `src_format = "NC1HWC0"`: a storage format named by an op (TransData; the members are
+#: compiler/target/formats.py's Format).
+FormatNameAttr = string_enum_attr("cann.format_name", Format, "FormatNameAttr")
 
 
 
@@ -345,6 +336,22 @@ class TransDataCanonicalization(HasCanonicalizationPatternsTrait):
         from compiler.transforms.canonicalization import TransDataInverse
 
         return (TransDataInverse(),)
+
+
+# --- constant folding (compiler/interpreters/constant_eval.py evaluates both kinds of op) --------
+
+@dataclass(frozen=True)
+class FoldedInFusion(OpTrait):
+    """An elementwise op fusion evaluates on constant operands (Keras 3's BatchNorm arithmetic on
+    its constant parameters): fusion's constants (`const_value`) see through it, and fuse's
+    constant folding replaces it by a cann.Const when its operands are constants."""
+
+
+@dataclass(frozen=True)
+class AlwaysFolded(OpTrait):
+    """An op tf-to-cann emits only over constants (a tensor made from constant scalars): every
+    pipeline folds it to a cann.Const (fold-constants; fuse's constant folding when cann-cleanup
+    is off), so it has no kernel lowering."""
 
 
 

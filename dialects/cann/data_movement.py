@@ -7,9 +7,7 @@ from __future__ import annotations
 import math
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.irdl import (
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     prop_def,
@@ -24,6 +22,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from compiler.ir.typed import elem_of
 from dialects.cann.base import (
+    AlwaysFolded,
     CannOp,
     FormatNameAttr,
     ReshapeCanonicalization,
@@ -38,7 +37,14 @@ from dialects.cann.base import (
     inferring,
     origin_shape,
 )
-from dialects.common import I64Array, StringLiteralEnum, check_same_element_type, dims_compatible, enum_prop, ints
+from dialects.common import (
+    I64Array,
+    check_same_element_type,
+    dims_compatible,
+    enum_prop,
+    ints,
+    string_enum_attr,
+)
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Broadcast, FixedPrecision, Injective, Opaque, View
 
@@ -361,11 +367,8 @@ class MirrorPadMode(StrEnum):
     SYMMETRIC = "SYMMETRIC"
 
 
-@irdl_attr_definition
-class MirrorPadModeAttr(EnumAttribute[MirrorPadMode], StringLiteralEnum):
-    """`mode = "REFLECT"` (dialects/common.py: closed sets)."""
-
-    name = "cann.mirror_pad_mode"
+#: `mode = "REFLECT"`
+MirrorPadModeAttr = string_enum_attr("cann.mirror_pad_mode", MirrorPadMode)
 
 
 @irdl_op_definition
@@ -509,7 +512,7 @@ class FillDOp(CannOp):
     value = operand_def(TensorType)
     y = result_def(TensorType)
     dims = prop_def(I64Array)
-    traits = traits_def(Pure(), Opaque())
+    traits = traits_def(Pure(), Opaque(), AlwaysFolded())
 
     def verify_op(self) -> None:
         n = self.name
@@ -542,7 +545,7 @@ class RangeOp(CannOp):
     limit = operand_def(TensorType)
     delta = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure(), Opaque())
+    traits = traits_def(Pure(), Opaque(), AlwaysFolded())
 
     def verify_op(self) -> None:
         n = self.name

@@ -18,6 +18,7 @@ from dialects.cann.base import (
     CastCanonicalization,
     DataFormat,
     DataFormatAttr,
+    FoldedInFusion,
     _check_result_shape,
     _oshape,
     broadcast_shapes,
@@ -128,6 +129,7 @@ class LeakyReluOp(UnaryCannOp):
 @irdl_op_definition
 class NegOp(UnaryCannOp):
     name = "cann.Neg"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -135,7 +137,7 @@ class NegOp(UnaryCannOp):
 @irdl_op_definition
 class SqrtOp(UnaryCannOp):
     name = "cann.Sqrt"
-    traits = traits_def(PrecisionReduce(False))
+    traits = traits_def(PrecisionReduce(False), FoldedInFusion())
 
 
 
@@ -143,7 +145,7 @@ class SqrtOp(UnaryCannOp):
 @irdl_op_definition
 class RsqrtOp(UnaryCannOp):
     name = "cann.Rsqrt"
-    traits = traits_def(PrecisionReduce(False))
+    traits = traits_def(PrecisionReduce(False), FoldedInFusion())
 
 
 
@@ -151,6 +153,7 @@ class RsqrtOp(UnaryCannOp):
 @irdl_op_definition
 class SquareOp(UnaryCannOp):
     name = "cann.Square"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -174,7 +177,7 @@ class ErfcOp(UnaryCannOp):
 @irdl_op_definition
 class ExpOp(UnaryCannOp):
     name = "cann.Exp"
-    traits = traits_def(PrecisionReduce(False))
+    traits = traits_def(PrecisionReduce(False), FoldedInFusion())
 
 
 
@@ -197,7 +200,7 @@ class AbsOp(UnaryCannOp):
 @irdl_op_definition
 class ReciprocalOp(UnaryCannOp):
     name = "cann.Reciprocal"
-    traits = traits_def(PrecisionReduce(False))
+    traits = traits_def(PrecisionReduce(False), FoldedInFusion())
 
 
 
@@ -259,7 +262,7 @@ class BinaryCannOp(CannOp):
 @irdl_op_definition
 class AddOp(BinaryCannOp):
     name = "cann.Add"
-    traits = traits_def(Commutative())
+    traits = traits_def(Commutative(), FoldedInFusion())
 
 
 
@@ -267,7 +270,7 @@ class AddOp(BinaryCannOp):
 @irdl_op_definition
 class MulOp(BinaryCannOp):
     name = "cann.Mul"
-    traits = traits_def(Commutative())
+    traits = traits_def(Commutative(), FoldedInFusion())
 
 
 
@@ -275,6 +278,7 @@ class MulOp(BinaryCannOp):
 @irdl_op_definition
 class SubOp(BinaryCannOp):
     name = "cann.Sub"
+    traits = traits_def(FoldedInFusion())
 
 
 
@@ -282,7 +286,7 @@ class SubOp(BinaryCannOp):
 @irdl_op_definition
 class RealDivOp(BinaryCannOp):
     name = "cann.RealDiv"
-    traits = traits_def(PrecisionReduce(False))
+    traits = traits_def(PrecisionReduce(False), FoldedInFusion())
 
 
 
@@ -290,7 +294,7 @@ class RealDivOp(BinaryCannOp):
 @irdl_op_definition
 class MaximumOp(BinaryCannOp):
     name = "cann.Maximum"
-    traits = traits_def(Commutative())
+    traits = traits_def(Commutative(), FoldedInFusion())
 
 
 
@@ -298,7 +302,7 @@ class MaximumOp(BinaryCannOp):
 @irdl_op_definition
 class MinimumOp(BinaryCannOp):
     name = "cann.Minimum"
-    traits = traits_def(Commutative())
+    traits = traits_def(Commutative(), FoldedInFusion())
 
 
 

@@ -8,11 +8,9 @@ from collections.abc import Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -56,12 +54,12 @@ from dialects.cann.matmul import (
 from dialects.cann.nn import verify_layer_norm
 from dialects.common import (
     I64Array,
-    StringLiteralEnum,
     check_rank,
     check_same_element_type,
     dims_compatible,
     enum_prop,
     opt_enum_prop,
+    string_enum_attr,
 )
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Broadcast, Cube, InputFusable, Opaque, OutputFusable, Reduction
@@ -177,11 +175,8 @@ class MaskKind(StrEnum):
     greater = "greater"
 
 
-@irdl_attr_definition
-class MaskKindAttr(EnumAttribute[MaskKind], StringLiteralEnum):
-    """`mask_kind = "select"` (dialects/common.py: closed sets)."""
-
-    name = "cann.mask_kind"
+#: `mask_kind = "select"`
+MaskKindAttr = string_enum_attr("cann.mask_kind", MaskKind)
 
 
 class AttentionLayout(StrEnum):
@@ -192,11 +187,8 @@ class AttentionLayout(StrEnum):
     BSND = "BSND"
 
 
-@irdl_attr_definition
-class AttentionLayoutAttr(EnumAttribute[AttentionLayout], StringLiteralEnum):
-    """`layout = "BSND"` (dialects/common.py: closed sets)."""
-
-    name = "cann.attention_layout"
+#: `layout = "BSND"`
+AttentionLayoutAttr = string_enum_attr("cann.attention_layout", AttentionLayout)
 
 
 def mask_kind(op) -> MaskKind:

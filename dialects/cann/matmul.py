@@ -10,6 +10,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.cann.base import (
+    AlwaysFolded,
     BatchMatMulCanonicalization,
     CannOp,
     _check_result_shape,
@@ -110,7 +111,7 @@ class MatrixBandPartOp(CannOp):
     num_lower = operand_def(TensorType)
     num_upper = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure(), Opaque())
+    traits = traits_def(Pure(), Opaque(), AlwaysFolded())
 
     def verify_op(self) -> None:
         n = self.name

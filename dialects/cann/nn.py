@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
-from xdsl.dialects.utils import EnumAttribute
-from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -28,13 +27,13 @@ from dialects.cann.base import (
 )
 from dialects.common import (
     I64Array,
-    StringLiteralEnum,
     check_len,
     check_one_of,
     check_rank,
     check_same_element_type,
     dims_compatible,
     enum_prop,
+    string_enum_attr,
 )
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Broadcast, InputFusable, Opaque, OutputFusable, PrecisionReduce, Reduction
@@ -48,11 +47,8 @@ class Padding(StrEnum):
     VALID = "VALID"
 
 
-@irdl_attr_definition
-class PaddingAttr(EnumAttribute[Padding], StringLiteralEnum):
-    """`padding = "SAME"` (dialects/common.py: closed sets)."""
-
-    name = "cann.padding"
+#: `padding = "SAME"`
+PaddingAttr = string_enum_attr("cann.padding", Padding)
 
 
 @irdl_op_definition

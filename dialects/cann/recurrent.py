@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute
 from xdsl.irdl import (
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -30,7 +28,7 @@ from dialects.cann.base import (
 from dialects.cann.data_movement import (
     InplaceUpdateOp,
 )
-from dialects.common import StringLiteralEnum, check_one_of, check_same_element_type, enum_prop
+from dialects.common import check_one_of, check_same_element_type, enum_prop, string_enum_attr
 from dialects.layouts import RunsOn
 from dialects.op_kinds import Cube
 
@@ -82,11 +80,8 @@ class RnnDirection(StrEnum):
     REDIRECTIONAL = "REDIRECTIONAL"
 
 
-@irdl_attr_definition
-class RnnDirectionAttr(EnumAttribute[RnnDirection], StringLiteralEnum):
-    """`direction = "UNIDIRECTIONAL"` (dialects/common.py: closed sets)."""
-
-    name = "cann.rnn_direction"
+#: `direction = "UNIDIRECTIONAL"`
+RnnDirectionAttr = string_enum_attr("cann.rnn_direction", RnnDirection)
 
 
 class RnnCellType(StrEnum):
@@ -95,11 +90,8 @@ class RnnCellType(StrEnum):
     LSTM = "LSTM"
 
 
-@irdl_attr_definition
-class RnnCellTypeAttr(EnumAttribute[RnnCellType], StringLiteralEnum):
-    """`cell_type = "LSTM"` (dialects/common.py: closed sets)."""
-
-    name = "cann.rnn_cell_type"
+#: `cell_type = "LSTM"`
+RnnCellTypeAttr = string_enum_attr("cann.rnn_cell_type", RnnCellType)
 
 
 class RnnActivation(StrEnum):
@@ -109,11 +101,8 @@ class RnnActivation(StrEnum):
     relu = "relu"
 
 
-@irdl_attr_definition
-class RnnActivationAttr(EnumAttribute[RnnActivation], StringLiteralEnum):
-    """`activation = "tanh"` (dialects/common.py: closed sets)."""
-
-    name = "cann.rnn_activation"
+#: `activation = "tanh"`
+RnnActivationAttr = string_enum_attr("cann.rnn_activation", RnnActivation)
 
 
 class LstmGateOrder(StrEnum):
@@ -123,11 +112,8 @@ class LstmGateOrder(StrEnum):
     ifjo = "ifjo"
 
 
-@irdl_attr_definition
-class LstmGateOrderAttr(EnumAttribute[LstmGateOrder], StringLiteralEnum):
-    """`gate_order = "ifjo"` (dialects/common.py: closed sets)."""
-
-    name = "cann.lstm_gate_order"
+#: `gate_order = "ifjo"`
+LstmGateOrderAttr = string_enum_attr("cann.lstm_gate_order", LstmGateOrder)
 
 
 class GruGateOrder(StrEnum):
@@ -137,11 +123,8 @@ class GruGateOrder(StrEnum):
     rzh = "rzh"
 
 
-@irdl_attr_definition
-class GruGateOrderAttr(EnumAttribute[GruGateOrder], StringLiteralEnum):
-    """`gate_order = "zrh"` (dialects/common.py: closed sets)."""
-
-    name = "cann.gru_gate_order"
+#: `gate_order = "zrh"`
+GruGateOrderAttr = string_enum_attr("cann.gru_gate_order", GruGateOrder)
 
 
 RNN_ATTRS: list[type[Attribute]] = [RnnDirectionAttr, RnnCellTypeAttr, RnnActivationAttr, LstmGateOrderAttr,

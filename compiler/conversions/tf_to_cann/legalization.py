@@ -721,19 +721,12 @@ def _axis(node: TfNode, i: int, rank: int) -> int:
 
 def _cumsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """Cumsum(x, axis; exclusive, reverse) -> Cumsum with the constant axis as an attribute; of a
-    constant x (Keras 3's causal mask: cumsum(ones) on both axes) it is folded to a constant
-    with the cann semantics, as GE's constant folding would (no kernel launch)."""
-    from compiler.interpreters.cann_impl import cumsum
-    from compiler.interpreters.constant_eval import constant_value
-
+    constant x (Keras 3's causal mask: cumsum(ones) on both axes) it is a constant."""
     x = node.operand(0)
     axis = _axis(node, 1, len(shape_of(x)))
-    value = constant_value(x)
-    if value is not None:
-        return _folded(node, b, cumsum(np.asarray(value), axis, node.flag("exclusive"),
-                                       node.flag("reverse")))
-    return [b.create(cann.CumsumOp, [x], node.result_type(), axis=IntegerAttr(axis, i64),
-                     exclusive=flag("exclusive")(node), reverse=flag("reverse")(node))]
+    return _folded_if_constant(node, b, lambda: b.create(
+        cann.CumsumOp, [x], node.result_type(), axis=IntegerAttr(axis, i64),
+        exclusive=flag("exclusive")(node), reverse=flag("reverse")(node)))
 
 
 def _split(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -777,14 +770,27 @@ def _static_shape(node: TfNode, i: int, what: str) -> list[int]:
     return shape
 
 
-def _const_or(node: TfNode, b: Builder, fn: Callable[[np.ndarray], np.ndarray]
-              ) -> Sequence[SSAValue] | None:
-    """Input 0 computed by `fn` at compile time when it is a constant (GE's constant folding),
-    else None."""
+def _folded_if_constant(node: TfNode, b: Builder, build: Callable[[], SSAValue]
+                        ) -> Sequence[SSAValue]:
+    """The cann ops `build` adds to b for the node's input 0; when that input is a constant,
+    their value instead, computed at compile time by the one constant evaluator
+    (compiler/interpreters/constant_eval.py: the cann semantics `cann-run` executes) and
+    emitted as a constant (GE's constant folding: no kernel launch)."""
     from compiler.interpreters.constant_eval import constant_value
 
-    value = constant_value(node.operand(0))
-    return None if value is None else _folded(node, b, fn(np.asarray(value)))
+    start = len(b.ops)
+    y = build()
+    memo: dict = {}
+    if constant_value(node.operand(0), memo) is None:
+        return [y]
+    value = constant_value(y, memo, limit=None)  # stored either way: no size limit
+    if value is None:
+        return [y]
+    built = b.ops[start:]
+    del b.ops[start:]
+    for op in reversed(built):  # (detached: erasing drops their uses of the input)
+        op.erase()
+    return _folded(node, b, value)
 
 
 def _tensor_form(node: TfNode, b: Builder, cls, operands: Sequence[int]) -> Sequence[SSAValue] | None:
@@ -819,8 +825,7 @@ def _broadcast_to(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     xs = _static_shape(node, 0, "x")
     if len(xs) > len(shape) or any(d not in (1, s) for d, s in zip(reversed(xs), reversed(shape))):
         raise LegalizationError(f"x {xs} does not broadcast to {shape}")
-    return (_const_or(node, b, lambda v: np.broadcast_to(v, shape))
-            or [broadcast_to(b, node.operand(0), shape)])
+    return _folded_if_constant(node, b, lambda: broadcast_to(b, node.operand(0), shape))
 
 
 def _tile(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -831,13 +836,14 @@ def _tile(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     mult = node.const_ints(1, "multiples")
     if len(mult) != len(xs) or any(m < 0 for m in mult):
         raise LegalizationError(f"multiples {mult} must be {len(xs)} values >= 0")
-    folded = _const_or(node, b, lambda v: np.tile(v, mult))
-    if folded is not None:
-        return folded
-    x = node.operand(0)
+    return _folded_if_constant(node, b, lambda: _tiled(b, node.operand(0), xs, mult))
+
+
+def _tiled(b: Builder, x: SSAValue, xs: Sequence[int], mult: Sequence[int]) -> SSAValue:
     if all(m == 1 for m in mult):
-        return [x]
-    split, wide = [], []
+        return x
+    split: list[int] = []
+    wide: list[int] = []
     for d, m in zip(xs, mult):
         if m == 1 or d == 1:
             split.append(d)
@@ -846,7 +852,7 @@ def _tile(node: TfNode, b: Builder) -> Sequence[SSAValue]:
             split += [1, d]
             wide += [m, d]
     y = broadcast_to(b, b.reshape(x, split), wide)
-    return [b.reshape(y, [d * m for d, m in zip(xs, mult)])]
+    return b.reshape(y, [d * m for d, m in zip(xs, mult)])
 
 
 def strided_slice(b: Builder, x: SSAValue, begin, end, strides, shape, begin_mask: int = 0,

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TensorType,
+    UnregisteredOp,
     f32,
     i64,
 )
@@ -544,25 +545,26 @@ def _run_phase(module: Operation, phase: list[RulePattern], active: list[RulePat
 
 
 def fold_constants(root: Operation) -> int:
-    """Replace elementwise cann ops whose operands are all compile-time constants, and the
-    FOLDED_OPS (tensors made from constant scalars, by the one constant evaluator), by a
-    cann.Const (GE's constant folding): they would otherwise launch a kernel at run time."""
+    """Replace the FoldedInFusion elementwise cann ops whose operands are all compile-time
+    constants (fusion's `const_value`), and the AlwaysFolded ops (tensors made from constant
+    scalars, by the one constant evaluator), by a cann.Const (GE's constant folding): they would
+    otherwise launch a kernel at run time."""
     from compiler.interpreters.constant_eval import constant_value
-    from compiler.transforms.fusion.helpers import FOLDED_BINARY, FOLDED_UNARY, const_value
-    from dialects.cann import FOLDED_OPS, ConstOp
+    from compiler.transforms.fusion.helpers import const_value
+    from dialects.cann import AlwaysFolded, ConstOp, FoldedInFusion, format_of
     from dialects.common import dense_from_numpy, numpy_dtype
 
     n = 0
     for op in list(root.walk()):
-        name = full_name(op)
-        if name not in FOLDED_UNARY and name not in FOLDED_BINARY and not isinstance(op, FOLDED_OPS) \
-                or op.parent is None or len(op.results) != 1:
+        if isinstance(op, UnregisteredOp) or op.parent is None or len(op.results) != 1:
+            continue  # (an unregistered op says it has every trait)
+        always = op.has_trait(AlwaysFolded)
+        if not always and not op.has_trait(FoldedInFusion):
             continue
         r = op.results[0]
-        if not isinstance(r.type, TensorType) or r.type.encoding is not None and \
-                getattr(r.type.encoding, "name", "") == "cann.format":
-            continue
-        a = constant_value(r) if isinstance(op, FOLDED_OPS) else const_value(r)
+        if not isinstance(r.type, TensorType) or format_of(r.type) is not None:
+            continue  # (already in a device layout)
+        a = constant_value(r) if always else const_value(r)
         if a is None:
             continue
         c = ConstOp(dense_from_numpy(np.ascontiguousarray(a.astype(numpy_dtype(r.type.element_type)))))

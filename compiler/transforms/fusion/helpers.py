@@ -25,7 +25,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, OpResult, SSAValue
 
 from dialects.common import StringLiteralEnum, string_value
-from dialects.op_kinds import View, kind_of
 
 HELPERS: dict[str, Callable[..., Any]] = {}
 
@@ -94,55 +93,17 @@ def _tensor_type(x) -> TensorType | None:
     return t if isinstance(t, TensorType) else None
 
 
-#: the elementwise ops fusion evaluates on constants (a constant seen through a View-kind op
-#: stays a constant); each is evaluated with the cann semantics (compiler/interpreters/constant_eval.py)
-FOLDED_UNARY = frozenset({"cann.Rsqrt", "cann.Sqrt", "cann.Neg", "cann.Reciprocal", "cann.Square",
-                          "cann.Exp"})
-FOLDED_BINARY = frozenset({"cann.Add", "cann.Mul", "cann.Sub", "cann.RealDiv", "cann.Maximum",
-                           "cann.Minimum"})
-
-
-def const_value(x: Any, _depth: int = 0) -> np.ndarray | None:
+def const_value(x: Any) -> np.ndarray | None:
     """The value of a compile-time constant (cann.Const, possibly behind views and elementwise
-    arithmetic on constants, as Keras 3's BatchNorm emits), in its origin shape; else None.
-    Constants already in a device layout (a #cann.format type) are not folded."""
-    from compiler.interpreters.constant_eval import constant_attr_value, evaluate
+    arithmetic on constants, as Keras 3's BatchNorm emits), in its origin shape; else None.  The
+    one constant evaluator's walk restricted to the ops fusion folds (the FoldedInFusion trait),
+    at most 16 ops deep; constants already in a device layout (a #cann.format type) are not
+    folded."""
+    from compiler.interpreters.constant_eval import constant_value
+    from dialects.cann import FoldedInFusion
 
     v = value(x)
-    if v is None or _depth > 16:
-        return None
-    op = v.owner
-    if not isinstance(op, Operation):
-        return None
-    name = full_name(op)
-    t = _tensor_type(v)
-    if t is None or getattr(t.encoding, "name", "") == "cann.format":
-        return None
-    shape = tuple(t.get_shape())
-    if any(d < 0 for d in shape):
-        return None
-    try:
-        if name == "cann.Const":
-            a = constant_attr_value(op)
-            return None if a is None else np.asarray(a).reshape(shape)
-        if kind_of(op) is View and op.operands:
-            # result i of a multi-result view is operand i
-            idx = v.index if isinstance(v, OpResult) and len(op.results) > 1 else 0
-            a = const_value(op.operands[idx], _depth + 1)
-            return None if a is None else a.reshape(shape)
-        arity = 1 if name in FOLDED_UNARY else 2 if name in FOLDED_BINARY else 0
-        if arity and len(op.operands) == arity:
-            args = []
-            for o in op.operands:
-                a = const_value(o, _depth + 1)
-                if a is None:
-                    return None
-                args.append(a)
-            out = evaluate(op, args)
-            return None if out is None else out.reshape(shape)
-    except (ValueError, TypeError):
-        return None
-    return None
+    return None if v is None else constant_value(v, only=FoldedInFusion, depth=16)
 
 
 # --- predicates --------------------------------------------------------------------------------
