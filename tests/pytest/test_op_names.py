@@ -49,14 +49,6 @@ def _op_names(ctx, dialect: str) -> list[str]:
 
 #: cann op names in a string of their own ("cann.Conv2D"), as a list element or a dict key
 OP_NAME = re.compile(r"cann\.[A-Z][A-Za-z0-9_]*")
-#: The lists left, each by "path:NAME" (the name it is assigned to; else "path:line"):
-#: compiler/transforms/fusion/helpers.py's FOLDED_UNARY and FOLDED_BINARY (the ops fuse's constant
-#: folding evaluates), which issue 11 item 2 replaces by a trait (branch s5-fold); the entries go
-#: when that lands.
-PENDING = {"compiler/transforms/fusion/helpers.py:FOLDED_UNARY",
-           "compiler/transforms/fusion/helpers.py:FOLDED_BINARY"}
-
-
 def test_no_list_of_cann_op_names_outside_the_dialects():
     found = {}
     for pkg in (p for p in PACKAGES if p != "dialects"):
@@ -74,8 +66,9 @@ def test_no_list_of_cann_op_names_outside_the_dialects():
                          if isinstance(e, ast.Constant) and isinstance(e.value, str)
                          and OP_NAME.fullmatch(e.value)]
                 if len(names) >= 2:
+                    # each list by "path:NAME" (the name it is assigned to; else "path:line")
                     found[f"{rel}:{owner.get(node) or node.lineno}"] = names
-    assert set(found) == PENDING, f"lists of cann op names outside dialects/: {found}"
+    assert found == {}, f"lists of cann op names outside dialects/: {found}"
 
 
 def _elements(node: ast.AST) -> list:
