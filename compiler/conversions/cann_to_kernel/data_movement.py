@@ -94,8 +94,8 @@ class FoldOriginTransData(RewritePattern):
         new = kernel.VectorKernelOp(operands=[list(k.inputs)], result_types=[dt],
                                     properties=dict(k.properties), attributes=dict(k.attributes),
                                     regions=[k.detach_region(k.body)])
-        rewriter.replace_op(op, with_loc(new, k))
-        rewriter.erase_op(k)
+        rewriter.replace(op, with_loc(new, k))
+        rewriter.erase(k)
 
 
 
