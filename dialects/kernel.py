@@ -629,6 +629,15 @@ STORE_VIEWS += ("scan_rows",)  # scan_rows: as the load view, clipped at the end
 STORE_VIEWS += ("concat_c0",)
 #: nc1hwc0_rows: the inverse of the load view of that name; the padding lanes written as zeros
 STORE_VIEWS += ("nc1hwc0_rows",)
+#: to_origin: the store of a vector kernel whose result TransData to its origin layout was folded
+#: in (compiler/conversions/cann_to_kernel/data_movement.py fold_origin_transdata): the tile is
+#: placed as the store view `src_view` (its params kept) would place it in the source storage
+#: (shape `src_shape`, layout TO_ORIGIN_LAYOUTS[`layout`]), and each placed element that is not
+#: padding goes to its position in the row-major origin destination (padding is not stored)
+STORE_VIEWS += ("to_origin",)
+#: the (storage format, origin format) pairs of a `to_origin` store, by its `layout` param
+TO_ORIGIN_LAYOUTS: tuple[tuple[str, str], ...] = (("FRACTAL_NZ", "ND"), ("NC1HWC0", "NHWC"),
+                                                   ("NC1HWC0", "NCHW"))
 
 #: The closed sets of views (their meanings above): `view = "nz"` (dialects/common.py: closed sets).
 if TYPE_CHECKING:  # the members are made from the lists at run time: LoadView.<any view> is one
