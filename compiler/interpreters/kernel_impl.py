@@ -664,9 +664,10 @@ def _store_to_origin(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray,
                      idx: tuple[int, ...]) -> None:
     """The `to_origin` view: v placed by the `src_view` store into the source storage, then each
     placed element that is not padding copied to its origin position in the row-major dst."""
+    assert op.src_view is not None and op.src_format is not None and op.dst_format is not None
     src_shape = tuple(op.param("src_shape"))
-    fmt, ofmt = kernel.TO_ORIGIN_LAYOUTS[op.param("layout")]
-    src_view = kernel.STORE_VIEWS[op.param("src_view")]
+    fmt, ofmt = op.src_format.data, op.dst_format.data
+    src_view = op.src_view.data
     scratch = np.zeros(src_shape, dst.dtype)
     placed = np.zeros(src_shape, np.float32)
     store(op, v, scratch, idx, src_view)

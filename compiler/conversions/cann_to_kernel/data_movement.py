@@ -85,10 +85,9 @@ class FoldOriginTransData(RewritePattern):
             return  # the result is read back, or is no plain store's destination
         for s in stores:
             assert isinstance(s, kernel.StoreOp)
-            s.params = DictionaryAttr({**s.params.data,
-                                       "src_view": IntegerAttr(kernel.STORE_VIEWS.index(s.view.data), i64),
-                                       "src_shape": attr_of(list(shape_of(st))),
-                                       "layout": IntegerAttr(kernel.TO_ORIGIN_LAYOUTS.index(layout), i64)})
+            s.params = DictionaryAttr({**s.params.data, "src_shape": attr_of(list(shape_of(st)))})
+            s.src_view = s.view
+            s.src_format, s.dst_format = (cann.FormatNameAttr.of(x) for x in layout)
             s.view = kernel.StoreViewAttr.of("to_origin")
         rewriter.replace_value_with_new_type(out, kernel.memref(list(shape_of(dt)), elem_of(dt), "GM"))
         new = kernel.VectorKernelOp(operands=[list(k.inputs)], result_types=[dt],
