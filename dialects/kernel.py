@@ -57,6 +57,7 @@ from dialects.common import (
     enum_prop,
     i64_attr,
     ints,
+    opt_enum_prop,
     string_enum_attr,
 )
 
@@ -631,6 +632,16 @@ STORE_VIEWS += ("scan_rows",)  # scan_rows: as the load view, clipped at the end
 STORE_VIEWS += ("concat_c0",)
 #: nc1hwc0_rows: the inverse of the load view of that name; the padding lanes written as zeros
 STORE_VIEWS += ("nc1hwc0_rows",)
+#: to_origin: the store of a vector kernel whose result TransData to its origin layout was folded
+#: in (compiler/conversions/cann_to_kernel/data_movement.py FoldOriginTransData): the tile is
+#: placed as the store view `src_view` (a property; its params kept) would place it in the
+#: source storage (param `src_shape`, format `src_format`), and each placed element that is not
+#: padding goes to its position in the row-major destination of format `dst_format` (the folded
+#: TransData's formats, one of TO_ORIGIN_LAYOUTS; padding is not stored)
+STORE_VIEWS += ("to_origin",)
+#: the (src_format, dst_format) pairs of a `to_origin` store: a device format and its origin
+TO_ORIGIN_LAYOUTS: tuple[tuple[str, str], ...] = (("FRACTAL_NZ", "ND"), ("NC1HWC0", "NHWC"),
+                                                   ("NC1HWC0", "NCHW"))
 
 #: The closed sets of views (their meanings above): `view = "nz"` (dialects/common.py: closed sets).
 if TYPE_CHECKING:  # the members are made from the lists at run time: LoadView.<any view> is one
@@ -768,10 +779,37 @@ class StoreOp(EnumProperties):
     indices = var_operand_def(IndexType)
     view = enum_prop(StoreViewAttr)
     params = prop_def(DictionaryAttr)
+    #: a `to_origin` store's own: the view placing the tile in the source storage, and the
+    #: folded TransData's formats (STORE_VIEWS: to_origin); absent on every other store
+    src_view = opt_enum_prop(StoreViewAttr)
+    src_format = opt_enum_prop(FormatNameAttr)
+    dst_format = opt_enum_prop(FormatNameAttr)
 
     def verify_(self) -> None:
         _need_space(self, "value", self.value.type, ("UB",))
         _need_space(self, "destination", self.dst.type, ("GM",))
+        origin = ("src_view", "src_format", "dst_format")
+        if self.view.data != StoreView.to_origin:
+            extra = [k for k in origin if k in self.properties]
+            if extra:
+                raise VerifyException(f"{self.name}: '{extra[0]}' is a to_origin store's, not "
+                                      f"a '{self.view.data}' store's")
+            return
+        missing = [k for k in origin if k not in self.properties]
+        if self.param("src_shape") is None:
+            missing.append("params.src_shape")
+        if missing:
+            raise VerifyException(f"{self.name}: a to_origin store needs '{missing[0]}'")
+        assert self.src_view is not None and self.src_format is not None \
+            and self.dst_format is not None
+        if self.src_view.data == StoreView.to_origin:
+            raise VerifyException(f"{self.name}: src_view of a to_origin store cannot be "
+                                  "'to_origin'")
+        layout = (self.src_format.data.value, self.dst_format.data.value)
+        if layout not in TO_ORIGIN_LAYOUTS:
+            allowed = ", ".join(f"{a} -> {b}" for a, b in TO_ORIGIN_LAYOUTS)
+            raise VerifyException(f"{self.name}: a to_origin store goes {allowed}; got "
+                                  f"{layout[0]} -> {layout[1]}")
 
     param = LoadOp.param
 

@@ -72,6 +72,9 @@ class CannToKernelPass(ModulePass):
         failures: list[tuple[Operation, str]] = []
         rewrite(op, lowering_patterns(profile, failures, impl=impl),
                 recursive=False)
+        from compiler.conversions.cann_to_kernel.data_movement import FoldOriginTransData
+
+        rewrite(op, [FoldOriginTransData()], recursive=False)
         select_implementations(op, impl)
         for left in op.walk():
             if left.dialect_name() in ("tf", "cann") and not isinstance(left, cann.ConstOp) \

@@ -40,7 +40,7 @@ from compiler.interpreters import numerics
 from compiler.interpreters.cann_impl import transdata
 from compiler.interpreters.common import SemanticsError, layout_of, result_dtype
 from compiler.ir.typed import int_of, num_of
-from compiler.target.formats import Format, ceil_div
+from compiler.target.formats import Format, ceil_div, from_storage
 from dialects import kernel
 from dialects.cann import format_of
 from dialects.common import ints
@@ -551,8 +551,13 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot load")
 
 
-def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ...]) -> None:
-    view = op.view.data
+def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ...],
+          view: str | None = None) -> None:
+    """Store tile v into dst as `view` (default: the op's view) places it."""
+    view = op.view.data if view is None else view
+    if view == kernel.StoreView.to_origin:
+        _store_to_origin(op, v, dst, idx)
+        return
     P = op.param
     if view == kernel.StoreView.nc1hwc0:
         g, m0, n0_ = idx
@@ -645,6 +650,24 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         _scan_rows(op, dst, idx, v)
         return
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot store")
+
+
+def _store_to_origin(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray,
+                     idx: tuple[int, ...]) -> None:
+    """The `to_origin` view: v placed by the `src_view` store into the source storage, then each
+    placed element that is not padding copied to its origin position in the row-major dst."""
+    assert op.src_view is not None and op.src_format is not None and op.dst_format is not None
+    src_shape = tuple(op.param("src_shape"))
+    fmt, ofmt = op.src_format.data, op.dst_format.data
+    src_view = op.src_view.data
+    scratch = np.zeros(src_shape, dst.dtype)
+    placed = np.zeros(src_shape, np.float32)
+    store(op, v, scratch, idx, src_view)
+    store(op, np.ones(v.shape, np.float32), placed, idx, src_view)
+    where = from_storage(np.arange(placed.size).reshape(src_shape), Format(fmt), Format(ofmt),
+                         tuple(dst.shape)).reshape(-1)  # origin position -> storage position
+    keep = placed.reshape(-1)[where] != 0
+    dst.reshape(-1)[keep] = scratch.reshape(-1)[where[keep]]
 
 
 def _scan_rows(op, gm: np.ndarray, idx: tuple[int, ...], tile: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import (
     PatternRewriter,
+    RewritePattern,
     op_type_rewrite_pattern,
 )
 
@@ -55,6 +56,45 @@ class TransDataToKernel(ChipPattern):
                                  properties={"src_format": op.src_format, "dst_format": op.dst_format,
                                              **kernel_props(t.block_dim, t.fields, t.buffers)})
         rewriter.replace(op, with_loc(new, op))
+
+
+class FoldOriginTransData(RewritePattern):
+    """A kernel.transdata from FRACTAL_NZ / NC1HWC0 to the row-major origin layout whose source
+    is the single-use result of a vector kernel is no kernel of its own: the producer's stores
+    take the `to_origin` view (each tile placed as before, its non-padding elements written
+    straight to their origin positions; padding lanes are not stored), and its result is the
+    TransData's.  Same stored tiles, one launch and one GM round trip fewer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: kernel.TransDataOp, rewriter: PatternRewriter):
+        k = op.src.owner
+        st, dt = op.src.type, op.dst.type
+        f = cann.format_of(st)
+        if not isinstance(k, kernel.VectorKernelOp) or not op.src.has_one_use() or f is None \
+                or cann.format_of(dt) is not None or elem_of(st) != elem_of(dt) \
+                or f.origin_fmt is None or tuple(shape_of(dt)) != tuple(f.origin) \
+                or op.dst_format.data != f.origin_fmt:
+            return
+        layout = (f.fmt.value, f.origin_fmt.value)
+        if layout not in kernel.TO_ORIGIN_LAYOUTS:
+            return
+        out = k.body.block.args[-1]
+        stores = [u.operation for u in out.uses]
+        if not all(isinstance(s, kernel.StoreOp) and s.dst is out and s.value is not out
+                   and s.view.data != kernel.StoreView.to_origin for s in stores):
+            return  # the result is read back, or is no plain store's destination
+        for s in stores:
+            assert isinstance(s, kernel.StoreOp)
+            s.params = DictionaryAttr({**s.params.data, "src_shape": attr_of(list(shape_of(st)))})
+            s.src_view = s.view
+            s.src_format, s.dst_format = (cann.FormatNameAttr.of(x) for x in layout)
+            s.view = kernel.StoreViewAttr.of("to_origin")
+        rewriter.replace_value_with_new_type(out, kernel.memref(list(shape_of(dt)), elem_of(dt), "GM"))
+        new = kernel.VectorKernelOp(operands=[list(k.inputs)], result_types=[dt],
+                                    properties=dict(k.properties), attributes=dict(k.attributes),
+                                    regions=[k.detach_region(k.body)])
+        rewriter.replace(op, with_loc(new, k))
+        rewriter.erase(k)
 
 
 

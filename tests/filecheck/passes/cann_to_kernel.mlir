@@ -26,11 +26,14 @@
 // CHECK-NEXT: kernel.vec {{.*}}fn = "Add"
 // CHECK-NEXT: kernel.vec {{.*}}fn = "act:Relu"
 // CHECK-NEXT: kernel.store {{.*}}view = "nc1hwc0"
-// CHECK: kernel.vec_kernel {{.*}}kind = "Elementwise"
+// The elementwise kernel at the output stores its tiles straight into the NHWC result (its
+// output TransData folded into the store: view to_origin of its flat store).
+// CHECK: kernel.vec_kernel {{.*}}kind = "Elementwise"{{.*}} -> tensor<2x16x16x40xf32>
 // CHECK: kernel.load {{.*}}view = "channel_flat"
 // CHECK: kernel.vec {{.*}}fn = "Add"
-// CHECK: kernel.store {{.*}}view = "flat"
-// CHECK: kernel.transdata {{.*}}src_format = "NC1HWC0", dst_format = "NHWC"
+// CHECK: kernel.store {{.*}}view = "to_origin", {{.*}}src_view = "flat", src_format = "NC1HWC0", dst_format = "NHWC"}{{.*}}memref<2x16x16x40xf32, #kernel.space<GM>>
+// CHECK-NOT: kernel.transdata
+// CHECK: func.return
 // A910: builtin.module attributes {cann.soc_version = "Ascend910A"}
 // P310: builtin.module attributes {cann.soc_version = "Ascend310P3"}
 // BADCHIP: cann_to_kernel.mlir: error: cann-to-kernel: unknown soc version 'Ascend999'; known: Ascend910A, Ascend910B1, Ascend910B2, Ascend910B3, Ascend910B4, Ascend310P3

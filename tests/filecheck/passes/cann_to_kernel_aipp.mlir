@@ -5,10 +5,12 @@
 // C0 lanes.  YUV420SP with CSC: each input channel loaded on every lane, minus its input bias,
 // times its column of the matrix (row k of the [8, C0] coefficient constant), summed, >> 8 as
 // * 1/256, clipped to [0, 255] and truncated; then - mean, - min, * var_reci; the padding
-// selected by the aipp_valid mask.  The coefficient rows are loaded once per core.
+// selected by the aipp_valid mask.  The coefficient rows are loaded once per core.  Here the
+// AIPP result is the function's: its NC1HWC0 -> NHWC TransData folds into the kernel's rows
+// store (view to_origin), so the kernel's result is NHWC.
 // CHECK-LABEL: func.func @yuv420sp
 // CHECK: %[[C:.*]] = cann.Const dense<"{{.*}}"> : tensor<8x16xf32>
-// CHECK: kernel.vec_kernel %img, %[[C]] {kind = "Aipp", block_dim = 1 : i64, {{.*}}} : (tensor<1x15x12x1xui8>, tensor<8x16xf32>) -> tensor<1x1x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 3]>>
+// CHECK: kernel.vec_kernel %img, %[[C]] {kind = "Aipp", block_dim = 1 : i64, {{.*}}} : (tensor<1x15x12x1xui8>, tensor<8x16xf32>) -> tensor<1x8x8x3xf32> {
 // CHECK: kernel.cores
 // CHECK: kernel.load {{.*}}view = "rows"{{.*}} -> memref<1x16xf32
 // CHECK: kernel.for
@@ -27,8 +29,8 @@
 // CHECK: fn = "Mul"
 // CHECK: view = "aipp_valid"
 // CHECK: fn = "SelectV2"
-// CHECK: kernel.store {{.*}}view = "rows"
-// CHECK-NOT: kernel.transdata %img
+// CHECK: kernel.store {{.*}}view = "to_origin", params = {src_shape = array<i64: 1, 1, 8, 8, 16>}, src_view = "rows", src_format = "NC1HWC0", dst_format = "NHWC"}
+// CHECK-NOT: kernel.transdata
 func.func @yuv420sp(%img: tensor<1x15x12x1xui8>) -> tensor<1x8x8x3xf32> {
   %y = cann.Aipp %img {input_format = "YUV420SP_U8", src_hw = array<i64: 10, 12>, crop = array<i64: 4, 2, 6, 6>, pads = array<i64: 1, 1, 1, 1>, rbuv_swap = 0 : i64, csc = 1 : i64, matrix = array<i64: 256, 0, 359, 256, -88, -183, 256, 454, 0>, input_bias = array<i64: 0, 128, 128>, output_bias = array<i64: 0, 0, 0>, mean = array<i64: 104, 117, 123>, min_chn = array<f64: 0.0, 0.0, 0.0>, var_reci = array<f64: 0.017, 0.0175, 0.0174>, padding_value = 0.5 : f64} : (tensor<1x15x12x1xui8>) -> tensor<1x8x8x3xf32>
   func.return %y : tensor<1x8x8x3xf32>

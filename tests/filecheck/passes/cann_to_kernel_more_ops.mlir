@@ -25,16 +25,16 @@ func.func @compare(%a: tensor<3x37xi32>, %b: tensor<37xi32>) -> tensor<3x37xi1> 
 }
 
 // ResizeBilinearV2 after a conv runs on its NC1HWC0 output (per (n, c1) plane, C0 lanes): four
-// corner loads, two weight loads, three lerps; only the model's TransData remain.
+// corner loads, two weight loads, three lerps; only the model's input TransData remains (the
+// output one folds into the resize's rows store: view to_origin, an NHWC result).
 // CHECK-LABEL: func.func @resize
 // CHECK: kernel.transdata %x {src_format = "NHWC", dst_format = "NC1HWC0"
 // CHECK: kernel.cube
-// CHECK: kernel.vec_kernel %{{.*}} {kind = "ResizeBilinearV2", block_dim = 2 : i64, tiling = #kernel.tiling<totalElems = 104, elemsPerCore = 52, {{.*}}} : (tensor<1x2x6x9x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 9, 19]>>) -> tensor<1x2x13x4x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 13, 4, 19]>>
+// CHECK: kernel.vec_kernel %{{.*}} {kind = "ResizeBilinearV2", block_dim = 2 : i64, tiling = #kernel.tiling<totalElems = 104, elemsPerCore = 52, {{.*}}} : (tensor<1x2x6x9x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 9, 19]>>) -> tensor<1x13x4x19xf32> {
 // CHECK-COUNT-4: kernel.load {{.*}} {view = "resize_rows", params = {corner = {{[0-3]}} : i64, out_hw = array<i64: 13, 4>, align_corners = 0 : i64, half_pixel_centers = 1 : i64}} : memref<1x2x6x9x16xf32, #kernel.space<GM>> -> memref<52x16xf32, #kernel.space<UB>>
 // CHECK-COUNT-2: kernel.load {{.*}} {view = "resize_weights", params = {axis = {{[01]}} : i64, {{.*}}} : {{.*}} -> memref<52x1xf32, #kernel.space<UB>>
 // CHECK-COUNT-3: kernel.vec {{.*}} {fn = "Sub"
-// CHECK: kernel.store {{.*}} {view = "rows"
-// CHECK: kernel.transdata {{.*}} {src_format = "NC1HWC0", dst_format = "NHWC"
+// CHECK: kernel.store {{.*}} {view = "to_origin", params = {src_shape = array<i64: 1, 2, 13, 4, 16>}, src_view = "rows", src_format = "NC1HWC0", dst_format = "NHWC"} : memref<52x16xf32, #kernel.space<UB>>, memref<1x13x4x19xf32, #kernel.space<GM>>
 // CHECK-NOT: kernel.transdata
 // CHECK: func.return
 func.func @resize(%x: tensor<1x6x9x3xf32>) -> tensor<1x13x4x19xf32> {

@@ -37,10 +37,12 @@ func.func @depthwise(%x: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
 // CHECK: kernel.load {{.*}}view = "windows"{{.*}} -> memref<{{[0-9]+}}x9x16xf32, #kernel.space<UB>>
 // CHECK-NEXT: kernel.vec {{.*}}fn = "PoolMax"
 // CHECK-NEXT: kernel.store {{.*}}view = "rows"
-// CHECK: kernel.vec_kernel {{.*}}kind = "Elementwise"
+// Its output TransData folds into the elementwise kernel's flat store (view to_origin).
+// CHECK: kernel.vec_kernel {{.*}}kind = "Elementwise"{{.*}} -> tensor<1x5x5x20xf32> {
 // CHECK: kernel.vec {{.*}}fn = "Sigmoid"
-// CHECK: kernel.transdata {{.*}}src_format = "NC1HWC0", dst_format = "NHWC"
-// CHECK-NEXT: func.return
+// CHECK-NEXT: kernel.store {{.*}}view = "to_origin", params = {src_shape = array<i64: 1, 2, 5, 5, 16>}, src_view = "flat", src_format = "NC1HWC0", dst_format = "NHWC"}
+// CHECK-NOT: kernel.transdata
+// CHECK: func.return
 func.func @pool(%x: tensor<1x9x9x20xf32>) -> tensor<1x5x5x20xf32> {
   %p = cann.MaxPool %x {ksize = array<i64: 1, 3, 3, 1>, strides = array<i64: 1, 2, 2, 1>, padding = "SAME", data_format = "NHWC"} : (tensor<1x9x9x20xf32>) -> tensor<1x5x5x20xf32>
   %s = cann.Sigmoid %p : (tensor<1x5x5x20xf32>) -> tensor<1x5x5x20xf32>

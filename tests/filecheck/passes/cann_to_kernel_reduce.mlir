@@ -2,7 +2,8 @@
 
 // Global average pooling on NC1HWC0: rows (n, c1) x H*W x C0 in UB chunks (112*112 positions do
 // not fit at once), summed and accumulated, scaled by 1/(H*W); the [N, C] result is written as
-// FRACTAL_NZ (C1 x C0 of the input are K1 x C0 of NZ), ready for a matmul.
+// FRACTAL_NZ (C1 x C0 of the input are K1 x C0 of NZ), ready for a matmul.  Here it is the
+// function's result: the NZ -> ND TransData folds into that nz_rows store (view to_origin).
 // CHECK-LABEL: func.func @gap
 // CHECK: kernel.transdata %x {src_format = "NHWC", dst_format = "NC1HWC0"
 // CHECK: kernel.vec_kernel {{.*}}kind = "ReduceMeanD"{{.*}}reduceLen = 12544, chunkLen = 768
@@ -13,8 +14,9 @@
 // CHECK-NEXT: kernel.vec {{.*}}fn = "RowSum"{{.*}} -> memref<1x16xf32, #kernel.space<UB>>
 // CHECK-NEXT: kernel.accumulate {{.*}}fn = "Add"
 // CHECK: kernel.vec {{.*}}fn = "Muls", attrs = {value = 7.97193861e-05 : f32}
-// CHECK-NEXT: kernel.store {{.*}}view = "nz_rows"
-// CHECK: kernel.transdata {{.*}}src_format = "FRACTAL_NZ", dst_format = "ND"
+// CHECK-NEXT: kernel.store {{.*}}view = "to_origin", params = {c1 = 2 : i64, src_shape = array<i64: 2, 1, 16, 16>}, src_view = "nz_rows", src_format = "FRACTAL_NZ", dst_format = "ND"}{{.*}}memref<1x32xf32, #kernel.space<GM>>
+// CHECK-NOT: kernel.transdata
+// CHECK: func.return
 func.func @gap(%x: tensor<1x112x112x32xf32>) -> tensor<1x32xf32> {
   %w = cann.Const dense<0.5> : tensor<1x1x32x32xf32>
   %c = cann.FusedConv2D %x, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Relu"} : (tensor<1x112x112x32xf32>, tensor<1x1x32x32xf32>) -> tensor<1x112x112x32xf32>
@@ -23,17 +25,19 @@ func.func @gap(%x: tensor<1x112x112x32xf32>) -> tensor<1x32xf32> {
 }
 
 // Squeeze-excite (EfficientNet): Mean without keep_dims then Reshape to [N, 1, 1, C] becomes the
-// keep_dims reduction writing NC1HWC0 (N, C1, 1, 1, C0); no Reshape, no TransData in between.
+// keep_dims reduction writing NC1HWC0 (N, C1, 1, 1, C0); no Reshape, no TransData in between;
+// the one at the output folds into the gating Mul's store (view to_origin).
 // CHECK-LABEL: func.func @squeeze_excite
 // CHECK-COUNT-1: kernel.transdata
 // CHECK: kernel.vec_kernel {{.*}}kind = "ReduceMeanD"{{.*}} -> tensor<1x2x1x1x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 1, 1, 32]>>
 // CHECK: kernel.store {{.*}}view = "rows"
 // CHECK-NOT: kernel.view
 // CHECK: kernel.cube {{.*}}kind = "Conv2D"
-// CHECK: kernel.vec_kernel {{.*}}kind = "Elementwise"
+// CHECK: kernel.vec_kernel {{.*}}kind = "Elementwise"{{.*}} -> tensor<1x8x8x32xf32> {
 // CHECK: kernel.vec {{.*}}fn = "Mul"
-// CHECK: kernel.transdata {{.*}}src_format = "NC1HWC0", dst_format = "NHWC"
-// CHECK-NEXT: func.return
+// CHECK-NEXT: kernel.store {{.*}}view = "to_origin", params = {src_shape = array<i64: 1, 2, 8, 8, 16>}, src_view = "flat", src_format = "NC1HWC0", dst_format = "NHWC"}
+// CHECK-NOT: kernel.transdata
+// CHECK: func.return
 func.func @squeeze_excite(%x: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
   %w = cann.Const dense<0.5> : tensor<1x1x32x32xf32>
   %c = cann.FusedConv2D %x, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Swish"} : (tensor<1x8x8x32xf32>, tensor<1x1x32x32xf32>) -> tensor<1x8x8x32xf32>

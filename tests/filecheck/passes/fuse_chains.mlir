@@ -4,10 +4,10 @@
 // computed by another op (another shape) stays a kernel of its own.
 // RUN: cann-opt --fuse %s | filecheck %s
 // RUN: cann-opt --fuse %s | cann-opt --fuse | filecheck %s
-// RUN: cann-opt --fuse %s > %t.1.mlir && cann-opt --fuse %t.1.mlir > %t.2.mlir && diff %t.1.mlir %t.2.mlir
 // RUN: cann-opt --fuse='auto=false' %s | filecheck %s --check-prefix=OFF
 // RUN: cann-opt --fuse='disable=AutomaticUBFusion' %s | filecheck %s --check-prefix=OFF
 // RUN: cann-opt --fuse --fusion-report=- %s 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
+// RUN: cann-opt --fuse %s > %t.1.mlir && cann-opt --fuse %t.1.mlir > %t.2.mlir && diff %t.1.mlir %t.2.mlir
 
 // A DAG of five ops over two inputs and a broadcast [8] vector; the scalar constant is copied
 // into the body.

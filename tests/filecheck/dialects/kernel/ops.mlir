@@ -1,8 +1,8 @@
 // RUN: cann-opt %s | filecheck %s
 // RUN: cann-opt %s --print-op-generic | cann-opt | filecheck %s
-// RUN: cann-opt %s > %t.custom && cann-opt %s --print-op-generic | cann-opt > %t.roundtrip && diff %t.custom %t.roundtrip
 // RUN: cann-opt %s --print-debuginfo | filecheck %s --check-prefix=LOC
 // RUN: cann-opt %s --print-op-generic --print-debuginfo | cann-opt --print-debuginfo | filecheck %s --check-prefix=LOC
+// RUN: cann-opt %s > %t.custom && cann-opt %s --print-op-generic | cann-opt > %t.roundtrip && diff %t.custom %t.roundtrip
 
 // Every kernel op and the #kernel.tiling / #kernel.buffer attributes.  Kernels verify against
 // the chip the module names.

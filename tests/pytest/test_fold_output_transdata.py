@@ -1,0 +1,66 @@
+"""A TransData at a graph output folds into the store of the vector kernel producing it
+(compiler/conversions/cann_to_kernel/data_movement.py FoldOriginTransData): compiled by
+cann-compile, the .om has no kernel.transdata but at the input, the head kernel stores `to_origin`, and cann-run
+--compare-with matches TensorFlow."""
+
+from __future__ import annotations
+
+from tests.pytest.kernel_harness import om_matches_tf
+
+
+def _compile(tmp_path, capsys, model):
+    from tests.model_zoo.zoo import freeze
+    from tools import cann_compile
+
+    pb, om = tmp_path / "model.pb", tmp_path / "model.om"
+    pb.write_bytes(freeze(model).SerializeToString())
+    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                            f"--output={om}"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    return pb, om
+
+
+def _kernels(om):
+    from compiler.backend.offline_model import load_offline_model
+    from dialects import kernel
+
+    module = load_offline_model(str(om)).module
+    return [o for o in module.walk() if isinstance(o, kernel.KernelOp)]
+
+
+def _check(tmp_path, capsys, model) -> None:
+    from xdsl.ir import OpResult
+
+    from dialects import kernel
+
+    pb, om = _compile(tmp_path, capsys, model)
+    ks = _kernels(om)
+    # TransData only at the graph's input (it reads a function argument), none at the output
+    assert not [k for k in ks if isinstance(k, kernel.TransDataOp) and isinstance(k.src, OpResult)]
+    head = [k for k in ks if isinstance(k, kernel.VectorKernelOp) and k.kind.data == "SoftmaxV2"]
+    assert len(head) == 1
+    views = {s.view.data for s in head[0].walk() if isinstance(s, kernel.StoreOp)}
+    assert views == {kernel.StoreView.to_origin}
+    om_matches_tf(tmp_path, capsys, model, om, pb)
+
+
+def test_dense_softmax_head_stores_its_rows_in_nd(tmp_path, capsys):
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((37,), batch_size=1)
+    h = k.layers.Dense(53, activation="relu")(inp)
+    y = k.layers.Dense(19, activation="softmax")(h)
+    _check(tmp_path, capsys, k.Model(inp, y))
+
+
+def test_conv_gap_dense_softmax_with_odd_channels_stores_in_nd(tmp_path, capsys):
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((9, 9, 5), batch_size=1)
+    h = k.layers.Conv2D(21, 3, activation="relu")(inp)
+    h = k.layers.GlobalAveragePooling2D()(h)
+    y = k.layers.Dense(11, activation="softmax")(h)
+    _check(tmp_path, capsys, k.Model(inp, y))
