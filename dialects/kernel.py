@@ -615,14 +615,15 @@ LOAD_VIEWS = {
             "from the first that output pixel m reads (compiler/target/conv_geometry.py "
             "fmap_first_row; img2col's params, in_hw = x's H, W) into the tile (C1, rows, W, C0), "
             "zero past N*H: [g, m]",
+    # L1 -> L0A
+    "load3d": "Load3D: the img2col tile A[m.., k..] of group g (img2col's params and in_hw) "
+              "read from the L1 window the view fmap loaded for M block m, as L0A fractals "
+              "(m1, k1, 16, C0): [g, m, k]",
     # UB -> L1
     "copy": "the tile as it is",
     # L1 -> L0A / L0B
     "Zz": "an [m, k] L1 tile as L0A fractals (m1, k1, 16, C0)",
     "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0)",
-    "load3d": "Load3D: the img2col tile A[m.., k..] of group g (img2col's params and in_hw) "
-              "read from the L1 window the view fmap loaded for M block m, as L0A fractals "
-              "(m1, k1, 16, C0): [g, m, k]",
 }
 #: concat_flat: a flat tile of input i (elements [t, +tile)) into its columns of the result
 #: viewed as [outer, row]: element p -> (p // inner) * row + offset + p % inner.
