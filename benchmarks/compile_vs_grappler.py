@@ -51,9 +51,11 @@ def _n(shape) -> int:
 
 
 def op_cost(kind: str, in_shapes, out_shapes, elem_bytes: int, chip,
-            epilogue: tuple[str, ...] = ()) -> float | None:
+            epilogue: tuple[str, ...] = (), conv_hw: tuple[int, int] | None = None) -> float | None:
     """Microseconds of one op (None: not launched).  A cube op's fused `epilogue` ops (e.g.
-    BiasAdd, Relu) run on the vector unit beside the cube, as in our kernels' bodies."""
+    BiasAdd, Relu) run on the vector unit beside the cube, as in our kernels' bodies.
+    conv_hw: a (non-depthwise) conv's H stride and dilation: its A tiles may then come from the
+    feature map in L1 by Load3D, as our conv kernels' (compiler/target/tiling.py `fmap`)."""
     from compiler.target.tiling import TilingError, cube_tiling
 
     base = kind.split(".")[-1]
@@ -73,9 +75,14 @@ def op_cost(kind: str, in_shapes, out_shapes, elem_bytes: int, chip,
                 n_, k = w[3], w[0] * w[1] * max(16, -(-w[2] // 16) * 16)
         else:
             m, k, n_ = _n(out[:-1]), in_shapes[0][-1], out[-1]
+        fmap = None
+        if conv_hw is not None and "Conv" in base and "Depthwise" not in base and len(w) == 4 \
+                and len(in_shapes[0]) == 4 and len(out) == 4:  # NHWC x and y, HWCN filter
+            (nx, hx, wx, cx), (_, ho, wo, _) = in_shapes[0], out
+            fmap = (nx, hx, wx, -(-cx // 16), ho, wo, w[0], *conv_hw)
         try:
             compute_cycles = cube_tiling(base, max(m, 1), max(n_, 1), max(k, 1), elem_bytes,
-                                         16, chip).est_cycles
+                                         16, chip, fmap=fmap).est_cycles
         except TilingError:
             compute_cycles = 0.0
         per_core = -(-_n(out) // chip.cube_cores)
@@ -109,7 +116,14 @@ def estimate_tf_graph(graph_def, chip) -> tuple[float, int]:
             fused = ()
         fused = tuple(x for f in fused
                       for x in {"BiasAdd": ("Add",), "FusedBatchNorm": ("Mul", "Add")}.get(f, (f,)))
-        c = op_cost(op.type, ins, outs, 4, chip, fused)
+        conv_hw = None
+        if op.type in ("Conv2D", "_FusedConv2D"):
+            try:  # (NHWC: the H axis is 1)
+                if op.get_attr("data_format") in (b"NHWC", "NHWC"):
+                    conv_hw = (op.get_attr("strides")[1], op.get_attr("dilations")[1])
+            except ValueError:
+                conv_hw = None
+        c = op_cost(op.type, ins, outs, 4, chip, fused, conv_hw)
         if c is not None:
             total += c
             launches += 1

@@ -614,6 +614,14 @@ LOAD_VIEWS = {
     "scan_rows": "the tensor as [rows, length, inner] (a scan along `length`): rows [t, +tile), "
                  "positions [l, +chunk) counted from the last one when `reverse` = 1; zero past "
                  "the ends: [t, l]",
+    "fmap": "x NC1HWC0 (N, C1, H, W, C0) as N*H rows of (C1, W, C0) (row n*H + h): the rows "
+            "from the first that output pixel m reads (compiler/target/conv_geometry.py "
+            "fmap_first_row; img2col's params, in_hw = x's H, W) into the tile (C1, rows, W, C0), "
+            "zero past N*H: [g, m]",
+    # L1 -> L0A
+    "load3d": "Load3D: the img2col tile A[m.., k..] of group g (img2col's params and in_hw) "
+              "read from the L1 window the view fmap loaded for M block m, as L0A fractals "
+              "(m1, k1, 16, C0): [g, m, k]",
     # UB -> L1
     "copy": "the tile as it is",
     # L1 -> L0A / L0B

@@ -2,7 +2,9 @@
 
 Per kernel launch (every top-level op of the `kernel` dialect in @main, in order):
   cube cycles    `compiler.target.cost_model.cube_core_cycles` for one core's block (singleCoreM x
-                 singleCoreN x K from the tiling): the slowest of cube MACs, GM->L1, L1->L0, UB->GM
+                 singleCoreN x K from the tiling): the slowest of cube MACs, GM->L1, L1->L0, UB->GM;
+                 a conv with fmapBytes in its tiling moves one feature-map window per M block
+                 GM -> L1 instead of its img2col A tiles (Load3D, compiler/target/conv_geometry.py)
   vector cycles  a kernel with a body (kernel.cube / kernel.vec_kernel): the walk of that body
                  (`compiler.target.kernel_cost_walk`): on the busiest core, every kernel.vec /
                  kernel.accumulate costs the measured fit of its fn (cann-facts.md section 6,
@@ -276,9 +278,13 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
         note = f"{_kind(op)}: {walk.summary()}" if walk.counts else _kind(op)
         aliases = dict(walk.aliases)
     if unit == "cube" and {"singleCoreM", "singleCoreN", "Ka", "baseM", "baseN"} <= set(t):
+        a_gm = ceil_div(t["singleCoreM"], t["baseM"]) * t["fmapBytes"] if "fmapBytes" in t \
+            else None  # a conv's feature-map windows go GM -> L1 (Load3D: conv_geometry.py)
         cube = cube_core_cycles(chip, t["singleCoreM"], t["singleCoreN"], t["Ka"], t["baseM"],
-                                t["baseN"], eb, t.get("weightReads"))
+                                t["baseN"], eb, t.get("weightReads"), a_gm)
         flops = 2 * t.get("M", 0) * t.get("N", 0) * t["Ka"]
+        if a_gm is not None:
+            note += "; A by Load3D from x's rows in L1"
         if walk is not None:
             # the epilogue (bias, activation, residual) and a scaled conv's A tiles, in UB
             vec = walk.vector_cycles + walk.ub_to_l1_cycles

@@ -291,6 +291,49 @@ def _batch_index(src_batch: tuple[int, ...], out_batch: tuple[int, ...], b: int)
     return tuple(0 if d == 1 else i for i, d in zip(idx, src_batch))
 
 
+def _img2col(P, fetch, x_dims: tuple[int, int, int, int], g: int, m0: int, k0_: int,
+             out: np.ndarray) -> np.ndarray:
+    """The img2col tile out = A[m0.., k0_..] of group g (the img2col view's params P): element
+    (m, k) is fetch(n, c1, h, w, c0) of x (H, W, C1, C0 = x_dims) where that is inside x, else 0."""
+    h_, w_, c1_, c0 = x_dims
+    kh, kw = P("kernel_hw")
+    sh, sw = P("strides")
+    dh, dw = P("dilations")
+    pt, _, pl, _ = P("pads")
+    ho, wo = P("out_hw")
+    cg, ctot = P("cin_group"), P("cin")
+    m_tot, k_tot = P("M"), P("K")
+    rows, cols = np.arange(m0, m0 + out.shape[0]), np.arange(k0_, k0_ + out.shape[1])
+
+    def a_at(r, c):
+        nn, rem = np.divmod(r, ho * wo)
+        hh, ww = np.divmod(rem, wo)
+        kc1, rem2 = np.divmod(c, kh * kw * c0)
+        ki, rem3 = np.divmod(rem2, kw * c0)
+        kj, kc0 = np.divmod(rem3, c0)
+        ci = kc1 * c0 + kc0                       # channel inside the (enlarged) group
+        ch = g * cg + ci                          # channel of x
+        hi = (hh * sh - pt)[:, None] + (ki * dh)[None, :]
+        wi = (ww * sw - pl)[:, None] + (kj * dw)[None, :]
+        ok = (hi >= 0) & (hi < h_) & (wi >= 0) & (wi < w_) & (ci < cg)[None, :] & (ch < ctot)[None, :]
+        chc = np.minimum(ch, c1_ * c0 - 1)
+        nb = np.broadcast_to(nn[:, None], ok.shape)
+        hb, wb = np.clip(hi, 0, h_ - 1), np.clip(wi, 0, w_ - 1)
+        c1b = np.broadcast_to((chc // c0)[None, :], ok.shape)
+        c0b = np.broadcast_to((chc % c0)[None, :], ok.shape)
+        vals = np.zeros(ok.shape, out.dtype)
+        vals[ok] = fetch(nb[ok], c1b[ok], hb[ok], wb[ok], c0b[ok])
+        return vals
+    return _take2(a_at, rows, cols, m_tot, k_tot, out)
+
+
+def _fmap_first_row(P, m0: int) -> int:
+    from compiler.target.conv_geometry import fmap_first_row
+
+    ho, wo = P("out_hw")
+    return fmap_first_row(m0, P("in_hw")[0], ho, wo, P("strides")[0], P("pads")[0])
+
+
 def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray:
     view = op.view.data
     rt = op.result.type
@@ -309,31 +352,35 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
     if view == kernel.LoadView.img2col:
         g, m0, k0_ = idx
         n_, c1_, h_, w_, c0 = src.shape
-        kh, kw = P("kernel_hw")
-        sh, sw = P("strides")
-        dh, dw = P("dilations")
-        pt, _, pl, _ = P("pads")
-        ho, wo = P("out_hw")
-        cg, ctot = P("cin_group"), P("cin")
-        m_tot, k_tot = P("M"), P("K")
-        rows, cols = np.arange(m0, m0 + shape[0]), np.arange(k0_, k0_ + shape[1])
 
-        def a_at(r, c):
-            nn, rem = np.divmod(r, ho * wo)
-            hh, ww = np.divmod(rem, wo)
-            kc1, rem2 = np.divmod(c, kh * kw * c0)
-            ki, rem3 = np.divmod(rem2, kw * c0)
-            kj, kc0 = np.divmod(rem3, c0)
-            ci = kc1 * c0 + kc0                       # channel inside the (enlarged) group
-            ch = g * cg + ci                          # channel of x
-            hi = (hh * sh - pt)[:, None] + (ki * dh)[None, :]
-            wi = (ww * sw - pl)[:, None] + (kj * dw)[None, :]
-            ok = (hi >= 0) & (hi < h_) & (wi >= 0) & (wi < w_) & (ci < cg)[None, :] & (ch < ctot)[None, :]
-            chc = np.minimum(ch, c1_ * c0 - 1)
-            vals = src[nn[:, None], (chc // c0)[None, :], np.clip(hi, 0, h_ - 1),
-                       np.clip(wi, 0, w_ - 1), (chc % c0)[None, :]]
-            return np.where(ok, vals, 0)
-        return _take2(a_at, rows, cols, m_tot, k_tot, out)
+        def fetch(nn, c1, hi, wi, cc):
+            return src[nn, c1, hi, wi, cc]
+        return _img2col(P, fetch, (h_, w_, c1_, c0), g, m0, k0_, out)
+    if view == kernel.LoadView.fmap:  # rows of x (N*H rows of (C1, W, C0)) from the window's first
+        g, m0 = idx
+        n_, c1_, h_, w_, c0 = src.shape
+        rows = src.transpose(1, 0, 2, 3, 4).reshape(c1_, n_ * h_, w_, c0)
+        lo = _fmap_first_row(P, m0)
+        part = rows[:, lo:lo + shape[1]]
+        out[:, :part.shape[1]] = part
+        return out
+    if view == kernel.LoadView.load3d:  # img2col from the L1 window of M block m, to L0A fractals
+        g, m0, k0_ = idx
+        c1_, n_rows, w_, c0 = src.shape
+        h_, _ = P("in_hw")
+        lo = _fmap_first_row(P, m0)
+
+        def fetch3d(nn, c1, hi, wi, cc):
+            r = nn * h_ + hi - lo
+            if r.size and (r.min() < 0 or r.max() >= n_rows):
+                raise SemanticsError(op, f"{op.name}: the A tile at m = {m0} reads row "
+                                         f"{int(r.min() if r.min() < 0 else r.max()) + lo} of x, "
+                                         f"outside the L1 window [{lo}, {lo + n_rows})")
+            return src[c1, r, wi, cc]
+        m1, k1, m16, kf = shape
+        a = _img2col(P, fetch3d, (h_, w_, c1_, c0), g, m0, k0_,
+                     np.zeros((m1 * m16, k1 * kf), dt))
+        return np.ascontiguousarray(a.reshape(m1, m16, k1, kf).transpose(0, 2, 1, 3))
     if view == kernel.LoadView.fz:
         g, k0_, n0_ = idx
         rows_, n1, _, c0 = src.shape

@@ -13,15 +13,19 @@ from compiler.target.formats import ceil_div
 
 
 def cube_core_cycles(chip: ChipProfile, single_m: int, single_n: int, k: int,
-                     base_m: int, base_n: int, in_bytes: int, b_reads: int | None = None) -> float:
+                     base_m: int, base_n: int, in_bytes: int, b_reads: int | None = None,
+                     a_gm_bytes: int | None = None) -> float:
     """b_reads: how many times B goes GM -> L1 (default: once per M block); a recurrent
-    kernel keeping its weights in L1 across the time steps reads them once per block of rows."""
+    kernel keeping its weights in L1 across the time steps reads them once per block of rows.
+    a_gm_bytes: the bytes of A that go GM -> L1 when they are not the A tiles (default: A
+    re-read for every N block): a conv whose feature-map window goes to L1 once per M block and
+    is expanded by Load3D on the L1 -> L0A path (compiler/target/conv_geometry.py)."""
     k_per_cycle = 32 // in_bytes
     cube = ceil_div(single_m, 16) * ceil_div(single_n, 16) * ceil_div(k, k_per_cycle)
     # A is re-read for every N block, B for every M block (no L1 reuse across blocks).
     a_bytes = single_m * k * in_bytes * ceil_div(single_n, base_n)
     b_bytes = single_n * k * in_bytes * (ceil_div(single_m, base_m) if b_reads is None else b_reads)
-    mte2 = (a_bytes + b_bytes) / BYTES_PER_CYCLE["GM->L1"]
+    mte2 = ((a_bytes if a_gm_bytes is None else a_gm_bytes) + b_bytes) / BYTES_PER_CYCLE["GM->L1"]
     mte1 = a_bytes / BYTES_PER_CYCLE["L1->L0A"] + b_bytes / BYTES_PER_CYCLE["L1->L0B"]
     out = single_m * single_n * 4 / BYTES_PER_CYCLE["UB->GM"]
     return float(max(cube, mte2, mte1, out))

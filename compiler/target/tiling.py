@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from compiler.target.chips import ChipProfile
+from compiler.target.conv_geometry import fmap_window_rows
 from compiler.target.cost_model import cube_core_cycles
 from compiler.target.formats import ceil_div
 
@@ -111,16 +112,29 @@ def candidate_splits(chip: ChipProfile, batch: int, m: int, n: int):
 
 
 def tiling_cost(chip: ChipProfile, batch: int, m: int, n: int, k: int, in_bytes: int,
-                b_dim: int, single_m: int, single_n: int, base_m: int, base_n: int) -> float:
+                b_dim: int, single_m: int, single_n: int, base_m: int, base_n: int,
+                a_gm_bytes: int | None = None) -> float:
     """Cycles of the slowest core: its batch share times its GEMM (cost_model)."""
     return ceil_div(batch, b_dim) * cube_core_cycles(chip, single_m, single_n, k, base_m, base_n,
-                                                     in_bytes)
+                                                     in_bytes, a_gm_bytes=a_gm_bytes)
+
+
+#: A conv's feature map for the Load3D path (compiler/target/conv_geometry.py):
+#: (N, H, W, C1, Ho, Wo, kh, stride_h, dilation_h) of x NC1HWC0 and the output.
+Fmap = tuple[int, int, int, int, int, int, int, int, int]
+
+
+def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int) -> tuple[int, int]:
+    """(rows, bytes) of the L1 feature-map window of bm consecutive output pixels."""
+    n, h, w, c1, ho, wo, kh, sh, dh = fmap
+    rows = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh)
+    return rows, c1 * rows * w * c0 * in_bytes
 
 
 @lru_cache(maxsize=4096)
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                  chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
-                 ub_epilogue_tiles: int = 1) -> CubeTiling:
+                 ub_epilogue_tiles: int = 1, fmap: Fmap | None = None) -> CubeTiling:
     check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
     best = None
@@ -149,20 +163,30 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                     + ub_a_tiles * bm * base_k * in_bytes > chip.ub:
                 continue  # the epilogue tiles and the A tiles staged in UB must fit together
             cycles = tiling_cost(chip, batch, m, n, k, in_bytes, b_used, single_m, single_n, bm, bn)
+            window = 0
+            if fmap is not None and batch == 1:
+                # the feature-map window in L1 (double-buffered) beside one B block pair
+                win = fmap_window_bytes(fmap, bm, c0, in_bytes)[1]
+                if 2 * win + 2 * bn * base_k * in_bytes + bn * 4 <= chip.l1:
+                    c_win = tiling_cost(chip, batch, m, n, k, in_bytes, b_used, single_m,
+                                        single_n, bm, bn, ceil_div(single_m, bm) * win)
+                    if c_win < cycles:
+                        cycles, window = c_win, win
             key = (cycles, used * b_used, -(bm * bn))
             if best is None or key < best[0]:
-                best = (key, single_m, single_n, used, bm, bn, single_b, b_used)
+                best = (key, single_m, single_n, used, bm, bn, single_b, b_used, window)
     if best is None:
         raise TilingError(f"{kind}: no base block fits {chip.name}'s UB ({chip.ub} bytes) with "
                           f"{ub_a_tiles} A tiles staged there and {ub_epilogue_tiles} epilogue tiles")
-    (cycles, _, _), single_m, single_n, used, base_m, base_n, single_b, b_used = best
+    (cycles, _, _), single_m, single_n, used, base_m, base_n, single_b, b_used, window = best
     db_c = 2 if base_m * base_n * 4 * 2 <= chip.l0c else 1
     k_blocks = ceil_div(k, base_k)
     step_ka = step_kb = k_blocks
     bias_bytes = base_n * 4
 
     def l1_bytes(ska: int, skb: int) -> int:
-        return (ska * 2 * base_m * base_k + skb * 2 * base_n * base_k) * in_bytes + bias_bytes
+        a_l1 = 2 * window if window else ska * 2 * base_m * base_k * in_bytes
+        return a_l1 + skb * 2 * base_n * base_k * in_bytes + bias_bytes
 
     while l1_bytes(step_ka, step_kb) > chip.l1 and max(step_ka, step_kb) > 1:
         if step_ka >= step_kb:
@@ -184,8 +208,12 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
     if batch != 1:  # batch / group split over the cores (this project's extension of TCubeTiling)
         fields["batchNum"] = batch
         fields["singleCoreBatch"] = single_b
+    if window:  # Load3D: the window of x's rows goes to L1, img2col on the way to L0A
+        assert fmap is not None
+        fields["fmapRows"], fields["fmapBytes"] = fmap_window_bytes(fmap, base_m, c0, in_bytes)
     buffers = (
-        Buffer("L1", depth_a1 * base_m * base_k * in_bytes, "A"),
+        *((Buffer("L1", 2 * window, "fmap"),) if window else
+          (Buffer("L1", depth_a1 * base_m * base_k * in_bytes, "A"),)),
         Buffer("L1", depth_b1 * base_n * base_k * in_bytes, "B"),
         Buffer("L1", bias_bytes, "bias"),
         Buffer("L0A", base_m * base_k * in_bytes * db_a, "A"),
@@ -207,11 +235,15 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
 
 def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                 chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
-                ub_epilogue_tiles: int = 1) -> CubeTiling:
+                ub_epilogue_tiles: int = 1, fmap: Fmap | None = None) -> CubeTiling:
     """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch,
     ub_a_tiles: A tiles also held in UB next to the epilogue tile; ub_epilogue_tiles: the [baseM,
-    baseN] fp32 tiles a fused epilogue keeps live in UB at once)."""
-    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles, ub_epilogue_tiles)
+    baseN] fp32 tiles a fused epilogue keeps live in UB at once; fmap: a conv whose A tiles may
+    come from its feature map in L1 by Load3D (`Fmap`): where the cost model finds that cheaper
+    than the img2col tiles from GM, the fields get fmapRows / fmapBytes, the rows and bytes of
+    one base block's window of x, and L1 holds two windows instead of the A tiles)."""
+    return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles, ub_epilogue_tiles,
+                        fmap)
 
 
 @dataclass(frozen=True)

@@ -122,8 +122,10 @@ def test_conv_relu_epilogue_from_the_body():
     tile = t["baseM"] * t["baseN"]
     assert conv.vector_cycles == pytest.approx(blocks * (fit("Add", tile) + fit("Relu", tile)))
     assert conv.note.startswith("Conv2D: Add x") and "Relu x" in conv.note
+    # a 3x3 conv: A by Load3D, one window of x's rows per M block goes GM -> L1
+    a_gm = ceil_div(t["singleCoreM"], t["baseM"]) * t["fmapBytes"]
     cube = cube_core_cycles(get_chip(CHIP), t["singleCoreM"], t["singleCoreN"], t["Ka"],
-                            t["baseM"], t["baseN"], 4)
+                            t["baseM"], t["baseN"], 4, a_gm_bytes=a_gm)
     assert conv.cube_cycles == cube
     assert conv.compute_us == pytest.approx(max(cube, conv.vector_cycles) / get_chip(CHIP).clock_mhz)
 

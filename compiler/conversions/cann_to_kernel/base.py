@@ -178,6 +178,9 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     operand's tile (the squeeze-excite gate) and moves UB -> L1.
     a_prologue: fn(body, g, mi, ki, bm, bk) -> the A tile computed in UB (a fused pointwise
     prologue, compiler/conversions/cann_to_kernel/cube.py), moved UB -> L1.
+    A tiling with fmapRows (an img2col a_load, compiler/target/tiling.py): per M block, the
+    rows of x it reads go GM -> L1 once (view fmap) and each A tile is expanded from them on the
+    way to L0A (view load3d: Ascend C's Load3D, compiler/target/conv_geometry.py).
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
     kernel's body there (compiler/conversions/cann_to_kernel/fused.py)."""
     f = t.fields
@@ -192,11 +195,20 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     with body.cores([b_dim, m_dim, n_dim], [sb, f["singleCoreM"], f["singleCoreN"]]) as (g0, m0, n0):
         with body.loop(g0, sb, 1, batch) as g:
             with body.loop(m0, f["singleCoreM"], bm, m) as mi:
+                fm, win = None, {}
+                if "fmapRows" in f:  # x's rows this M block reads, GM -> L1 once (Load3D)
+                    _, c1x, hx, wx, c0x = types[0].get_shape()
+                    win = dict(a_load[1], in_hw=[hx, wx])
+                    fm = body.load(x_a, [g, mi], "fmap", [c1x, f["fmapRows"], wx, c0x], et,
+                                   "L1", **win)
                 with body.loop(n0, f["singleCoreN"], bn, n) as ni:
                     c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
                     zero = body.index(0)
                     with body.loop(zero, k, bk, k) as ki:
-                        if a_prologue is not None:
+                        if fm is not None:  # img2col on the L1 -> L0A path
+                            a0 = body.load(fm, [g, mi, ki], "load3d",
+                                           [bm // 16, bk // k0, 16, k0], et, "L0A", **win)
+                        elif a_prologue is not None:
                             au = a_prologue(body, g, mi, ki, bm, bk)
                             a1 = body.load(au, [], "copy", [bm, bk], et, "L1")
                         elif a_scale is None:
@@ -207,7 +219,8 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                                            et, "UB", **a_scale[2])
                             au = body.vec("Mul", [au, su], [bm, bk], et)
                             a1 = body.load(au, [], "copy", [bm, bk], et, "L1")
-                        a0 = body.load(a1, [], "Zz", [bm // 16, bk // k0, 16, k0], et, "L0A")
+                        if fm is None:
+                            a0 = body.load(a1, [], "Zz", [bm // 16, bk // k0, 16, k0], et, "L0A")
                         b1 = body.load(x_b, [g, ki, ni],
                                        b_load[0], [bk, bn], et, "L1", **b_load[1])
                         b0 = body.load(b1, [], "Zn", [bk // k0, bn // 16, 16, k0], et, "L0B")

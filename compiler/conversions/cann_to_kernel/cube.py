@@ -128,9 +128,14 @@ class ConvToCubeBody(ChipPattern):
             ub_a += live_tiles(pro.body_ops()) + 1
         if pool is not None:  # the running max / sum, a window tile, the mask and the zeros
             ub_a = 4
+        fmap = None
+        if groups == 1 and not scaled and pro is None and pool is None and dwp is None:
+            # A straight from x: its rows may go to L1 as they are, img2col by Load3D
+            _, _, hx, wx, _ = shape_of(op.x)
+            fmap = (n_, hx, wx, c1x, ho, wo, kh, sh, dh)
         try:
             t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
-                            ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk))
+                            ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap)
         except TilingError as e:
             self.fail(op, str(e))
             return
