@@ -29,6 +29,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from compiler.ir.build import FastBuilt
 from compiler.ir.typed import elem_of
 
 #: Integer lists (strides, pads, ...) are i64 dense arrays: `array<i64: 1, 1, 1, 1>`.
@@ -176,7 +177,7 @@ def enum_values(attr_type: type[StringLiteralEnum]) -> tuple[str, ...]:
     return tuple(m.value for m in attr_type.enum_type)
 
 
-class EnumProperties(IRDLOperation):
+class EnumProperties(FastBuilt):
     """An op with closed-set properties: a StringAttr naming a member becomes the member's
     attribute when the op is built (parsed, created, cloned); one naming none is a verifier error
     listing the allowed values."""

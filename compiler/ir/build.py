@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import DenseArrayBase, i32
-from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.operations import (
     AttrSizedOperandSegments,
@@ -81,31 +81,61 @@ def _flatten(args: Sequence, variadic: tuple[bool, ...], kind: type) -> tuple[li
     return flat, sizes
 
 
-def build(cls: type[_OpT], *, operands: Sequence = (), result_types: Sequence = (),
-          properties: Mapping[str, Attribute | None] | None = None,
-          attributes: Mapping[str, Attribute | None] | None = None,
-          regions: Sequence = ()) -> _OpT:
-    """`cls(operands=..., result_types=..., properties=..., attributes=..., regions=...)`."""
+def _fast_init(op: IRDLOperation, operands: Sequence, result_types: Sequence,
+               properties: Mapping[str, Attribute | None] | None,
+               attributes: Mapping[str, Attribute | None] | None, regions: Sequence) -> bool:
+    """Initialize `op` as irdl_op_init would; False (op untouched) when the plan does not cover
+    these arguments."""
+    cls = type(op)
     if cls in _PLANS:
         plan = _PLANS[cls]
     else:
         plan = _PLANS[cls] = _plan(cls)
-    if plan is not None:
-        ops = _flatten(operands, plan[0], SSAValue)
-        res = _flatten(result_types, plan[1], Attribute)
-        regs = _flatten(regions, plan[2], Region)
-        if ops is not None and res is not None and regs is not None:
-            props = {k: v for k, v in (properties or {}).items() if v is not None}
-            attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
-            if plan[3] is not None:
-                key = tuple(ops[1])
-                sizes = _SIZES.get(key)
-                if sizes is None:
-                    sizes = _SIZES[key] = DenseArrayBase.from_list(i32, list(key))
-                (props if plan[3] == "properties" else attrs)[
-                    AttrSizedOperandSegments.attribute_name] = sizes
-            return cls.create(operands=ops[0], result_types=res[0], properties=props,
-                              attributes=attrs, regions=regs[0])
+    if plan is None:
+        return False
+    ops = _flatten(operands, plan[0], SSAValue)
+    res = _flatten(result_types, plan[1], Attribute)
+    regs = _flatten(regions, plan[2], Region)
+    if ops is None or res is None or regs is None:
+        return False
+    props = {k: v for k, v in (properties or {}).items() if v is not None}
+    attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
+    if plan[3] is not None:
+        key = tuple(ops[1])
+        sizes = _SIZES.get(key)
+        if sizes is None:
+            sizes = _SIZES[key] = DenseArrayBase.from_list(i32, list(key))
+        (props if plan[3] == "properties" else attrs)[
+            AttrSizedOperandSegments.attribute_name] = sizes
+    Operation.__init__(op, operands=ops[0], result_types=res[0], properties=props,
+                       attributes=attrs, regions=regs[0])
+    return True
+
+
+class FastBuilt(IRDLOperation):
+    """An IRDL op whose keyword constructor takes `_fast_init`'s path when it can (the same op),
+    IRDL's builder otherwise."""
+
+    def __init__(self, *, operands: Sequence | None = None, result_types: Sequence | None = None,
+                 properties: Mapping[str, Attribute | None] | None = None,
+                 attributes: Mapping[str, Attribute | None] | None = None,
+                 successors: Sequence | None = None, regions: Sequence | None = None) -> None:
+        if not successors and _fast_init(self, operands or (), result_types or (), properties,
+                                         attributes, regions or ()):
+            return
+        super().__init__(operands=operands, result_types=result_types, properties=properties,
+                         attributes=attributes, successors=successors, regions=regions)
+
+
+def build(cls: type[_OpT], *, operands: Sequence = (), result_types: Sequence = (),
+          properties: Mapping[str, Attribute | None] | None = None,
+          attributes: Mapping[str, Attribute | None] | None = None,
+          regions: Sequence = ()) -> _OpT:
+    """`cls(operands=..., result_types=..., properties=..., attributes=..., regions=...)`, for an
+    op class that is not a FastBuilt."""
+    op = cls.__new__(cls)
+    if _fast_init(op, operands, result_types, properties, attributes, regions):
+        return op
     return cls(operands=list(operands), result_types=list(result_types),
                properties=dict(properties or {}), attributes=dict(attributes or {}),
                regions=list(regions))
