@@ -81,3 +81,13 @@ def test_an_operation_as_operand_goes_to_the_irdl_builder():
     v = build(kernel.VecOp, operands=[[idx]], result_types=[kernel.memref([1], f32, "UB")],
               properties={"fn": StringAttr("Abs"), "attrs": DictionaryAttr({})})
     assert v.operands[0] is idx.results[0]
+
+
+def test_dict_attr_is_one_per_distinct_entries_and_equals_a_fresh_one():
+    from dialects.common import dict_attr, string_attr
+
+    a = dict_attr({"c0": i64_attr(16), "pads": int_array([0, 1])})
+    assert dict_attr({"c0": i64_attr(16), "pads": int_array([0, 1])}) is a
+    assert a == DictionaryAttr({"c0": i64_attr(16), "pads": int_array([0, 1])})
+    assert dict_attr({"pads": int_array([0, 1]), "c0": i64_attr(16)}) is not a  # order kept
+    assert string_attr("Mul") is string_attr("Mul") and string_attr("Mul") == StringAttr("Mul")

@@ -9,7 +9,6 @@ from contextlib import contextmanager
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
     IndexType,
     StringAttr,
     TensorType,
@@ -25,14 +24,25 @@ from compiler.ir.rewriting import with_loc
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format, ceil_div
 from dialects import cann, kernel
-from dialects.common import i64_attr, int_array, numpy_dtype
+from dialects.common import dict_attr, i64_attr, int_array, numpy_dtype, string_attr
+
+_BUFFERS: dict[tuple[str, int, str], kernel.BufferAttr] = {}
+
+
+def _buffer_attr(space: str, size: int, role: str) -> kernel.BufferAttr:
+    # immutable: one per distinct buffer (the printer's memo then prints each once)
+    key = (str(space), int(size), str(role))
+    got = _BUFFERS.get(key)
+    if got is None:
+        got = _BUFFERS[key] = kernel.BufferAttr(*key)
+    return got
 
 
 def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
     return {
         "block_dim": i64_attr(block_dim),
         "tiling": kernel.TilingAttr(fields),
-        "buffers": ArrayAttr([kernel.BufferAttr(b.space, b.size, b.role) for b in buffers]),
+        "buffers": ArrayAttr([_buffer_attr(b.space, b.size, b.role) for b in buffers]),
     }
 
 
@@ -147,7 +157,7 @@ class Body:
             kernel.LoadOp,
             operands=[src, list(idx)], result_types=[kernel.memref(tile_shape, et, space)],
             properties={"view": kernel.LoadViewAttr.of(view),
-                        "params": DictionaryAttr({k: attr_of(v) for k, v in params.items()})}))
+                        "params": dict_attr({k: attr_of(v) for k, v in params.items()})}))
 
     def mmad(self, c, a, b):
         self.add(build(kernel.MmadOp, operands=[c, a, b]))
@@ -160,13 +170,12 @@ class Body:
         return self.add(build(
             kernel.VecOp,
             operands=[list(inputs)], result_types=[kernel.memref(shape, et, "UB")],
-            properties={"fn": StringAttr(fn), "attrs": DictionaryAttr(dict(attrs or {}))}))
+            properties={"fn": string_attr(fn), "attrs": dict_attr(attrs or {})}))
 
     def store(self, v, dst, idx, view, **params):
         self.add(build(kernel.StoreOp, operands=[v, dst, list(idx)],
                        properties={"view": kernel.StoreViewAttr.of(view),
-                                   "params": DictionaryAttr({k: attr_of(x)
-                                                             for k, x in params.items()})}))
+                                   "params": dict_attr({k: attr_of(x) for k, x in params.items()})}))
 
     def region(self) -> Region:
         self.block.add_op(build(kernel.YieldOp))
