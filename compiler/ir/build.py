@@ -62,18 +62,33 @@ def _plan(cls: type[IRDLOperation]) -> _Plan | None:
             tuple(isinstance(d, VariadicDef) for _, d in op_def.regions), segments)
 
 
+#: (argument type, kind) -> whether an argument of that type is a `kind` (isinstance against
+#: xDSL's ABC-based classes is slow; the answer depends on the type only)
+_IS: dict[tuple[type, type], bool] = {}
+
+
+def _is(arg: object, kind: type) -> bool:
+    key = (type(arg), kind)
+    got = _IS.get(key)
+    if got is None:
+        got = _IS[key] = isinstance(arg, kind)
+    return got
+
+
 def _flatten(args: Sequence, variadic: tuple[bool, ...], kind: type) -> tuple[list, list[int]] | None:
     """(flat list, size of each argument), or None when an argument is not `kind` (or, for a
     variadic definition, a list or tuple of `kind`)."""
     if len(args) != len(variadic):
         return None
+    if not args:
+        return [], []
     flat: list = []
     sizes: list[int] = []
     for arg, var in zip(args, variadic):
-        if isinstance(arg, kind):
+        if _is(arg, kind):
             flat.append(arg)
             sizes.append(1)
-        elif var and isinstance(arg, (list, tuple)) and all(isinstance(a, kind) for a in arg):
+        elif var and type(arg) in (list, tuple) and all(_is(a, kind) for a in arg):
             flat.extend(arg)
             sizes.append(len(arg))
         else:
