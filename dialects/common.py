@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -29,6 +30,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from compiler.ir.build import FastBuilt
 from compiler.ir.typed import elem_of
 
 #: Integer lists (strides, pads, ...) are i64 dense arrays: `array<i64: 1, 1, 1, 1>`.
@@ -62,6 +64,37 @@ def i64_attr(value: int) -> IntegerAttr:
     got = IntegerAttr(value, i64)
     if type(value) is int and len(_I64_CACHE) < 65536:
         _I64_CACHE[value] = got
+    return got
+
+
+_DICT_CACHE: dict[tuple[tuple[str, int], ...], tuple[DictionaryAttr, tuple[Attribute, ...]]] = {}
+
+
+def dict_attr(entries: Mapping[str, Attribute]) -> DictionaryAttr:
+    """DictionaryAttr(entries), one per distinct sequence of (name, attribute object): the
+    params of the ~10^4 loads and stores of a kernel body repeat (the printer's memo, keyed by
+    identity, then prints each once).  The key is the entries' identities; the cache entry
+    holds the entries, so no id is reused while it is cached."""
+    key = tuple((k, id(v)) for k, v in entries.items())
+    hit = _DICT_CACHE.get(key)
+    if hit is not None:
+        return hit[0]
+    got = DictionaryAttr(dict(entries))
+    if len(_DICT_CACHE) < 65536:
+        _DICT_CACHE[key] = (got, tuple(entries.values()))
+    return got
+
+
+_STRING_CACHE: dict[str, StringAttr] = {}
+
+
+def string_attr(text: str) -> StringAttr:
+    """StringAttr(text), one per distinct str (a kernel body's vec fn names repeat)."""
+    got = _STRING_CACHE.get(text)
+    if got is None or type(text) is not str:
+        got = StringAttr(text)
+        if type(text) is str and len(_STRING_CACHE) < 65536:
+            _STRING_CACHE[text] = got
     return got
 
 
@@ -199,7 +232,7 @@ def enum_values(attr_type: type[StringLiteralEnum]) -> tuple[str, ...]:
     return tuple(m.value for m in attr_type.enum_type)
 
 
-class EnumProperties(IRDLOperation):
+class EnumProperties(FastBuilt):
     """An op with closed-set properties: a StringAttr naming a member becomes the member's
     attribute when the op is built (parsed, created, cloned); one naming none is a verifier error
     listing the allowed values."""

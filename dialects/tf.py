@@ -87,6 +87,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from compiler.ir.build import FastBuilt
 from compiler.ir.typed import int_of
 from dialects.common import (
     check_len,
@@ -376,7 +377,7 @@ def _kind_ok(kind: str, a: Attribute) -> bool:
 # --- hand-written ops ----------------------------------------------------------------------
 
 
-class TFOp(IRDLOperation):
+class TFOp(FastBuilt):
     """Base of tf ops: operands, then a `{...}` attribute dictionary, then the function type."""
 
     irdl_options = (ParsePropInAttrDict(),)

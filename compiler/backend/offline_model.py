@@ -162,8 +162,8 @@ class _DirectPrinter(Printer):
     def print_attribute(self, attribute: Attribute) -> None:
         # An attribute is immutable and prints as a function of itself (no SSA names, no
         # position): the text of one printed without a newline or a resource is printed again
-        # from the memo.  Types (shapes, element types, formats: ints and names) are keyed by
-        # value, other attributes by identity (the entry keeps the attribute alive).
+        # from the memo.  Every attribute is keyed by identity (the entry keeps the attribute
+        # alive), types (shapes, element types, formats: ints and names) also by value.
         # A location prints as `loc(...)` at the top and bare inside a fused location (xDSL's
         # in_location state): only a top-level print (every op's own location) is memoized, by
         # identity, apart from other attributes; one inside a fused location is printed afresh.
@@ -186,11 +186,14 @@ class _DirectPrinter(Printer):
                 self._loc_text[id(attribute)] = (attribute, printed)
             return
         is_type = kind == 1
-        if is_type:
+        # by identity first (shared instances: no hash of a type's parameters, which xDSL does
+        # not cache, recomputed on every lookup); a type then by value
+        hit = self._attr_text.get(id(attribute))
+        text = hit[1] if hit is not None and hit[0] is attribute else None
+        if text is None and is_type:
             text = self._type_text.get(attribute)
-        else:
-            hit = self._attr_text.get(id(attribute))
-            text = hit[1] if hit is not None and hit[0] is attribute else None
+            if text is not None:
+                self._attr_text[id(attribute)] = (attribute, text)
         if text is not None:
             self._current_column += len(text)
             self._write(text)
@@ -200,8 +203,7 @@ class _DirectPrinter(Printer):
         if "\n" not in text and resources == sum(len(v) for v in self._dialect_resources.values()):
             if is_type:
                 self._type_text[attribute] = text
-            else:
-                self._attr_text[id(attribute)] = (attribute, text)
+            self._attr_text[id(attribute)] = (attribute, text)
 
     def _print_captured(self, attribute: Attribute) -> str:
         """Print the attribute as xDSL does; return the text printed."""

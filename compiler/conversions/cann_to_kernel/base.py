@@ -9,7 +9,6 @@ from contextlib import contextmanager
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    DictionaryAttr,
     IndexType,
     StringAttr,
     TensorType,
@@ -20,18 +19,30 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from compiler.ir.build import build
 from compiler.ir.rewriting import with_loc
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format, ceil_div
 from dialects import cann, kernel
-from dialects.common import i64_attr, int_array, numpy_dtype
+from dialects.common import dict_attr, i64_attr, int_array, numpy_dtype, string_attr
+
+_BUFFERS: dict[tuple[str, int, str], kernel.BufferAttr] = {}
+
+
+def _buffer_attr(space: str, size: int, role: str) -> kernel.BufferAttr:
+    # immutable: one per distinct buffer (the printer's memo then prints each once)
+    key = (str(space), int(size), str(role))
+    got = _BUFFERS.get(key)
+    if got is None:
+        got = _BUFFERS[key] = kernel.BufferAttr(*key)
+    return got
 
 
 def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
     return {
         "block_dim": i64_attr(block_dim),
         "tiling": kernel.TilingAttr(fields),
-        "buffers": ArrayAttr([kernel.BufferAttr(b.space, b.size, b.role) for b in buffers]),
+        "buffers": ArrayAttr([_buffer_attr(b.space, b.size, b.role) for b in buffers]),
     }
 
 
@@ -112,58 +123,62 @@ class Body:
         return op.results[0] if op.results else op
 
     def index(self, v: int) -> SSAValue:
-        return self.add(kernel.IndexOp(properties={"value": i64_attr(v)},
-                                       result_types=[IndexType()]))
+        return self.add(build(kernel.IndexOp, properties={"value": i64_attr(v)},
+                              result_types=[IndexType()]))
 
     @contextmanager
     def cores(self, grid, tile):
         blk = Block(arg_types=[IndexType()] * len(grid))
-        self.add(kernel.CoresOp(properties={"grid": int_array(grid), "tile": int_array(tile)},
-                                regions=[Region(blk)]))
+        self.add(build(kernel.CoresOp,
+                       properties={"grid": int_array(grid), "tile": int_array(tile)},
+                       regions=[Region(blk)]))
         outer, self.cur = self.cur, blk
         yield list(blk.args)
-        blk.add_op(kernel.YieldOp())
+        blk.add_op(build(kernel.YieldOp))
         self.cur = outer
 
     @contextmanager
     def loop(self, base: SSAValue, extent: int, step: int, limit: int):
         blk = Block(arg_types=[IndexType()])
-        self.add(kernel.ForOp(operands=[base],
-                              properties={"extent": attr_of(extent), "step": attr_of(step),
-                                          "limit": attr_of(limit)},
-                              regions=[Region(blk)]))
+        self.add(build(kernel.ForOp, operands=[base],
+                       properties={"extent": attr_of(extent), "step": attr_of(step),
+                                   "limit": attr_of(limit)},
+                       regions=[Region(blk)]))
         outer, self.cur = self.cur, blk
         yield blk.args[0]
-        blk.add_op(kernel.YieldOp())
+        blk.add_op(build(kernel.YieldOp))
         self.cur = outer
 
     def alloc(self, shape, et, space):
-        return self.add(kernel.AllocOp(result_types=[kernel.memref(shape, et, space)]))
+        return self.add(build(kernel.AllocOp, result_types=[kernel.memref(shape, et, space)]))
 
     def load(self, src, idx, view, tile_shape, et, space, **params):
-        return self.add(kernel.LoadOp(
+        return self.add(build(
+            kernel.LoadOp,
             operands=[src, list(idx)], result_types=[kernel.memref(tile_shape, et, space)],
             properties={"view": kernel.LoadViewAttr.of(view),
-                        "params": DictionaryAttr({k: attr_of(v) for k, v in params.items()})}))
+                        "params": dict_attr({k: attr_of(v) for k, v in params.items()})}))
 
     def mmad(self, c, a, b):
-        self.add(kernel.MmadOp(operands=[c, a, b]))
+        self.add(build(kernel.MmadOp, operands=[c, a, b]))
 
     def fixpipe(self, c, shape):
-        return self.add(kernel.FixpipeOp(operands=[c], result_types=[kernel.memref(shape, f32, "UB")]))
+        return self.add(build(kernel.FixpipeOp, operands=[c],
+                              result_types=[kernel.memref(shape, f32, "UB")]))
 
     def vec(self, fn, inputs, shape, et, attrs=None):
-        return self.add(kernel.VecOp(
+        return self.add(build(
+            kernel.VecOp,
             operands=[list(inputs)], result_types=[kernel.memref(shape, et, "UB")],
-            properties={"fn": StringAttr(fn), "attrs": DictionaryAttr(dict(attrs or {}))}))
+            properties={"fn": string_attr(fn), "attrs": dict_attr(attrs or {})}))
 
     def store(self, v, dst, idx, view, **params):
-        self.add(kernel.StoreOp(operands=[v, dst, list(idx)],
-                                properties={"view": kernel.StoreViewAttr.of(view),
-                                            "params": DictionaryAttr({k: attr_of(x) for k, x in params.items()})}))
+        self.add(build(kernel.StoreOp, operands=[v, dst, list(idx)],
+                       properties={"view": kernel.StoreViewAttr.of(view),
+                                   "params": dict_attr({k: attr_of(x) for k, x in params.items()})}))
 
     def region(self) -> Region:
-        self.block.add_op(kernel.YieldOp())
+        self.block.add_op(build(kernel.YieldOp))
         return Region(self.block)
 
 

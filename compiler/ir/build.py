@@ -1,0 +1,156 @@
+"""build(OpClass, ...): the op IRDL's builder (`OpClass(operands=..., ...)`) makes, built in a
+fifth of its time.
+
+`IRDLOperation.__init__` (xDSL's irdl_op_init) walks the op definition on every call: each
+operand, result, region and successor argument checked against its definition, Operations
+turned into their results, lists flattened, the segment-size property built.  A lowering that
+builds ~10^4 kernel-body ops (cann-to-kernel on a NAS-cell CNN) spends a third of its time
+there.  `build` reads the definition once per op class (which arguments are variadic, which
+segment sizes the op records) and then only flattens the lists and calls `Operation.create`: the
+same operands, result types, properties in the same order (None dropped, the segment sizes
+last), attributes and regions, and the same `__post_init__`.  Anything the plan does not cover
+(successors, a region given as ops or blocks, an Operation as an operand, a None argument, a
+count that does not match the definition) goes to the IRDL builder itself, which builds it or
+raises its own error.  Nothing is checked that the builder would check and the verifier would
+not: the module is verified after the pass as before."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
+
+from xdsl.dialects.builtin import DenseArrayBase, i32
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.irdl.operations import (
+    AttrSizedOperandSegments,
+    AttrSizedRegionSegments,
+    AttrSizedResultSegments,
+    AttrSizedSegments,
+    AttrSizedSuccessorSegments,
+    SameVariadicSize,
+    VariadicDef,
+)
+
+_OpT = TypeVar("_OpT", bound=IRDLOperation)
+
+_Plan = tuple[tuple[bool, ...], tuple[bool, ...], tuple[bool, ...], "str | None"]
+
+#: op class -> (variadic flags of operands, of results, of regions, operand segments' property
+#: container ("properties" / "attributes" / None)), or None when the op needs IRDL's builder
+_PLANS: dict[type, _Plan | None] = {}
+
+#: segment sizes -> their DenseArrayBase (immutable: one per distinct tuple)
+_SIZES: dict[tuple[int, ...], DenseArrayBase] = {}
+
+
+def _plan(cls: type[IRDLOperation]) -> _Plan | None:
+    op_def = cls.get_irdl_definition()
+    segments: str | None = None
+    for option in op_def.options:
+        if isinstance(option, AttrSizedOperandSegments):
+            segments = "properties" if option.as_property else "attributes"
+        elif isinstance(option, (AttrSizedResultSegments, AttrSizedRegionSegments,
+                                 AttrSizedSuccessorSegments, SameVariadicSize)):
+            return None
+        elif isinstance(option, AttrSizedSegments):
+            return None
+    if op_def.successors:
+        return None
+    return (tuple(isinstance(d, VariadicDef) for _, d in op_def.operands),
+            tuple(isinstance(d, VariadicDef) for _, d in op_def.results),
+            tuple(isinstance(d, VariadicDef) for _, d in op_def.regions), segments)
+
+
+#: (argument type, kind) -> whether an argument of that type is a `kind` (isinstance against
+#: xDSL's ABC-based classes is slow; the answer depends on the type only)
+_IS: dict[tuple[type, type], bool] = {}
+
+
+def _is(arg: object, kind: type) -> bool:
+    key = (type(arg), kind)
+    got = _IS.get(key)
+    if got is None:
+        got = _IS[key] = isinstance(arg, kind)
+    return got
+
+
+def _flatten(args: Sequence, variadic: tuple[bool, ...], kind: type) -> tuple[list, list[int]] | None:
+    """(flat list, size of each argument), or None when an argument is not `kind` (or, for a
+    variadic definition, a list or tuple of `kind`)."""
+    if len(args) != len(variadic):
+        return None
+    if not args:
+        return [], []
+    flat: list = []
+    sizes: list[int] = []
+    for arg, var in zip(args, variadic):
+        if _is(arg, kind):
+            flat.append(arg)
+            sizes.append(1)
+        elif var and type(arg) in (list, tuple) and all(_is(a, kind) for a in arg):
+            flat.extend(arg)
+            sizes.append(len(arg))
+        else:
+            return None
+    return flat, sizes
+
+
+def _fast_init(op: IRDLOperation, operands: Sequence, result_types: Sequence,
+               properties: Mapping[str, Attribute | None] | None,
+               attributes: Mapping[str, Attribute | None] | None, regions: Sequence) -> bool:
+    """Initialize `op` as irdl_op_init would; False (op untouched) when the plan does not cover
+    these arguments."""
+    cls = type(op)
+    if cls in _PLANS:
+        plan = _PLANS[cls]
+    else:
+        plan = _PLANS[cls] = _plan(cls)
+    if plan is None:
+        return False
+    ops = _flatten(operands, plan[0], SSAValue)
+    res = _flatten(result_types, plan[1], Attribute)
+    regs = _flatten(regions, plan[2], Region)
+    if ops is None or res is None or regs is None:
+        return False
+    props = {k: v for k, v in (properties or {}).items() if v is not None}
+    attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
+    if plan[3] is not None:
+        key = tuple(ops[1])
+        sizes = _SIZES.get(key)
+        if sizes is None:
+            sizes = _SIZES[key] = DenseArrayBase.from_list(i32, list(key))
+        (props if plan[3] == "properties" else attrs)[
+            AttrSizedOperandSegments.attribute_name] = sizes
+    Operation.__init__(op, operands=ops[0], result_types=res[0], properties=props,
+                       attributes=attrs, regions=regs[0])
+    return True
+
+
+class FastBuilt(IRDLOperation):
+    """An IRDL op whose keyword constructor takes `_fast_init`'s path when it can (the same op),
+    IRDL's builder otherwise."""
+
+    def __init__(self, *, operands: Sequence | None = None, result_types: Sequence | None = None,
+                 properties: Mapping[str, Attribute | None] | None = None,
+                 attributes: Mapping[str, Attribute | None] | None = None,
+                 successors: Sequence | None = None, regions: Sequence | None = None) -> None:
+        if not successors and _fast_init(self, operands or (), result_types or (), properties,
+                                         attributes, regions or ()):
+            return
+        super().__init__(operands=operands, result_types=result_types, properties=properties,
+                         attributes=attributes, successors=successors, regions=regions)
+
+
+def build(cls: type[_OpT], *, operands: Sequence = (), result_types: Sequence = (),
+          properties: Mapping[str, Attribute | None] | None = None,
+          attributes: Mapping[str, Attribute | None] | None = None,
+          regions: Sequence = ()) -> _OpT:
+    """`cls(operands=..., result_types=..., properties=..., attributes=..., regions=...)`, for an
+    op class that is not a FastBuilt."""
+    op = cls.__new__(cls)
+    if _fast_init(op, operands, result_types, properties, attributes, regions):
+        return op
+    return cls(operands=list(operands), result_types=list(result_types),
+               properties=dict(properties or {}), attributes=dict(attributes or {}),
+               regions=list(regions))

@@ -1,0 +1,93 @@
+"""compiler.ir.build: the op IRDL's builder makes (the same printed op: operands, result types,
+properties in the same order, segment sizes), and IRDL's builder itself for what its plan skips."""
+
+from io import StringIO
+
+from xdsl.dialects.builtin import DictionaryAttr, IndexType, StringAttr, f32
+from xdsl.ir import Block, Region
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    var_operand_def,
+)
+from xdsl.printer import Printer
+
+from compiler.ir.build import build
+from dialects import kernel
+from dialects.common import i64_attr, int_array
+
+
+@irdl_op_definition
+class _TwoVariadicsOp(IRDLOperation):
+    name = "test.two_variadics"
+    a = var_operand_def()
+    b = var_operand_def()
+    p = opt_prop_def(StringAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
+def _generic(op) -> str:
+    s = StringIO()
+    Printer(stream=s, print_generic_format=True).print_op(op)
+    return s.getvalue()
+
+
+def _both(cls, make):
+    """(IRDL's op, build's op), each built by make(block) -> kwargs on a fresh block."""
+    ops = []
+    for fast in (False, True):
+        blk = Block(arg_types=[kernel.memref([4, 16], f32, "GM"), IndexType(), IndexType()])
+        kw = make(blk)
+        op = build(cls, **kw) if fast else cls(**kw)
+        blk.add_op(op)
+        ops.append(op)
+    return ops
+
+
+def test_a_variadic_operand_and_properties_print_the_same():
+    a, b = _both(kernel.LoadOp, lambda blk: dict(
+        operands=[blk.args[0], [blk.args[1], blk.args[2]]],
+        result_types=[kernel.memref([4, 16], f32, "UB")],
+        properties={"view": kernel.LoadViewAttr.of("img2col"),
+                    "params": DictionaryAttr({"c0": i64_attr(16)})}))
+    assert type(b) is kernel.LoadOp
+    assert _generic(a) == _generic(b)
+    assert list(a.properties) == list(b.properties)
+
+
+def test_segment_sizes_follow_the_properties_as_irdl_records_them():
+    a, b = _both(_TwoVariadicsOp, lambda blk: dict(
+        operands=[[blk.args[1]], [blk.args[1], blk.args[2]]],
+        properties={"p": StringAttr("x")}))
+    assert _generic(a) == _generic(b)
+    assert list(b.properties) == ["p", "operandSegmentSizes"]
+    a, b = _both(_TwoVariadicsOp, lambda blk: dict(operands=[[], [blk.args[1]]],
+                                                   properties={"p": None}))
+    assert _generic(a) == _generic(b)
+    assert "p" not in b.properties
+
+
+def test_a_region_is_taken_as_it_is():
+    a, b = _both(kernel.CoresOp, lambda blk: dict(
+        properties={"grid": int_array([2]), "tile": int_array([1])},
+        regions=[Region(Block(arg_types=[IndexType()]))]))
+    assert _generic(a) == _generic(b)
+
+
+def test_an_operation_as_operand_goes_to_the_irdl_builder():
+    idx = build(kernel.IndexOp, properties={"value": i64_attr(3)}, result_types=[IndexType()])
+    v = build(kernel.VecOp, operands=[[idx]], result_types=[kernel.memref([1], f32, "UB")],
+              properties={"fn": StringAttr("Abs"), "attrs": DictionaryAttr({})})
+    assert v.operands[0] is idx.results[0]
+
+
+def test_dict_attr_is_one_per_distinct_entries_and_equals_a_fresh_one():
+    from dialects.common import dict_attr, string_attr
+
+    a = dict_attr({"c0": i64_attr(16), "pads": int_array([0, 1])})
+    assert dict_attr({"c0": i64_attr(16), "pads": int_array([0, 1])}) is a
+    assert a == DictionaryAttr({"c0": i64_attr(16), "pads": int_array([0, 1])})
+    assert dict_attr({"pads": int_array([0, 1]), "c0": i64_attr(16)}) is not a  # order kept
+    assert string_attr("Mul") is string_attr("Mul") and string_attr("Mul") == StringAttr("Mul")
