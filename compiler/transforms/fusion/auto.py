@@ -422,14 +422,22 @@ def _index_prologue_problem(result: SSAValue, inputs) -> str | None:
     """An index computation read only by gathers (Keras' Embedding: ids < 0 ? ids + n : ids)
     runs on each gather's index tile (compiler/conversions/cann_to_kernel/gather.py): its inputs
     must be index-shaped or scalars."""
+    return _inputs_problem(result, inputs, "the indices' shape nor a scalar")
+
+
+def _inputs_problem(result: SSAValue, inputs, what: str, channel_vectors: bool = False) -> str | None:
+    """Why a prologue's inputs do not fit the tile its reader loads: each must be static and of
+    the result's shape or a scalar (with `channel_vectors`: or a vector along the last axis)."""
     if not _static_tensor(result):
         return "its result has a dynamic shape"
     shape = list(cann.origin_shape(result.type))
     for v in inputs:
         if not _static_tensor(v):
             return "an input has a dynamic shape"
-        if list(cann.origin_shape(v.type)) != shape and _elems(v.type) != 1:
-            return f"input {list(cann.origin_shape(v.type))} is neither the indices' shape nor a scalar"
+        s = list(cann.origin_shape(v.type))
+        if s != shape and _elems(v.type) != 1 and not (
+                channel_vectors and shape and _channel_vector(v.type, shape[-1])):
+            return f"input {s} is neither {what}"
     return None
 
 
@@ -476,15 +484,10 @@ def _reduction_prologue_problem(result: SSAValue, ops: list[Operation] | None, i
     its inputs must be of the result's shape, scalars or channel vectors ([C] / [1, .., 1, C],
     the last axis), and its live tiles must leave the reduction a tile (the UB gate of fits_ub,
     the reduction's input and partial tiles counted as two more)."""
-    if not _static_tensor(result):
-        return "its result has a dynamic shape"
-    shape = list(cann.origin_shape(result.type))
-    for v in inputs:
-        if not _static_tensor(v):
-            return "an input has a dynamic shape"
-        s = list(cann.origin_shape(v.type))
-        if s != shape and _elems(v.type) != 1 and not (shape and _channel_vector(v.type, shape[-1])):
-            return f"input {s} is neither the reduced tensor's shape, a scalar nor a channel vector"
+    why = _inputs_problem(result, inputs, "the reduced tensor's shape, a scalar nor a channel vector",
+                          channel_vectors=True)
+    if why is not None:
+        return why
     if ops is not None and not fits_ub(ops, extra=2):
         return "its live tiles and the reduction's leave no tile of the minimum size in UB"
     return None
