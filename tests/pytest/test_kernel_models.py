@@ -49,7 +49,8 @@ def test_model_kernel_level_matches_tensorflow(name, tmp_path):
     assert not left, f"{name}: ops left above the kernel level: {left}"
     assert "kernel.mmad" in names and "kernel.vec_kernel" in names
     if name in CNNS:
-        assert names.count("kernel.transdata") == 2, f"{name}: {names.count('kernel.transdata')} TransData"
+        # the input's; the output's folds into the store of the vector kernel producing it
+        assert names.count("kernel.transdata") == 1, f"{name}: {names.count('kernel.transdata')} TransData"
 
     inputs = random_inputs(om.module, seed=1)
     t0 = time.perf_counter()

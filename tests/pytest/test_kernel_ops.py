@@ -88,7 +88,9 @@ def test_reduce_hw_kernel(op, keep, hw):
   %y = cann.{op} %c {{axes = array<i64: 1, 2>, keep_dims = {str(keep).lower()}}} : ({ty(cs)}) -> {ty(ys)}
   func.return %y : {ty(ys)}"""
     text, y = compile_and_run(body, {"x": x}, ys)
-    assert text.count("kernel.transdata") == 2 and 'view = "chunk_rows"' in text
+    # the input's TransData; the reduction stores its result through the to_origin view
+    assert text.count("kernel.transdata") == 1 and 'view = "chunk_rows"' in text
+    assert 'view = "to_origin"' in text
     assert ('view = "nz_rows"' in text) == (not keep)
     fn = {"ReduceMeanD": tf().reduce_mean, "ReduceMaxD": tf().reduce_max,
           "ReduceSumD": tf().reduce_sum}[op]
@@ -125,7 +127,8 @@ def test_squeeze_excite_layout_rule():
   %y = cann.Mul %c, %s2 : ({ty(cs)}, {ty((1, 1, 1, 24))}) -> {ty(cs)}
   func.return %y : {ty(cs)}"""
     text, y = compile_and_run(body, {"x": x}, cs)
-    assert text.count("kernel.transdata") == 2 and "kernel.view" not in text
+    assert text.count("kernel.transdata") == 1 and "kernel.view" not in text  # (output: to_origin store)
+    assert 'view = "to_origin"' in text
     c = ref(x)
     m = c.mean(axis=(1, 2), keepdims=True)
     s1 = tf().nn.conv2d(m, w1, 1, "VALID").numpy()
@@ -525,8 +528,9 @@ def test_resize_kernel(bilinear, mode, conv):
   func.return %y : {ty(ys)}"""
     text, (y,) = run_kernels({"x": x}, [(ys, np.float32)], body)
     assert f'kind = "{name}"' in text and 'view = "resize_rows"' in text
-    if conv:  # the resize runs on the conv's NC1HWC0 output: only the model's TransData stay
-        assert text.count("kernel.transdata") == 2
+    if conv:  # the resize runs on the conv's NC1HWC0 output: only the input's TransData stays,
+        # the resize stores its result through the to_origin view
+        assert text.count("kernel.transdata") == 1 and 'view = "to_origin"' in text
     raw = tf().raw_ops.ResizeBilinear if bilinear else tf().raw_ops.ResizeNearestNeighbor
     want = raw(images=inp, size=[13, 4], align_corners=ac, half_pixel_centers=hp).numpy()
     assert np.abs(y - want).max() <= 1e-5
