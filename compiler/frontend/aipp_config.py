@@ -33,12 +33,11 @@ and the value.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.ir.diagnostics import CompileError
+from compiler.ir.diagnostics import CompileError, read_option_file
 from dialects.cann.aipp import AippInputFormat
 
 #: The input formats implemented here are cann.Aipp's (AippInputFormat, with the channels AIPP
@@ -162,14 +161,7 @@ def _value(cfg: AippConfig, name: str, raw: str, line: int):
 def parse_aipp_config(path: str) -> list[AippConfig]:
     """The static aipp_op blocks of `path`, each checked on its own (fields, ranges, the
     rules between fields)."""
-    if not os.path.isfile(path):
-        raise CompileError(f"{path}: error: no such file (--insert_op_conf)")
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CompileError(f"{path}: error: cannot read --insert_op_conf file: {e}") from None
-    toks = _tokens(text)
+    toks = _tokens(read_option_file(path, "insert_op_conf"))
     out: list[AippConfig] = []
     i = 0
 

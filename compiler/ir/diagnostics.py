@@ -37,6 +37,18 @@ def tensor_too_large(shape: Iterable[int], itemsize: int) -> str | None:
 _OP_DUMP = re.compile(r":\s*\w+\($")  # `...: CubeKernelOp(` followed by the op printed
 
 
+def read_option_file(path: str, option: str) -> str:
+    """The text of the file an ATC option names (`--insert_op_conf`, `--fusion_switch_file`,
+    ...); a missing or unreadable file is one CompileError naming the file and the option."""
+    if not os.path.isfile(path):
+        raise CompileError(f"{path}: error: no such file (--{option})")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CompileError(f"{path}: error: cannot read --{option} file: {e}") from None
+
+
 def one_line(message: str) -> str:
     """A diagnostic as one line: a multi-line message (xDSL's verifier prints the op or splits
     'does not verify:' from its reason) is joined, an op printed after it dropped."""

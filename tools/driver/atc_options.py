@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from compiler.ir.diagnostics import CompileError
+from compiler.ir.diagnostics import CompileError, read_option_file
 
 #: ATC's --mode values this tool implements: 0 compile, 1 model -> JSON, 3 pre-check only,
 #: 6 model information.  (5, GE dump graph -> JSON, has no counterpart: there are no GE dumps.)
@@ -162,13 +162,7 @@ def parse_implmode(mode: str | None, op_types: str | None) -> tuple[str, tuple[s
 
 
 def _cfg_lines(path: str, option: str) -> list[tuple[int, str]]:
-    if not os.path.isfile(path):
-        raise CompileError(f"{path}: error: no such file (--{option})")
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CompileError(f"{path}: error: cannot read --{option} file: {e}") from None
+    text = read_option_file(path, option)
     return [(i, ln.strip()) for i, ln in enumerate(text.splitlines(), 1)
             if ln.strip() and not ln.strip().startswith("#")]
 

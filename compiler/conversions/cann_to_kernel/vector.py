@@ -511,7 +511,7 @@ def chunked_reduction(op: Operation) -> bool:
     """ReduceToVectorBody lowers `op` (a static ReduceD) to its chunked body, tiles of
     [rows, chunk, inner] loaded from x (chunk_rows), the path a fused prologue runs on: x
     NC1HWC0 reduced over H and W, or row-major x and y reduced over one contiguous block."""
-    if not isinstance(op, cann.ReduceDOp) or getattr(type(op), "REDUCE_FN", None) is None:
+    if not isinstance(op, cann.ReduceDOp):  # (each ReduceD declares its REDUCE_FN)
         return False
     xt, yt = op.x.type, op.y.type
     if not all(d >= 0 for d in (*shape_of(xt), *shape_of(yt))) or 0 in shape_of(xt):
