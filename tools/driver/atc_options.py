@@ -13,6 +13,7 @@ import os
 import sys
 import time
 
+from compiler.frontend.shape_spec import parse_named_shapes
 from compiler.ir.diagnostics import CompileError, read_option_file
 
 #: ATC's --mode values this tool implements: 0 compile, 1 model -> JSON, 3 pre-check only,
@@ -48,7 +49,8 @@ LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.W
               "error": logging.ERROR, "null": logging.CRITICAL + 1}
 
 
-def _bad(option: str, value: str, why: str) -> CompileError:
+def option_error(option: str, value: str, why: str) -> CompileError:
+    """`--option=value: why`: how every bad ATC option value is worded."""
     return CompileError(f"--{option}={value}: {why}")
 
 
@@ -56,8 +58,8 @@ def check_mode(mode: str) -> str:
     if mode in MODES:
         return mode
     if mode in UNSUPPORTED_MODES:
-        raise _bad("mode", mode, f"{UNSUPPORTED_MODES[mode]} is not supported")
-    raise _bad("mode", mode, "unknown mode; known: " +
+        raise option_error("mode", mode, f"{UNSUPPORTED_MODES[mode]} is not supported")
+    raise option_error("mode", mode, "unknown mode; known: " +
                ", ".join(f"{k} ({v})" for k, v in MODES.items()))
 
 
@@ -65,29 +67,19 @@ def parse_input_shape(spec: str) -> dict[str, list[int]]:
     """`"x:1,224,224,3;y:1,128"` -> {name: dims}: static shapes.  A -1 is parsed with a gear
     option (tools/driver/gears.py), a range by tools/driver/shape_ranges.py; reaching here,
     either is an error naming it."""
-    out: dict[str, list[int]] = {}
-    for part in spec.split(";"):
-        if not part.strip():
-            continue
-        name, colon, dims = part.strip().rpartition(":")
-        if not colon or not name.strip():
-            raise _bad("input_shape", spec, f"'{part}' is not name:d0,d1,...")
-        values = []
-        for d in dims.split(","):
-            d = d.strip()
-            if d in ("-1", "?") or "~" in d:
-                raise _bad("input_shape", spec, f"'{part}': dynamic dimension '{d}' needs one "
-                           "of ATC's gear options (--dynamic_batch_size, --dynamic_image_size, "
-                           "--dynamic_dims) or a range lo~hi")
-            if not d.isdigit() or int(d) == 0:
-                raise _bad("input_shape", spec, f"'{part}': dimension '{d}' is not a positive integer")
-            values.append(int(d))
-        if name.strip() in out:
-            raise _bad("input_shape", spec, f"'{name.strip()}' is given twice")
-        out[name.strip()] = values
-    if not out:
-        raise _bad("input_shape", spec, "no input given")
-    return out
+    def bad(why: str) -> CompileError:
+        return option_error("input_shape", spec, why)
+
+    def dim(part: str, d: str) -> int:
+        if d in ("-1", "?") or "~" in d:
+            raise bad(f"'{part}': dynamic dimension '{d}' needs one of ATC's gear options "
+                      "(--dynamic_batch_size, --dynamic_image_size, --dynamic_dims) or a range "
+                      "lo~hi")
+        if not d.isdigit() or int(d) == 0:
+            raise bad(f"'{part}': dimension '{d}' is not a positive integer")
+        return int(d)
+
+    return parse_named_shapes(spec, bad, dim)
 
 
 def parse_out_nodes(spec: str) -> list[str]:
@@ -98,10 +90,10 @@ def parse_out_nodes(spec: str) -> list[str]:
             continue
         name, colon, index = part.rpartition(":")
         if not colon or not name or not index.isdigit():
-            raise _bad("out_nodes", spec, f"'{part}' is not node:index")
+            raise option_error("out_nodes", spec, f"'{part}' is not node:index")
         outs.append(part)
     if not outs:
-        raise _bad("out_nodes", spec, "no node given")
+        raise option_error("out_nodes", spec, "no node given")
     return outs
 
 
@@ -110,7 +102,7 @@ def parse_output_type(spec: str, out_nodes: list[str] | None) -> tuple[str, ...]
     --out_nodes, as ATC requires) -> set-precision's `outputs` entries."""
     def dtype(t: str) -> str:
         if t.upper() not in OUTPUT_TYPES:
-            raise _bad("output_type", spec, f"'{t}' is not one of {', '.join(OUTPUT_TYPES)}")
+            raise option_error("output_type", spec, f"'{t}' is not one of {', '.join(OUTPUT_TYPES)}")
         return OUTPUT_TYPES[t.upper()]
 
     if ":" not in spec:
@@ -121,14 +113,14 @@ def parse_output_type(spec: str, out_nodes: list[str] | None) -> tuple[str, ...]
             continue
         bits = part.rsplit(":", 2)
         if len(bits) != 3 or not bits[0] or not bits[1].isdigit():
-            raise _bad("output_type", spec, f"'{part}' is not node:index:TYPE")
+            raise option_error("output_type", spec, f"'{part}' is not node:index:TYPE")
         node, index, t = bits
         ref = f"{node}:{index}"
         if out_nodes is None:
-            raise _bad("output_type", spec, "a per-node output type needs --out_nodes naming "
+            raise option_error("output_type", spec, "a per-node output type needs --out_nodes naming "
                        f"'{ref}' (as in ATC)")
         if ref not in out_nodes:
-            raise _bad("output_type", spec, f"'{ref}' is not among --out_nodes "
+            raise option_error("output_type", spec, f"'{ref}' is not among --out_nodes "
                        f"({';'.join(out_nodes)})")
         entries.append(f"{node if index == '0' else ref}={dtype(t)}")
     return tuple(entries)
@@ -143,20 +135,20 @@ def parse_implmode(mode: str | None, op_types: str | None) -> tuple[str, tuple[s
 
     if mode is None:
         if op_types is not None:
-            raise _bad("optypelist_for_implmode", op_types, "needs --op_select_implmode "
+            raise option_error("optypelist_for_implmode", op_types, "needs --op_select_implmode "
                        "(the mode the listed ops take)")
         return "", ()
     if mode not in MODES:
-        raise _bad("op_select_implmode", mode, f"not one of {', '.join(MODES)}")
+        raise option_error("op_select_implmode", mode, f"not one of {', '.join(MODES)}")
     if op_types is None:
         return mode, ()
     known = {c.name.removeprefix("cann.") for c in CANN.operations}
     types = tuple(t.strip() for t in op_types.split(","))
     for t in types:
         if not t:
-            raise _bad("optypelist_for_implmode", op_types, "an empty op type")
+            raise option_error("optypelist_for_implmode", op_types, "an empty op type")
         if t not in known:
-            raise _bad("optypelist_for_implmode", op_types, f"'{t}' is not an Ascend IR op type "
+            raise option_error("optypelist_for_implmode", op_types, f"'{t}' is not an Ascend IR op type "
                        "of this compiler (e.g. GeluErf, SoftmaxV2, LayerNorm)")
     return mode, types
 
@@ -241,7 +233,7 @@ def configure_log(level: str | None, tool: str) -> None:
     """--log=debug|info|warning|error|null: the `cann` loggers print in ATC's format at that
     level; without --log, warnings and errors print as plain `tool: warning: ...` lines."""
     if level is not None and level not in LOG_LEVELS:
-        raise _bad("log", level, f"unknown log level; known: {', '.join(LOG_LEVELS)}")
+        raise option_error("log", level, f"unknown log level; known: {', '.join(LOG_LEVELS)}")
     logger = logging.getLogger("cann")
     for h in list(logger.handlers):
         logger.removeHandler(h)

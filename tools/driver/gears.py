@@ -33,7 +33,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from compiler.backend.gear_model import MBATCH_INPUT
+from compiler.frontend.shape_spec import parse_named_shapes
 from compiler.ir.diagnostics import CompileError
+from tools.driver.atc_options import option_error
 
 GEAR_OPTIONS = ("dynamic_batch_size", "dynamic_image_size", "dynamic_dims")
 #: ATC: "档位数取值范围为(1,100]" (at least 2, at most 100 gears), for all three options.
@@ -42,10 +44,6 @@ MIN_GEARS, MAX_GEARS = 2, 100
 MAX_BATCH = 2048
 #: (H, W) positions of --dynamic_image_size per --input_format.
 HW_AXES = {"NHWC": (1, 2), "NCHW": (2, 3)}
-
-
-def _bad(option: str, value: str, why: str) -> CompileError:
-    return CompileError(f"--{option}={value}: {why}")
 
 
 @dataclass(frozen=True)
@@ -97,40 +95,27 @@ def gear_option(args) -> str | None:
 def _positive(option: str, value: str, text: str) -> int:
     t = text.strip()
     if not t.isdigit() or int(t) == 0:
-        raise _bad(option, value, f"'{t}' is not a positive integer")
+        raise option_error(option, value, f"'{t}' is not a positive integer")
     return int(t)
 
 
 def parse_gear_input_shape(spec: str, option: str) -> dict[str, list[int]]:
     """--input_shape with -1s (`x:-1,224,224,3;y:`; `name:` is a scalar, which ATC asks to list
     with the gears).  A range (`1~16`) is not a gear: ATC forbids ranges with gears."""
-    out: dict[str, list[int]] = {}
-    for part in spec.split(";"):
-        if not part.strip():
-            continue
-        name, colon, dims = part.strip().rpartition(":")
-        name = name.strip()
-        if not colon or not name:
-            raise _bad("input_shape", spec, f"'{part}' is not name:d0,d1,...")
-        values: list[int] = []
-        for d in (dims.split(",") if dims.strip() else []):
-            d = d.strip()
-            if "~" in d:
-                raise _bad("input_shape", spec, f"'{part}': the range '{d}' cannot be used with "
-                           f"--{option} (ATC forbids shape ranges with gears)")
-            if d == "-1":
-                values.append(-1)
-                continue
-            if not d.isdigit() or int(d) == 0:
-                raise _bad("input_shape", spec, f"'{part}': dimension '{d}' is not a positive "
-                           "integer or -1")
-            values.append(int(d))
-        if name in out:
-            raise _bad("input_shape", spec, f"'{name}' is given twice")
-        out[name] = values
-    if not out:
-        raise _bad("input_shape", spec, "no input given")
-    return out
+    def bad(why: str) -> CompileError:
+        return option_error("input_shape", spec, why)
+
+    def dim(part: str, d: str) -> int:
+        if "~" in d:
+            raise bad(f"'{part}': the range '{d}' cannot be used with --{option} (ATC forbids "
+                      "shape ranges with gears)")
+        if d == "-1":
+            return -1
+        if not d.isdigit() or int(d) == 0:
+            raise bad(f"'{part}': dimension '{d}' is not a positive integer or -1")
+        return int(d)
+
+    return parse_named_shapes(spec, bad, dim, scalars=True)
 
 
 def _gear_values(option: str, value: str, per_gear: int | None) -> tuple[tuple[int, ...], ...]:
@@ -138,25 +123,25 @@ def _gear_values(option: str, value: str, per_gear: int | None) -> tuple[tuple[i
         items: list[tuple[int, ...]] = [(_positive(option, value, t),) for t in value.split(",")]
         for (b,) in items:
             if b > MAX_BATCH:
-                raise _bad(option, value, f"batch size {b} is above ATC's limit {MAX_BATCH}")
+                raise option_error(option, value, f"batch size {b} is above ATC's limit {MAX_BATCH}")
     else:
         items = []
         for g in value.split(";"):
             if not g.strip():
-                raise _bad(option, value, "an empty gear (gears are separated by ';')")
+                raise option_error(option, value, "an empty gear (gears are separated by ';')")
             items.append(tuple(_positive(option, value, t) for t in g.split(",")))
         for gear in items:
             if per_gear is not None and len(gear) != per_gear:
                 what = ("h,w" if option == "dynamic_image_size"
                         else f"{per_gear} value(s), one per -1 of --input_shape")
-                raise _bad(option, value, f"gear '{','.join(map(str, gear))}' has {len(gear)} "
+                raise option_error(option, value, f"gear '{','.join(map(str, gear))}' has {len(gear)} "
                            f"value(s); each gear is {what}")
     if not MIN_GEARS <= len(items) <= MAX_GEARS:
-        raise _bad(option, value, f"{len(items)} gear(s); ATC takes {MIN_GEARS} to {MAX_GEARS}")
+        raise option_error(option, value, f"{len(items)} gear(s); ATC takes {MIN_GEARS} to {MAX_GEARS}")
     seen: set[tuple[int, ...]] = set()
     for gear in items:
         if gear in seen:
-            raise _bad(option, value, f"gear '{','.join(map(str, gear))}' is given twice")
+            raise option_error(option, value, f"gear '{','.join(map(str, gear))}' is given twice")
         seen.add(gear)
     return tuple(items)
 
@@ -169,11 +154,11 @@ def parse_gears(args) -> GearSpec | None:
         return None
     value = getattr(args, option)
     if not args.input_shape:
-        raise _bad(option, value, "needs --input_shape with -1 where the gears apply (ATC)")
+        raise option_error(option, value, "needs --input_shape with -1 where the gears apply (ATC)")
     template = parse_gear_input_shape(args.input_shape, option)
     holes = [(n, i) for n, dims in template.items() for i, d in enumerate(dims) if d == -1]
     if not holes:
-        raise _bad("input_shape", args.input_shape, f"no dimension is -1: --{option} needs -1 "
+        raise option_error("input_shape", args.input_shape, f"no dimension is -1: --{option} needs -1 "
                    "where the gears apply")
     fmt = args.input_format
     if option == "dynamic_dims" and getattr(args, "insert_op_conf", None):
@@ -182,20 +167,20 @@ def parse_gears(args) -> GearSpec | None:
     if option == "dynamic_batch_size":
         for name, i in holes:
             if i != 0:
-                raise _bad("input_shape", args.input_shape, f"'{name}' has -1 in dimension {i}: "
+                raise option_error("input_shape", args.input_shape, f"'{name}' has -1 in dimension {i}: "
                            "with --dynamic_batch_size, -1 stands only in the first (batch) "
                            "dimension (ATC; use --dynamic_dims for others)")
         gears = _gear_values(option, value, 1)
     elif option == "dynamic_image_size":
         fmt = fmt or "NHWC"
         if fmt not in HW_AXES:
-            raise _bad(option, value, f"needs --input_format NCHW or NHWC, got {fmt} (ATC; use "
+            raise option_error(option, value, f"needs --input_format NCHW or NHWC, got {fmt} (ATC; use "
                        "--dynamic_dims for other layouts)")
         hw = HW_AXES[fmt]
         for name, dims in template.items():
             at = tuple(i for i, d in enumerate(dims) if d == -1)
             if at and (len(dims) != 4 or at != hw):
-                raise _bad("input_shape", args.input_shape, f"'{name}': with "
+                raise option_error("input_shape", args.input_shape, f"'{name}': with "
                            f"--dynamic_image_size and {fmt}, -1 stands at H and W (dimensions "
                            f"{hw[0]} and {hw[1]} of a 4-d shape) and nowhere else")
         gears = _gear_values(option, value, 2)
@@ -205,7 +190,7 @@ def parse_gears(args) -> GearSpec | None:
             check_image_size_gears(parse_aipp_config(args.insert_op_conf))
     else:
         if fmt != "ND":
-            raise _bad(option, value, f"needs --input_format=ND (ATC), got "
+            raise option_error(option, value, f"needs --input_format=ND (ATC), got "
                        f"{fmt or 'no --input_format'}")
         gears = _gear_values(option, value, len(holes))
     return GearSpec(option, value, template, gears)

@@ -43,7 +43,9 @@ import copy
 import os
 from dataclasses import dataclass
 
+from compiler.frontend.shape_spec import parse_named_shapes
 from compiler.ir.diagnostics import CompileError
+from tools.driver.atc_options import option_error
 from tools.driver.runtime_tiling import KERNELS_ATTR, PIPELINE_ATTR, RANGES_ATTR, SOURCE_ATTR
 
 #: Rounds of symbolic reshape folding + re-import (each round can refine the next Reshape).
@@ -72,10 +74,6 @@ class DimRange:
 Ranges = dict[str, tuple[DimRange, ...]]
 
 
-def _bad(spec: str, why: str) -> CompileError:
-    return CompileError(f"--input_shape={spec}: {why}")
-
-
 def is_range_spec(spec: str | None) -> bool:
     """Whether an --input_shape gives a range (`lo~hi`) anywhere (a spec with -1s and no range
     is the gears' (tools/driver/gears.py), which need a gear option)."""
@@ -84,35 +82,25 @@ def is_range_spec(spec: str | None) -> bool:
 
 def parse_ranges(spec: str) -> Ranges:
     """`"x:1~16,224,224,3;y:1,1~128"` -> {name: (DimRange, ...)}."""
-    out: Ranges = {}
-    for part in spec.split(";"):
-        if not part.strip():
-            continue
-        name, colon, dims = part.strip().rpartition(":")
-        name = name.strip()
-        if not colon or not name:
-            raise _bad(spec, f"'{part}' is not name:d0,d1,...")
-        values = []
-        for d in (d.strip() for d in dims.split(",")):
-            if d == "-1":
-                values.append(DimRange(1, None))
-                continue
-            lo_s, tilde, hi_s = d.partition("~")
-            if not tilde:
-                lo_s = hi_s = d
-            if not (lo_s.strip().isdigit() and hi_s.strip().isdigit()):
-                raise _bad(spec, f"'{part}': '{d}' is neither a positive integer nor a range lo~hi")
-            lo, hi = int(lo_s), int(hi_s)
-            if lo < 1 or hi < lo:
-                raise _bad(spec, f"'{part}': range '{d}' must have 1 <= lo <= hi")
-            values.append(DimRange(lo, hi))
-        if name in out:
-            raise _bad(spec, f"'{name}' is given twice")
-        out[name] = tuple(values)
-    if not out:
-        raise _bad(spec, "no input given")
+    def bad(why: str) -> CompileError:
+        return option_error("input_shape", spec, why)
+
+    def dim(part: str, d: str) -> DimRange:
+        if d == "-1":
+            return DimRange(1, None)
+        lo_s, tilde, hi_s = d.partition("~")
+        if not tilde:
+            lo_s = hi_s = d
+        if not (lo_s.strip().isdigit() and hi_s.strip().isdigit()):
+            raise bad(f"'{part}': '{d}' is neither a positive integer nor a range lo~hi")
+        lo, hi = int(lo_s), int(hi_s)
+        if lo < 1 or hi < lo:
+            raise bad(f"'{part}': range '{d}' must have 1 <= lo <= hi")
+        return DimRange(lo, hi)
+
+    out = {n: tuple(dims) for n, dims in parse_named_shapes(spec, bad, dim).items()}
     if not any(r.ranged for dims in out.values() for r in dims):
-        raise _bad(spec, "no dimension is a range lo~hi or -1")
+        raise bad("no dimension is a range lo~hi or -1")
     return out
 
 
@@ -144,19 +132,15 @@ def outside(ranges: Ranges, name: str, shape) -> str | None:
 
 def parse_shape_spec(spec: str, option: str) -> dict[str, list[int]]:
     """`"x:4,32,32,3;y:..."` (concrete shapes, e.g. --report-shape)."""
-    out: dict[str, list[int]] = {}
-    for part in (p.strip() for p in spec.split(";")):
-        if not part:
-            continue
-        name, colon, dims = part.rpartition(":")
-        ds = [d.strip() for d in dims.split(",")]
-        if not colon or not name or not all(d.isdigit() and int(d) > 0 for d in ds):
-            raise CompileError(f"--{option}={spec}: '{part}' is not name:d0,d1,... of positive "
-                               "integers")
-        out[name.strip()] = [int(d) for d in ds]
-    if not out:
-        raise CompileError(f"--{option}={spec}: no input given")
-    return out
+    def bad(why: str) -> CompileError:
+        return option_error(option, spec, why)
+
+    def dim(part: str, d: str) -> int:
+        if not d.isdigit() or int(d) == 0:
+            raise bad(f"'{part}': dimension '{d}' is not a positive integer")
+        return int(d)
+
+    return parse_named_shapes(spec, bad, dim)
 
 
 # --- the compile ------------------------------------------------------------------------------

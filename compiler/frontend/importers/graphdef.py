@@ -352,22 +352,19 @@ def _topological_order(nodes_list: Sequence[Any], nodes: dict[str, Any], filenam
 
 def parse_input_shapes(spec: str | None) -> dict[str, list[int]]:
     """ATC syntax: `"x:1,224,224,3;y:-1,128"` (-1 or ? = dynamic; `x:` = a scalar)."""
-    shapes: dict[str, list[int]] = {}
-    if not spec:
-        return shapes
-    for item in spec.split(";"):
-        if not item.strip():
-            continue
-        name, colon, dims = item.strip().rpartition(":")
-        if not colon or not name:
-            raise CompileError(f"--input-shape: error: '{item}' is not name:d0,d1,...")
-        try:
-            shapes[name] = [-1 if d.strip() in ("?", "-1") else int(d) for d in dims.split(",")
-                            if d.strip()]
-        except ValueError:
-            raise CompileError(f"--input-shape: error: '{item}': dimensions must be integers, "
-                               "-1 or ?") from None
-    return shapes
+    from compiler.frontend.shape_spec import parse_named_shapes
+
+    def bad(why: str) -> CompileError:
+        return CompileError(f"--input-shape: error: {why}")
+
+    def dim(part: str, d: str) -> int:
+        if d in ("?", "-1"):
+            return -1
+        if not d.isdigit():
+            raise bad(f"'{part}': dimensions must be integers, -1 or ?")
+        return int(d)
+
+    return parse_named_shapes(spec or "", bad, dim, scalars=True, required=False)
 
 
 def _apply_input_shapes(graph_def: Any, shapes: dict[str, list[int]], filename: str) -> None:
