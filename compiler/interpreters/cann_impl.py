@@ -210,6 +210,8 @@ LIBRARY_SEMANTICS = {
     cann.Relu6Op: lambda op, x: np.clip(x, 0, 6),
     cann.SigmoidOp: lambda op, x: numerics.sigmoid(_acc(x)),
     cann.TanhOp: lambda op, x: np.tanh(x),
+    cann.SinOp: lambda op, x: np.sin(x),
+    cann.CosOp: lambda op, x: np.cos(x),
     cann.EluOp: lambda op, x: numerics.elu(x, _f(op.alpha, 1.0)),
     cann.LeakyReluOp: lambda op, x: numerics.leaky_relu(x, _f(op.negative_slope, 0.2)),
     cann.NegOp: lambda op, x: -x,

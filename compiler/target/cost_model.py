@@ -60,6 +60,7 @@ VECTOR_FIT_ALIASES: dict[str, str] = {
     **{k: "ReduceSum" for k in ("RowSum", "RowMax", "RowMin", "RowMean", "PoolMax", "PoolAvg")},
     "Muls": "Mul", "Adds": "Add", "Fill": "Add", "SelectV2": "Add", "GeluErf": "Erf",
     "Neg": "Mul", "Abs": "Relu", "Log": "Exp", "Reciprocal": "Div", "Erfc": "Erf",
+    "Sin": "Tanh", "Cos": "Tanh",  # a polynomial after range reduction, like Tanh
 }
 DEFAULT_VECTOR_FIT = "Add"
 

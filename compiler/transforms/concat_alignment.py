@@ -54,7 +54,7 @@ from dialects.op_kinds import is_pointwise
 SAFE_FNS = frozenset({
     "Mul", "Add", "AddV2", "Sub", "BiasAdd", "Relu", "Relu6", "LeakyRelu", "Elu", "Maximum",
     "Minimum", "Neg", "Sigmoid", "Tanh", "Swish", "Silu", "HardSwish", "HardSigmoid", "Gelu",
-    "FastGelu", "Square", "Abs", "ClipByValue", "Mish", "Softplus", "Erf",
+    "FastGelu", "Square", "Abs", "ClipByValue", "Mish", "Softplus", "Erf", "Sin", "Cos",
 })
 _CONVS = (cann.Conv2DOp, cann.FusedConv2DOp)
 

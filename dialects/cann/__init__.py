@@ -105,6 +105,7 @@ from dialects.cann.elementwise import (
     BinaryCannOp,
     CastOp,
     CompareCannOp,
+    CosOp,
     EluOp,
     EqualOp,
     ErfcOp,
@@ -136,6 +137,7 @@ from dialects.cann.elementwise import (
     RsqrtOp,
     SelectV2Op,
     SigmoidOp,
+    SinOp,
     SoftplusOp,
     SqrtOp,
     SquaredDifferenceOp,
@@ -221,6 +223,7 @@ from dialects.cann.recurrent import (
 LIBRARY_OPS = (
     Relu6Op, SigmoidOp, TanhOp, EluOp, LeakyReluOp, NegOp, SqrtOp, RsqrtOp, SquareOp, ErfOp,
     ErfcOp, ExpOp, LogOp, AbsOp, ReciprocalOp, GeluOp, GeluErfOp, FastGeluOp, SoftplusOp,
+    SinOp, CosOp,
     AddOp, MulOp, SubOp, RealDivOp, MaximumOp, MinimumOp, PowOp, SquaredDifferenceOp, SelectV2Op,
     BNInferOp, LayerNormOp, MatMulV2Op, BatchMatMulV2Op, DepthwiseConv2DOp, SoftmaxV2Op,
     MaxPoolOp, AvgPoolOp, ReduceMeanDOp, ReduceSumDOp, ReduceMaxDOp, ReduceMinDOp, ReduceProdDOp,

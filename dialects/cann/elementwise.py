@@ -198,6 +198,22 @@ class AbsOp(UnaryCannOp):
 
 
 @irdl_op_definition
+class SinOp(UnaryCannOp):
+    """sin(x) (CANN's Sin; rotary position embeddings compute it of positions x frequencies)."""
+
+    name = "cann.Sin"
+
+
+
+
+@irdl_op_definition
+class CosOp(UnaryCannOp):
+    name = "cann.Cos"
+
+
+
+
+@irdl_op_definition
 class ReciprocalOp(UnaryCannOp):
     name = "cann.Reciprocal"
     traits = traits_def(PrecisionReduce(False), FoldedInFusion())

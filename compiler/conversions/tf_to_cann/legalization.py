@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
     UnregisteredOp,
     f32,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -75,12 +76,13 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "Relu6": FI, "Sigmoid": F, "Tanh": F, "Elu": F, "LeakyRelu": F, "Gelu": F, "FastGelu": F,
     "Neg": ("f16", "f32", "bf16", "i8", "i32", "i64"), "Sqrt": F, "Rsqrt": F, "Square": FI,
     "Erf": F, "Erfc": F, "Exp": F, "Log": F, "Abs": ("f16", "f32", "bf16", "i32", "i64"),
-    "Reciprocal": F, "Softplus": F,
+    "Reciprocal": F, "Softplus": F, "Sin": F, "Cos": F,
     "Add": ARITH, "Mul": ARITH, "Sub": ARITH, "RealDiv": F, "Maximum": ARITH, "Minimum": ARITH,
     "Pow": FI, "SquaredDifference": FI, "SelectV2": ANY, "InplaceUpdate": ANY,
     "MatMulV2": F, "BatchMatMulV2": F, "BNInfer": F, "LayerNorm": F, "SoftmaxV2": F,
     "MaxPool": F, "AvgPool": F,
     "ReduceMeanD": F, "ReduceSumD": FI, "ReduceMaxD": FI, "ReduceMinD": FI, "ReduceProdD": FI,
+    "ReduceAllD": ("i1",), "ReduceAnyD": ("i1",),
     "TransposeD": ANY, "PadD": ANY, "ConcatV2D": ANY, "Cast": ANY, "GatherV2D": ANY,
     "StridedSliceD": ANY, "Reshape": ANY, "Const": ANY, "BroadcastToD": ANY,
     "Greater": ARITH, "GreaterEqual": ARITH, "Less": ARITH, "LessEqual": ARITH,
@@ -498,17 +500,38 @@ def _erfc(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.create(cann.ErfcOp, [node.operand(0)], node.result_type())]
 
 
+def _reduce_axes(node: TfNode) -> list[int]:
+    """A TF reduction's `reduction_indices`, checked and normalized (sorted, non-negative)."""
+    axes = node.const_ints(1, "reduction_indices")
+    rank = node.rank(0)
+    if any(not -rank <= a < max(rank, 1) for a in axes):
+        raise LegalizationError(f"axes {axes} are out of range for rank {rank}")
+    return sorted({a % rank for a in axes}) if rank else []
+
+
 def _reduce(cls: type[IRDLOperation]) -> BuildFn:
     def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-        axes = node.const_ints(1, "reduction_indices")
-        rank = node.rank(0)
-        if any(not -rank <= a < max(rank, 1) for a in axes):
-            raise LegalizationError(f"axes {axes} are out of range for rank {rank}")
-        axes = sorted({a % rank for a in axes}) if rank else []
+        axes = _reduce_axes(node)
         if not axes and node.operand_type(0) == node.result_type():
             return [node.operand(0)]  # over no axes: the input (Keras RNNs' max_iterations)
         return [b.create(cls, [node.operand(0)], node.result_type(), axes=int_array(axes),
                          keep_dims=IntegerAttr(int(node.flag("keep_dims")), 1))]
+    return build
+
+
+def _bool_reduce(cls: type[IRDLOperation]) -> BuildFn:
+    """All / Any (CANN's ReduceAllD / ReduceAnyD) as the min / max of the booleans as int32:
+    Cast, ReduceMinD / ReduceMaxD, Cast back (the reductions' kernels take int32)."""
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        axes = _reduce_axes(node)
+        if not axes and node.operand_type(0) == node.result_type():
+            return [node.operand(0)]
+        rt = node.result_type()
+        x = b.create(cann.CastOp, [node.operand(0)],
+                     TensorType(i32, node.operand_type(0).get_shape()), dst_type=i32)
+        y = b.create(cls, [x], TensorType(i32, rt.get_shape()), axes=int_array(axes),
+                     keep_dims=IntegerAttr(int(node.flag("keep_dims")), 1))
+        return [b.create(cann.CastOp, [y], rt, dst_type=rt.element_type)]
     return build
 
 
@@ -1237,6 +1260,8 @@ RULES: list[Rule] = [
     _unary("Relu6", cann.Relu6Op),
     _unary("Sigmoid", cann.SigmoidOp),
     _unary("Tanh", cann.TanhOp),
+    _unary("Sin", cann.SinOp),
+    _unary("Cos", cann.CosOp),
     _unary("Elu", cann.EluOp, alpha=fixed(FloatAttr(1.0, f32))),
     _unary("LeakyRelu", cann.LeakyReluOp, negative_slope=f32_attr("alpha", 0.2)),
     _unary("Neg", cann.NegOp),
@@ -1280,6 +1305,10 @@ RULES: list[Rule] = [
     Rule("Max", "ReduceMaxD", _reduce(cann.ReduceMaxDOp)),
     Rule("Min", "ReduceMinD", _reduce(cann.ReduceMinDOp)),
     Rule("Prod", "ReduceProdD", _reduce(cann.ReduceProdDOp)),
+    Rule("All", "ReduceAllD", _bool_reduce(cann.ReduceMinDOp),
+         note="decomposed: Cast to int32 + ReduceMinD + Cast to bool"),
+    Rule("Any", "ReduceAnyD", _bool_reduce(cann.ReduceMaxDOp),
+         note="decomposed: Cast to int32 + ReduceMaxD + Cast to bool"),
     # scans: the constant axis becomes an attribute.  The op is CANN's Cumsum(x, axis;
     # exclusive, reverse) as the CANN op library names it; cann-facts.md's table does not list it.
     Rule("Cumsum", "Cumsum", _cumsum),
