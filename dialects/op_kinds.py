@@ -104,6 +104,13 @@ class FixedPrecision(OpTrait):
     conversion that takes its operand's dtype (TransData), a host call (TF's own kernel)."""
 
 
+@dataclass(frozen=True)
+class FiniteOnFinite(OpTrait):
+    """Not a kind: a pointwise op whose result is finite wherever its operands are (no
+    division, logarithm or root), so the junk it leaves in padding lanes stays finite
+    (concat-alignment pads channel slabs with it: compiler/transforms/concat_alignment.py)."""
+
+
 def precision_reduce(op: Operation) -> bool | None:
     """The op's PrecisionReduce flag, None when it has none (the graylist)."""
     t = op.get_trait(PrecisionReduce)

@@ -22,8 +22,8 @@ multiple of C0 channels.  The layouts propagate over the graph by op kind:
               consumers are checked in turn); a concat over C makes every input a multiple of C0.
 Anything else reading a padded value (a function result, a reshape, a reduction over C, a
 depthwise conv, ...) and the whole connected set of values is left as it is.  Pointwise bodies
-are limited to ops that are finite at 0 (SAFE_FNS), so the junk channels stay finite and times
-the zero rows count for nothing.  The extra channels cost no cube MACs on a C0-padded output
+are limited to ops that are finite at 0 (trait FiniteOnFinite), so the junk channels stay
+finite and times the zero rows count for nothing.  The extra channels cost no cube MACs on a C0-padded output
 (an output of 12 channels is one C0 block either way); a reader's K grows by the padding.
 
 Cost: a concat copy is a launch (LAUNCH_OVERHEAD_US in compiler/backend/perf_report.py) and the
@@ -47,15 +47,8 @@ from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import c0_for
 from dialects import cann
 from dialects.common import dense_from_numpy, ints, numpy_dtype
-from dialects.op_kinds import is_pointwise
+from dialects.op_kinds import FiniteOnFinite, is_pointwise
 
-#: Pointwise ops finite wherever their inputs are (the padded channels hold act(0) or junk of
-#: such ops: finite); no division, logarithm or root.
-SAFE_FNS = frozenset({
-    "Mul", "Add", "AddV2", "Sub", "BiasAdd", "Relu", "Relu6", "LeakyRelu", "Elu", "Maximum",
-    "Minimum", "Neg", "Sigmoid", "Tanh", "Swish", "Silu", "HardSwish", "HardSigmoid", "Gelu",
-    "FastGelu", "Square", "Abs", "ClipByValue", "Mish", "Softplus", "Erf", "Sin", "Cos",
-})
 _CONVS = (cann.Conv2DOp, cann.FusedConv2DOp)
 
 
@@ -121,18 +114,14 @@ def _reduce_keeps_c(op: Operation) -> bool:
             and shape_of(op.results[0])[-1] == shape_of(op.x)[-1])
 
 
-def _fn(op: Operation) -> str:
-    return op.name.removeprefix("cann.")
-
-
 def _pointwise_ok(op: Operation) -> bool:
     """A pointwise op (or FusedKernel of such ops) finite at 0, one result."""
     if len(op.results) != 1 or not _static(op.results[0]):
         return False
     if isinstance(op, cann.FusedKernelOp):
         body = [o for o in op.body.block.ops if not isinstance(o, (cann.YieldOp, cann.ConstOp))]
-        return all(_fn(o) in SAFE_FNS and len(o.results) == 1 for o in body)
-    return is_pointwise(op) and _fn(op) in SAFE_FNS
+        return all(o.has_trait(FiniteOnFinite) and len(o.results) == 1 for o in body)
+    return is_pointwise(op) and op.has_trait(FiniteOnFinite)
 
 
 def _is_vector(v: SSAValue, c: int) -> bool:

@@ -28,7 +28,7 @@ from dialects.cann.base import (
 )
 from dialects.common import check_rank, check_same_element_type, dims_compatible, enum_prop
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Elementwise, FixedPrecision, PrecisionReduce
+from dialects.op_kinds import Broadcast, Elementwise, FiniteOnFinite, FixedPrecision, PrecisionReduce
 
 
 @irdl_op_definition
@@ -38,7 +38,7 @@ class BiasAddOp(CannOp):
     bias = operand_def(TensorType)
     y = result_def(TensorType)
     data_format = enum_prop(DataFormatAttr)
-    traits = traits_def(Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("bias",)))
+    traits = traits_def(FiniteOnFinite(), Pure(), Broadcast(), RunsOn(nc1hwc0="same", params=("bias",)))
 
     def verify_op(self) -> None:
         n = self.name
@@ -62,7 +62,7 @@ class ReluOp(CannOp):
     name = "cann.Relu"
     x = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure(), Elementwise())
+    traits = traits_def(FiniteOnFinite(), Pure(), Elementwise())
 
     def verify_op(self) -> None:
         if inferring():  # the rule: y has x's shape
@@ -92,6 +92,7 @@ class UnaryCannOp(CannOp):
 @irdl_op_definition
 class Relu6Op(UnaryCannOp):
     name = "cann.Relu6"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -99,6 +100,7 @@ class Relu6Op(UnaryCannOp):
 @irdl_op_definition
 class SigmoidOp(UnaryCannOp):
     name = "cann.Sigmoid"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -106,6 +108,7 @@ class SigmoidOp(UnaryCannOp):
 @irdl_op_definition
 class TanhOp(UnaryCannOp):
     name = "cann.Tanh"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -113,6 +116,7 @@ class TanhOp(UnaryCannOp):
 @irdl_op_definition
 class EluOp(UnaryCannOp):
     name = "cann.Elu"
+    traits = traits_def(FiniteOnFinite())
     alpha = opt_prop_def(FloatAttr)
 
 
@@ -121,6 +125,7 @@ class EluOp(UnaryCannOp):
 @irdl_op_definition
 class LeakyReluOp(UnaryCannOp):
     name = "cann.LeakyRelu"
+    traits = traits_def(FiniteOnFinite())
     negative_slope = prop_def(FloatAttr)
 
 
@@ -129,7 +134,7 @@ class LeakyReluOp(UnaryCannOp):
 @irdl_op_definition
 class NegOp(UnaryCannOp):
     name = "cann.Neg"
-    traits = traits_def(FoldedInFusion())
+    traits = traits_def(FiniteOnFinite(), FoldedInFusion())
 
 
 
@@ -153,7 +158,7 @@ class RsqrtOp(UnaryCannOp):
 @irdl_op_definition
 class SquareOp(UnaryCannOp):
     name = "cann.Square"
-    traits = traits_def(FoldedInFusion())
+    traits = traits_def(FiniteOnFinite(), FoldedInFusion())
 
 
 
@@ -161,7 +166,7 @@ class SquareOp(UnaryCannOp):
 @irdl_op_definition
 class ErfOp(UnaryCannOp):
     name = "cann.Erf"
-    traits = traits_def(PrecisionReduce(False))
+    traits = traits_def(FiniteOnFinite(), PrecisionReduce(False))
 
 
 
@@ -193,6 +198,7 @@ class LogOp(UnaryCannOp):
 @irdl_op_definition
 class AbsOp(UnaryCannOp):
     name = "cann.Abs"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -202,6 +208,7 @@ class SinOp(UnaryCannOp):
     """sin(x) (CANN's Sin; rotary position embeddings compute it of positions x frequencies)."""
 
     name = "cann.Sin"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -209,6 +216,7 @@ class SinOp(UnaryCannOp):
 @irdl_op_definition
 class CosOp(UnaryCannOp):
     name = "cann.Cos"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -226,6 +234,7 @@ class GeluOp(UnaryCannOp):
     """GELU, tanh approximation (CANN's Gelu)."""
 
     name = "cann.Gelu"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -245,6 +254,7 @@ class SoftplusOp(UnaryCannOp):
     """log(1 + exp(x)) (docs/extending.md's worked example)."""
 
     name = "cann.Softplus"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -254,6 +264,7 @@ class FastGeluOp(UnaryCannOp):
     """x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))  (CANN's FastGelu)."""
 
     name = "cann.FastGelu"
+    traits = traits_def(FiniteOnFinite())
 
 
 
@@ -278,7 +289,7 @@ class BinaryCannOp(CannOp):
 @irdl_op_definition
 class AddOp(BinaryCannOp):
     name = "cann.Add"
-    traits = traits_def(Commutative(), FoldedInFusion())
+    traits = traits_def(FiniteOnFinite(), Commutative(), FoldedInFusion())
 
 
 
@@ -286,7 +297,7 @@ class AddOp(BinaryCannOp):
 @irdl_op_definition
 class MulOp(BinaryCannOp):
     name = "cann.Mul"
-    traits = traits_def(Commutative(), FoldedInFusion())
+    traits = traits_def(FiniteOnFinite(), Commutative(), FoldedInFusion())
 
 
 
@@ -294,7 +305,7 @@ class MulOp(BinaryCannOp):
 @irdl_op_definition
 class SubOp(BinaryCannOp):
     name = "cann.Sub"
-    traits = traits_def(FoldedInFusion())
+    traits = traits_def(FiniteOnFinite(), FoldedInFusion())
 
 
 
@@ -310,7 +321,7 @@ class RealDivOp(BinaryCannOp):
 @irdl_op_definition
 class MaximumOp(BinaryCannOp):
     name = "cann.Maximum"
-    traits = traits_def(Commutative(), FoldedInFusion())
+    traits = traits_def(FiniteOnFinite(), Commutative(), FoldedInFusion())
 
 
 
@@ -318,7 +329,7 @@ class MaximumOp(BinaryCannOp):
 @irdl_op_definition
 class MinimumOp(BinaryCannOp):
     name = "cann.Minimum"
-    traits = traits_def(Commutative(), FoldedInFusion())
+    traits = traits_def(FiniteOnFinite(), Commutative(), FoldedInFusion())
 
 
 
