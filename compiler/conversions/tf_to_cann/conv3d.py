@@ -57,10 +57,16 @@ def _five(node: TfNode, name: str) -> list[int]:
 
 def _spatial_pads(node: TfNode, sizes: Sequence[int], ks: Sequence[int], s: Sequence[int],
                   d: Sequence[int]) -> list[tuple[int, int]]:
-    """(begin, end) pads of D, H, W for SAME / VALID (Conv3D and the 3-D pools have no EXPLICIT)."""
+    """(begin, end) pads of D, H, W for SAME / VALID, or EXPLICIT (TensorFlow's 3-D ops have none:
+    a dilated Conv3D recomposed from SpaceToBatchND by dilated.py has explicit_paddings)."""
     padding = node.str("padding")
     if padding == "VALID":
         return [(0, 0)] * 3
+    if padding == "EXPLICIT":
+        e = node.ints("explicit_paddings")
+        if len(e) != 10 or any(v < 0 for v in e) or any(e[:2] + e[8:]):
+            raise LegalizationError(f"explicit_paddings {e} must be 10 values >= 0, 0 on N and C")
+        return [(e[2 * a], e[2 * a + 1]) for a in (1, 2, 3)]
     if padding != "SAME":
         raise LegalizationError(f"padding '{padding}' is not supported (SAME or VALID)")
     return [same_pads(sizes[i], ks[i], s[i], d[i]) for i in range(3)]

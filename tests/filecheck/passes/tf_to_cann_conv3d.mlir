@@ -102,3 +102,24 @@ func.func @conv3d_transpose(%dy: tensor<1x2x4x4x4xf32>) -> tensor<1x4x8x8x3xf32>
   %y = "tf.Conv3DBackpropInputV2"(%sz, %w, %dy) {T = f32, Tshape = i32, data_format = "NDHWC", dilations = array<i64: 1, 1, 1, 1, 1>, padding = "SAME", strides = array<i64: 1, 2, 2, 2, 1>} : (tensor<5xi32>, tensor<3x3x3x3x4xf32>, tensor<1x2x4x4x4xf32>) -> tensor<1x4x8x8x3xf32>
   func.return %y : tensor<1x4x8x8x3xf32>
 }
+// Keras' dilated Conv3D (SpaceToBatchND block [2, 1, 1] -> Conv3D VALID -> BatchToSpaceND) is one
+// Conv3D with dilation 2 in depth and explicit pads 2, 2 on D (dilated.py), so the depth taps
+// are slices at 0, 2, 4 of x padded by 2, 2 and no TransposeD of x is left.
+// CHECK-LABEL: func.func @keras_dilated_conv3d
+// CHECK-NOT:     cann.TransposeD %x
+// CHECK:         %[[P:.*]] = cann.PadD %x {paddings = array<i64: 0, 0, 2, 2, 0, 0, 0, 0, 0, 0>}
+// CHECK:         cann.StridedSliceD %[[P]] {begin = array<i64: 0, 0, 0, 0, 0>, end = array<i64: 1, 8, 4, 4, 8>
+// CHECK:         cann.StridedSliceD %[[P]] {begin = array<i64: 0, 2, 0, 0, 0>, end = array<i64: 1, 10, 4, 4, 8>
+// CHECK:         cann.StridedSliceD %[[P]] {begin = array<i64: 0, 4, 0, 0, 0>, end = array<i64: 1, 12, 4, 4, 8>
+// CHECK:         cann.Conv2D {{.*}} : (tensor<8x4x4x24xf32>, tensor<1x1x24x8xf32>) -> tensor<8x4x4x8xf32>
+// CHECK-NOT:     cann.TransposeD
+func.func @keras_dilated_conv3d(%x: tensor<1x8x4x4x8xf32>) -> tensor<1x8x4x4x8xf32> {
+  %block = tf.Const dense<[2, 1, 1]> : tensor<3xi32>
+  %pads = tf.Const dense<[[2, 2], [0, 0], [0, 0]]> : tensor<3x2xi32>
+  %crops = tf.Const dense<0> : tensor<3x2xi32>
+  %w = tf.Const dense<0.5> : tensor<3x1x1x8x8xf32>
+  %s = "tf.SpaceToBatchND"(%x, %block, %pads) {T = f32, Tblock_shape = i32, Tpaddings = i32} : (tensor<1x8x4x4x8xf32>, tensor<3xi32>, tensor<3x2xi32>) -> tensor<2x6x4x4x8xf32>
+  %c = tf.Conv3D %s, %w {T = f32, data_format = "NDHWC", dilations = array<i64: 1, 1, 1, 1, 1>, padding = "VALID", strides = array<i64: 1, 1, 1, 1, 1>} : (tensor<2x6x4x4x8xf32>, tensor<3x1x1x8x8xf32>) -> tensor<2x4x4x4x8xf32>
+  %y = "tf.BatchToSpaceND"(%c, %block, %crops) {T = f32, Tblock_shape = i32, Tcrops = i32} : (tensor<2x4x4x4x8xf32>, tensor<3xi32>, tensor<3x2xi32>) -> tensor<1x8x4x4x8xf32>
+  func.return %y : tensor<1x8x4x4x8xf32>
+}
