@@ -9,7 +9,9 @@ and fusion, layouts (NC1HWC0), tiling and memory planning then apply unchanged:
   k*C + c), (N, Do) is folded into the batch axis, and one Conv2D (strides, pads and dilations of
   H and W) runs with the filter [kd, kh, kw, C, O] transposed and reshaped to [kh, kw, kd*C, O]
   (TransposeD + Reshape of a constant: folded at compile time); the result [N*Do, Ho, Wo, O] is
-  reshaped to [N, Do, Ho, Wo, O].
+  reshaped to [N, Do, Ho, Wo, O].  A kernel 1 high with unit D and H strides (a (2+1)-D net's
+  temporal kd x 1 x kw conv) needs no im2col: x viewed as [N, D*H, W, C] is one Conv2D whose H
+  taps are the depth taps, dilated by dd*H, with D's pads as pads of H rows.
 * MaxPool3D / AvgPool3D: the window is a product box, so the pool is separable: over D by
   strided slices combined with Maximum / Add (SAME pads D with the lowest finite value for max,
   with 0 for avg), over H and W by MaxPool / AvgPool on the (N*D) batch, in whichever order
@@ -107,9 +109,17 @@ def conv3d(b: Builder, x: SSAValue, w: SSAValue, out_shape: Sequence[int], strid
     n, do, ho, wo, _ = out_shape
     sd, sh, sw = strides
     dd, dh, dw = dilations
+    et = elem_of(x)
+    if kd > 1 and kh == 1 and sd == sh == 1 and tuple(pads[1]) == (0, 0):
+        # D and H merge into one axis of D*H rows: depth tap k reads rows k*dd*H further on, so
+        # the kd taps are the H taps of a Conv2D dilated by dd*H, D's pads are pads of H rows
+        y = _conv(b, b.reshape(x, [n, xs[1] * xs[2], xs[3], c]), b.reshape(w, [kd, kw, c, o]),
+                  TensorType(et, [n, do * ho, wo, o]), [1, 1, sw, 1],
+                  [pads[0][0] * xs[2], pads[0][1] * xs[2], *pads[2]], [1, dd * xs[2], dw, 1],
+                  StringAttr("NHWC"))
+        return b.reshape(y, [n, do, ho, wo, o])
     xp = _pad_depth(b, x, pads[0])
     parts = _depth_slices(b, xp, kd, sd, dd, do)
-    et = elem_of(x)
     if len(parts) == 1:
         stacked = parts[0]
     else:

@@ -23,14 +23,14 @@ func.func @conv3d_same_strided(%x: tensor<1x5x8x8x3xf32>) -> tensor<1x3x4x4x4xf3
   func.return %y : tensor<1x3x4x4x4xf32>
 }
 
-// 3x1x1 with dilation 2 in depth, VALID: taps at depths 0, 2, 4; a 1x1 Conv2D over 9 channels.
+// 3x1x1 with dilation 2 in depth, VALID, unit strides: no im2col; x viewed as [1, D*H, W, C] is one
+// Conv2D whose 3 H taps are the depth taps (dilation 2 * H = 16 rows), the filter [kd, kw, C, O].
 // CHECK-LABEL: func.func @conv3d_depth_only
-// CHECK-NOT:     cann.PadD
-// CHECK:         cann.StridedSliceD %x {begin = array<i64: 0, 0, 0, 0, 0>, end = array<i64: 1, 2, 8, 8, 3>
-// CHECK:         cann.StridedSliceD %x {begin = array<i64: 0, 2, 0, 0, 0>, end = array<i64: 1, 4, 8, 8, 3>
-// CHECK:         cann.StridedSliceD %x {begin = array<i64: 0, 4, 0, 0, 0>, end = array<i64: 1, 6, 8, 8, 3>
-// CHECK:         cann.ConcatV2D
-// CHECK:         cann.Conv2D {{.*}} : (tensor<2x8x8x9xf32>, tensor<1x1x9x4xf32>) -> tensor<2x8x8x4xf32>
+// CHECK-NOT:     cann.StridedSliceD
+// CHECK:         %[[X:.*]] = cann.Reshape %x {shape = array<i64: 1, 48, 8, 3>}
+// CHECK:         %[[W:.*]] = cann.Reshape %w {shape = array<i64: 3, 1, 3, 4>}
+// CHECK:         %[[Y:.*]] = cann.Conv2D %[[X]], %[[W]] {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 16, 1, 1>{{.*}} -> tensor<1x16x8x4xf32>
+// CHECK:         cann.Reshape %[[Y]] {shape = array<i64: 1, 2, 8, 8, 4>}
 func.func @conv3d_depth_only(%x: tensor<1x6x8x8x3xf32>) -> tensor<1x2x8x8x4xf32> {
   %w = tf.Const dense<0.5> : tensor<3x1x1x3x4xf32>
   %y = tf.Conv3D %x, %w {T = f32, data_format = "NDHWC", dilations = array<i64: 1, 2, 1, 1, 1>, padding = "VALID", strides = array<i64: 1, 1, 1, 1, 1>} : (tensor<1x6x8x8x3xf32>, tensor<3x1x1x3x4xf32>) -> tensor<1x2x8x8x4xf32>
@@ -103,15 +103,12 @@ func.func @conv3d_transpose(%dy: tensor<1x2x4x4x4xf32>) -> tensor<1x4x8x8x3xf32>
   func.return %y : tensor<1x4x8x8x3xf32>
 }
 // Keras' dilated Conv3D (SpaceToBatchND block [2, 1, 1] -> Conv3D VALID -> BatchToSpaceND) is one
-// Conv3D with dilation 2 in depth and explicit pads 2, 2 on D (dilated.py), so the depth taps
-// are slices at 0, 2, 4 of x padded by 2, 2 and no TransposeD of x is left.
+// Conv3D with dilation 2 in depth and explicit pads 2, 2 on D (dilated.py); being 3x1x1 it is
+// then one Conv2D over D*H rows: dilation 2 * 4 rows, D's pads as 8 rows each side.
 // CHECK-LABEL: func.func @keras_dilated_conv3d
-// CHECK-NOT:     cann.TransposeD %x
-// CHECK:         %[[P:.*]] = cann.PadD %x {paddings = array<i64: 0, 0, 2, 2, 0, 0, 0, 0, 0, 0>}
-// CHECK:         cann.StridedSliceD %[[P]] {begin = array<i64: 0, 0, 0, 0, 0>, end = array<i64: 1, 8, 4, 4, 8>
-// CHECK:         cann.StridedSliceD %[[P]] {begin = array<i64: 0, 2, 0, 0, 0>, end = array<i64: 1, 10, 4, 4, 8>
-// CHECK:         cann.StridedSliceD %[[P]] {begin = array<i64: 0, 4, 0, 0, 0>, end = array<i64: 1, 12, 4, 4, 8>
-// CHECK:         cann.Conv2D {{.*}} : (tensor<8x4x4x24xf32>, tensor<1x1x24x8xf32>) -> tensor<8x4x4x8xf32>
+// CHECK-NOT:     cann.TransposeD
+// CHECK-NOT:     cann.PadD
+// CHECK:         cann.Conv2D {{.*}}pads = array<i64: 8, 8, 0, 0>, dilations = array<i64: 1, 8, 1, 1>{{.*}} : (tensor<1x32x4x8xf32>, tensor<3x1x8x8xf32>) -> tensor<1x32x4x8xf32>
 // CHECK-NOT:     cann.TransposeD
 func.func @keras_dilated_conv3d(%x: tensor<1x8x4x4x8xf32>) -> tensor<1x8x4x4x8xf32> {
   %block = tf.Const dense<[2, 1, 1]> : tensor<3xi32>
