@@ -416,6 +416,26 @@ def conv1d_sequence(steps=128, channels=16, seed=0):
     return keras.Model(inp, layers.Dense(5, activation="softmax", name="head")(x), name="conv1d_seq")
 
 
+def video3d(seed=0):
+    """A video classifier of 3-D layers: Conv3D + BN + ReLU, MaxPooling3D, a (2+1)-D block (a
+    1x3x3 spatial Conv3D then a 3x1x1 temporal one, dilated in depth), a strided Conv3D,
+    AveragePooling3D, GlobalAveragePooling3D, Dense head."""
+    keras = _keras()
+    layers = keras.layers
+    keras.utils.set_random_seed(seed)
+    inp = keras.Input((8, 32, 32, 3), batch_size=1, name="video")
+    x = layers.Conv3D(16, 3, padding="same", use_bias=False, name="conv1")(inp)
+    x = layers.ReLU(name="relu1")(layers.BatchNormalization(name="bn1")(x))
+    x = layers.MaxPooling3D((1, 2, 2), name="pool1")(x)
+    x = layers.Conv3D(32, (1, 3, 3), padding="same", activation="relu", name="spatial")(x)
+    x = layers.Conv3D(32, (3, 1, 1), padding="same", dilation_rate=(2, 1, 1), activation="relu",
+                      name="temporal")(x)
+    x = layers.Conv3D(48, 3, strides=2, padding="same", activation="relu", name="strided")(x)
+    x = layers.AveragePooling3D(2, name="pool2")(x)
+    x = layers.GlobalAveragePooling3D(name="gap")(x)
+    return keras.Model(inp, layers.Dense(5, activation="softmax", name="head")(x), name="video3d")
+
+
 # --- the registry --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -471,6 +491,7 @@ ZOO: dict[str, ZooModel] = {
                              Input("item_id", (1, 1), "int32", "ids", 800),
                              Input("item_categories", (1, 4), "int32", "ids", 20))),
     "Conv1DSequence": ZooModel(conv1d_sequence, "other"),
+    "Video3D": ZooModel(video3d, "cnn"),
 }
 
 #: name -> builder (the Keras model, not yet frozen)

@@ -11,7 +11,9 @@ phase p of block b holds xpad[j*b + p], the VALID conv of that phase gives
 out_p[i] = sum_t w[t] xpad[(i+t)*b + p], and BatchToSpaceND writes it at m = i*b + p, so
 y[m] = sum_t w[t] xpad[m + t*b] (then cropped).  CANN's Conv2D / DepthwiseConv2D take the
 dilation as their own attribute (cann-facts.md: conv geometry), so the chain becomes one op and
-the pad / transpose kernels and the layout changes around them go.
+the pad / transpose kernels and the layout changes around them go.  Keras runs a dilated Conv3D
+the same way (SpaceToBatchND over D, H, W): it becomes one Conv3D with dilations and explicit
+pads, which conv3d.py lowers as any other.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from compiler.conversions.tf_to_cann.legalization import tf_op_type
 from compiler.ir.rewriting import with_loc
 from dialects.common import int_array
 
-_CONVS = ("Conv2D", "DepthwiseConv2dNative")
+_CONVS = ("Conv2D", "DepthwiseConv2dNative", "Conv3D")
 
 
 def _const(v: SSAValue):
@@ -129,10 +131,13 @@ def _match(b2s: Operation):
 
 def _geometry(b2s: Operation, s2b: Operation, expand, conv: Operation, squeeze):
     """(dilations, explicit_paddings) of the equivalent conv, or None when it does not fit."""
-    if _attr_str(conv, "data_format", "NHWC") != "NHWC" or _attr_str(conv, "padding", "") != "VALID":
+    rank = 5 if tf_op_type(conv) == "Conv3D" else 4
+    channels_last = "NDHWC" if rank == 5 else "NHWC"
+    if _attr_str(conv, "data_format", channels_last) != channels_last \
+            or _attr_str(conv, "padding", "") != "VALID":
         return None
     if any(v != 1 for v in (_attr_ints(conv, "strides") or [0])) \
-            or any(v != 1 for v in (_attr_ints(conv, "dilations") or [1, 1, 1, 1])):
+            or any(v != 1 for v in (_attr_ints(conv, "dilations") or [1] * rank)):
         return None
     block, pads = _const(s2b.operands[1]), _const(s2b.operands[2])
     block2, crops = _const(b2s.operands[1]), _const(b2s.operands[2])
@@ -146,16 +151,16 @@ def _geometry(b2s: Operation, s2b: Operation, expand, conv: Operation, squeeze):
         return None
     # where the spatial axes of x (1 .. M) sit in the conv's 4-D input
     amap = list(range(len(ws))) if expand is None else _axis_map(_view_axes(expand), len(ws))
-    if len(amap) != len(xs) or amap[0] != 0 or amap[-1] != 3:
+    if len(ws) != rank or len(amap) != len(xs) or amap[0] != 0 or amap[-1] != rank - 1:
         return None
     if squeeze is not None:  # the output view must remove the same axes the input view added
-        out_map = _axis_map(_view_axes(squeeze), 4)
+        out_map = _axis_map(_view_axes(squeeze), rank)
         if out_map != amap:
             return None
-    dil, ep = [1, 1, 1, 1], [0] * 8
+    dil, ep = [1] * rank, [0] * (2 * rank)
     for i, (k, p, c) in enumerate(zip(block, pads, crops)):
         a = amap[i + 1]
-        if a not in (1, 2):
+        if not 0 < a < rank - 1:
             return None
         before, after = int(p[0]) - int(c[0]), int(p[1]) - int(c[1])
         if before < 0 or after < 0:

@@ -1135,19 +1135,14 @@ def _reverse(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [x]
 
 
-def _tensor_list_row(tf_type: str) -> BuildFn:
+def _row_in(module: str, tf_type: str) -> BuildFn:
+    """The builder of `tf_type` in the ROWS of compiler.conversions.tf_to_cann.<module> (a module
+    that imports this one: looked up when the row first runs)."""
     def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-        from compiler.conversions.tf_to_cann.tensor_list_types import ROWS
+        import importlib
 
-        return ROWS[tf_type](node, b)
-    return build
-
-
-def _tensor_array_row(tf_type: str) -> BuildFn:
-    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-        from compiler.conversions.tf_to_cann.tensor_array_v3 import ROWS
-
-        return ROWS[tf_type](node, b)
+        rows = importlib.import_module(f"compiler.conversions.tf_to_cann.{module}").ROWS
+        return rows[tf_type](node, b)
     return build
 
 
@@ -1230,6 +1225,18 @@ RULES: list[Rule] = [
     Rule("Conv2DBackpropInput", "Conv2D", _conv_backprop_input, dtype_operand=2,
          note="CANN Conv2DTransposeD (graphengine nn_calculation_ops.h) computed as Reshape + "
               "PadD (zeros inserted) + Conv2D with the flipped, transposed filter"),
+    # 3-D (NDHWC) convolution and pooling on the 2-D operators (conv3d.py)
+    Rule("Conv3D", "Conv2D", _row_in("conv3d", "Conv3D"),
+         note="decomposed: PadD (SAME on D) + StridedSliceD per depth tap + ConcatV2D (depth "
+              "im2col) + Reshape + Conv2D with the filter [kh, kw, kd*C, O] + Reshape"),
+    Rule("Conv3DBackpropInputV2", "Conv2D", _row_in("conv3d", "Conv3DBackpropInputV2"),
+         dtype_operand=2,
+         note="zeros inserted (Reshape + PadD) + the Conv3D decomposition with the flipped filter"),
+    Rule("MaxPool3D", "MaxPool", _row_in("conv3d", "MaxPool3D"),
+         note="separable: StridedSliceD per depth tap + Maximum, MaxPool on the (N*D) batch"),
+    Rule("AvgPool3D", "AvgPool", _row_in("conv3d", "AvgPool3D"),
+         note="separable: StridedSliceD per depth tap + Add + Mul (1 / valid count), AvgPool on "
+              "the (N*D) batch"),
     Rule("DepthwiseConv2dNative", "DepthwiseConv2D",
          one_to_one(cann.DepthwiseConv2DOp, (0, 1), _conv_props(), optional=(2,))),
     Rule("BiasAdd", "BiasAdd", one_to_one(cann.BiasAddOp, (0, 1), {
@@ -1363,7 +1370,7 @@ RULES: list[Rule] = [
     Rule("StatefulPartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
     Rule("ReverseV2", "GatherV2D", _reverse, note="one GatherV2D of n-1..0 per axis"),
     # TensorLists are buffers (compiler/conversions/tf_to_cann/tensor_list_types.py types the handles first)
-    *[Rule(t, cann_op, _tensor_list_row(t), dtype_operand=k, note=note)  # k: the element's
+    *[Rule(t, cann_op, _row_in("tensor_list_types", t), dtype_operand=k, note=note)  # k: the element's
       for t, cann_op, k, note in (                                     # dtype, or the result's
           ("TensorListReserve", "Const", 0, "a buffer of zeros"),
           ("TensorListFromTensor", "(the tensor)", None, "the tensor is the buffer"),
@@ -1373,7 +1380,7 @@ RULES: list[Rule] = [
           ("TensorListLength", "Const", None, "the buffer's first dimension"),
           ("TensorListElementShape", "Const", None, "the buffer's other dimensions"))],
     # TF1 TensorArrays (compiler/conversions/tf_to_cann/tensor_array_v3.py retypes their flows)
-    *[Rule(t, cann_op, _tensor_array_row(t), dtype_operand=None, note=note)
+    *[Rule(t, cann_op, _row_in("tensor_array_v3", t), dtype_operand=None, note=note)
       for t, cann_op, note in (
           ("TensorArrayV3", "Const", "a buffer of zeros (the flow)"),
           ("TensorArrayWriteV3", "InplaceUpdate", "row i written in place"),

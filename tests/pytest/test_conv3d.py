@@ -1,0 +1,111 @@
+"""3-D convolution and pooling (Keras Conv3D, Conv3DTranspose, MaxPooling3D, AveragePooling3D)
+compile through cann-compile onto the 2-D operators (compiler/conversions/tf_to_cann/conv3d.py:
+a depth im2col + one Conv2D; separable pools) and the .om matches TensorFlow: cann-run
+--compare-with the frozen .pb (atol 1e-4, rtol 1e-3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.pytest.test_grouped_conv import _kinds
+
+
+def _compile_and_compare(model, tmp_path, capsys):
+    """cann-compile the frozen model, cann-run the .om against the .pb on a random input; the .om."""
+    from tests.model_zoo.zoo import freeze
+    from tools import cann_compile, cann_run
+
+    pb = tmp_path / "m.pb"
+    pb.write_bytes(freeze(model).SerializeToString())
+    om = tmp_path / "m.om"
+    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                            f"--output={om}"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    npy = tmp_path / "x.npy"
+    shape = tuple(model.inputs[0].shape)
+    np.save(npy, np.random.default_rng(0).standard_normal(shape).astype(np.float32))
+    rc = cann_run.main([str(om), "--input", f"{model.inputs[0].name.split(':')[0]}={npy}",
+                        "--compare-with", str(pb), "--atol", "1e-4", "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err
+    return om
+
+
+def _layers(seed=1):
+    from tests.model_zoo.zoo import _keras
+
+    keras = _keras()
+    keras.utils.set_random_seed(seed)
+    return keras, keras.layers
+
+
+# (input D, H, W, C), kernel, strides, dilation, padding
+CONVS = [
+    ((6, 10, 10, 3), 3, 1, 1, "same"),
+    ((5, 9, 9, 16), (1, 3, 3), (1, 2, 2), 1, "valid"),
+    ((7, 8, 8, 17), (3, 1, 1), (2, 1, 1), 1, "same"),
+    ((7, 9, 9, 16), 3, 2, 1, "same"),
+    ((8, 8, 8, 17), 3, 1, (2, 1, 1), "valid"),
+    ((6, 8, 8, 3), (3, 1, 1), 1, (2, 1, 1), "same"),  # D*H rows: one Conv2D, no im2col
+    ((6, 8, 9, 16), (3, 1, 3), (1, 1, 2), 1, "same"),  # D*H rows, strided in W
+]
+
+
+@pytest.mark.parametrize("shape,kernel,strides,dilation,padding", CONVS)
+def test_conv3d_matches_tensorflow(shape, kernel, strides, dilation, padding, tmp_path, capsys):
+    keras, layers = _layers()
+    x = keras.Input(shape, batch_size=1, name="video")
+    y = layers.Conv3D(8, kernel, strides, padding=padding, dilation_rate=dilation)(x)
+    _compile_and_compare(keras.Model(x, y), tmp_path, capsys)
+
+
+# pool layer, (input D, H, W, C), pool size, strides, padding
+POOLS = [
+    ("MaxPooling3D", (6, 8, 8, 16), 2, 2, "valid"),  # HW first (fewer elements moved)
+    ("MaxPooling3D", (6, 8, 8, 16), (1, 2, 2), 2, "valid"),  # depth first: one strided slice
+    ("MaxPooling3D", (5, 7, 7, 3), 3, 2, "same"),
+    ("AveragePooling3D", (5, 7, 7, 17), 3, 2, "same"),
+    ("AveragePooling3D", (6, 8, 8, 16), (3, 1, 1), (1, 1, 1), "valid"),
+    ("AveragePooling3D", (4, 9, 9, 3), (1, 3, 3), (1, 2, 2), "same"),
+]
+
+
+@pytest.mark.parametrize("layer,shape,size,strides,padding", POOLS)
+def test_pool3d_matches_tensorflow(layer, shape, size, strides, padding, tmp_path, capsys):
+    keras, layers = _layers()
+    x = keras.Input(shape, batch_size=1, name="video")
+    y = getattr(layers, layer)(size, strides, padding=padding)(x)
+    _compile_and_compare(keras.Model(x, y), tmp_path, capsys)
+
+
+@pytest.mark.parametrize("shape,kernel,strides,padding", [
+    ((3, 4, 4, 8), 3, 2, "same"),
+    ((3, 5, 5, 16), (2, 3, 3), (1, 2, 2), "valid"),
+])
+def test_conv3d_transpose_matches_tensorflow(shape, kernel, strides, padding, tmp_path, capsys):
+    keras, layers = _layers()
+    x = keras.Input(shape, batch_size=1, name="video")
+    y = layers.Conv3DTranspose(4, kernel, strides, padding=padding)(x)
+    _compile_and_compare(keras.Model(x, y), tmp_path, capsys)
+
+
+def _video_classifier():
+    keras, layers = _layers()
+    x = keras.Input((8, 16, 16, 3), batch_size=1, name="video")
+    y = layers.Conv3D(16, 3, padding="same", use_bias=False)(x)
+    y = layers.BatchNormalization()(y)
+    y = layers.ReLU()(y)
+    y = layers.MaxPooling3D(2)(y)
+    y = layers.GlobalAveragePooling3D()(y)
+    y = layers.Dense(5)(y)
+    return keras.Model(x, y)
+
+
+def test_conv3d_bn_relu_pool_model_matches_tensorflow_and_fuses(tmp_path, capsys):
+    """Conv3D + BN + ReLU + MaxPool3D + GlobalAveragePooling3D + Dense: the BN and ReLU are the
+    Conv2D's epilogue, as after any conv (no BNInfer or Relu kernel of their own)."""
+    om = _compile_and_compare(_video_classifier(), tmp_path, capsys)
+    kinds = _kinds(om)
+    assert kinds.count("Conv2D") == 1 and not {"BNInfer", "Relu"} & set(kinds), kinds
