@@ -147,11 +147,13 @@ def parse_error_message(e: ParseError, filename: str) -> str:
     return f"{filename}:{loc.line}:{loc.col}: error: {e.msg}"
 
 
-def dominance_errors(module: Operation) -> list[tuple[Operation, str]]:
+def dominance_errors(module: Operation, ops: Iterable[Operation] | None = None
+                     ) -> list[tuple[Operation, str]]:
     """Uses of a value before its definition (xDSL's verifier does not check dominance): an
     operand defined later in the same block, by the op itself, or by an op after the ancestor
     of the user in the defining block.  Module bodies are graph regions (no order); uses across
-    the blocks of one CFG region are not checked."""
+    the blocks of one CFG region are not checked.  `ops`: the module's ops in walk order, when
+    the caller has them."""
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.ir import OpResult
 
@@ -166,7 +168,7 @@ def dominance_errors(module: Operation) -> list[tuple[Operation, str]]:
         return index.get(id(op), -1)
 
     out: list[tuple[Operation, str]] = []
-    for op in module.walk():
+    for op in module.walk() if ops is None else ops:
         for k, v in enumerate(op._operands):  # the operand tuple, not a view
             if type(v) is not OpResult and not isinstance(v, OpResult):
                 continue
@@ -198,9 +200,10 @@ def verify_module(module: Operation, source: SourceMap) -> None:
     """Verify every op; raise one CompileError listing every op that fails.  An op the fast
     check (compiler.ir.fast_verify) accepts is one xDSL's verify accepts; any other op is
     verified by xDSL, whose message is reported."""
-    errors: list[str] = [source.describe(op, msg) for op, msg in dominance_errors(module)]
-    isolated_bad = isolation_problems(module)
-    for op in module.walk():
+    ops: list[Operation] = []
+    isolated_bad = isolation_problems(module, ops)
+    errors: list[str] = [source.describe(op, msg) for op, msg in dominance_errors(module, ops)]
+    for op in ops:
         if passes(op) and id(op) not in isolated_bad:
             continue
         try:

@@ -156,31 +156,50 @@ def _values_check(defs: Sequence[tuple[str, object]], kind: str
         if kind == "operand":
             return lambda values: _count_ok(len(values), n, var, opt) and _not_erased(values)
         return lambda values: _count_ok(len(values), n, var, opt)
-    fixed = [(i, c) for i, (c, per) in enumerate(checks) if c is not None and per] if var < 0 else None
-    whole = [c for c, per in checks if c is not None and not per]
+    if any(c is not None and not per for c, per in checks):
+        def check(values: Sequence) -> bool:
+            length = len(values)
+            if not _count_ok(length, n, var, opt):
+                return False
+            if kind == "operand" and not _not_erased(values):
+                return False
+            for (start, end), (c, per) in zip(_groups(length, n, var), checks):
+                if c is None:
+                    continue
+                types = [v.type for v in values[start:end]]
+                if per:
+                    if not all(c(t) for t in types):
+                        return False
+                elif not c(types):
+                    return False
+            return True
+        return check
+    # per-element checks: the definitions before a variadic one by index, those after it by
+    # index from the end, the variadic one over the rest
+    head = [(i, c) for i, (c, _) in enumerate(checks) if c is not None and (var < 0 or i < var)]
+    tail = [(i - n, c) for i, (c, _) in enumerate(checks) if c is not None and 0 <= var < i]
+    middle = checks[var][0] if var >= 0 else None
+    after = n - var - 1
 
-    def check(values: Sequence) -> bool:
+    def check_each(values: Sequence) -> bool:
         length = len(values)
         if not _count_ok(length, n, var, opt):
             return False
         if kind == "operand" and not _not_erased(values):
             return False
-        if fixed is not None and not whole:
-            for i, c in fixed:
-                if not c(values[i].type):
-                    return False
-            return True
-        for (start, end), (c, per) in zip(_groups(length, n, var), checks):
-            if c is None:
-                continue
-            types = [v.type for v in values[start:end]]
-            if per:
-                if not all(c(t) for t in types):
-                    return False
-            elif not c(types):
+        types = [v.type for v in values]
+        for i, c in head:
+            if not c(types[i]):
                 return False
+        for i, c in tail:
+            if not c(types[i]):
+                return False
+        if middle is not None:
+            for t in types[var:length - after]:
+                if not middle(t):
+                    return False
         return True
-    return check
+    return check_each
 
 
 _PLAIN_VALUES: set[type] = {OpResult, BlockArgument}
@@ -354,14 +373,18 @@ def _inside(x: Operation, owner: Operation | Block) -> bool:
     return owner is not x and x.is_ancestor(owner)
 
 
-def isolation_problems(module: Operation) -> set[int]:
+def isolation_problems(module: Operation, order: list[Operation] | None = None) -> set[int]:
     """ids of the isolated ops whose IsolatedFromAbove check fails: an op they enclose (not
-    through another isolated op) uses a value defined outside them."""
+    through another isolated op) uses a value defined outside them.  `order`, when given,
+    receives the ops in `module.walk()`'s order."""
     bad: set[int] = set()
     scope: dict[int, Operation | None] = {}  # id(op) -> the innermost isolated op around it
+    seen = order.append if order is not None else None
 
     def visit(op: Operation, x: Operation | None) -> None:
         scope[id(op)] = x
+        if seen is not None:
+            seen(op)
         if x is not None:
             for v in op._operands:
                 if type(v) is OpResult:
