@@ -215,7 +215,7 @@ def _not_erased(values: Sequence) -> bool:
     return True
 
 
-def _regions_check(op_def: OpDef) -> Callable[[Sequence], bool] | None:
+def _regions_check(op_def: OpDef) -> Callable[[Sequence], bool]:
     defs = op_def.regions
     if not defs:
         return lambda regions: not regions
@@ -243,11 +243,11 @@ def _regions_check(op_def: OpDef) -> Callable[[Sequence], bool] | None:
     return check
 
 
-def _generated_verify(cls: type) -> tuple[OpDef, Callable | None]:
+def _generated_verify(cls: type[IRDLOperation]) -> tuple[OpDef, Callable | None]:
     """The op definition and the custom `verify_` the class's IRDL `verify_` runs."""
     fn = cls.__dict__.get("verify_")
     code = getattr(fn, "__code__", None)
-    if code is None or fn.__qualname__ != "get_accessors_from_op_def.<locals>.verify_":
+    if fn is None or code is None or fn.__qualname__ != "get_accessors_from_op_def.<locals>.verify_":
         raise _Unsupported
     cells = dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
     op_def = cells.get("op_def")
