@@ -194,6 +194,11 @@ class EnumOrItsString(AttrConstraint):
     def mapping_type_vars(self, type_var_mapping: Mapping) -> AttrConstraint:
         return self
 
+    @property
+    def type_only_bases(self) -> tuple[type[Attribute], ...]:
+        """The constraint holds exactly for instances of these (compiler.ir.fast_verify)."""
+        return (self.attr, StringAttr)
+
 
 def enum_prop(attr_type: type):
     """A property holding a member of `attr_type`'s enum (an op deriving from EnumProperties)."""

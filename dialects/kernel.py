@@ -417,13 +417,19 @@ class BodyKernelOp(KernelOp):
             return  # KernelOp.verify_ has reported it
         chip = get_chip(soc)
         cores = []
+        fits: set[int] = set()  # ids of the result types already found within capacity
         for op in self.body.walk():  # one walk: tile capacities, then the cores grids
             if isinstance(op, CoresOp):
                 cores.append(op)
             for r in op.results:
-                sp = space_of(r.type)
+                t = r.type
+                if id(t) in fits:
+                    continue
+                sp = space_of(t)
                 cap = chip.capacity(sp) if sp else None
-                if cap is not None and memref_bytes(memref_of(r)) > cap:
+                if cap is None or memref_bytes(memref_of(r)) <= cap:
+                    fits.add(id(t))
+                else:
                     raise VerifyException(
                         f"{n}: a {sp} tile of {memref_bytes(memref_of(r))} bytes ({r.type}) exceeds "
                         f"{chip.name}'s {sp} of {cap} bytes")
