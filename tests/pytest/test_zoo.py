@@ -19,7 +19,7 @@ from tests.model_zoo.zoo import ZOO
 
 #: model -> the failure today (stage: first line of the error, from benchmarks/zoo.py)
 NOT_PASSING_YET: dict[str, str] = {
-    # empty: all 21 pass (benchmarks/zoo.py at 4405653).  A model that regresses or a new one
+    # empty: all 22 pass (benchmarks/zoo.py).  A model that regresses or a new one
     # that fails goes here as "stage: first line of the error".
 }
 
