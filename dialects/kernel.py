@@ -359,6 +359,9 @@ _MEMREFS: dict[tuple, MemRefType] = {}
 def memref(shape: Sequence[int], element_type: Attribute, space: str) -> MemRefType:
     # attributes are immutable: one instance per (shape, type, space); building and verifying
     # a MemRefType is a quarter of cann-to-kernel's time on ResNet50 otherwise
+    t = _MEMREFS.get((tuple(shape), element_type, space))  # hit: an equal shape (no int() pass)
+    if t is not None:
+        return t
     key = (tuple(int(d) for d in shape), element_type, space)
     t = _MEMREFS.get(key)
     if t is None:

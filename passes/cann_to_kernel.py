@@ -26,12 +26,14 @@ lowerings live in compiler/conversions/cann_to_kernel/, one module per kind; thi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.conversions.cann_to_kernel import lowering_patterns
 from compiler.conversions.cann_to_kernel.implmode import ImplMode, select_implementations
@@ -39,6 +41,17 @@ from compiler.ir.diagnostics import CompileError, OpError
 from compiler.ir.rewriting import rewrite
 from compiler.target.chips import DEFAULT_CHIP, UnknownChipError, get_chip
 from dialects import cann, kernel
+
+
+def host_ops(root: Operation) -> Iterator[Operation]:
+    """root's nested ops in walk order, without the ops of kernel bodies (a body holds only the
+    kernel.* tile ops the lowerings built: no TransData, no tf or cann op)."""
+    for region in root.regions:
+        for block in region.blocks:
+            for o in block.ops:
+                yield o
+                if not isinstance(o, kernel.BodyKernelOp):
+                    yield from host_ops(o)
 
 
 @dataclass(frozen=True)
@@ -74,9 +87,12 @@ class CannToKernelPass(ModulePass):
                 recursive=False)
         from compiler.conversions.cann_to_kernel.data_movement import FoldOriginTransData
 
-        rewrite(op, [FoldOriginTransData()], recursive=False)
+        fold = FoldOriginTransData()
+        for t in [o for o in host_ops(op) if isinstance(o, kernel.TransDataOp)]:
+            if t.parent is not None:
+                fold.match_and_rewrite(t, PatternRewriter(t))
         select_implementations(op, impl)
-        for left in op.walk():
+        for left in host_ops(op):
             if left.dialect_name() in ("tf", "cann") and not isinstance(left, cann.ConstOp) \
                     and all(f is not left for f, _ in failures):
                 failures.append((left, f"{left.name} has no kernel lowering"))

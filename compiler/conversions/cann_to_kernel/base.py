@@ -8,7 +8,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     ArrayAttr,
+    DictionaryAttr,
     IndexType,
     StringAttr,
     TensorType,
@@ -19,12 +21,13 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from compiler.ir.build import build
 from compiler.ir.rewriting import with_loc
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format, ceil_div
 from dialects import cann, kernel
 from dialects.common import dict_attr, i64_attr, int_array, numpy_dtype, string_attr
+
+_INDEX = IndexType()
 
 _BUFFERS: dict[tuple[str, int, str], kernel.BufferAttr] = {}
 
@@ -109,8 +112,34 @@ def attr_of(v):
     return int_array(list(v))
 
 
+#: a load's / store's params (name -> int or ints, in order) -> their DictionaryAttr: the
+#: attributes are immutable and the params of a body's ~10^4 loads and stores repeat
+_PARAMS: dict[tuple, DictionaryAttr] = {}
+
+
+def params_attr(params: dict) -> DictionaryAttr:
+    """dict_attr of each param's attr_of, one per distinct params (ints, or sequences of ints)."""
+    try:
+        key = tuple((k, v if type(v) is int or type(v) is bool else tuple(v))
+                    for k, v in params.items())
+    except TypeError:  # a value attr_of does not take either: let it raise its own error
+        return dict_attr({k: attr_of(v) for k, v in params.items()})
+    got = _PARAMS.get(key)
+    if got is None:
+        got = dict_attr({k: attr_of(v) for k, v in params.items()})
+        if len(_PARAMS) < 65536 and all(type(v) is not tuple or all(type(x) is int for x in v)
+                                        for _, v in key):
+            _PARAMS[key] = got
+    return got
+
+
 class Body:
-    """Builds a kernel body: GM block arguments, then nested cores / for regions."""
+    """Builds a kernel body: GM block arguments, then nested cores / for regions.
+
+    Each op is made by `Operation.create` (what compiler/ir/build.py's `build` ends in): every
+    Body op has at most one variadic operand group and no segment sizes, so its operands are the
+    flat list.  A cores / for op joins its parent block when its own block is complete (the ops
+    added to the inner block then check a short parent chain; the order is the same)."""
 
     def __init__(self, types):
         self.block = Block(arg_types=[kernel.memref(t.get_shape(), t.element_type, "GM")
@@ -122,63 +151,59 @@ class Body:
         self.cur.add_op(op)
         return op.results[0] if op.results else op
 
+    def _new(self, cls, operands, result_types, properties):
+        op = cls.create(operands=operands, result_types=result_types, properties=properties,
+                        location=UNKNOWN_LOC)
+        self.cur.add_op(op)
+        return op
+
     def index(self, v: int) -> SSAValue:
-        return self.add(build(kernel.IndexOp, properties={"value": i64_attr(v)},
-                              result_types=[IndexType()]))
+        return self._new(kernel.IndexOp, (), (_INDEX,), {"value": i64_attr(v)}).results[0]
 
     @contextmanager
     def cores(self, grid, tile):
-        blk = Block(arg_types=[IndexType()] * len(grid))
-        self.add(build(kernel.CoresOp,
-                       properties={"grid": int_array(grid), "tile": int_array(tile)},
-                       regions=[Region(blk)]))
+        blk = Block(arg_types=[_INDEX] * len(grid))
         outer, self.cur = self.cur, blk
         yield list(blk.args)
-        blk.add_op(build(kernel.YieldOp))
+        blk.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
         self.cur = outer
+        self._new(kernel.CoresOp, (), (), {"grid": int_array(grid), "tile": int_array(tile)}) \
+            .add_region(Region(blk))
 
     @contextmanager
     def loop(self, base: SSAValue, extent: int, step: int, limit: int):
-        blk = Block(arg_types=[IndexType()])
-        self.add(build(kernel.ForOp, operands=[base],
-                       properties={"extent": attr_of(extent), "step": attr_of(step),
-                                   "limit": attr_of(limit)},
-                       regions=[Region(blk)]))
+        blk = Block(arg_types=[_INDEX])
         outer, self.cur = self.cur, blk
         yield blk.args[0]
-        blk.add_op(build(kernel.YieldOp))
+        blk.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
         self.cur = outer
+        self._new(kernel.ForOp, (base,), (), {"extent": attr_of(extent), "step": attr_of(step),
+                                              "limit": attr_of(limit)}).add_region(Region(blk))
 
     def alloc(self, shape, et, space):
-        return self.add(build(kernel.AllocOp, result_types=[kernel.memref(shape, et, space)]))
+        return self._new(kernel.AllocOp, (), (kernel.memref(shape, et, space),), {}).results[0]
 
     def load(self, src, idx, view, tile_shape, et, space, **params):
-        return self.add(build(
-            kernel.LoadOp,
-            operands=[src, list(idx)], result_types=[kernel.memref(tile_shape, et, space)],
-            properties={"view": kernel.LoadViewAttr.of(view),
-                        "params": dict_attr({k: attr_of(v) for k, v in params.items()})}))
+        return self._new(kernel.LoadOp, (src, *idx), (kernel.memref(tile_shape, et, space),),
+                         {"view": kernel.LoadViewAttr.of(view),
+                          "params": params_attr(params)}).results[0]
 
     def mmad(self, c, a, b):
-        self.add(build(kernel.MmadOp, operands=[c, a, b]))
+        self._new(kernel.MmadOp, (c, a, b), (), {})
 
     def fixpipe(self, c, shape):
-        return self.add(build(kernel.FixpipeOp, operands=[c],
-                              result_types=[kernel.memref(shape, f32, "UB")]))
+        return self._new(kernel.FixpipeOp, (c,), (kernel.memref(shape, f32, "UB"),), {}).results[0]
 
     def vec(self, fn, inputs, shape, et, attrs=None):
-        return self.add(build(
-            kernel.VecOp,
-            operands=[list(inputs)], result_types=[kernel.memref(shape, et, "UB")],
-            properties={"fn": string_attr(fn), "attrs": dict_attr(attrs or {})}))
+        return self._new(kernel.VecOp, tuple(inputs), (kernel.memref(shape, et, "UB"),),
+                         {"fn": string_attr(fn), "attrs": dict_attr(attrs or {})}).results[0]
 
     def store(self, v, dst, idx, view, **params):
-        self.add(build(kernel.StoreOp, operands=[v, dst, list(idx)],
-                       properties={"view": kernel.StoreViewAttr.of(view),
-                                   "params": dict_attr({k: attr_of(x) for k, x in params.items()})}))
+        self._new(kernel.StoreOp, (v, dst, *idx), (),
+                  {"view": kernel.StoreViewAttr.of(view), "params": params_attr(params)})
 
     def region(self) -> Region:
-        self.block.add_op(build(kernel.YieldOp))
+        self.block.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
         return Region(self.block)
 
 
