@@ -40,11 +40,14 @@ import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    BytesAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FloatAttr,
     FunctionType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     NameLoc,
     NoneAttr,
@@ -61,10 +64,26 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from compiler.frontend.importers.tensor_refs import split_input as _split_input
 from compiler.frontend.importers.tensor_refs import tensor_name
-from compiler.frontend.importers.tf_graph import stub_unregistered, tf_import_error
+from compiler.frontend.importers.tf_graph import import_graph, stub_unregistered, tf_import_error
 from compiler.frontend.tf_loader import parse_graphdef, tensorflow
 from compiler.ir.diagnostics import CompileError
-from dialects.common import dense_from_numpy, int_array
+from dialects.common import dense_from_numpy, element_type_of, int_array
+from dialects.tf import (
+    CONTROL_INPUTS,
+    OP_CLASSES,
+    AttrValueAttr,
+    BytesStringAttr,
+    ConstOp,
+    FuncAttr,
+    GeneratedTFOp,
+    PlaceholderOp,
+    ShapeAttr,
+    StringsAttr,
+    TensorProtoAttr,
+    _is_variadic,
+    element_type_of_dtype,
+    generic_op_class,
+)
 
 Warn = Callable[[str], None]
 
@@ -120,24 +139,26 @@ def _dtype_name(tf: Any, enum: int) -> str:
 
 def _tensor_type(tf: Any, tf_tensor: Any) -> Attribute:
     """The IR type of a tf.Tensor from shape inference (unranked if the rank is unknown)."""
-    from dialects.tf import element_type_of_dtype
-
     try:  # (dims, unknown rank) straight from the C API: `.shape` wraps it in a TensorShape
         raw, unknown_rank = tf_tensor._shape
     except AttributeError:
         shape = tf_tensor.shape
         raw, unknown_rank = (None, True) if shape.rank is None else (shape.as_list(), False)
     dims = None if unknown_rank else tuple(DYNAMIC_INDEX if d is None else int(d) for d in raw)
-    key = (tf_tensor.dtype.base_dtype.name, dims)
+    dtype = getattr(tf_tensor, "_dtype", None)  # a tf.DType (`.dtype` converts it again)
+    if dtype is None:
+        dtype = tf_tensor.dtype
+    key = (dtype, dims)
     typ = _TYPES.get(key)
     if typ is None:
-        elt = element_type_of_dtype(key[0])
+        elt = element_type_of_dtype(dtype.base_dtype.name)
         typ = UnrankedTensorType(elt) if dims is None else TensorType(elt, list(dims))
         _TYPES[key] = typ
     return typ
 
 
-_TYPES: dict = {}  # (dtype, dims) -> type: attributes are immutable, building them is not free
+#: (tf.DType, dims) -> type: attributes are immutable, building them is not free
+_TYPES: dict = {}
 
 
 # --- attributes ----------------------------------------------------------------------------
@@ -147,14 +168,10 @@ def _string(b: bytes) -> Attribute:
     try:
         return StringAttr(b.decode("utf-8"))
     except UnicodeDecodeError:
-        from dialects.tf import BytesStringAttr
-
         return BytesStringAttr(StringAttr(b.decode("latin-1")))
 
 
 def _shape(s: Any) -> Attribute:
-    from dialects.tf import ShapeAttr
-
     return ShapeAttr(None if s.unknown_rank else [d.size for d in s.dim])
 
 
@@ -164,10 +181,6 @@ _NUMERIC = {"float16", "bfloat16", "float32", "float64", "int8", "int16", "int32
 
 def _dense_from_content(tf: Any, proto: Any, content: bytes) -> Attribute | None:
     """Dense elements wrapping `content` (a tensor's little-endian bytes) without a copy."""
-    from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType
-
-    from dialects.common import element_type_of
-
     if sys.byteorder != "little":
         return None
     dtype = np.dtype(tf.dtypes.as_dtype(proto.dtype).as_numpy_dtype)
@@ -182,8 +195,6 @@ def convert_tensor(tf: Any, proto: Any, content: bytes | None = None) -> Attribu
     """TensorProto -> dense elements, `#tf.strings`, or (other dtypes) `#tf.tensor_proto`.
     `content`: the tensor's bytes when they were detached from `proto` (see
     `tf_loader.read_graphdef_file_lean`)."""
-    from dialects.tf import StringsAttr, TensorProtoAttr
-
     name = _dtype_name(tf, proto.dtype)
     if name in _NUMERIC:
         if content is None and len(proto.tensor_content) > 4096:
@@ -206,8 +217,6 @@ def convert_tensor(tf: Any, proto: Any, content: bytes | None = None) -> Attribu
 
 
 def _func(tf: Any, f: Any) -> Attribute:
-    from dialects.tf import FuncAttr
-
     sym = SymbolRefAttr(f.name)
     if not f.attr:
         return sym
@@ -221,8 +230,6 @@ _TRUE, _FALSE = IntegerAttr(1, 1), IntegerAttr(0, 1)
 
 def convert_attr(tf: Any, value: Any) -> Attribute:
     """AttrValue -> IR attribute, losslessly (see dialects/tf.py for the forms)."""
-    from dialects.tf import AttrValueAttr, element_type_of_dtype
-
     kind = value.WhichOneof("value")
     if kind == "i":
         a = _I64_ATTRS.get(value.i)
@@ -409,12 +416,23 @@ def _prune(graph_def: Any, outputs: list[tuple[str, int]], warn: Warn) -> None:
 # --- building ops --------------------------------------------------------------------------
 
 
-def _segments(spec: dict, node: Any, n_operands: int) -> DenseArrayBase | None:
-    from dialects.tf import _is_variadic
+#: generated op class -> (attribute name -> OpDef kind, whether it records operand segment
+#: sizes (more than one variadic input)): read from its SPEC once per class, not per node
+_SPEC_INFO: dict[type, tuple[dict[str, str], bool]] = {}
 
+
+def _spec_info(cls: type[GeneratedTFOp]) -> tuple[dict[str, str], bool]:
+    info = _SPEC_INFO.get(cls)
+    if info is None:
+        spec = cls.SPEC
+        info = _SPEC_INFO[cls] = ({a["name"]: a["type"] for a in spec["attrs"]},
+                                  sum(_is_variadic(a) for a in spec["inputs"]) > 1)
+    return info
+
+
+def _segments(spec: dict, node: Any) -> DenseArrayBase:
+    """The operand segment sizes of an op with more than one variadic input."""
     args = spec["inputs"]
-    if sum(_is_variadic(a) for a in args) <= 1:
-        return None
     sizes = []
     for a in args:
         if "number_attr" in a:
@@ -428,15 +446,6 @@ def _segments(spec: dict, node: Any, n_operands: int) -> DenseArrayBase | None:
 
 def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Sequence[Attribute],
              unknown: set[str], weights: dict[str, bytes] | None = None) -> Operation:
-    from dialects.tf import (
-        CONTROL_INPUTS,
-        OP_CLASSES,
-        ConstOp,
-        GeneratedTFOp,
-        PlaceholderOp,
-        generic_op_class,
-    )
-
     controls = [_split_input(r)[0] for r in node.input if r.startswith("^")]
     attributes: dict[str, Attribute] = {}
     properties: dict[str, Attribute] = {}
@@ -458,18 +467,15 @@ def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Seq
         op = PlaceholderOp(operands=operands, result_types=result_types, properties=properties,
                            attributes=attributes)
     elif cls is not None and issubclass(cls, GeneratedTFOp):
-        spec = cls.SPEC
-        names = {a["name"] for a in spec["attrs"]}
-        kinds = {a["name"]: a["type"] for a in spec["attrs"]}
-        for k in sorted(node.attr, key=lambda k: (k not in names, k)):
+        kinds, segmented = _spec_info(cls)
+        for k in sorted(node.attr, key=lambda k: (k not in kinds, k)):
             v = node.attr[k]
             if kinds.get(k) == "list(int)" and v.WhichOneof("value") == "list" and not v.list.i:
                 properties[k] = int_array([])  # an empty list keeps its kind
             else:
-                (properties if k in names else attributes)[k] = convert_attr(tf, v)
-        seg = _segments(spec, node, len(operands))
-        if seg is not None:
-            properties["operandSegmentSizes"] = seg
+                (properties if k in kinds else attributes)[k] = convert_attr(tf, v)
+        if segmented:
+            properties["operandSegmentSizes"] = _segments(cls.SPEC, node)
         op = cls.create(operands=operands, result_types=result_types, properties=properties,
                         attributes=attributes)
     else:
@@ -533,7 +539,7 @@ class _Body:
             if node.name in args:
                 operands = [args[node.name]]
             try:
-                outputs = tf_graph.get_operation_by_name(node.name).outputs
+                outputs = _tf_outputs(tf_graph, node.name)
                 result_types = [_tensor_type(self.tf, t) for t in outputs]
                 op = build_op(self.tf, node, operands, result_types, self.unknown, self.weights)
             except Exception as e:  # noqa: BLE001 - a malformed attribute or tensor
@@ -543,6 +549,15 @@ class _Body:
             block.add_op(op)
             values[node.name] = list(op.results)
         return block, values
+
+
+def _tf_outputs(tf_graph: Any, name: str) -> Any:
+    """`tf_graph.get_operation_by_name(name).outputs`, without its name checks and lock on the
+    common path (a name not in the graph still raises get_operation_by_name's error)."""
+    try:
+        return tf_graph._get_operation_by_name(name).outputs
+    except (AttributeError, KeyError):
+        return tf_graph.get_operation_by_name(name).outputs
 
 
 def _import_tf_graph(tf: Any, graph_def: Any, filename: str, detached: Any = (),
@@ -563,10 +578,7 @@ def _import_tf_graph(tf: Any, graph_def: Any, filename: str, detached: Any = (),
 
 
 def _tf_graph(tf: Any, graph_def: Any) -> Any:
-    graph = tf.Graph()
-    with graph.as_default():
-        tf.graph_util.import_graph_def(graph_def, name="")
-    return graph
+    return import_graph(tf, graph_def)
 
 
 def _first_rejected(tf: Any, graph_def: Any, order: Sequence[str]) -> str | None:
