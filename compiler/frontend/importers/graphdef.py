@@ -158,15 +158,15 @@ def _tensor_type(tf: Any, tf_tensor: Any) -> Attribute:
     except AttributeError:
         shape = tf_tensor.shape
         raw, unknown_rank = (None, True) if shape.rank is None else (shape.as_list(), False)
-    dims = None if unknown_rank else tuple(DYNAMIC_INDEX if d is None else int(d) for d in raw)
     dtype = getattr(tf_tensor, "_dtype", None)  # a tf.DType (`.dtype` converts it again)
     if dtype is None:
         dtype = tf_tensor.dtype
-    key = (dtype, dims)
+    key = (dtype, None if unknown_rank else tuple(raw))  # dims: ints, None if unknown
     typ = _TYPES.get(key)
     if typ is None:
+        dims = None if unknown_rank else [DYNAMIC_INDEX if d is None else int(d) for d in raw]
         elt = element_type_of_dtype(dtype.base_dtype.name)
-        typ = UnrankedTensorType(elt) if dims is None else TensorType(elt, list(dims))
+        typ = UnrankedTensorType(elt) if dims is None else TensorType(elt, dims)
         _TYPES[key] = typ
     return typ
 
