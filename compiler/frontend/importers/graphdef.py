@@ -40,11 +40,14 @@ import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    BytesAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FloatAttr,
     FunctionType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     NameLoc,
     NoneAttr,
@@ -61,10 +64,26 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from compiler.frontend.importers.tensor_refs import split_input as _split_input
 from compiler.frontend.importers.tensor_refs import tensor_name
-from compiler.frontend.importers.tf_graph import stub_unregistered, tf_import_error
+from compiler.frontend.importers.tf_graph import import_graph, stub_unregistered, tf_import_error
 from compiler.frontend.tf_loader import parse_graphdef, tensorflow
 from compiler.ir.diagnostics import CompileError
-from dialects.common import dense_from_numpy, int_array
+from dialects.common import dense_from_numpy, element_type_of, int_array
+from dialects.tf import (
+    CONTROL_INPUTS,
+    OP_CLASSES,
+    AttrValueAttr,
+    BytesStringAttr,
+    ConstOp,
+    FuncAttr,
+    GeneratedTFOp,
+    PlaceholderOp,
+    ShapeAttr,
+    StringsAttr,
+    TensorProtoAttr,
+    _is_variadic,
+    element_type_of_dtype,
+    generic_op_class,
+)
 
 Warn = Callable[[str], None]
 
@@ -108,36 +127,52 @@ _NO_CHILD = NoneAttr()  # attributes are immutable: one instance serves every lo
 
 
 def _location(name: str) -> NameLoc:
-    return NameLoc(StringAttr(name), _NO_CHILD)
+    """`NameLoc(StringAttr(name), NoneAttr())`, without its constructor's check of the two
+    parameters against their constraints (a StringAttr and a location: true by construction),
+    which is 3/4 of its cost and runs once per node."""
+    loc = NameLoc.__new__(NameLoc)
+    object.__setattr__(loc, "desc", StringAttr(name))
+    object.__setattr__(loc, "location", _NO_CHILD)
+    return loc
 
 
 def _dtype_name(tf: Any, enum: int) -> str:
-    try:
-        return tf.dtypes.as_dtype(enum).name
-    except TypeError:
-        return f"dtype{enum}"
+    name = _DTYPE_NAMES.get(enum)
+    if name is None:
+        try:
+            name = tf.dtypes.as_dtype(enum).name
+        except TypeError:
+            name = f"dtype{enum}"
+        if len(_DTYPE_NAMES) < 4096:
+            _DTYPE_NAMES[enum] = name
+    return name
+
+
+_DTYPE_NAMES: dict[int, str] = {}  # DataType enum -> TensorFlow's name for it
 
 
 def _tensor_type(tf: Any, tf_tensor: Any) -> Attribute:
     """The IR type of a tf.Tensor from shape inference (unranked if the rank is unknown)."""
-    from dialects.tf import element_type_of_dtype
-
     try:  # (dims, unknown rank) straight from the C API: `.shape` wraps it in a TensorShape
         raw, unknown_rank = tf_tensor._shape
     except AttributeError:
         shape = tf_tensor.shape
         raw, unknown_rank = (None, True) if shape.rank is None else (shape.as_list(), False)
-    dims = None if unknown_rank else tuple(DYNAMIC_INDEX if d is None else int(d) for d in raw)
-    key = (tf_tensor.dtype.base_dtype.name, dims)
+    dtype = getattr(tf_tensor, "_dtype", None)  # a tf.DType (`.dtype` converts it again)
+    if dtype is None:
+        dtype = tf_tensor.dtype
+    key = (dtype, None if unknown_rank else tuple(raw))  # dims: ints, None if unknown
     typ = _TYPES.get(key)
     if typ is None:
-        elt = element_type_of_dtype(key[0])
-        typ = UnrankedTensorType(elt) if dims is None else TensorType(elt, list(dims))
+        dims = None if unknown_rank else [DYNAMIC_INDEX if d is None else int(d) for d in raw]
+        elt = element_type_of_dtype(dtype.base_dtype.name)
+        typ = UnrankedTensorType(elt) if dims is None else TensorType(elt, dims)
         _TYPES[key] = typ
     return typ
 
 
-_TYPES: dict = {}  # (dtype, dims) -> type: attributes are immutable, building them is not free
+#: (tf.DType, dims) -> type: attributes are immutable, building them is not free
+_TYPES: dict = {}
 
 
 # --- attributes ----------------------------------------------------------------------------
@@ -147,14 +182,10 @@ def _string(b: bytes) -> Attribute:
     try:
         return StringAttr(b.decode("utf-8"))
     except UnicodeDecodeError:
-        from dialects.tf import BytesStringAttr
-
         return BytesStringAttr(StringAttr(b.decode("latin-1")))
 
 
 def _shape(s: Any) -> Attribute:
-    from dialects.tf import ShapeAttr
-
     return ShapeAttr(None if s.unknown_rank else [d.size for d in s.dim])
 
 
@@ -164,30 +195,35 @@ _NUMERIC = {"float16", "bfloat16", "float32", "float64", "int8", "int16", "int32
 
 def _dense_from_content(tf: Any, proto: Any, content: bytes) -> Attribute | None:
     """Dense elements wrapping `content` (a tensor's little-endian bytes) without a copy."""
-    from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType
-
-    from dialects.common import element_type_of
-
     if sys.byteorder != "little":
         return None
-    dtype = np.dtype(tf.dtypes.as_dtype(proto.dtype).as_numpy_dtype)
-    shape = [d.size for d in proto.tensor_shape.dim]
-    if len(content) != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize or not content:
+    shape = tuple(d.size for d in proto.tensor_shape.dim)
+    key = (proto.dtype, shape)
+    known = _CONTENT_TYPES.get(key)
+    if known is None:
+        dtype = np.dtype(tf.dtypes.as_dtype(proto.dtype).as_numpy_dtype)
+        elt = IntegerType(1) if dtype == np.bool_ else element_type_of(dtype)
+        known = (int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, TensorType(elt, shape))
+        if len(_CONTENT_TYPES) < 65536:
+            _CONTENT_TYPES[key] = known
+    if len(content) != known[0] or not content:
         return None
-    elt = IntegerType(1) if dtype == np.bool_ else element_type_of(dtype)
-    return DenseIntOrFPElementsAttr(TensorType(elt, shape), BytesAttr(content))
+    return DenseIntOrFPElementsAttr(known[1], BytesAttr(content))
+
+
+#: (dtype enum, shape) -> (bytes of such a tensor, its type): types are immutable
+_CONTENT_TYPES: dict[tuple[int, tuple[int, ...]], tuple[int, Any]] = {}
 
 
 def convert_tensor(tf: Any, proto: Any, content: bytes | None = None) -> Attribute:
     """TensorProto -> dense elements, `#tf.strings`, or (other dtypes) `#tf.tensor_proto`.
     `content`: the tensor's bytes when they were detached from `proto` (see
     `tf_loader.read_graphdef_file_lean`)."""
-    from dialects.tf import StringsAttr, TensorProtoAttr
-
     name = _dtype_name(tf, proto.dtype)
     if name in _NUMERIC:
-        if content is None and len(proto.tensor_content) > 4096:
-            content = proto.tensor_content  # one copy, not make_ndarray's three
+        if content is None and proto.tensor_content and (
+                name != "bool" or len(proto.tensor_content) > 4096):
+            content = proto.tensor_content  # as it is, not through make_ndarray's copies
         if content is not None:
             dense = _dense_from_content(tf, proto, content)
             if dense is not None:
@@ -206,8 +242,6 @@ def convert_tensor(tf: Any, proto: Any, content: bytes | None = None) -> Attribu
 
 
 def _func(tf: Any, f: Any) -> Attribute:
-    from dialects.tf import FuncAttr
-
     sym = SymbolRefAttr(f.name)
     if not f.attr:
         return sym
@@ -221,8 +255,6 @@ _TRUE, _FALSE = IntegerAttr(1, 1), IntegerAttr(0, 1)
 
 def convert_attr(tf: Any, value: Any) -> Attribute:
     """AttrValue -> IR attribute, losslessly (see dialects/tf.py for the forms)."""
-    from dialects.tf import AttrValueAttr, element_type_of_dtype
-
     kind = value.WhichOneof("value")
     if kind == "i":
         a = _I64_ATTRS.get(value.i)
@@ -272,6 +304,7 @@ def convert_attr(tf: Any, value: Any) -> Attribute:
 
 
 _KNOWN_ATTR_KINDS = {"s", "i", "f", "b", "type", "shape", "tensor", "list", "func", "placeholder"}
+_KNOWN_OR_EMPTY = frozenset(_KNOWN_ATTR_KINDS | {None})  # None: an empty AttrValue
 
 
 def _check_structure(nodes_list: Sequence[Any], filename: str, args: Sequence[str] = (),
@@ -293,18 +326,24 @@ def _check_structure(nodes_list: Sequence[Any], filename: str, args: Sequence[st
             if src not in nodes and src not in args:
                 errors.append(f"{where}: input '{ref}' names no node of the graph")
         for key, value in node.attr.items():
-            if value.WhichOneof("value") not in _KNOWN_ATTR_KINDS | {None} or _unknown_fields(value):
+            if value.WhichOneof("value") not in _KNOWN_OR_EMPTY or _unknown_fields(value):
                 errors.append(f"{where}: attribute '{key}' has an unknown kind")
     return errors, nodes
 
 
 def _unknown_fields(message: Any) -> bool:
     """Fields this protobuf does not know (an AttrValue kind from a newer TensorFlow)."""
-    try:
-        from google.protobuf.unknown_fields import UnknownFieldSet
-    except ImportError:  # older protobuf
-        return False
-    return len(UnknownFieldSet(message)) > 0
+    global _UNKNOWN_FIELD_SET
+    if _UNKNOWN_FIELD_SET is None:
+        try:
+            from google.protobuf.unknown_fields import UnknownFieldSet
+        except ImportError:  # older protobuf
+            UnknownFieldSet = False
+        _UNKNOWN_FIELD_SET = UnknownFieldSet
+    return bool(_UNKNOWN_FIELD_SET) and len(_UNKNOWN_FIELD_SET(message)) > 0
+
+
+_UNKNOWN_FIELD_SET: Any = None  # protobuf's UnknownFieldSet (False: this protobuf has none)
 
 
 def _topological_order(nodes_list: Sequence[Any], nodes: dict[str, Any], filename: str,
@@ -406,12 +445,23 @@ def _prune(graph_def: Any, outputs: list[tuple[str, int]], warn: Warn) -> None:
 # --- building ops --------------------------------------------------------------------------
 
 
-def _segments(spec: dict, node: Any, n_operands: int) -> DenseArrayBase | None:
-    from dialects.tf import _is_variadic
+#: generated op class -> (attribute name -> OpDef kind, whether it records operand segment
+#: sizes (more than one variadic input)): read from its SPEC once per class, not per node
+_SPEC_INFO: dict[type, tuple[dict[str, str], bool]] = {}
 
+
+def _spec_info(cls: type[GeneratedTFOp]) -> tuple[dict[str, str], bool]:
+    info = _SPEC_INFO.get(cls)
+    if info is None:
+        spec = cls.SPEC
+        info = _SPEC_INFO[cls] = ({a["name"]: a["type"] for a in spec["attrs"]},
+                                  sum(_is_variadic(a) for a in spec["inputs"]) > 1)
+    return info
+
+
+def _segments(spec: dict, node: Any) -> DenseArrayBase:
+    """The operand segment sizes of an op with more than one variadic input."""
     args = spec["inputs"]
-    if sum(_is_variadic(a) for a in args) <= 1:
-        return None
     sizes = []
     for a in args:
         if "number_attr" in a:
@@ -425,15 +475,6 @@ def _segments(spec: dict, node: Any, n_operands: int) -> DenseArrayBase | None:
 
 def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Sequence[Attribute],
              unknown: set[str], weights: dict[str, bytes] | None = None) -> Operation:
-    from dialects.tf import (
-        CONTROL_INPUTS,
-        OP_CLASSES,
-        ConstOp,
-        GeneratedTFOp,
-        PlaceholderOp,
-        generic_op_class,
-    )
-
     controls = [_split_input(r)[0] for r in node.input if r.startswith("^")]
     attributes: dict[str, Attribute] = {}
     properties: dict[str, Attribute] = {}
@@ -455,18 +496,15 @@ def build_op(tf: Any, node: Any, operands: Sequence[SSAValue], result_types: Seq
         op = PlaceholderOp(operands=operands, result_types=result_types, properties=properties,
                            attributes=attributes)
     elif cls is not None and issubclass(cls, GeneratedTFOp):
-        spec = cls.SPEC
-        names = {a["name"] for a in spec["attrs"]}
-        kinds = {a["name"]: a["type"] for a in spec["attrs"]}
-        for k in sorted(node.attr, key=lambda k: (k not in names, k)):
+        kinds, segmented = _spec_info(cls)
+        for k in sorted(node.attr, key=lambda k: (k not in kinds, k)):
             v = node.attr[k]
             if kinds.get(k) == "list(int)" and v.WhichOneof("value") == "list" and not v.list.i:
                 properties[k] = int_array([])  # an empty list keeps its kind
             else:
-                (properties if k in names else attributes)[k] = convert_attr(tf, v)
-        seg = _segments(spec, node, len(operands))
-        if seg is not None:
-            properties["operandSegmentSizes"] = seg
+                (properties if k in kinds else attributes)[k] = convert_attr(tf, v)
+        if segmented:
+            properties["operandSegmentSizes"] = _segments(cls.SPEC, node)
         op = cls.create(operands=operands, result_types=result_types, properties=properties,
                         attributes=attributes)
     else:
@@ -530,7 +568,7 @@ class _Body:
             if node.name in args:
                 operands = [args[node.name]]
             try:
-                outputs = tf_graph.get_operation_by_name(node.name).outputs
+                outputs = _tf_outputs(tf_graph, node.name)
                 result_types = [_tensor_type(self.tf, t) for t in outputs]
                 op = build_op(self.tf, node, operands, result_types, self.unknown, self.weights)
             except Exception as e:  # noqa: BLE001 - a malformed attribute or tensor
@@ -540,6 +578,15 @@ class _Body:
             block.add_op(op)
             values[node.name] = list(op.results)
         return block, values
+
+
+def _tf_outputs(tf_graph: Any, name: str) -> Any:
+    """`tf_graph.get_operation_by_name(name).outputs`, without its name checks and lock on the
+    common path (a name not in the graph still raises get_operation_by_name's error)."""
+    try:
+        return tf_graph._get_operation_by_name(name).outputs
+    except (AttributeError, KeyError):
+        return tf_graph.get_operation_by_name(name).outputs
 
 
 def _import_tf_graph(tf: Any, graph_def: Any, filename: str, detached: Any = (),
@@ -560,10 +607,7 @@ def _import_tf_graph(tf: Any, graph_def: Any, filename: str, detached: Any = (),
 
 
 def _tf_graph(tf: Any, graph_def: Any) -> Any:
-    graph = tf.Graph()
-    with graph.as_default():
-        tf.graph_util.import_graph_def(graph_def, name="")
-    return graph
+    return import_graph(tf, graph_def)
 
 
 def _first_rejected(tf: Any, graph_def: Any, order: Sequence[str]) -> str | None:

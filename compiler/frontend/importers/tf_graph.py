@@ -65,3 +65,36 @@ def stub_unregistered(tf: Any, graph_def: Any, detached: Any = ()) -> Any:
             stub.input.append(ph.name)
             stub.attr["T"].list.type.append(dtype)
     return copy
+
+
+def import_graph(tf: Any, graph_def: Any) -> Any:
+    """A tf.Graph of `graph_def` for shape inference: `tf.graph_util.import_graph_def(graph_def,
+    name="")` (its argument checks, the in-place default attrs it writes on `graph_def`, its C++
+    import and errors, the library's functions) with one Python `Operation` per node, without
+    the per-op bookkeeping `_ProcessNewOps` adds (device functions, colocation attributes read
+    back, control-flow contexts), which no shape or dtype read uses and which costs 3/4 of the
+    import."""
+    from tensorflow.python.client import pywrap_tf_session as c_api
+    from tensorflow.python.framework import c_api_util, errors, function, importer, ops
+
+    graph_def = importer._ProcessGraphDefParam(graph_def)
+    graph = tf.Graph()
+    scoped = c_api_util.ScopedTFImportGraphDefOptions()
+    importer._PopulateTFImportGraphDefOptions(scoped.options, "", {}, [], True, False)
+    with graph._mutation_lock():
+        buffer = c_api.TF_NewBufferFromString(graph_def.SerializeToString())
+        try:
+            with graph._c_graph.get() as c_graph:
+                results = c_api.TF_GraphImportGraphDefWithResults(c_graph, buffer, scoped.options)
+            c_api_util.ScopedTFImportGraphDefResults(results)
+        except errors.InvalidArgumentError as e:
+            raise ValueError(str(e)) from None  # as import_graph_def
+        finally:
+            c_api.TF_DeleteBuffer(buffer)
+        for c_op in graph.new_operations():
+            ops.Operation._from_c_op(c_op, graph)
+    if graph_def.library and graph_def.library.function:
+        with graph.as_default():  # (not eagerly: into the graph's own library)
+            for f in function.from_library(graph_def.library):
+                f.add_to_graph(graph)
+    return graph

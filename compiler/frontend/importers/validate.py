@@ -197,6 +197,7 @@ def check_graph(tf: Any, graph_def: Any, filename: str,
 
     errors: list[str] = []
     nodes = {n.name: n for n in graph_def.node}
+    outputs: dict[str, int | None] = {}  # node name -> output_count, once per node read
     for node in graph_def.node:
         where = f"{filename}: error: node '{node.name}' ({node.op})"
         for ref in node.input:
@@ -206,7 +207,10 @@ def check_graph(tf: Any, graph_def: Any, filename: str,
             if index > _MAX_INDEX:
                 errors.append(f"{where}: input '{ref}': output index {index} is out of range")
                 continue
-            outs = output_count(registry, nodes[src])
+            if src in outputs:
+                outs = outputs[src]
+            else:
+                outs = outputs[src] = output_count(registry, nodes[src])
             if outs is not None and index >= outs:
                 errors.append(f"{where}: input '{ref}': '{src}' ({nodes[src].op}) has only "
                               f"{outs} output(s)")
