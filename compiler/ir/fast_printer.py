@@ -22,6 +22,7 @@ messages prints every op through xDSL's own path)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -46,7 +47,12 @@ from xdsl.irdl.declarative_assembly_format import (
     VariadicResultVariable,
     WhitespaceDirective,
 )
-from xdsl.irdl.operations import BaseAccessor
+from xdsl.irdl.operations import (
+    AfterVariadicSingleAccessor,
+    BaseAccessor,
+    BeforeVariadicSingleAccessor,
+    UniqueVariadicAccessor,
+)
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 
@@ -69,6 +75,7 @@ class _OpPlan:
 
 #: op class -> its compiled format, or None (printed by xDSL's print_op)
 _PLANS: dict[type, _OpPlan | None] = {}
+_UNPLANNED = object()
 
 
 def _program_of(cls: type) -> FormatProgram | None:
@@ -95,17 +102,34 @@ def _accessor(cls: type, name: str) -> BaseAccessor | None:
 
 
 def _getter(cls: type, name: str, what: str) -> Callable[[Any], Any]:
-    """A function op -> getattr(op, name) for an operand/result/region accessor; an accessor
-    without an attribute-sized segment indexes the op's tuple directly."""
+    """A function op -> getattr(op, name) for an operand/result/region accessor: xDSL's
+    accessors without an attribute-sized segment index the op's tuple (done here with
+    tuple.__getitem__: SSAValues' own is a Python method); any other accessor is called."""
     acc = _accessor(cls, name)
     if acc is None:
         return lambda op: getattr(op, name)
+    args: Callable[[Any], tuple] = (
+        (lambda op: op._operands) if what == "operand" else
+        (lambda op: op.results) if what == "result" else (lambda op: op.regions))
+    item = tuple.__getitem__
+    t = type(acc)
+    if t is BeforeVariadicSingleAccessor and what != "region":
+        idx = acc.idx
+        if what == "operand":
+            return lambda op: item(op._operands, idx)
+        return lambda op: item(op.results, idx)
+    if t is AfterVariadicSingleAccessor:
+        back = acc.idx - acc.num_defs
+        return lambda op: item(args(op), back)
+    if t is UniqueVariadicAccessor:
+        start, rest = acc.idx, acc.num_defs - 1
+
+        def variadic(op) -> tuple:
+            a = args(op)
+            return item(a, slice(start, start + len(a) - rest))
+        return variadic
     index = acc.index
-    if what == "operand":
-        return lambda op: index(op._operands)
-    if what == "result":
-        return lambda op: index(op.results)
-    return lambda op: index(op.regions)
+    return lambda op: index(args(op))
 
 
 def _ws(p: FastPrinter, st: PrintingState) -> None:
@@ -138,21 +162,31 @@ def _types_getter(cls: type, d) -> Callable[[Any], Any]:
 
 
 def _attr_list(p: FastPrinter, attrs) -> None:
+    memo, write = p._attr_text, p._write
     first = True
     for a in attrs:
         if not first:
-            p._write(", ")
+            write(", ")
         first = False
-        p.print_attribute(a)
+        text = memo.get(id(a))
+        if text is None:
+            p.print_attribute(a)
+        else:
+            write(text)
 
 
 def _ssa_list(p: FastPrinter, values) -> None:
+    names, write = p._names, p._write
     first = True
     for v in values:
         if not first:
-            p._write(", ")
+            write(", ")
         first = False
-        p.print_ssa_value(v)
+        text = names.get(id(v))
+        if text is None:
+            p.print_ssa_value(v)
+        else:
+            write(text)
 
 
 def _attr_dict_step(cls: type, d: AttrDictDirective) -> Step:
@@ -162,18 +196,9 @@ def _attr_dict_step(cls: type, d: AttrDictDirective) -> Step:
     defs = {x: op_def.properties[x] for x in d.expected_properties} | op_def.attributes
     defaults = tuple((n, x.default_value) for n, x in defs.items() if x.default_value is not None)
     keyword = d.with_keyword
+    token = object()  #: this directive's part of the printer's memo keys
 
-    def step(p: FastPrinter, st: PrintingState, op) -> None:
-        attributes = op.attributes
-        if expected:
-            if not attributes.keys().isdisjoint(expected):
-                raise ValueError("Cannot print attributes and properties with the same name "
-                                 "in a single dictionary")
-            dictionary = attributes | {k: v for k, v in op.properties.items() if k in expected}
-        else:
-            dictionary = attributes
-        if not dictionary:
-            return
+    def print_dict(p: FastPrinter, dictionary: dict[str, Attribute]) -> None:
         skip = reserved
         if defaults:
             skip = reserved.union(n for n, dv in defaults if dictionary.get(n) == dv)
@@ -197,6 +222,32 @@ def _attr_dict_step(cls: type, d: AttrDictDirective) -> Step:
                 write(" = ")
                 p.print_attribute(v)
         write("}")
+
+    def step(p: FastPrinter, st: PrintingState, op) -> None:
+        attributes = op.attributes
+        if expected:
+            if not attributes.keys().isdisjoint(expected):
+                raise ValueError("Cannot print attributes and properties with the same name "
+                                 "in a single dictionary")
+            dictionary = attributes | {k: v for k, v in op.properties.items() if k in expected}
+        else:
+            dictionary = attributes
+        if not dictionary:
+            return
+        # The text is a function of the names and the attributes (by identity: the memo
+        # keeps them alive), like an attribute's.
+        values = tuple(dictionary.values())
+        key = (token, *dictionary, *map(id, values))
+        text = p._dict_text.get(key)
+        if text is None:
+            resources = p._resource_count()
+            text = p._captured(lambda: print_dict(p, dictionary))
+            if "\n" not in text and resources == p._resource_count():
+                p._dict_text[key] = text
+                p._keep.append(values)
+        if not text:  # nothing printed (every name reserved or at its default)
+            return
+        p._write(text)
         st.last_was_punctuation = False
         st.should_emit_space = True
 
@@ -346,16 +397,67 @@ def _plan(cls: type) -> _OpPlan | None:
     return plan
 
 
+_PLAIN_BYTES = re.compile(rb"[\x20\x21\x23-\x5b\x5d-\x7e]*")
+#: byte -> its text in a string literal (Printer.print_bytes_literal's escapes)
+_BYTE_TEXT = ["\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b == 0x22
+              else chr(b) for b in range(256)]
+
+
+class _Delimited:
+    """BasePrinter.delimited without a generator: start, the body, end (not after an
+    exception, as there)."""
+
+    __slots__ = ("p", "start", "end")
+
+    def __init__(self, p: FastPrinter, start: str, end: str):
+        self.p, self.start, self.end = p, start, end
+
+    def __enter__(self) -> None:
+        self.p.print_string(self.start)
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.p.print_string(self.end)
+
+
+class _InLocation:
+    """Printer.in_location without a generator: `loc(` ... `)` unless already inside one."""
+
+    __slots__ = ("p", "outer")
+
+    def __init__(self, p: FastPrinter):
+        self.p = p
+        self.outer = False
+
+    def __enter__(self) -> None:
+        p = self.p
+        if not p.printing_location:
+            self.outer = True
+            p.printing_location = True
+            p._write("loc(")
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self.outer and exc_type is None:
+            self.p._write(")")
+            self.p.printing_location = False
+
+
 class FastPrinter(Printer):
     """xDSL's Printer (custom format), faster: see the module docstring."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._attr_text: dict[int, tuple[Attribute, str]] = {}
-        self._type_text: dict[Attribute, str] = {}
-        self._loc_text: dict[int, tuple[Attribute, str]] = {}  #: top-level location prints
+        # Memos keyed by id: `_keep` holds every object keyed, so no other object can take
+        # its id while the printer lives.
+        self._keep: list[object] = []
+        self._attr_text: dict[int, str] = {}  #: id(attribute) -> its text
+        self._type_text: dict[Attribute, str] = {}  #: a type by value -> its text
+        self._loc_text: dict[int, str] = {}  #: id(location) -> its top-level text
+        self._dict_text: dict[tuple, str] = {}  #: an op's attr-dict (see _attr_dict_step)
         self._key_text: dict[str, str] = {}
-        self._names: dict[int, str] = {}  #: id(SSA value) -> its name
+        self._names: dict[int, str] = {}  #: id(SSA value) -> "%" + its name
+        self._fast = not self.print_generic_format and not self.diagnostic.op_messages
+        self._spaces: list[str] = []
 
     # --- text -----------------------------------------------------------------------------
 
@@ -365,6 +467,41 @@ class FastPrinter(Printer):
         else:
             self._current_column += len(text)
             self._write(text)
+
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        if self._next_line_callback and print_message:
+            super()._print_new_line(indent, print_message)
+            return
+        indent = self._indent if indent is None else indent
+        spaces = self._spaces
+        while len(spaces) <= indent:
+            spaces.append(" " * (len(spaces) * self.indent_num_spaces))
+        self._write("\n")
+        self._current_line += 1
+        self._write(spaces[indent])
+        self._current_column = len(spaces[indent])
+
+    def print_bytes_literal(self, bytestring: bytes) -> None:
+        # Printer.print_bytes_literal (a byte at a time there): printable ASCII but `"` and
+        # `\\` as it is, every other byte by the same escapes
+        if _PLAIN_BYTES.fullmatch(bytestring) is not None:
+            self._write('"' + bytestring.decode("ascii") + '"')
+        else:
+            self._write('"' + "".join([_BYTE_TEXT[b] for b in bytestring]) + '"')
+
+    def print_list(self, elems, print_fn, delimiter: str = ", ") -> None:
+        first = True
+        for elem in elems:
+            if not first:
+                self.print_string(delimiter)
+            first = False
+            print_fn(elem)
+
+    def delimited(self, start: str, end: str):  # type: ignore[override]
+        return _Delimited(self, start, end)
+
+    def in_location(self):  # type: ignore[override]
+        return _InLocation(self)
 
     def key_text(self, key: str) -> str:
         """print_identifier_or_string_literal(key)'s text."""
@@ -388,19 +525,22 @@ class FastPrinter(Printer):
             self._write = write  # type: ignore[method-assign]
         return "".join(pieces)
 
+    def _resource_count(self) -> int:
+        return sum(len(v) for v in self._dialect_resources.values())
+
     # --- attributes -----------------------------------------------------------------------
 
     def print_attribute(self, attribute: Attribute) -> None:
         # An attribute is immutable and prints as a function of itself (no SSA names, no
         # position): the text of one printed without a newline or a resource is printed again
-        # from the memo.  Every attribute is keyed by identity (the entry keeps the attribute
-        # alive), types (shapes, element types, formats: ints and names) also by value.
+        # from the memo.  Every attribute is keyed by identity, types (shapes, element types,
+        # formats: ints and names) also by value.
         # A location prints as `loc(...)` at the top and bare inside a fused location (xDSL's
         # in_location state): only a top-level print (every op's own location) is memoized, by
         # identity, apart from other attributes; one inside a fused location is printed afresh.
-        hit = self._attr_text.get(id(attribute))
-        if hit is not None and hit[0] is attribute:
-            self._write(hit[1])
+        text = self._attr_text.get(id(attribute))
+        if text is not None:
+            self._write(text)
             return
         cls = type(attribute)
         kind = _PRINT_KIND.get(cls)
@@ -411,37 +551,48 @@ class FastPrinter(Printer):
             if self.printing_location:
                 super().print_attribute(attribute)
                 return
-            hit = self._loc_text.get(id(attribute))
-            if hit is not None and hit[0] is attribute:
-                self._write(hit[1])
-                return
-            printed = self._captured(lambda: Printer.print_attribute(self, attribute))
-            self._write(printed)
-            if "\n" not in printed:
-                self._loc_text[id(attribute)] = (attribute, printed)
+            text = self._loc_text.get(id(attribute))
+            if text is None:
+                text = self._captured(lambda: Printer.print_attribute(self, attribute))
+                if "\n" not in text:
+                    self._loc_text[id(attribute)] = text
+                    self._keep.append(attribute)
+            self._write(text)
             return
         is_type = kind == 1
         # a type then by value (shared shapes; xDSL does not cache a type's hash)
         if is_type:
             text = self._type_text.get(attribute)
             if text is not None:
-                self._attr_text[id(attribute)] = (attribute, text)
+                self._attr_text[id(attribute)] = text
+                self._keep.append(attribute)
                 self._write(text)
                 return
-        resources = sum(len(v) for v in self._dialect_resources.values())
+        resources = self._resource_count()
         text = self._captured(lambda: Printer.print_attribute(self, attribute))
         self._write(text)
-        if "\n" not in text and resources == sum(len(v) for v in self._dialect_resources.values()):
+        if "\n" not in text and resources == self._resource_count():
             if is_type:
                 self._type_text[attribute] = text
-            self._attr_text[id(attribute)] = (attribute, text)
+            self._attr_text[id(attribute)] = text
+            self._keep.append(attribute)
+
+    def _print_location(self, loc: Attribute) -> None:
+        """` ` and a top-level location (an op's, a block argument's)."""
+        text = self._loc_text.get(id(loc))
+        if text is not None and not self.printing_location:
+            self._write(" " + text)
+        else:
+            self._write(" ")
+            self.print_attribute(loc)
 
     # --- values, blocks, regions, ops -----------------------------------------------------
 
     def print_ssa_value(self, value: SSAValue) -> str:
-        # Printer.print_ssa_value, by id (one SSA value is never equal to another)
-        name = self._names.get(id(value))
-        if name is None:
+        # Printer.print_ssa_value, by id (one SSA value is never equal to another; the module
+        # keeps its values alive while it prints)
+        text = self._names.get(id(value))
+        if text is None:
             hint = value.name_hint
             if hint:
                 names = self._ssa_names[-1]
@@ -450,9 +601,9 @@ class FastPrinter(Printer):
                 names[hint] = curr + 1
             else:
                 name = self._get_new_valid_name_id()
-            self._names[id(value)] = name
-        self._write("%" + name)
-        return name
+            text = self._names[id(value)] = "%" + name
+        self._write(text)
+        return text[1:]
 
     def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
         self.print_ssa_value(arg)
@@ -460,8 +611,7 @@ class FastPrinter(Printer):
             self._write(": ")
             self.print_attribute(arg.type)
             if self.print_debuginfo:
-                self._write(" ")
-                self.print_attribute(arg.location)
+                self._print_location(arg.location)
 
     def print_block(self, block: Block, print_block_args: bool = True,
                     print_block_terminator: bool = True) -> None:
@@ -516,10 +666,13 @@ class FastPrinter(Printer):
 
     def print_op(self, op: Operation) -> None:
         cls = type(op)
-        plan = _PLANS[cls] if cls in _PLANS else _plan(cls)
-        if plan is None or self.print_generic_format or self.diagnostic.op_messages:
+        plan = _PLANS.get(cls, _UNPLANNED)
+        if plan is _UNPLANNED:
+            plan = _plan(cls)
+        if plan is None or not self._fast:
             super().print_op(op)
             return
+        assert isinstance(plan, _OpPlan)
         results = op.results
         if results:
             _ssa_list(self, results)
@@ -531,7 +684,6 @@ class FastPrinter(Printer):
         for step in plan.steps:
             step(self, st, op)
         if self.print_debuginfo:
-            self._write(" ")
-            self.print_attribute(op.location)
+            self._print_location(op.location)
         if plan.scope:
             self.exit_scope()
