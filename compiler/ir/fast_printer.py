@@ -78,7 +78,7 @@ _PLANS: dict[type, _OpPlan | None] = {}
 _UNPLANNED = object()
 
 
-def _program_of(cls: type) -> FormatProgram | None:
+def _program_of(cls: type[Operation]) -> FormatProgram | None:
     """The FormatProgram `cls.print` runs (xDSL's print_with_format closes over it)."""
     fn = getattr(cls.print, "__func__", cls.print)
     if Operation.print is fn or issubclass(cls, UnregisteredOp):
@@ -118,10 +118,10 @@ def _getter(cls: type, name: str, what: str) -> Callable[[Any], Any]:
         if what == "operand":
             return lambda op: item(op._operands, idx)
         return lambda op: item(op.results, idx)
-    if t is AfterVariadicSingleAccessor:
+    if isinstance(acc, AfterVariadicSingleAccessor) and t is AfterVariadicSingleAccessor:
         back = acc.idx - acc.num_defs
         return lambda op: item(args(op), back)
-    if t is UniqueVariadicAccessor:
+    if isinstance(acc, UniqueVariadicAccessor) and t is UniqueVariadicAccessor:
         start, rest = acc.idx, acc.num_defs - 1
 
         def variadic(op) -> tuple:
@@ -387,12 +387,12 @@ def _step(cls: type, d) -> Step:
     return d.print  # any other directive prints itself (same printer, same state)
 
 
-def _plan(cls: type) -> _OpPlan | None:
+def _plan(cls: type[Operation]) -> _OpPlan | None:
     program = _program_of(cls)
     plan = None
     if program is not None:
-        scope = any(isinstance(t, IsolatedFromAbove) for t in cls.traits)  # type: ignore[attr-defined]
-        plan = _OpPlan(cls.name, scope, tuple(_step(cls, d) for d in program.stmts))  # type: ignore[attr-defined]
+        scope = any(isinstance(t, IsolatedFromAbove) for t in cls.traits)
+        plan = _OpPlan(cls.name, scope, tuple(_step(cls, d) for d in program.stmts))
     _PLANS[cls] = plan
     return plan
 
@@ -497,10 +497,10 @@ class FastPrinter(Printer):
             first = False
             print_fn(elem)
 
-    def delimited(self, start: str, end: str):  # type: ignore[override]
+    def delimited(self, start: str, end: str):
         return _Delimited(self, start, end)
 
-    def in_location(self):  # type: ignore[override]
+    def in_location(self):
         return _InLocation(self)
 
     def key_text(self, key: str) -> str:
