@@ -27,7 +27,20 @@ from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects.builtin import LocationAttr, UnitAttr, UnregisteredOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue, TypeAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    BuiltinAttribute,
+    Data,
+    OpaqueSyntaxAttribute,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
 from xdsl.irdl.declarative_assembly_format import (
     AttrDictDirective,
     AttributeVariable,
@@ -403,6 +416,19 @@ _BYTE_TEXT = ["\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b
               else chr(b) for b in range(256)]
 
 
+#: attribute class -> (builtin, "!" or "#", opaque syntax, spaced opaque, Data, parametrized)
+_FORM: dict[type, tuple[bool, str, bool, bool, bool, bool]] = {}
+
+
+def _form(cls: type) -> tuple[bool, str, bool, bool, bool, bool]:
+    form = _FORM[cls] = (issubclass(cls, BuiltinAttribute),
+                         "!" if issubclass(cls, TypeAttribute) else "#",
+                         issubclass(cls, OpaqueSyntaxAttribute),
+                         issubclass(cls, SpacedOpaqueSyntaxAttribute),
+                         issubclass(cls, Data), issubclass(cls, ParametrizedAttribute))
+    return form
+
+
 class _Delimited:
     """BasePrinter.delimited without a generator: start, the body, end (not after an
     exception, as there)."""
@@ -526,7 +552,8 @@ class FastPrinter(Printer):
         return "".join(pieces)
 
     def _resource_count(self) -> int:
-        return sum(len(v) for v in self._dialect_resources.values())
+        resources = self._dialect_resources
+        return sum(map(len, resources.values())) if resources else 0
 
     # --- attributes -----------------------------------------------------------------------
 
@@ -549,11 +576,11 @@ class FastPrinter(Printer):
                                        1 if isinstance(attribute, TypeAttribute) else 0)
         if kind == 2:
             if self.printing_location:
-                super().print_attribute(attribute)
+                self._print_fresh(attribute)
                 return
             text = self._loc_text.get(id(attribute))
             if text is None:
-                text = self._captured(lambda: Printer.print_attribute(self, attribute))
+                text = self._captured(lambda: self._print_fresh(attribute))
                 if "\n" not in text:
                     self._loc_text[id(attribute)] = text
                     self._keep.append(attribute)
@@ -569,13 +596,56 @@ class FastPrinter(Printer):
                 self._write(text)
                 return
         resources = self._resource_count()
-        text = self._captured(lambda: Printer.print_attribute(self, attribute))
+        text = self._captured(lambda: self._print_fresh(attribute))
         self._write(text)
         if "\n" not in text and resources == self._resource_count():
             if is_type:
                 self._type_text[attribute] = text
             self._attr_text[id(attribute)] = text
             self._keep.append(attribute)
+
+    def _print_fresh(self, attribute: Attribute) -> None:
+        """Printer.print_attribute, its isinstance tests (slow: ABCs) done once per class."""
+        form = _FORM.get(type(attribute))
+        if form is None:
+            form = _form(type(attribute))
+        builtin, prefix, opaque, spaced, data, param = form
+        if builtin:
+            attribute.print_builtin(self)  # type: ignore[attr-defined]
+            return
+        write = self._write
+        write(prefix)
+        if opaque:
+            write(attribute.name.replace(".", "<", 1))
+            if spaced:
+                write(" ")
+        else:
+            write(attribute.name)
+        if data:
+            attribute.print_parameter(self)  # type: ignore[attr-defined]
+        elif param:
+            attribute.print_parameters(self)  # type: ignore[attr-defined]
+        if opaque:
+            write(">")
+
+    def print_attr_dict(self, attr_dict) -> None:
+        # Printer.print_attr_dict (with _print_attr_string) by direct writes
+        write = self._write
+        write("{")
+        first = True
+        for k, v in attr_dict.items():
+            if not first:
+                write(", ")
+            first = False
+            write(self.key_text(k))
+            cv = type(v)
+            unit = _IS_UNIT.get(cv)
+            if unit is None:
+                unit = _IS_UNIT[cv] = isinstance(v, UnitAttr)
+            if not unit:
+                write(" = ")
+                self.print_attribute(v)
+        write("}")
 
     def _print_location(self, loc: Attribute) -> None:
         """` ` and a top-level location (an op's, a block argument's)."""
