@@ -60,14 +60,12 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
-    LocationAttr,
     ModuleOp,
     StringAttr,
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, TypeAttribute
-from xdsl.printer import Printer
+from xdsl.ir import BlockArgument, Operation
 
 from compiler.backend import memory_plan as mp
 from compiler.ir.diagnostics import CompileError, SourceMap
@@ -138,91 +136,12 @@ def _op_json(op: Operation, step: int, function: str = "main") -> dict:
     return out
 
 
-#: attribute class -> 2 a location, 1 a type, 0 another attribute (_DirectPrinter's memo keys)
-_PRINT_KIND: dict[type, int] = {}
-
-
-class _DirectPrinter(Printer):
-    """xDSL's Printer with a shortcut for text without a newline (nearly every call): the same
-    characters and the same line/column bookkeeping, without the generic path's overhead."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._attr_text: dict[int, tuple[Attribute, str]] = {}
-        self._type_text: dict[Attribute, str] = {}
-        self._loc_text: dict[int, tuple[Attribute, str]] = {}  #: top-level location prints
-
-    def print_string(self, text: str, *, indent: int | None = None) -> None:
-        if "\n" in text:
-            self.print_content(text, indent=indent)
-        else:
-            self._current_column += len(text)
-            self._write(text)
-
-    def print_attribute(self, attribute: Attribute) -> None:
-        # An attribute is immutable and prints as a function of itself (no SSA names, no
-        # position): the text of one printed without a newline or a resource is printed again
-        # from the memo.  Every attribute is keyed by identity (the entry keeps the attribute
-        # alive), types (shapes, element types, formats: ints and names) also by value.
-        # A location prints as `loc(...)` at the top and bare inside a fused location (xDSL's
-        # in_location state): only a top-level print (every op's own location) is memoized, by
-        # identity, apart from other attributes; one inside a fused location is printed afresh.
-        cls = type(attribute)
-        kind = _PRINT_KIND.get(cls)
-        if kind is None:  # (isinstance against xDSL's ABC-based attribute classes is slow)
-            kind = _PRINT_KIND[cls] = (2 if isinstance(attribute, LocationAttr) else
-                                       1 if isinstance(attribute, TypeAttribute) else 0)
-        if kind == 2:
-            if self.printing_location:
-                super().print_attribute(attribute)
-                return
-            hit = self._loc_text.get(id(attribute))
-            if hit is not None and hit[0] is attribute:
-                self._current_column += len(hit[1])
-                self._write(hit[1])
-                return
-            printed = self._print_captured(attribute)
-            if "\n" not in printed:
-                self._loc_text[id(attribute)] = (attribute, printed)
-            return
-        is_type = kind == 1
-        # by identity first (shared instances: no hash of a type's parameters, which xDSL does
-        # not cache, recomputed on every lookup); a type then by value
-        hit = self._attr_text.get(id(attribute))
-        text = hit[1] if hit is not None and hit[0] is attribute else None
-        if text is None and is_type:
-            text = self._type_text.get(attribute)
-            if text is not None:
-                self._attr_text[id(attribute)] = (attribute, text)
-        if text is not None:
-            self._current_column += len(text)
-            self._write(text)
-            return
-        resources = sum(len(v) for v in self._dialect_resources.values())
-        text = self._print_captured(attribute)
-        if "\n" not in text and resources == sum(len(v) for v in self._dialect_resources.values()):
-            if is_type:
-                self._type_text[attribute] = text
-            self._attr_text[id(attribute)] = (attribute, text)
-
-    def _print_captured(self, attribute: Attribute) -> str:
-        """Print the attribute as xDSL does; return the text printed."""
-        write = self._write
-        pieces: list[str] = []
-        self._write = pieces.append  # type: ignore[method-assign, assignment]
-        try:
-            super().print_attribute(attribute)
-        finally:
-            self._write = write  # type: ignore[method-assign]
-        text = "".join(pieces)
-        write(text)
-        return text
-
-
 def _model_text(module: ModuleOp) -> bytes:
     """module_to_text(module, debuginfo=True), encoded."""
+    from compiler.ir.fast_printer import FastPrinter
+
     out: list[str] = []
-    printer = _DirectPrinter(stream=StringIO(), print_generic_format=False, print_debuginfo=True)
+    printer = FastPrinter(stream=StringIO(), print_generic_format=False, print_debuginfo=True)
     printer._write = out.append  # type: ignore[method-assign, assignment]
     printer.print_op(module)
     out.append("\n")
