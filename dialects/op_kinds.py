@@ -143,22 +143,26 @@ def kind_of(op: Operation) -> type[OpKind] | None:
     """The op's kind trait class, or None (an op of another dialect)."""
     n = getattr(op, "op_name", None)  # builtin.unregistered (has_trait says True to any trait)
     if n is None:
-        # a registered op's traits belong to its class: its kind is looked up once per class
-        # (fusion, layouts and the cost model ask about every op many times)
-        t = type(op)
-        try:
-            return _KIND_OF_CLASS[t]
-        except KeyError:
-            pass
-        got = next((k for k in KINDS if op.has_trait(k)), None)
-        _KIND_OF_CLASS[t] = got
-        return got
+        return kind_of_class(type(op))
     if n is not None and hasattr(n, "data") and n.data.startswith("cann."):
         short = n.data.removeprefix("cann.")
         if short in _UNREGISTERED_VIEWS:
             return View
         return Constant if short in _UNREGISTERED_CONSTANT else Opaque
     return None
+
+
+def kind_of_class(cls: type[Operation]) -> type[OpKind] | None:
+    """The kind trait class of a registered op class (not builtin.unregistered: its kind
+    depends on the op's name), or None.  Looked up once per class: a registered op's traits
+    belong to its class (fusion, layouts and the cost model ask about every op many times)."""
+    try:
+        return _KIND_OF_CLASS[cls]
+    except KeyError:
+        pass
+    got = next((k for k in KINDS if cls.has_trait(k)), None)
+    _KIND_OF_CLASS[cls] = got
+    return got
 
 
 def kind_name(op: Operation) -> str:

@@ -18,7 +18,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from compiler.ir.rewriting import rewrite
+from compiler.ir.rewriting import rewrite, roots
 from dialects import cann
 
 
@@ -33,6 +33,8 @@ def _is(value, number: float) -> bool:
 
 
 class Identities(RewritePattern):
+    applies_to = roots(cann.MulOp, cann.AddOp, cann.SubOp, cann.RealDivOp)
+
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         pairs: tuple[tuple[SSAValue, SSAValue, float], ...]
         if isinstance(op, cann.MulOp):

@@ -38,7 +38,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from compiler.ir.rewriting import erase_dead, rewrite, with_loc
+from compiler.ir.rewriting import erase_dead, rewrite, roots, with_loc
 from compiler.ir.typed import elem_of, int_of, shape_of
 from compiler.target.formats import Format, to_storage
 from compiler.transforms.canonicalization import TransDataInverse as TransdataTransdataFold  # CANN's name
@@ -64,6 +64,9 @@ def to_format(value: SSAValue, fmt: Format, origin: Format, groups: int = 1,
 class LayoutConv(RewritePattern):
     """Conv2D / FusedConv2D / DepthwiseConv2D: x, y NC1HWC0; filter FRACTAL_Z (depthwise: with
     groups = C, the group enlargement rule of cann-facts.md section 3)."""
+
+    applies_to = roots(cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp,
+                       cann.FusedDepthwiseConv2DOp)
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if not isinstance(op, (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp,
@@ -160,6 +163,8 @@ class LayoutConvScaled(RewritePattern):
 class FoldConstReshape(RewritePattern):
     """Reshape of a constant = the constant with the new shape (weights stay compile-time)."""
 
+    applies_to = roots(cann.ReshapeOp)
+
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if not isinstance(op, cann.ReshapeOp):
             return
@@ -174,6 +179,8 @@ class FoldConstReshape(RewritePattern):
 
 class LayoutPool(RewritePattern):
     """MaxPool / AvgPool run per channel over H, W: on NC1HWC0."""
+
+    applies_to = roots(cann.PoolOp)
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if not isinstance(op, cann.PoolOp) or cann.format_of(op.y.type) is not None:
@@ -194,6 +201,8 @@ class LayoutPool(RewritePattern):
 class LayoutMatMul(RewritePattern):
     """The MatMulLike ops (MatMulV2, BatchMatMulV2, FusedMatMul): operands and result FRACTAL_NZ
     (bias stays ND)."""
+
+    applies_to = roots(cann.MatMulLike)
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if not isinstance(op, cann.MatMulLike):
@@ -218,6 +227,8 @@ class FoldReduceReshape(RewritePattern):
     """Squeeze-excite (EfficientNet): ReduceMeanD over H, W without keep_dims, then a Reshape
     to [N, 1, 1, C] (NHWC; [N, C, 1, 1] for NCHW) = the keep_dims reduction.  Its NC1HWC0
     result (N, C1, 1, 1, C0) is then what the SE branch's convs read, with no TransData."""
+
+    applies_to = roots(cann.ReshapeOp)
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if not isinstance(op, cann.ReshapeOp) or cann.format_of(op.y.type) is not None:
@@ -291,6 +302,8 @@ class LayoutChosen(RewritePattern):
 
     def __init__(self, choices: dict):
         self.choices = choices
+        classes = frozenset(type(o) for o in choices)  # (ops made by the rewrite are not chosen)
+        self.applies_to = classes.__contains__
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         from compiler.transforms.layout_assignment import io_layouts
@@ -335,6 +348,8 @@ class FoldReshapeChain(RewritePattern):
     element order), and = x when that is x's own shape (Tensordot's [M, N] -> [1, M, N] ->
     [M, N] between two matmuls): the TransData pair around the chain then cancels.  The same
     for chains of FRACTAL_NZ batch views (LayoutReshapeNZ), which compose to one."""
+
+    applies_to = roots(cann.ReshapeOp)
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if not isinstance(op, cann.ReshapeOp):

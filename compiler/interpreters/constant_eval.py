@@ -16,6 +16,7 @@ program computes bit for bit what the unfolded one computes.  Its users:
 
 from __future__ import annotations
 
+import math
 from typing import TypeGuard
 
 import numpy as np
@@ -71,22 +72,29 @@ def constant_attr_value(op: Operation) -> np.ndarray | None:
         return None
 
 
+#: op class -> a pure cann op that is not a constant (its class's name and traits)
+_FOLDABLE_CLASS: dict[type[Operation], bool] = {}
+
+
 def foldable(op: Operation) -> bool:
     """A pure cann op with results, that has execution semantics and is not a constant (a host
     call is not pure)."""
-    from xdsl.traits import ConstantLike, Pure
+    cls = type(op)
+    ok = _FOLDABLE_CLASS.get(cls)
+    if ok is None:
+        from xdsl.traits import ConstantLike, Pure
 
-    return (op.dialect_name() == "cann" and not op.has_trait(ConstantLike)
-            and op.has_trait(Pure) and len(op.results) == 1
-            and isinstance(op.results[0].type, TensorType))
+        ok = _FOLDABLE_CLASS[cls] = (cls.dialect_name() == "cann" and not cls.has_trait(ConstantLike)
+                                     and cls.has_trait(Pure))
+    return ok and len(op.results) == 1 and isinstance(op.results[0].type, TensorType)
 
 
 def evaluate(op: Operation, args: list[np.ndarray], limit: int | None = MAX_ELEMENTS
              ) -> np.ndarray | None:
     """op's result on constant operands (storage layout), or None if it cannot be evaluated or
     has more than `limit` elements (None: no limit)."""
-    t = op.results[0].type
-    if any(d < 0 for d in shape_of(t)) or limit is not None and int(np.prod(shape_of(t))) > limit:
+    shape = shape_of(op.results[0].type)
+    if any(d < 0 for d in shape) or limit is not None and math.prod(shape) > limit:
         return None
     try:
         (out,) = _interpreter().run_op(op, tuple(args))
@@ -175,15 +183,25 @@ def fold_module(module: ModuleOp) -> int:
     from dialects import cann
     from dialects.common import dense_from_numpy
 
+    consts: dict[SSAValue, Operation] = {}  # constant results, read when an op needs them
     values: dict[SSAValue, np.ndarray] = {}
+
+    def known(v: SSAValue) -> bool:
+        if v in values:
+            return True
+        c = consts.pop(v, None)
+        arr = None if c is None else constant_attr_value(c)
+        if arr is not None:
+            values[v] = arr
+        return arr is not None
+
     folded = 0
     for op in list(module.walk()):
         if is_constant_op(op):
-            arr = constant_attr_value(op)
-            if arr is not None:
-                values[op.results[0]] = arr
+            consts[op.results[0]] = op
             continue
-        if not foldable(op) or not all(o in values for o in op.operands):
+        if not all(o in values or o in consts for o in op.operands) or not foldable(op) \
+                or not all(known(o) for o in op.operands):
             continue
         out = evaluate(op, [values[o] for o in op.operands])
         if out is None:

@@ -3,11 +3,18 @@ walker, and dead-op erasure (xDSL's DCE)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from xdsl.dialects.builtin import ArrayAttr, FusedLoc, LocationAttr, ModuleOp, NoneAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker, RewritePattern
+from xdsl.ir import Block, Operation, Region
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriterListener,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
 
 from compiler.ir.typed import loc_parts
 
@@ -33,17 +40,104 @@ def with_loc(new: _OpT, *sources: Operation) -> _OpT:
     return new
 
 
+def pattern_applies_to(pattern: RewritePattern) -> Callable[[type[Operation]], bool]:
+    """Which op classes `pattern` can rewrite at (a test of the class, never of one op): its
+    `applies_to(cls)` when it has one (a pattern that checks the op's class itself, e.g. its
+    kind), else the op type of an `op_type_rewrite_pattern`'s annotation, else every class."""
+    own = getattr(pattern, "applies_to", None)
+    if own is not None:
+        return own
+    fn = getattr(type(pattern), "match_and_rewrite", None)
+    code, cells = getattr(fn, "__code__", None), getattr(fn, "__closure__", None)
+    if code is not None and cells and getattr(fn, "__qualname__", "") == "op_type_rewrite_pattern.<locals>.impl":
+        # (xDSL's decorator closes over the annotated type and tests isinstance before the call)
+        free = dict(zip(code.co_freevars, (c.cell_contents for c in cells), strict=True))
+        expected = free.get("expected_type")
+        if expected is not None:
+            return lambda cls: issubclass(cls, expected)
+    return lambda cls: True
+
+
+def roots(*classes: type[Operation]) -> staticmethod:
+    """A pattern's `applies_to` for a pattern that only rewrites instances of `classes`:
+    `applies_to = roots(cann.MulOp, cann.AddOp)` in its class body."""
+    return staticmethod(lambda cls: issubclass(cls, classes))
+
+
+class _ByClassApplier(RewritePattern):
+    """xDSL's GreedyRewritePatternApplier without its DCE and folding: the patterns in order
+    until one acts, each tried only at ops of a class it applies to (`pattern_applies_to`),
+    the list per class made once - so a walk costs per op, not per (op, pattern)."""
+
+    def __init__(self, patterns: list[RewritePattern]):
+        self.patterns = patterns
+        self.tests = [pattern_applies_to(p) for p in patterns]
+        self.by_class: dict[type[Operation], list[RewritePattern]] = {}
+
+    def for_class(self, cls: type[Operation]) -> list[RewritePattern]:
+        got = self.by_class.get(cls)
+        if got is None:
+            got = self.by_class[cls] = [p for p, t in zip(self.patterns, self.tests, strict=True)
+                                        if t(cls)]
+        return got
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        for pattern in self.for_class(type(op)):
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                return
+
+
+class _Walker(PatternRewriteWalker):
+    """xDSL's PatternRewriteWalker (same worklist, same order, same listeners), skipping the
+    ops no pattern applies to: they are not put on the worklist, and popping one resets no
+    rewriter."""
+
+    pattern: _ByClassApplier
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        for_class, push = self.pattern.for_class, self._worklist.push
+        for sub_op in op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first):
+            if for_class(type(sub_op)):
+                push(sub_op)
+
+    def _process_worklist(self, listener: PatternRewriterListener) -> bool:
+        worklist, for_class = self._worklist, self.pattern.for_class
+        done = False
+        rewriter: PatternRewriter | None = None
+        while worklist:
+            op = worklist.pop()
+            patterns = for_class(type(op))
+            if not patterns:
+                continue
+            if rewriter is None:
+                rewriter = PatternRewriter(op)
+                rewriter.extend_from_listener(listener)
+            rewriter.has_done_action = False
+            rewriter.current_operation = op
+            rewriter.insertion_point = InsertPoint.before(op)
+            rewriter.name_hint = None
+            try:
+                for pattern in patterns:
+                    pattern.match_and_rewrite(op, rewriter)
+                    if rewriter.has_done_action:
+                        break
+            except Exception as err:  # (as xDSL's walker: the error names the op)
+                op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+            done |= rewriter.has_done_action
+        return done
+
+
 def rewrite(module: ModuleOp, patterns: list[RewritePattern], recursive: bool = True) -> bool:
     """Apply patterns with a walker; never deletes unused ops behind the patterns' backs.
 
     xDSL's applier would erase every unused pure op before any pattern sees it (its DCE): tf ops
     are Pure, so tf-to-cann would then report no node whose result nothing reads, and
     cann-to-kernel would lower (and diagnose) no such op.  A pass that wants its dead ops gone
-    calls `erase_dead` after the walk."""
-    walker = PatternRewriteWalker(
-        GreedyRewritePatternApplier(patterns, dce_enabled=False),
-        apply_recursively=recursive,
-    )
+    calls `erase_dead` after the walk.  The walk is xDSL's (PatternRewriteWalker with a
+    GreedyRewritePatternApplier), each pattern tried only at the op classes it applies to
+    (`pattern_applies_to`)."""
+    walker = _Walker(_ByClassApplier(patterns), apply_recursively=recursive)
     return walker.rewrite_module(module)
 
 

@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from compiler.ir.rewriting import with_loc
+from compiler.ir.rewriting import roots, with_loc
 from compiler.ir.typed import shape_of
 from dialects import cann
 from dialects.common import int_array, ints
@@ -281,6 +281,14 @@ class ReshapeSinksThroughPointwise(RewritePattern):
     down to the next op that is not pointwise; two views that meet fold (ReshapeNoop), so a
     conv's epilogue (bias, BN, activation) stays 4-D next to the conv."""
 
+    @staticmethod
+    def applies_to(cls: type[Operation]) -> bool:
+        from xdsl.dialects.builtin import UnregisteredOp
+
+        from dialects.op_kinds import Broadcast, Elementwise, kind_of_class
+
+        return issubclass(cls, UnregisteredOp) or kind_of_class(cls) in (Elementwise, Broadcast)
+
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         from xdsl.dialects.builtin import TensorType
 
@@ -356,6 +364,8 @@ class ReduceThroughUnitReshape(RewritePattern):
     squeezed to [N, W, C], then a global pool over W): the reduction then reads x itself, over
     its H and W, and runs on x's layout with no conversion between (keep_dims: the reduction
     over the matched axes, then the view to the old result)."""
+
+    applies_to = roots(cann.ReduceDOp)
 
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         from xdsl.dialects.builtin import IntegerAttr, TensorType

@@ -585,6 +585,15 @@ class Problem:
     #: value -> [(reader index or -1 for the graph's return, operand index)]
     readers: dict[SSAValue, list[tuple[int, int]]] = field(default_factory=dict)
     io: dict[tuple[int, str], tuple[list, list]] = field(default_factory=dict)
+    #: value -> its bytes (`_bytes`), (op index, format) -> `unary`: asked once each
+    nbytes: dict[SSAValue, int] = field(default_factory=dict)
+    unaries: dict[tuple[int, str], int] = field(default_factory=dict)
+
+    def bytes_of(self, v: SSAValue) -> int:
+        b = self.nbytes.get(v)
+        if b is None:
+            b = self.nbytes[v] = _bytes(v)
+        return b
 
     def layouts(self, k: int, fmt: str):
         key = (k, fmt)
@@ -600,14 +609,18 @@ class Problem:
         return ND if k < 0 else self.layouts(k, labels[k])[0][i]
 
     def unary(self, k: int, fmt: str) -> int:
-        return _bias(fmt) + op_cost(self.ops[k], fmt)
+        key = (k, fmt)
+        u = self.unaries.get(key)
+        if u is None:
+            u = self.unaries[key] = _bias(fmt) + op_cost(self.ops[k], fmt)
+        return u
 
     def energy(self, labels: list[str]) -> int:
         total = sum(self.unary(k, f) for k, f in enumerate(labels))
         for v, rs in self.readers.items():
             p = self.produced(v, labels)
             want = {w for w in (self.read(k, i, labels) for k, i in rs) if w is not None and w != p}
-            b = _bytes(v)
+            b = self.bytes_of(v)
             total += sum(conversion_cost(p, w, b) for w in want)
         return total
 
@@ -710,7 +723,7 @@ def _expand(prob: Problem, labels: list[str], alpha: str) -> list[str]:
 
     for v, rs in prob.readers.items():
         kp, r = prob.producer[v]
-        b = _bytes(v)
+        b = prob.bytes_of(v)
         for kq, i in rs:
             def theta(xp: int, xq: int, kp: int = kp, r: int = r, kq: int = kq, i: int = i,
                       b: int = b) -> int:

@@ -13,6 +13,7 @@ candidate is recorded (rule, root, node, failed constraint) for the fusion repor
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,7 +81,7 @@ def _nbytes(v: SSAValue) -> int:
         size = numpy_dtype(t.element_type).itemsize
     except ValueError:
         size = 4
-    return int(np.prod(shape)) * size if shape else size
+    return math.prod(shape) * size if shape else size
 
 
 @dataclass
@@ -119,37 +120,62 @@ def _value(x: Any) -> Any:
     return x
 
 
+#: op class -> (how its operands map to pattern positions, its operand definitions' names):
+#: "flat" (the operand list: not a registered IRDL op), "variadic" (one variadic definition:
+#: the operand list), "none" (a variadic among others: no positions), "single" (single
+#: operands only: the operand list), "named" (optional operands: by name)
+_OPERAND_PLAN: dict[type[Operation], tuple[str, tuple[str, ...]]] = {}
+
+
+def _operand_plan(cls: type[Operation]) -> tuple[str, tuple[str, ...]]:
+    from xdsl.irdl import IRDLOperation
+
+    plan = _OPERAND_PLAN.get(cls)
+    if plan is None:
+        if not issubclass(cls, IRDLOperation) or cls.name.startswith("builtin.unregistered"):
+            plan = ("flat", ())
+        else:
+            defs = cls.get_irdl_definition().operands
+            names = tuple(name for name, _ in defs)
+            if len(defs) == 1 and isinstance(defs[0][1], VarOperandDef):
+                plan = ("variadic", names)
+            elif any(isinstance(d, VarOperandDef) and not isinstance(d, OptOperandDef)
+                     for _, d in defs):
+                plan = ("none", names)
+            elif any(isinstance(d, OptOperandDef) for _, d in defs):
+                plan = ("named", names)
+            else:
+                plan = ("single", names)
+        _OPERAND_PLAN[cls] = plan
+    return plan
+
+
 def operand_values(op: Operation, n: int) -> list[SSAValue | None] | None:
     """The op's operands as n pattern positions: one per operand definition of a registered op
     (an absent optional operand is None, wherever it sits), else the flat operand list.  None
-    when the op does not have that shape."""
-    from xdsl.irdl import IRDLOperation
-
-    if isinstance(op, IRDLOperation) and not op.name.startswith("builtin.unregistered"):
-        defs = type(op).get_irdl_definition().operands
-        if len(defs) == 1 and isinstance(defs[0][1], VarOperandDef):
-            # one variadic operand (e.g. FusedKernel's inputs): matched by position, at most n of them
-            # (missing trailing positions are None: only optional operands `v?` accept them)
-            ops = list(op.operands)
-            return ops + [None] * (n - len(ops)) if len(ops) <= n else None
-        vals: list[SSAValue | None] = []
-        for name, d in defs:
-            v = getattr(op, name)
-            if isinstance(d, OptOperandDef):
-                vals.append(v)
-            elif isinstance(d, VarOperandDef):
-                return None  # variadic operands are not matched by position
-            else:
-                vals.append(v)
-        if len(vals) > n:
-            if any(v is not None for v in vals[n:]):
-                return None
-            vals = vals[:n]
-        return vals + [None] * (n - len(vals))
-    ops = list(op.operands)
-    if len(ops) > n:
-        return None
-    return ops + [None] * (n - len(ops))
+    when the op does not have that shape.  (How a class's operands map is found once per
+    class: `_operand_plan`.)"""
+    kind, names = _operand_plan(type(op))
+    if kind == "variadic":
+        # one variadic operand (e.g. FusedKernel's inputs): matched by position, at most n of them
+        # (missing trailing positions are None: only optional operands `v?` accept them)
+        ops = list(op.operands)
+        return ops + [None] * (n - len(ops)) if len(ops) <= n else None
+    if kind == "none":
+        return None  # variadic operands are not matched by position
+    if kind == "flat":
+        ops = list(op.operands)
+        if len(ops) > n:
+            return None
+        return ops + [None] * (n - len(ops))
+    vals: list[SSAValue | None] = list(op.operands)
+    if kind == "named" or len(vals) != len(names):
+        vals = [getattr(op, name) for name in names]
+    if len(vals) > n:
+        if any(v is not None for v in vals[n:]):
+            return None
+        vals = vals[:n]
+    return vals + [None] * (n - len(vals))
 
 
 class RulePattern(RewritePattern):
@@ -204,7 +230,7 @@ class RulePattern(RewritePattern):
             yield from self._operands(pats, vals, i + 1, env)
             return
         if p.name in self.nodes:
-            if v is None or not isinstance(v, OpResult) or v.index != 0:
+            if v is None or (type(v) is not OpResult and not isinstance(v, OpResult)) or v.index != 0:
                 return
             for env2 in self._node(self.nodes[p.name], v.owner, env):
                 yield from self._operands(pats, vals, i + 1, env2)

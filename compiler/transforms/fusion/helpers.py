@@ -39,7 +39,19 @@ def helper(fn: Callable | None = None, *, name: str | None = None):
 
 # --- plumbing --------------------------------------------------------------------------------
 
+#: op classes whose instances are named by their class (not builtin.unregistered's op_name)
+_CLASS_NAMED: dict[type[Operation], bool] = {}
+
+
 def full_name(op: Operation) -> str:
+    cls = type(op)
+    named = _CLASS_NAMED.get(cls)
+    if named is None:
+        from xdsl.dialects.builtin import UnregisteredOp
+
+        named = _CLASS_NAMED[cls] = not issubclass(cls, UnregisteredOp) and not hasattr(cls, "op_name")
+    if named:
+        return op.name
     n = getattr(op, "op_name", None)  # unregistered ops
     if n is not None and hasattr(n, "data"):
         return n.data
