@@ -131,13 +131,14 @@ class FusedKernelToVectorBody(ChipPattern):
                 ReduceToVectorBody,
                 RowsToVectorBody,
             )
-            from compiler.transforms.fusion.auto import live_uses
+            from compiler.transforms.fusion.auto import escape_host, live_uses
 
             conv = ConvToCubeBody(self.chip, self.failures, self.impl)
             gather = GatherToVectorBody(self.chip, self.failures, self.impl)
             rows = RowsToVectorBody(self.chip, self.failures, self.impl)
             reduce = ReduceToVectorBody(self.chip, self.failures, self.impl)
-            for u in live_uses(op.y):
+            host = escape_host(op.y)  # multi-output: only it runs the body, and stores y
+            for u in [host] if host is not None else live_uses(op.y):
                 pattern = gather if isinstance(u, cann.GatherV2DOp) else \
                     reduce if isinstance(u, cann.ReduceDOp) else \
                     rows if isinstance(u, (cann.LayerNormOp, cann.AddLayerNormOp)) else conv
@@ -249,13 +250,27 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
     the result must be NC1HWC0, each input stored like it, a scalar or a row-major channel
     vector.  (Gathers' index tiles and reductions' tiles: their own conditions.)"""
     from compiler.conversions.cann_to_kernel.reduction_prologue import loadable
-    from compiler.transforms.fusion.auto import _index_reader, _reduction_reader, live_uses
+    from compiler.transforms.fusion.auto import (
+        _index_reader,
+        _reduction_reader,
+        escape_host,
+        live_uses,
+    )
 
     y = fk.y.type
     users = live_uses(fk.y)
-    reductions = [u for u in users if _reduction_reader(u, fk.y)]
+    host = escape_host(fk.y)  # one reduction runs it and stores y for the other consumers
+    reductions = [host] if host is not None else [u for u in users if _reduction_reader(u, fk.y)]
     if reductions and (why := loadable(fk, reductions)) is not None:  # reductions' tiles
         return why
+    if host is not None:
+        block = host.parent_block()
+        assert block is not None  # (escape_host: the consumers share fk's block)
+        for o in block.ops:  # the kernel storing y must run before y's other consumers
+            if o is host:
+                return None
+            if o in users:
+                return f"consumer {o.name} runs before {host.name}, which would store the result"
     if users and len(reductions) == len(users):
         return None
     if users and all(_index_reader(u, fk.y) for u in users):  # gathers' index tiles

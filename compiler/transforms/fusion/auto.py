@@ -169,6 +169,7 @@ class Report:
     unfused: list[Unfused] = field(default_factory=list)
     prologues: int = 0  # FusedKernels marked as their consumers' prologue (convs, gathers, reductions)
     depthwise_prologues: int = 0  # depthwise convs run in their pointwise reader's A tiles
+    extra_outputs: int = 0  # of the prologues, stored as an extra output of a reduction's kernel
 
 
 def _describe(op: Operation) -> str:
@@ -507,6 +508,10 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool,
     # convs, and reductions too (each recomputes it on its own tiles)
     why = _consumer_problem(result, reductions=True)
     if why is not None:
+        if any(_reduction_reader(u, result) for u in users) and not epilogue:
+            # read by a reduction and by others: the reduction's kernel stores it (an extra output)
+            escape = escape_problem(result, ops, inputs)
+            return None if escape is None else f"{why}; {escape}"
         return why
     if epilogue:
         return "it is a cube op's epilogue"
@@ -528,6 +533,120 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool,
     if not full:
         return "no input has the conv input's shape"
     return None
+
+
+# --- multi-output prologues: a reduction's kernel stores its prologue's result for the others ---
+
+def escape_host(result: SSAValue) -> Operation | None:
+    """The row reduction (LayerNorm, AddLayerNorm) that runs the pointwise kernel computing
+    `result` as its prologue AND stores `result` from UB to GM as an extra output of its kernel
+    (multi-output fusion: XLA's multi-output fusion, CANN AddLayerNorm's optional x1 + x2
+    output), because other consumers read it: the first row reduction reading it as a data
+    input, in program order.  None when no consumer is one, or every consumer is a prologue
+    taker (then each recomputes it and nothing is stored)."""
+    users = list(dict.fromkeys(live_uses(result)))
+    if not users or _consumer_problem(result, reductions=True) is None:
+        return None
+    rows = [u for u in users if _reduction_reader(u, result)
+            and isinstance(u, (cann.LayerNormOp, cann.AddLayerNormOp))]
+    if not rows:
+        return None
+    block = rows[0].parent_block()
+    if block is None or any(u.parent_block() is not block for u in users):
+        return None
+    order = {o: i for i, o in enumerate(block.ops)}
+    return min(rows, key=lambda u: order[u])
+
+
+def escape_gain_us(result: SSAValue, inputs) -> float:
+    """The cost model's estimate (microseconds, on the module's chip) of what storing `result`
+    as an extra output of its reduction's kernel saves against a kernel of its own: the launch
+    (compiler/backend/perf_report.py LAUNCH_OVERHEAD_US) and that kernel's GM traffic (its
+    inputs read, its result written, the reduction's read of it) less the reduction kernel's
+    new traffic (the inputs read instead of the result, the extra output written)."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+    from compiler.transforms.fusion.depthwise import _module_chip
+
+    owner = result.owner
+    chip = _module_chip(owner if isinstance(owner, Operation) else owner.parent_op())
+    bw = chip.hbm_tb_per_s * 1e6  # bytes per microsecond
+    y = _elems(result.type) * _bytes(result.type)
+    ins = sum(_elems(v.type) * _bytes(v.type) for v in inputs)
+    alone = ins + y + y  # the kernel reads its inputs, writes y; the reduction reads y
+    fused = ins + y  # the reduction reads the inputs, writes y (the extra output)
+    return LAUNCH_OVERHEAD_US + (alone - fused) / bw
+
+
+def escape_problem(result: SSAValue, ops: list[Operation] | None, inputs) -> str | None:
+    """Why the pointwise kernel computing `result` (read by a row reduction as a data input and
+    by other consumers) cannot run in that reduction's kernel with `result` as an extra output
+    (escape_host), or None: its inputs as a reduction prologue's, its live tiles, the
+    reduction's two and the extra output's leave a tile in UB, the reduction's other operands
+    are defined before it (the reduction's kernel then moves up to it: no consumer of the
+    extra output runs before the kernel storing it, no cycle), and the cost model's gain is
+    positive."""
+    host = escape_host(result)
+    if host is None:
+        return "no row reduction (LayerNorm, AddLayerNorm) reads it as a data input to store it"
+    why = _inputs_problem(result, inputs, "the reduced tensor's shape, a scalar nor a channel vector",
+                          channel_vectors=True)
+    if why is not None:
+        return f"no extra output of {_describe(host)}: {why}"
+    if ops is not None and not fits_ub(ops, extra=3):
+        return (f"no extra output of {_describe(host)}: its live tiles, the reduction's and the "
+                "stored tile leave no tile of the minimum size in UB")
+    fk = result.owner
+    if _first_consumer(fk, host) is not host:
+        for v in host.operands:
+            if v is not result and not _defined_before(v, fk) and not isinstance(v.owner, cann.ConstOp):
+                return (f"no extra output of {_describe(host)}: another consumer runs before it "
+                        "and it cannot move up (an operand is computed after this kernel)")
+    if escape_gain_us(result, inputs) <= 0:
+        return f"no extra output of {_describe(host)}: the cost model finds no gain"
+    return None
+
+
+def _defined_before(v: SSAValue, op) -> bool:
+    o = v.owner
+    if not isinstance(o, Operation):
+        return True  # a block argument
+    block = o.parent_block()
+    if not isinstance(op, Operation) or block is not op.parent_block():
+        return False
+    for x in block.ops:
+        if x is op:
+            return False
+        if x is o:
+            return True
+    return False
+
+
+def _first_consumer(fk, host: Operation) -> Operation | None:
+    """The first op after fk in its block that reads fk's result."""
+    block = host.parent_block()
+    assert block is not None
+    users = set(live_uses(fk.results[0]))
+    return next((x for x in block.ops if x in users), None)
+
+
+def _move_host_up(fk: Operation) -> None:
+    """Place fk's escape host right after fk, with the constants it reads that come later
+    (escape_problem checked its other operands): the extra output is then stored before any
+    other consumer of fk runs."""
+    host = escape_host(fk.results[0])
+    if host is None or _first_consumer(fk, host) is host:
+        return
+    block = fk.parent_block()
+    assert block is not None
+    at = fk
+    for v in host.operands:
+        c = v.owner
+        if isinstance(c, cann.ConstOp) and not _defined_before(v, fk):
+            c.detach()
+            block.insert_op_after(c, at)
+            at = c
+    host.detach()
+    block.insert_op_after(host, at)
 
 
 def _fk_problem(fk: cann.FusedKernelOp) -> str | None:
@@ -605,6 +724,9 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
         if why is None:
             op.attributes[PROLOGUE_ATTR] = UnitAttr()
             report.prologues += 1
+            if escape_host(op.y) is not None:
+                _move_host_up(op)
+                report.extra_outputs += 1
         elif epilogue_host(op) is None:  # (a cube or pool op's epilogue is no kernel of its own)
             report.unfused.append(Unfused(_describe(op), "prologue rejected",
                                           [f"not its consumers' prologue: {why}"]))
