@@ -849,7 +849,8 @@ class KernelBodyFunctions(InterpreterFunctions):
         interp.run_ssacfg_region(op.body, (*[np.asarray(a, order="C") for a in args], y, *extra),
                                  op.name)
         if op.kind.data in ELEMENTWISE_KINDS:
-            _pad_mask(y, op.y.type)
+            for buf, r in zip((y, *extra), op.results):
+                _pad_mask(buf, r.type)
         return (y, *extra)
 
     @impl(kernel.CubeKernelOp)

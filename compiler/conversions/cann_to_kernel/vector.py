@@ -419,7 +419,6 @@ class RowsToVectorBody(ChipPattern):
             live_tiles_of,
             prologue_of,
         )
-
         from compiler.transforms.fusion.auto import escape_host
 
         pros = [prologue_of(v) if not isinstance(op, cann.SoftmaxV2Op) else None for v in xs]

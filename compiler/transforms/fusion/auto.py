@@ -169,7 +169,7 @@ class Report:
     unfused: list[Unfused] = field(default_factory=list)
     prologues: int = 0  # FusedKernels marked as their consumers' prologue (convs, gathers, reductions)
     depthwise_prologues: int = 0  # depthwise convs run in their pointwise reader's A tiles
-    extra_outputs: int = 0  # of the prologues, stored as an extra output of a reduction's kernel
+    extra_outputs: int = 0  # values stored as extra outputs (of fused kernels, of reductions)
 
 
 def _describe(op: Operation) -> str:
@@ -178,10 +178,13 @@ def _describe(op: Operation) -> str:
     return describe(op)
 
 
-def _grow(root: Operation, taken: set[Operation]) -> list[Operation]:
-    """The group rooted at `root`, in program order."""
+def _grow(root: Operation, taken: set[Operation], allow_escapes: bool = True) -> list[Operation]:
+    """The group rooted at `root`, in program order.  A producer whose result is read outside
+    the group too joins as an extra output of the kernel (escapes: multi-output fusion) when
+    escape_ok says so."""
     members = {root}
     shape = cann.origin_shape(root.results[0].type)
+    escapes = 0
     changed = True
     while changed:
         changed = False
@@ -193,14 +196,111 @@ def _grow(root: Operation, taken: set[Operation]) -> list[Operation]:
                     continue
                 if cann.origin_shape(p.results[0].type) != shape:
                     continue
-                if any(u.operation not in members for u in p.results[0].uses):
+                escapes_too = any(u.operation not in members for u in p.results[0].uses)
+                if escapes_too and not (allow_escapes and escape_ok(p, members, root)):
                     continue
                 trial = _in_order(members | {p})
-                if not fits_ub(trial):
+                if not fits_ub(trial, extra=escapes + escapes_too):
                     continue
                 members.add(p)
+                escapes += escapes_too
                 changed = True
-    return _in_order(members)
+    group = _in_order(members)
+    if allow_escapes and escaping(group) and _has_cycle(group):
+        return _grow(root, taken, allow_escapes=False)
+    return group
+
+
+def _has_cycle(group: list[Operation]) -> bool:
+    """Some op outside the group that the group depends on reads (transitively) a member's
+    result: the fused kernel would need a value that needs it."""
+    members = set(group)
+    block = group[-1].parent_block()
+    ancestors = _ancestors(group, block) - members
+    tainted: set[Operation] = set()
+    for o in block.ops if block is not None else ():
+        if o in ancestors and any(isinstance(v.owner, Operation) and
+                                  (v.owner in members or v.owner in tainted) for v in o.operands):
+            tainted.add(o)
+    return bool(tainted)
+
+
+def escaping(ops: list[Operation]) -> list[SSAValue]:
+    """The results of a group's ops but the root's that ops outside the group read: the fused
+    kernel's extra results, in program order."""
+    inside = set(ops)
+    return [r for o in ops[:-1] for r in o.results
+            if any(u.operation not in inside for u in r.uses)]
+
+
+def extra_output_gain_us(v: SSAValue) -> float:
+    """The cost model's estimate (microseconds, on the module's chip) of what storing `v` as
+    an extra output of the kernel that reads it saves against computing `v` in a kernel of its
+    own: v's kernel reads its inputs and writes v, then the reader's kernel reads v back; as an
+    extra output the reader's kernel reads v's inputs and writes v (the extra store: v's bytes
+    to HBM, as v's own kernel wrote them).  Saved: the launch (compiler/backend/perf_report.py
+    LAUNCH_OVERHEAD_US) and one read of v."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+    from compiler.transforms.fusion.depthwise import _module_chip
+
+    owner = v.owner
+    chip = _module_chip(owner if isinstance(owner, Operation) else owner.parent_op())
+    bw = chip.hbm_tb_per_s * 1e6  # bytes per microsecond
+    return LAUNCH_OVERHEAD_US + _elems(v.type) * _bytes(v.type) / bw
+
+
+def escape_ok(p: Operation, members: set[Operation], root: Operation) -> bool:
+    """Whether p, read outside the group `members` (rooted at `root`) too, may join it with its
+    result as an extra output: the result has the root's element type, every outside reader is
+    an op of the block (a func.return too), and the cost model gains (extra_output_gain_us > 0).
+    No member may depend on an outside reader (a cycle: the kernel would need what needs it):
+    _grow checks the grown group (_has_cycle) and else grows it again without extra outputs."""
+    v = p.results[0]
+    if v.type.element_type != root.results[0].type.element_type:
+        return False
+    block = root.parent_block()
+    outside = [u.operation for u in v.uses if u.operation not in members]
+    if any(o.parent_block() is not block for o in outside):
+        return False
+    return extra_output_gain_us(v) > 0  # (the grown group is checked for cycles: _has_cycle)
+
+
+def _ancestors(ops, block) -> set[Operation]:
+    """The ops of `block` that the ops `ops` depend on (transitively)."""
+    seen: set[Operation] = set()
+    todo = [v for o in ops for v in o.operands]
+    while todo:
+        v = todo.pop()
+        o = v.owner
+        if isinstance(o, Operation) and o not in seen and o.parent_block() is block:
+            seen.add(o)
+            todo.extend(o.operands)
+    return seen
+
+
+def _move_after(ops: list[Operation], fk: Operation) -> None:
+    """Move the ops between the group's first op and the fused kernel `fk` that read an extra
+    result (directly or through others) to just after fk, in their order: fk, at the root's
+    place, defines the extra results (escape_ok: none of them is an ancestor of the group)."""
+    block = fk.parent_block()
+    assert block is not None
+    first = ops[0]
+    later: list[Operation] = []
+    deps = set(fk.results[1:])
+    on = False
+    for x in list(block.ops):
+        if x is first:
+            on = True
+        if x is fk:
+            break
+        if on and x not in ops and any(v in deps for v in x.operands):
+            later.append(x)
+            deps.update(x.results)
+    at = fk
+    for x in later:
+        x.detach()
+        block.insert_op_after(x, at)
+        at = x
 
 
 def _in_order(ops) -> list[Operation]:
@@ -234,8 +334,8 @@ def epilogue_host(fk: Operation) -> Operation | None:
     """The op (cube or pool) whose kernel runs the cann.FusedKernel `fk` as its epilogue: fk's
     input #0 is that op's single-use result, of fk's shape, in fk's block.  None: fk is a
     kernel of its own."""
-    if not isinstance(fk, cann.FusedKernelOp) or not fk.inputs:
-        return None
+    if not isinstance(fk, cann.FusedKernelOp) or not fk.inputs or fk.extra:
+        return None  # (a cube or pool kernel's epilogue stores one result)
     v = fk.inputs[0]
     shape = cann.origin_shape(fk.y.type)
     host = v.owner
@@ -261,9 +361,12 @@ def _epilogue_input(ops: list[Operation]) -> SSAValue | None:
 def build_fused_kernel(ops: list[Operation]) -> cann.FusedKernelOp:
     """A cann.FusedKernel computing ops[-1] (the root) from the ops' outside operands; the body
     holds clones of `ops` (scalar constants copied in) on origin-shaped block arguments.  A cube
-    op's single-use result among the operands is input #0 (the kernel is that op's epilogue)."""
+    op's single-use result among the operands is input #0 (the kernel is that op's epilogue),
+    unless the group has escaping values: those are yielded after the root, the kernel's extra
+    results (a vector kernel of its own stores them)."""
     inside = {r for o in ops for r in o.results}
-    first = _epilogue_input(ops)
+    extra = escaping(ops)
+    first = _epilogue_input(ops) if not extra else None
     inputs: list[SSAValue] = [first] if first is not None else []
     for o in ops:
         for v in o.operands:
@@ -284,8 +387,9 @@ def build_fused_kernel(ops: list[Operation]) -> cann.FusedKernelOp:
         for a, b in zip(o.results, new.results):
             mapping[a] = b
     root = ops[-1]
-    block.add_op(cann.YieldOp.create(operands=[mapping[root.results[0]]]))
-    fk = cann.FusedKernelOp(inputs, tensor_of(root.results[0]), Region(block))
+    block.add_op(cann.YieldOp.create(operands=[mapping[root.results[0]], *(mapping[v] for v in extra)]))
+    fk = cann.FusedKernelOp(inputs, tensor_of(root.results[0]), Region(block),
+                            [tensor_of(v) for v in extra])
     return with_loc(fk, root)
 
 
@@ -363,15 +467,20 @@ def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
             taken.update(group)
             if len(group) < 2 and _epilogue_input(group) is None:
                 continue  # one op on its own: no kernel saved (a cube op's epilogue saves one)
+            extra = escaping(group)
             fk = build_fused_kernel(group)
             Rewriter.insert_op(fk, _before(group[-1]))
             group[-1].results[0].replace_all_uses_with(fk.y)
+            for v, r in zip(extra, fk.extra):
+                v.replace_all_uses_with(r)  # (the group's own uses are erased with it)
             for o in reversed(group):
                 o.detach()
                 o.erase()
+            _move_after(group, fk)
             report.kernels += 1
             report.ops_fused += len(group)
             report.epilogues += epilogue_host(fk) is not None
+            report.extra_outputs += len(extra)
     if prologues:
         mark_prologues(root_op, report)
     for o in root_op.walk():
@@ -650,6 +759,8 @@ def _move_host_up(fk: Operation) -> None:
 
 
 def _fk_problem(fk: cann.FusedKernelOp) -> str | None:
+    if fk.extra:
+        return "it has extra results (a prologue's values stay in UB)"
     return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None,
                             fk.body_ops())
 
