@@ -200,6 +200,9 @@ def _grow(root: Operation, taken: set[Operation], allow_escapes: bool = True) ->
                 if escapes_too and not (allow_escapes and escape_ok(p, members, root)):
                     continue
                 trial = _in_order(members | {p})
+                if (escapes or escapes_too) and (_epilogue_input(trial) is not None
+                                    or _reads_into_conv(root.results[0])):
+                    continue  # an epilogue or a prologue stores no extra output: it stays one
                 if not fits_ub(trial, extra=escapes + escapes_too):
                     continue
                 members.add(p)
