@@ -8,15 +8,20 @@ makes the body that kernel's epilogue).  Groups grow from a root (the op whose r
 its producers, in reverse program order:
 
   * a producer joins when it is pointwise, has a per-tile form (`tile_fn`), has the root's
-    origin shape (a smaller, broadcast operand is computed by a kernel of its own), and EVERY
-    use of its result is inside the group: a value with a consumer outside stays materialized
-    (recomputing it in each consumer is not done: it would multiply the work of every op above
-    it);
+    origin shape (a smaller, broadcast operand is computed by a kernel of its own), and every
+    use of its result is inside the group, or else (MULTI-OUTPUT FUSION, XLA's multi-output
+    fusion) its result is stored as an EXTRA RESULT of the kernel (escape_ok: the root's
+    element type, readers in the block, the cost model's extra_output_gain_us > 0; never in a
+    group that is a cube op's epilogue or a prologue, whose kernels store one result); a
+    value read outside is never recomputed (that would multiply the work of every op above it);
   * the group's live UB tiles (its inputs, the result and the intermediates live at once, each
     double-buffered) must leave a tile of at least MIN_TILE_ELEMS elements in the smallest UB
     of the chip profiles (compiler/target/chips.py): otherwise the producer stays out;
-  * no cycle can form: only the root's result leaves a group, so a path from the group back
-    into it would be a path from the root to one of its own producers.
+  * no cycle can form: without extra results only the root's result leaves a group, so a path
+    from the group back into it would be a path from the root to one of its own producers;
+    with them, a group one of whose inputs depends on a member (_has_cycle) is grown again
+    without extra results, and the readers of an extra result placed between the group's ops
+    move after the kernel (_move_after).
 
 PROLOGUES (pre-activation / densely connected CNNs put BatchNorm, as a per-channel Mul/Add,
 and ReLU BEFORE a convolution): a FusedKernel, or a single pointwise op (then made a FusedKernel
@@ -40,6 +45,11 @@ are of its shape, scalars or channel vectors and its live tiles plus the reducti
 tile in UB (fits_ub): each reduction kernel runs the body on its tiles in UB before reducing
 (compiler/conversions/cann_to_kernel/reduction_prologue.py): BN-ReLU before a global average
 pool, embedding Adds or a layer scale before a LayerNorm.
+A pointwise kernel read by a row reduction (LayerNorm, AddLayerNorm) AND by other consumers
+(a residual Add read by the next LayerNorm and the next residual Add) is that reduction's
+prologue too, stored from UB to GM as an extra output of the reduction's kernel, which the
+other consumers read (escape_host, escape_problem: CANN AddLayerNorm's optional x1 + x2
+output); the reduction moves up to it so that the kernel storing it runs first.
 The switch AutomaticPrologueFusion (group UBFusion) turns this off.
 
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
@@ -432,8 +442,8 @@ def _why_alone(op: Operation) -> list[str]:
                 reasons.append(f"producer {_describe(p)} has other consumers")
         elif isinstance(p, cann.FusedKernelOp):
             if len(list(p.results[0].uses)) > 1:
-                reasons.append(f"producer {_describe(p)} has other consumers (a fused kernel "
-                               "has one result)")
+                reasons.append(f"producer {_describe(p)} has other consumers (its group "
+                               "took no extra result)")
             elif cann.origin_shape(p.results[0].type) != shape:
                 reasons.append(f"producer {_describe(p)} has another shape")
         elif p.has_trait(OutputFusable, value_if_unregistered=False):
