@@ -67,7 +67,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from compiler.ir.rewriting import with_loc
-from compiler.ir.typed import str_of, tensor_of
+from compiler.ir.typed import elem_of, str_of, tensor_of
 from dialects import cann
 from dialects.op_kinds import OutputFusable, is_pointwise, kind_name
 
@@ -254,12 +254,19 @@ def extra_output_gain_us(v: SSAValue) -> float:
     to HBM, as v's own kernel wrote them).  Saved: the launch (compiler/backend/perf_report.py
     LAUNCH_OVERHEAD_US) and one read of v."""
     from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+
+    bw = _chip_of(v).hbm_tb_per_s * 1e6  # bytes per microsecond
+    return LAUNCH_OVERHEAD_US + _elems(v.type) * _bytes(v.type) / bw
+
+
+def _chip_of(v: SSAValue):
+    """The profile of the chip of v's module (fusion/depthwise.py _module_chip)."""
+    from compiler.target.chips import DEFAULT_CHIP, get_chip
     from compiler.transforms.fusion.depthwise import _module_chip
 
     owner = v.owner
-    chip = _module_chip(owner if isinstance(owner, Operation) else owner.parent_op())
-    bw = chip.hbm_tb_per_s * 1e6  # bytes per microsecond
-    return LAUNCH_OVERHEAD_US + _elems(v.type) * _bytes(v.type) / bw
+    op = owner if isinstance(owner, Operation) else owner.parent_op()
+    return _module_chip(op) if op is not None else get_chip(DEFAULT_CHIP)
 
 
 def escape_ok(p: Operation, members: set[Operation], root: Operation) -> bool:
@@ -269,7 +276,7 @@ def escape_ok(p: Operation, members: set[Operation], root: Operation) -> bool:
     No member may depend on an outside reader (a cycle: the kernel would need what needs it):
     _grow checks the grown group (_has_cycle) and else grows it again without extra outputs."""
     v = p.results[0]
-    if v.type.element_type != root.results[0].type.element_type:
+    if elem_of(v) != elem_of(root.results[0]):
         return False
     block = root.parent_block()
     outside = [u.operation for u in v.uses if u.operation not in members]
@@ -480,12 +487,12 @@ def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
             taken.update(group)
             if len(group) < 2 and _epilogue_input(group) is None:
                 continue  # one op on its own: no kernel saved (a cube op's epilogue saves one)
-            extra = escaping(group)
+            escaped = escaping(group)
             fk = build_fused_kernel(group)
             Rewriter.insert_op(fk, _before(group[-1]))
             group[-1].results[0].replace_all_uses_with(fk.y)
-            for v, r in zip(extra, fk.extra):
-                v.replace_all_uses_with(r)  # (the group's own uses are erased with it)
+            for ev, er in zip(escaped, fk.extra):
+                ev.replace_all_uses_with(er)  # (the group's own uses are erased with it)
             for o in reversed(group):
                 o.detach()
                 o.erase()
@@ -493,7 +500,7 @@ def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
             report.kernels += 1
             report.ops_fused += len(group)
             report.epilogues += epilogue_host(fk) is not None
-            report.extra_outputs += len(extra)
+            report.extra_outputs += len(escaped)
     if prologues:
         mark_prologues(root_op, report)
     for o in root_op.walk():
@@ -687,11 +694,8 @@ def escape_gain_us(result: SSAValue, inputs) -> float:
     inputs read, its result written, the reduction's read of it) less the reduction kernel's
     new traffic (the inputs read instead of the result, the extra output written)."""
     from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
-    from compiler.transforms.fusion.depthwise import _module_chip
 
-    owner = result.owner
-    chip = _module_chip(owner if isinstance(owner, Operation) else owner.parent_op())
-    bw = chip.hbm_tb_per_s * 1e6  # bytes per microsecond
+    bw = _chip_of(result).hbm_tb_per_s * 1e6  # bytes per microsecond
     y = _elems(result.type) * _bytes(result.type)
     ins = sum(_elems(v.type) * _bytes(v.type) for v in inputs)
     alone = ins + y + y  # the kernel reads its inputs, writes y; the reduction reads y
@@ -733,7 +737,7 @@ def _defined_before(v: SSAValue, op) -> bool:
     if not isinstance(o, Operation):
         return True  # a block argument
     block = o.parent_block()
-    if not isinstance(op, Operation) or block is not op.parent_block():
+    if block is None or not isinstance(op, Operation) or block is not op.parent_block():
         return False
     for x in block.ops:
         if x is op:
