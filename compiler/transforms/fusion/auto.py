@@ -11,7 +11,7 @@ its producers, in reverse program order:
     origin shape (a smaller, broadcast operand is computed by a kernel of its own), and every
     use of its result is inside the group, or else (MULTI-OUTPUT FUSION, XLA's multi-output
     fusion) its result is stored as an EXTRA RESULT of the kernel (escape_ok: the root's
-    element type, readers in the block, the cost model's extra_output_gain_us > 0; never in a
+    element type, readers in the block after the root, the cost model's extra_output_gain_us > 0; never in a
     group that is a cube op's epilogue or a prologue, whose kernels store one result); a
     value read outside is never recomputed (that would multiply the work of every op above it);
   * the group's live UB tiles (its inputs, the result and the intermediates live at once, each
@@ -20,8 +20,8 @@ its producers, in reverse program order:
   * no cycle can form: without extra results only the root's result leaves a group, so a path
     from the group back into it would be a path from the root to one of its own producers;
     with them, a group one of whose inputs depends on a member (_has_cycle) is grown again
-    without extra results, and the readers of an extra result placed between the group's ops
-    move after the kernel (_move_after).
+    without extra results, and every reader of an extra result comes after the root (the
+    kernel's place).
 
 PROLOGUES (pre-activation / densely connected CNNs put BatchNorm, as a per-channel Mul/Add,
 and ReLU BEFORE a convolution): a FusedKernel, or a single pointwise op (then made a FusedKernel
@@ -282,6 +282,9 @@ def escape_ok(p: Operation, members: set[Operation], root: Operation) -> bool:
     outside = [u.operation for u in v.uses if u.operation not in members]
     if any(o.parent_block() is not block for o in outside):
         return False
+    order = {o: i for i, o in enumerate(block.ops)} if block is not None else {}
+    if any(order[o] < order[root] for o in outside):
+        return False  # (a reader before the root: the kernel, at the root, would come too late)
     return extra_output_gain_us(v) > 0  # (the grown group is checked for cycles: _has_cycle)
 
 
@@ -296,31 +299,6 @@ def _ancestors(ops, block) -> set[Operation]:
             seen.add(o)
             todo.extend(o.operands)
     return seen
-
-
-def _move_after(ops: list[Operation], fk: Operation) -> None:
-    """Move the ops between the group's first op and the fused kernel `fk` that read an extra
-    result (directly or through others) to just after fk, in their order: fk, at the root's
-    place, defines the extra results (escape_ok: none of them is an ancestor of the group)."""
-    block = fk.parent_block()
-    assert block is not None
-    first = ops[0]
-    later: list[Operation] = []
-    deps = set(fk.results[1:])
-    on = False
-    for x in list(block.ops):
-        if x is first:
-            on = True
-        if x is fk:
-            break
-        if on and x not in ops and any(v in deps for v in x.operands):
-            later.append(x)
-            deps.update(x.results)
-    at = fk
-    for x in later:
-        x.detach()
-        block.insert_op_after(x, at)
-        at = x
 
 
 def _in_order(ops) -> list[Operation]:
@@ -496,7 +474,6 @@ def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
             for o in reversed(group):
                 o.detach()
                 o.erase()
-            _move_after(group, fk)
             report.kernels += 1
             report.ops_fused += len(group)
             report.epilogues += epilogue_host(fk) is not None
