@@ -394,21 +394,24 @@ def _need_space(op: IRDLOperation, what: str, t: Attribute, spaces: Sequence[str
 
 class BodyKernelOp(KernelOp):
     """A kernel whose body is explicit: block arguments are the GM buffers of the operands and
-    of the result (last), in their storage shapes."""
+    of the result, in their storage shapes.  `extra` results (multi-output fusion: an
+    intermediate value of the kernel that other kernels read, stored from UB to GM as well)
+    follow the result, in the body's arguments too: inputs.., y, extra..."""
 
     assembly_format = "operands attr-dict `:` functional-type(operands, results) $body"
     inputs = var_operand_def(TensorType)
     y = result_def(TensorType)
+    extra = var_result_def(TensorType)
     kind = prop_def(StringAttr)
     body = region_def("single_block")
 
     def verify_kernel(self) -> None:
         n = self.name
         block = self.body.block
-        want = [*(v.type for v in self.inputs), self.y.type]
+        want = [*(v.type for v in self.inputs), self.y.type, *(r.type for r in self.extra)]
         if len(block.args) != len(want):
             raise VerifyException(
-                f"{n}: the body takes {len(want)} GM buffers (operands and result), got {len(block.args)}")
+                f"{n}: the body takes {len(want)} GM buffers (operands and results), got {len(block.args)}")
         for i, (arg, t) in enumerate(zip(block.args, want)):
             at = arg.type
             if space_of(at) != "GM" or shape_of(at) != shape_of(t) or elem_of(at) != elem_of(t):

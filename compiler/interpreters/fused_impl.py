@@ -190,14 +190,14 @@ def _scaled_conv(op, args) -> np.ndarray:
     return from_origin(y, op.y.type, fmt, have="NHWC")
 
 
-def run_fused_kernel(interp: Interpreter, op: cann.FusedKernelOp, args) -> np.ndarray:
+def run_fused_kernel(interp: Interpreter, op: cann.FusedKernelOp, args) -> tuple[np.ndarray, ...]:
     """A cann.FusedKernel: its body run by the interpreter (the cann semantics of each op, as
     cann-run and constant folding run them) on the inputs in their origin layout; the yielded
-    value stored as the result type says."""
+    values (the result, then the extra results) stored as the result types say."""
     xs = [np.ascontiguousarray(to_origin(np.asarray(a), v.type, "ND"))
           for a, v in zip(args, op.inputs, strict=True)]
-    (y,) = interp.run_ssacfg_region(op.body, tuple(xs), "FusedKernel")
-    return from_origin(np.asarray(y), op.y.type, "ND")
+    ys = interp.run_ssacfg_region(op.body, tuple(xs), "FusedKernel")
+    return tuple(from_origin(np.asarray(y), r.type, "ND") for y, r in zip(ys, op.results, strict=True))
 
 
 def _run(op, fn, *a):
@@ -232,7 +232,7 @@ class FusedFunctions(InterpreterFunctions):
 
     @impl(cann.FusedKernelOp)
     def run_fused_kernel(self, interp: Interpreter, op, args: tuple[Any, ...]):
-        return (run_fused_kernel(interp, op, args),)
+        return run_fused_kernel(interp, op, args)
 
     @impl_terminator(cann.YieldOp)
     def run_yield(self, interp: Interpreter, op, args: tuple[Any, ...]):

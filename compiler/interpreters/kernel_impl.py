@@ -738,9 +738,10 @@ def _scan_rows(op, gm: np.ndarray, idx: tuple[int, ...], tile: np.ndarray) -> np
     return tile
 
 
-def _pad_mask(dst: np.ndarray, op: kernel.BodyKernelOp) -> None:
-    """Zero the padding of a formatted result (elementwise kernels may write f(0) != 0 there)."""
-    f = format_of(op.y.type)
+def _pad_mask(dst: np.ndarray, t) -> None:
+    """Zero the padding of a formatted result of type t (elementwise kernels may write f(0) != 0
+    there)."""
+    f = format_of(t)
     if f is None or f.origin_fmt is None or f.fmt == f.origin_fmt:
         return
     if f.fmt == Format.NC1HWC0:
@@ -843,10 +844,14 @@ class KernelBodyFunctions(InterpreterFunctions):
         if inplace is not None:
             y[...] = np.asarray(args[int_of(inplace)]).reshape(y.shape)
         # order="C", not ascontiguousarray: that makes a scalar (rank-0 tensor) 1-d
-        interp.run_ssacfg_region(op.body, (*[np.asarray(a, order="C") for a in args], y), op.name)
+        # extra results (multi-output fusion): stored intermediates, the body's last arguments
+        extra = [np.zeros(_shape(r.type), result_dtype(r.type)) for r in op.extra]
+        interp.run_ssacfg_region(op.body, (*[np.asarray(a, order="C") for a in args], y, *extra),
+                                 op.name)
         if op.kind.data in ELEMENTWISE_KINDS:
-            _pad_mask(y, op)
-        return (y,)
+            for buf, r in zip((y, *extra), op.results):
+                _pad_mask(buf, r.type)
+        return (y, *extra)
 
     @impl(kernel.CubeKernelOp)
     def run_cube(self, interp: Interpreter, op: kernel.CubeKernelOp, args):

@@ -20,6 +20,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
@@ -381,6 +382,9 @@ class FusedKernelOp(CannOp):
     the body does not change).  Built by the automatic fusion pass (compiler/transforms/fusion/auto.py);
     lowered to one vector kernel whose tile body is the region's ops, or, when input #0 is a
     cube op's single-use result, to that cube kernel's epilogue (compiler/conversions/cann_to_kernel).
+    `extra` results (multi-output fusion, XLA's multi-output fusion): intermediate values of the
+    body that other ops read too, yielded after the result and stored from UB to GM as further
+    outputs of the kernel; each has the result's shape and element type.
 
         %y = cann.FusedKernel %a, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
         ^bb0(%x : tensor<8xf32>, %z : tensor<8xf32>):
@@ -393,12 +397,15 @@ class FusedKernelOp(CannOp):
     name = "cann.FusedKernel"
     inputs = var_operand_def(TensorType)
     y = result_def(TensorType)
+    extra = var_result_def(TensorType)
     body = region_def("single_block")
     traits = traits_def(Pure(), Broadcast(), IsolatedFromAbove(), RunsOn(nc1hwc0="kernel", fractal_nz="kernel"))
-    assembly_format = "$inputs attr-dict `:` functional-type($inputs, $y) $body"
+    assembly_format = "$inputs attr-dict `:` functional-type($inputs, results) $body"
 
-    def __init__(self, inputs: Sequence, result_type: TensorType, body: Region):
-        super().__init__(operands=[list(inputs)], result_types=[result_type], regions=[body])
+    def __init__(self, inputs: Sequence, result_type: TensorType, body: Region,
+                 extra_types: Sequence[TensorType] = ()):
+        super().__init__(operands=[list(inputs)], result_types=[result_type, list(extra_types)],
+                         regions=[body])
 
     def verify_op(self) -> None:
         from dialects.op_kinds import is_pointwise
@@ -416,11 +423,20 @@ class FusedKernelOp(CannOp):
         last = block.last_op
         if not isinstance(last, YieldOp):
             raise VerifyException(f"{n}: the body must end in cann.Yield")
-        if inferring():  # the rule: the result is what the body yields
-            _check_result_shape(n, shape_of(last.value), origin_shape(self.y.type))
-        elif last.value.type != origin_tensor_type(self.y.type):
-            raise VerifyException(f"{n}: the body yields {last.value.type}, the result is "
-                                  f"{self.y.type} (origin {origin_tensor_type(self.y.type)})")
+        if len(last.values) != len(self.results):
+            raise VerifyException(f"{n}: the body yields {len(last.values)} values, the op has "
+                                  f"{len(self.results)} results")
+        for v, r in zip(last.values, self.results):
+            if inferring():  # the rule: the result is what the body yields
+                _check_result_shape(n, shape_of(v), origin_shape(r.type))
+            elif v.type != origin_tensor_type(r.type):
+                raise VerifyException(f"{n}: the body yields {v.type}, the result is "
+                                      f"{r.type} (origin {origin_tensor_type(r.type)})")
+        for r in self.extra:
+            if origin_shape(r.type) != origin_shape(self.y.type) or \
+                    r.type.element_type != self.y.type.element_type:
+                raise VerifyException(f"{n}: an extra result must have the result's shape and "
+                                      "element type")
         for op in block.ops:
             if op.name in _BODY_EXTRA:
                 continue
@@ -441,12 +457,17 @@ class FusedKernelOp(CannOp):
 
 @irdl_op_definition
 class YieldOp(IRDLOperation):
-    """The result of a cann.FusedKernel body."""
+    """The results of a cann.FusedKernel body: its result, then its extra results."""
 
     name = "cann.Yield"
-    value = operand_def(TensorType)
+    values = var_operand_def(TensorType)
     traits = traits_def(IsTerminator(), HasParent(FusedKernelOp), Opaque())
-    assembly_format = "$value attr-dict `:` type($value)"
+    assembly_format = "$values attr-dict `:` type($values)"
+
+    @property
+    def value(self):
+        """The yielded result (the kernel's `y`)."""
+        return self.values[0]
 
 
 

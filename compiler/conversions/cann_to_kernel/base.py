@@ -288,8 +288,11 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     return body.region()
 
 
-def kernel_op(cls, kind: str, operands, result_type, region, block_dim, fields, buffers, loc_op):
-    op = cls(operands=[list(operands)], result_types=[result_type],
+def kernel_op(cls, kind: str, operands, result_type, region, block_dim, fields, buffers, loc_op,
+              extra_types=()):
+    """A body kernel (kernel.cube / vec_kernel); `extra_types`: its extra results (stored
+    intermediates, multi-output fusion), the region's last arguments."""
+    op = cls(operands=[list(operands)], result_types=[result_type, list(extra_types)],
              properties={"kind": StringAttr(kind), **kernel_props(block_dim, fields, buffers)},
              regions=[region])
     return with_loc(op, loc_op)

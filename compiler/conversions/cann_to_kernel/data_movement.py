@@ -70,7 +70,7 @@ class FoldOriginTransData(RewritePattern):
         k = op.src.owner
         st, dt = op.src.type, op.dst.type
         f = cann.format_of(st)
-        if not isinstance(k, kernel.VectorKernelOp) or not op.src.has_one_use() or f is None \
+        if not isinstance(k, kernel.VectorKernelOp) or k.extra or not op.src.has_one_use() or f is None \
                 or cann.format_of(dt) is not None or elem_of(st) != elem_of(dt) \
                 or f.origin_fmt is None or tuple(shape_of(dt)) != tuple(f.origin) \
                 or op.dst_format.data != f.origin_fmt:
@@ -90,7 +90,7 @@ class FoldOriginTransData(RewritePattern):
             s.src_format, s.dst_format = (cann.FormatNameAttr.of(x) for x in layout)
             s.view = kernel.StoreViewAttr.of("to_origin")
         rewriter.replace_value_with_new_type(out, kernel.memref(list(shape_of(dt)), elem_of(dt), "GM"))
-        new = kernel.VectorKernelOp(operands=[list(k.inputs)], result_types=[dt],
+        new = kernel.VectorKernelOp(operands=[list(k.inputs)], result_types=[dt, []],
                                     properties=dict(k.properties), attributes=dict(k.attributes),
                                     regions=[k.detach_region(k.body)])
         rewriter.replace(op, with_loc(new, k))

@@ -44,9 +44,17 @@ from dialects.common import numpy_dtype, numpy_from_dense
 def emit_region(body: Body, fk: cann.FusedKernelOp, shape: list[int],
                 load_input: Callable[[int], SSAValue], et_of: Callable[[object], object],
                 given: dict[int, SSAValue] | None = None) -> SSAValue:
-    """The fused body on one tile of `shape`: returns the tile of the yielded value.  Inputs are
-    loaded by `load_input(i)` when first used (given[i]: already in UB); et_of(element type) is
-    the type a tile of that element type computes in."""
+    """The fused body on one tile of `shape`: returns the tile of the yielded result.  Inputs
+    are loaded by `load_input(i)` when first used (given[i]: already in UB); et_of(element
+    type) is the type a tile of that element type computes in."""
+    return emit_region_all(body, fk, shape, load_input, et_of, given)[0]
+
+
+def emit_region_all(body: Body, fk: cann.FusedKernelOp, shape: list[int],
+                    load_input: Callable[[int], SSAValue], et_of: Callable[[object], object],
+                    given: dict[int, SSAValue] | None = None) -> list[SSAValue]:
+    """emit_region, returning the tiles of every yielded value: the result, then the extra
+    results (multi-output fusion)."""
     from compiler.transforms.fusion.auto import tile_fn
 
     block = fk.body.block
@@ -62,7 +70,7 @@ def emit_region(body: Body, fk: cann.FusedKernelOp, shape: list[int],
 
     for op in block.ops:
         if isinstance(op, cann.YieldOp):
-            return tile_of(op.value)
+            return [tile_of(v) for v in op.values]
         et = et_of(op.results[0].type.element_type)
         if isinstance(op, cann.ConstOp):
             c = numpy_from_dense(op.value).reshape(-1)[0]
@@ -131,13 +139,14 @@ class FusedKernelToVectorBody(ChipPattern):
                 ReduceToVectorBody,
                 RowsToVectorBody,
             )
-            from compiler.transforms.fusion.auto import live_uses
+            from compiler.transforms.fusion.auto import escape_host, live_uses
 
             conv = ConvToCubeBody(self.chip, self.failures, self.impl)
             gather = GatherToVectorBody(self.chip, self.failures, self.impl)
             rows = RowsToVectorBody(self.chip, self.failures, self.impl)
             reduce = ReduceToVectorBody(self.chip, self.failures, self.impl)
-            for u in live_uses(op.y):
+            host = escape_host(op.y)  # multi-output: only it runs the body, and stores y
+            for u in [host] if host is not None else live_uses(op.y):
                 pattern = gather if isinstance(u, cann.GatherV2DOp) else \
                     reduce if isinstance(u, cann.ReduceDOp) else \
                     rows if isinstance(u, (cann.LayerNormOp, cann.AddLayerNormOp)) else conv
@@ -159,13 +168,17 @@ class FusedKernelToVectorBody(ChipPattern):
         eb = max(numpy_dtype(elem_of(v)).itemsize for v in (*op.inputs, op.y))
         elems = num_elems(y)
         try:
-            t = vector_tiling("Fused", elems, live_tiles(op.body_ops()), eb, self.chip)
+            t = vector_tiling("Fused", elems, live_tiles(op.body_ops()) + len(op.extra), eb,
+                              self.chip)
         except TilingError as e:
             self.fail(op, str(e))
             return
         f = t.fields
         tile = f["tileElems"]
-        body = Body([*(v.type for v in op.inputs), y])
+        # extra results (multi-output fusion): stored like the result, each from its own tile
+        extra = [r.type for r in op.extra]
+        body = Body([*(v.type for v in op.inputs), y, *extra])
+        outs = body.args[len(op.inputs):]
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
                 def load(i: int) -> SSAValue:
@@ -173,10 +186,10 @@ class FusedKernelToVectorBody(ChipPattern):
                     return body.load(body.args[i], [ti], view, [tile],
                                      elem_of(op.inputs[i]), "UB", **params)
 
-                r = emit_region(body, op, [tile], load, lambda et: et)
-                body.store(r, body.args[-1], [ti], "flat")
+                for r, out in zip(emit_region_all(body, op, [tile], load, lambda et: et), outs):
+                    body.store(r, out, [ti], "flat")
         new = kernel_op(kernel.VectorKernelOp, "Elementwise", op.inputs, y, body.region(),
-                        t.block_dim, f, t.buffers, op)
+                        t.block_dim, f, t.buffers, op, extra_types=extra)
         rewriter.replace(op, new)
 
 
@@ -249,13 +262,27 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
     the result must be NC1HWC0, each input stored like it, a scalar or a row-major channel
     vector.  (Gathers' index tiles and reductions' tiles: their own conditions.)"""
     from compiler.conversions.cann_to_kernel.reduction_prologue import loadable
-    from compiler.transforms.fusion.auto import _index_reader, _reduction_reader, live_uses
+    from compiler.transforms.fusion.auto import (
+        _index_reader,
+        _reduction_reader,
+        escape_host,
+        live_uses,
+    )
 
     y = fk.y.type
     users = live_uses(fk.y)
-    reductions = [u for u in users if _reduction_reader(u, fk.y)]
+    host = escape_host(fk.y)  # one reduction runs it and stores y for the other consumers
+    reductions = [host] if host is not None else [u for u in users if _reduction_reader(u, fk.y)]
     if reductions and (why := loadable(fk, reductions)) is not None:  # reductions' tiles
         return why
+    if host is not None:
+        block = host.parent_block()
+        assert block is not None  # (escape_host: the consumers share fk's block)
+        for o in block.ops:  # the kernel storing y must run before y's other consumers
+            if o is host:
+                return None
+            if o in users:
+                return f"consumer {o.name} runs before {host.name}, which would store the result"
     if users and len(reductions) == len(users):
         return None
     if users and all(_index_reader(u, fk.y) for u in users):  # gathers' index tiles

@@ -419,9 +419,13 @@ class RowsToVectorBody(ChipPattern):
             live_tiles_of,
             prologue_of,
         )
+        from compiler.transforms.fusion.auto import escape_host
 
         pros = [prologue_of(v) if not isinstance(op, cann.SoftmaxV2Op) else None for v in xs]
         n_buf += sum(live_tiles_of(p) for p in pros)
+        # multi-output: a prologue others read too is stored as an extra output (its tile)
+        stored = list(dict.fromkeys(p for p in pros if p is not None and escape_host(p.y) is op))
+        n_buf += len(stored)
         operands: list[SSAValue] = []
         arg_of: list[list[int]] = []
         for v, p in zip(xs, pros):
@@ -450,7 +454,9 @@ class RowsToVectorBody(ChipPattern):
             return
         f, rows = t.fields, t.fields["tileElems"]  # rows of one UB tile
         tile = rows
-        body = Body([*(v.type for v in operands), y.type])
+        body = Body([*(v.type for v in operands), y.type, *(p.y.type for p in stored)])
+        y_arg = body.args[len(operands)]
+        extra_arg = {p: body.args[len(operands) + 1 + j] for j, p in enumerate(stored)}
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             if not isinstance(op, cann.SoftmaxV2Op):
                 zero = body.index(0)
@@ -467,6 +473,8 @@ class RowsToVectorBody(ChipPattern):
                     p = pros[i]
                     v = like_y(body.args[arg_of[i][0]]) if p is None else \
                         emit_rows(body, p, arg_of[i], like_y, rows, length)
+                    if p in extra_arg and pros.index(p) == i:  # the extra output, stored once
+                        body.store(v, extra_arg[p], [ti], view, **vp)
                     return cast_tile(body, v, [rows, length], et, ct)
 
                 x = x_tile(0)
@@ -478,10 +486,13 @@ class RowsToVectorBody(ChipPattern):
                     r = layer_norm_rows(body, x, g, b, float(op.epsilon.value.data), rows,
                                         length, ct)
                 r = cast_tile(body, r, [rows, length], ct, et)
-                body.store(r, body.args[-1], [ti], view, **vp)
+                body.store(r, y_arg, [ti], view, **vp)
         new = kernel_op(kernel.VectorKernelOp, op.name.removeprefix("cann."), operands, y.type,
-                      body.region(), t.block_dim, f, t.buffers, op)
-        rewriter.replace(op, new)
+                        body.region(), t.block_dim, f, t.buffers, op,
+                        extra_types=[p.y.type for p in stored])
+        rewriter.replace(op, new, [new.y])
+        for p, r in zip(stored, new.extra):  # the other consumers read the stored copy
+            rewriter.replace_all_uses_with(p.y, r)
         _erase_prologues(rewriter, pros)
 
 

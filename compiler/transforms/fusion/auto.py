@@ -8,15 +8,20 @@ makes the body that kernel's epilogue).  Groups grow from a root (the op whose r
 its producers, in reverse program order:
 
   * a producer joins when it is pointwise, has a per-tile form (`tile_fn`), has the root's
-    origin shape (a smaller, broadcast operand is computed by a kernel of its own), and EVERY
-    use of its result is inside the group: a value with a consumer outside stays materialized
-    (recomputing it in each consumer is not done: it would multiply the work of every op above
-    it);
+    origin shape (a smaller, broadcast operand is computed by a kernel of its own), and every
+    use of its result is inside the group, or else (MULTI-OUTPUT FUSION, XLA's multi-output
+    fusion) its result is stored as an EXTRA RESULT of the kernel (escape_ok: the root's
+    element type, readers in the block after the root, the cost model's extra_output_gain_us > 0; never in a
+    group that is a cube op's epilogue or a prologue, whose kernels store one result); a
+    value read outside is never recomputed (that would multiply the work of every op above it);
   * the group's live UB tiles (its inputs, the result and the intermediates live at once, each
     double-buffered) must leave a tile of at least MIN_TILE_ELEMS elements in the smallest UB
     of the chip profiles (compiler/target/chips.py): otherwise the producer stays out;
-  * no cycle can form: only the root's result leaves a group, so a path from the group back
-    into it would be a path from the root to one of its own producers.
+  * no cycle can form: without extra results only the root's result leaves a group, so a path
+    from the group back into it would be a path from the root to one of its own producers;
+    with them, a group one of whose inputs depends on a member (_has_cycle) is grown again
+    without extra results, and every reader of an extra result comes after the root (the
+    kernel's place).
 
 PROLOGUES (pre-activation / densely connected CNNs put BatchNorm, as a per-channel Mul/Add,
 and ReLU BEFORE a convolution): a FusedKernel, or a single pointwise op (then made a FusedKernel
@@ -40,6 +45,11 @@ are of its shape, scalars or channel vectors and its live tiles plus the reducti
 tile in UB (fits_ub): each reduction kernel runs the body on its tiles in UB before reducing
 (compiler/conversions/cann_to_kernel/reduction_prologue.py): BN-ReLU before a global average
 pool, embedding Adds or a layer scale before a LayerNorm.
+A pointwise kernel read by a row reduction (LayerNorm, AddLayerNorm) AND by other consumers
+(a residual Add read by the next LayerNorm and the next residual Add) is that reduction's
+prologue too, stored from UB to GM as an extra output of the reduction's kernel, which the
+other consumers read (escape_host, escape_problem: CANN AddLayerNorm's optional x1 + x2
+output); the reduction moves up to it so that the kernel storing it runs first.
 The switch AutomaticPrologueFusion (group UBFusion) turns this off.
 
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
@@ -57,7 +67,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from compiler.ir.rewriting import with_loc
-from compiler.ir.typed import str_of, tensor_of
+from compiler.ir.typed import elem_of, str_of, tensor_of
 from dialects import cann
 from dialects.op_kinds import OutputFusable, is_pointwise, kind_name
 
@@ -169,6 +179,7 @@ class Report:
     unfused: list[Unfused] = field(default_factory=list)
     prologues: int = 0  # FusedKernels marked as their consumers' prologue (convs, gathers, reductions)
     depthwise_prologues: int = 0  # depthwise convs run in their pointwise reader's A tiles
+    extra_outputs: int = 0  # values stored as extra outputs (of fused kernels, of reductions)
 
 
 def _describe(op: Operation) -> str:
@@ -177,10 +188,13 @@ def _describe(op: Operation) -> str:
     return describe(op)
 
 
-def _grow(root: Operation, taken: set[Operation]) -> list[Operation]:
-    """The group rooted at `root`, in program order."""
+def _grow(root: Operation, taken: set[Operation], allow_escapes: bool = True) -> list[Operation]:
+    """The group rooted at `root`, in program order.  A producer whose result is read outside
+    the group too joins as an extra output of the kernel (escapes: multi-output fusion) when
+    escape_ok says so."""
     members = {root}
     shape = cann.origin_shape(root.results[0].type)
+    escapes = 0
     changed = True
     while changed:
         changed = False
@@ -192,14 +206,99 @@ def _grow(root: Operation, taken: set[Operation]) -> list[Operation]:
                     continue
                 if cann.origin_shape(p.results[0].type) != shape:
                     continue
-                if any(u.operation not in members for u in p.results[0].uses):
+                escapes_too = any(u.operation not in members for u in p.results[0].uses)
+                if escapes_too and not (allow_escapes and escape_ok(p, members, root)):
                     continue
                 trial = _in_order(members | {p})
-                if not fits_ub(trial):
+                if (escapes or escapes_too) and (_epilogue_input(trial) is not None
+                                    or _reads_into_conv(root.results[0])):
+                    continue  # an epilogue or a prologue stores no extra output: it stays one
+                if not fits_ub(trial, extra=escapes + escapes_too):
                     continue
                 members.add(p)
+                escapes += escapes_too
                 changed = True
-    return _in_order(members)
+    group = _in_order(members)
+    if allow_escapes and escaping(group) and _has_cycle(group):
+        return _grow(root, taken, allow_escapes=False)
+    return group
+
+
+def _has_cycle(group: list[Operation]) -> bool:
+    """Some op outside the group that the group depends on reads (transitively) a member's
+    result: the fused kernel would need a value that needs it."""
+    members = set(group)
+    block = group[-1].parent_block()
+    ancestors = _ancestors(group, block) - members
+    tainted: set[Operation] = set()
+    for o in block.ops if block is not None else ():
+        if o in ancestors and any(isinstance(v.owner, Operation) and
+                                  (v.owner in members or v.owner in tainted) for v in o.operands):
+            tainted.add(o)
+    return bool(tainted)
+
+
+def escaping(ops: list[Operation]) -> list[SSAValue]:
+    """The results of a group's ops but the root's that ops outside the group read: the fused
+    kernel's extra results, in program order."""
+    inside = set(ops)
+    return [r for o in ops[:-1] for r in o.results
+            if any(u.operation not in inside for u in r.uses)]
+
+
+def extra_output_gain_us(v: SSAValue) -> float:
+    """The cost model's estimate (microseconds, on the module's chip) of what storing `v` as
+    an extra output of the kernel that reads it saves against computing `v` in a kernel of its
+    own: v's kernel reads its inputs and writes v, then the reader's kernel reads v back; as an
+    extra output the reader's kernel reads v's inputs and writes v (the extra store: v's bytes
+    to HBM, as v's own kernel wrote them).  Saved: the launch (compiler/backend/perf_report.py
+    LAUNCH_OVERHEAD_US) and one read of v."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+
+    bw = _chip_of(v).hbm_tb_per_s * 1e6  # bytes per microsecond
+    return LAUNCH_OVERHEAD_US + _elems(v.type) * _bytes(v.type) / bw
+
+
+def _chip_of(v: SSAValue):
+    """The profile of the chip of v's module (fusion/depthwise.py _module_chip)."""
+    from compiler.target.chips import DEFAULT_CHIP, get_chip
+    from compiler.transforms.fusion.depthwise import _module_chip
+
+    owner = v.owner
+    op = owner if isinstance(owner, Operation) else owner.parent_op()
+    return _module_chip(op) if op is not None else get_chip(DEFAULT_CHIP)
+
+
+def escape_ok(p: Operation, members: set[Operation], root: Operation) -> bool:
+    """Whether p, read outside the group `members` (rooted at `root`) too, may join it with its
+    result as an extra output: the result has the root's element type, every outside reader is
+    an op of the block (a func.return too), and the cost model gains (extra_output_gain_us > 0).
+    No member may depend on an outside reader (a cycle: the kernel would need what needs it):
+    _grow checks the grown group (_has_cycle) and else grows it again without extra outputs."""
+    v = p.results[0]
+    if elem_of(v) != elem_of(root.results[0]):
+        return False
+    block = root.parent_block()
+    outside = [u.operation for u in v.uses if u.operation not in members]
+    if any(o.parent_block() is not block for o in outside):
+        return False
+    order = {o: i for i, o in enumerate(block.ops)} if block is not None else {}
+    if any(order[o] < order[root] for o in outside):
+        return False  # (a reader before the root: the kernel, at the root, would come too late)
+    return extra_output_gain_us(v) > 0  # (the grown group is checked for cycles: _has_cycle)
+
+
+def _ancestors(ops, block) -> set[Operation]:
+    """The ops of `block` that the ops `ops` depend on (transitively)."""
+    seen: set[Operation] = set()
+    todo = [v for o in ops for v in o.operands]
+    while todo:
+        v = todo.pop()
+        o = v.owner
+        if isinstance(o, Operation) and o not in seen and o.parent_block() is block:
+            seen.add(o)
+            todo.extend(o.operands)
+    return seen
 
 
 def _in_order(ops) -> list[Operation]:
@@ -233,8 +332,8 @@ def epilogue_host(fk: Operation) -> Operation | None:
     """The op (cube or pool) whose kernel runs the cann.FusedKernel `fk` as its epilogue: fk's
     input #0 is that op's single-use result, of fk's shape, in fk's block.  None: fk is a
     kernel of its own."""
-    if not isinstance(fk, cann.FusedKernelOp) or not fk.inputs:
-        return None
+    if not isinstance(fk, cann.FusedKernelOp) or not fk.inputs or fk.extra:
+        return None  # (a cube or pool kernel's epilogue stores one result)
     v = fk.inputs[0]
     shape = cann.origin_shape(fk.y.type)
     host = v.owner
@@ -260,9 +359,12 @@ def _epilogue_input(ops: list[Operation]) -> SSAValue | None:
 def build_fused_kernel(ops: list[Operation]) -> cann.FusedKernelOp:
     """A cann.FusedKernel computing ops[-1] (the root) from the ops' outside operands; the body
     holds clones of `ops` (scalar constants copied in) on origin-shaped block arguments.  A cube
-    op's single-use result among the operands is input #0 (the kernel is that op's epilogue)."""
+    op's single-use result among the operands is input #0 (the kernel is that op's epilogue),
+    unless the group has escaping values: those are yielded after the root, the kernel's extra
+    results (a vector kernel of its own stores them)."""
     inside = {r for o in ops for r in o.results}
-    first = _epilogue_input(ops)
+    extra = escaping(ops)
+    first = _epilogue_input(ops) if not extra else None
     inputs: list[SSAValue] = [first] if first is not None else []
     for o in ops:
         for v in o.operands:
@@ -283,8 +385,9 @@ def build_fused_kernel(ops: list[Operation]) -> cann.FusedKernelOp:
         for a, b in zip(o.results, new.results):
             mapping[a] = b
     root = ops[-1]
-    block.add_op(cann.YieldOp.create(operands=[mapping[root.results[0]]]))
-    fk = cann.FusedKernelOp(inputs, tensor_of(root.results[0]), Region(block))
+    block.add_op(cann.YieldOp.create(operands=[mapping[root.results[0]], *(mapping[v] for v in extra)]))
+    fk = cann.FusedKernelOp(inputs, tensor_of(root.results[0]), Region(block),
+                            [tensor_of(v) for v in extra])
     return with_loc(fk, root)
 
 
@@ -324,8 +427,8 @@ def _why_alone(op: Operation) -> list[str]:
                 reasons.append(f"producer {_describe(p)} has other consumers")
         elif isinstance(p, cann.FusedKernelOp):
             if len(list(p.results[0].uses)) > 1:
-                reasons.append(f"producer {_describe(p)} has other consumers (a fused kernel "
-                               "has one result)")
+                reasons.append(f"producer {_describe(p)} has other consumers (its group "
+                               "took no extra result)")
             elif cann.origin_shape(p.results[0].type) != shape:
                 reasons.append(f"producer {_describe(p)} has another shape")
         elif p.has_trait(OutputFusable, value_if_unregistered=False):
@@ -362,15 +465,19 @@ def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
             taken.update(group)
             if len(group) < 2 and _epilogue_input(group) is None:
                 continue  # one op on its own: no kernel saved (a cube op's epilogue saves one)
+            escaped = escaping(group)
             fk = build_fused_kernel(group)
             Rewriter.insert_op(fk, _before(group[-1]))
             group[-1].results[0].replace_all_uses_with(fk.y)
+            for ev, er in zip(escaped, fk.extra):
+                ev.replace_all_uses_with(er)  # (the group's own uses are erased with it)
             for o in reversed(group):
                 o.detach()
                 o.erase()
             report.kernels += 1
             report.ops_fused += len(group)
             report.epilogues += epilogue_host(fk) is not None
+            report.extra_outputs += len(escaped)
     if prologues:
         mark_prologues(root_op, report)
     for o in root_op.walk():
@@ -507,6 +614,10 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool,
     # convs, and reductions too (each recomputes it on its own tiles)
     why = _consumer_problem(result, reductions=True)
     if why is not None:
+        if any(_reduction_reader(u, result) for u in users) and not epilogue:
+            # read by a reduction and by others: the reduction's kernel stores it (an extra output)
+            escape = escape_problem(result, ops, inputs)
+            return None if escape is None else f"{why}; {escape}"
         return why
     if epilogue:
         return "it is a cube op's epilogue"
@@ -530,7 +641,120 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool,
     return None
 
 
+# --- multi-output prologues: a reduction's kernel stores its prologue's result for the others ---
+
+def escape_host(result: SSAValue) -> Operation | None:
+    """The row reduction (LayerNorm, AddLayerNorm) that runs the pointwise kernel computing
+    `result` as its prologue AND stores `result` from UB to GM as an extra output of its kernel
+    (multi-output fusion: XLA's multi-output fusion, CANN AddLayerNorm's optional x1 + x2
+    output), because other consumers read it: the first row reduction reading it as a data
+    input, in program order.  None when no consumer is one, or every consumer is a prologue
+    taker (then each recomputes it and nothing is stored)."""
+    users = list(dict.fromkeys(live_uses(result)))
+    if not users or _consumer_problem(result, reductions=True) is None:
+        return None
+    rows = [u for u in users if _reduction_reader(u, result)
+            and isinstance(u, (cann.LayerNormOp, cann.AddLayerNormOp))]
+    if not rows:
+        return None
+    block = rows[0].parent_block()
+    if block is None or any(u.parent_block() is not block for u in users):
+        return None
+    order = {o: i for i, o in enumerate(block.ops)}
+    return min(rows, key=lambda u: order[u])
+
+
+def escape_gain_us(result: SSAValue, inputs) -> float:
+    """The cost model's estimate (microseconds, on the module's chip) of what storing `result`
+    as an extra output of its reduction's kernel saves against a kernel of its own: the launch
+    (compiler/backend/perf_report.py LAUNCH_OVERHEAD_US) and that kernel's GM traffic (its
+    inputs read, its result written, the reduction's read of it) less the reduction kernel's
+    new traffic (the inputs read instead of the result, the extra output written)."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+
+    bw = _chip_of(result).hbm_tb_per_s * 1e6  # bytes per microsecond
+    y = _elems(result.type) * _bytes(result.type)
+    ins = sum(_elems(v.type) * _bytes(v.type) for v in inputs)
+    alone = ins + y + y  # the kernel reads its inputs, writes y; the reduction reads y
+    fused = ins + y  # the reduction reads the inputs, writes y (the extra output)
+    return LAUNCH_OVERHEAD_US + (alone - fused) / bw
+
+
+def escape_problem(result: SSAValue, ops: list[Operation] | None, inputs) -> str | None:
+    """Why the pointwise kernel computing `result` (read by a row reduction as a data input and
+    by other consumers) cannot run in that reduction's kernel with `result` as an extra output
+    (escape_host), or None: its inputs as a reduction prologue's, its live tiles, the
+    reduction's two and the extra output's leave a tile in UB, the reduction's other operands
+    are defined before it (the reduction's kernel then moves up to it: no consumer of the
+    extra output runs before the kernel storing it, no cycle), and the cost model's gain is
+    positive."""
+    host = escape_host(result)
+    if host is None:
+        return "no row reduction (LayerNorm, AddLayerNorm) reads it as a data input to store it"
+    why = _inputs_problem(result, inputs, "the reduced tensor's shape, a scalar nor a channel vector",
+                          channel_vectors=True)
+    if why is not None:
+        return f"no extra output of {_describe(host)}: {why}"
+    if ops is not None and not fits_ub(ops, extra=3):
+        return (f"no extra output of {_describe(host)}: its live tiles, the reduction's and the "
+                "stored tile leave no tile of the minimum size in UB")
+    fk = result.owner
+    if _first_consumer(fk, host) is not host:
+        for v in host.operands:
+            if v is not result and not _defined_before(v, fk) and not isinstance(v.owner, cann.ConstOp):
+                return (f"no extra output of {_describe(host)}: another consumer runs before it "
+                        "and it cannot move up (an operand is computed after this kernel)")
+    if escape_gain_us(result, inputs) <= 0:
+        return f"no extra output of {_describe(host)}: the cost model finds no gain"
+    return None
+
+
+def _defined_before(v: SSAValue, op) -> bool:
+    o = v.owner
+    if not isinstance(o, Operation):
+        return True  # a block argument
+    block = o.parent_block()
+    if block is None or not isinstance(op, Operation) or block is not op.parent_block():
+        return False
+    for x in block.ops:
+        if x is op:
+            return False
+        if x is o:
+            return True
+    return False
+
+
+def _first_consumer(fk, host: Operation) -> Operation | None:
+    """The first op after fk in its block that reads fk's result."""
+    block = host.parent_block()
+    assert block is not None
+    users = set(live_uses(fk.results[0]))
+    return next((x for x in block.ops if x in users), None)
+
+
+def _move_host_up(fk: Operation) -> None:
+    """Place fk's escape host right after fk, with the constants it reads that come later
+    (escape_problem checked its other operands): the extra output is then stored before any
+    other consumer of fk runs."""
+    host = escape_host(fk.results[0])
+    if host is None or _first_consumer(fk, host) is host:
+        return
+    block = fk.parent_block()
+    assert block is not None
+    at = fk
+    for v in host.operands:
+        c = v.owner
+        if isinstance(c, cann.ConstOp) and not _defined_before(v, fk):
+            c.detach()
+            block.insert_op_after(c, at)
+            at = c
+    host.detach()
+    block.insert_op_after(host, at)
+
+
 def _fk_problem(fk: cann.FusedKernelOp) -> str | None:
+    if fk.extra:
+        return "it has extra results (a prologue's values stay in UB)"
     return prologue_problem(fk.results[0], list(fk.inputs), epilogue_host(fk) is not None,
                             fk.body_ops())
 
@@ -605,6 +829,9 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
         if why is None:
             op.attributes[PROLOGUE_ATTR] = UnitAttr()
             report.prologues += 1
+            if escape_host(op.y) is not None:
+                _move_host_up(op)
+                report.extra_outputs += 1
         elif epilogue_host(op) is None:  # (a cube or pool op's epilogue is no kernel of its own)
             report.unfused.append(Unfused(_describe(op), "prologue rejected",
                                           [f"not its consumers' prologue: {why}"]))

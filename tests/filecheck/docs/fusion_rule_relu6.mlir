@@ -26,11 +26,15 @@ func.func @relu6_of_relu(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   func.return %y : tensor<2x8xf32>
 }
 
-// A Relu something else reads is not matched (a non-root node has no consumer outside the match).
+// A Relu something else reads is not matched (a non-root node has no consumer outside the match);
+// the automatic fusion then makes both one FusedKernel, the Relu its extra result.
 // CHECK-LABEL: func.func @relu_read_twice
-// CHECK-NEXT: %[[R:.*]] = cann.Relu %x
-// CHECK-NEXT: %[[Y:.*]] = cann.Relu6 %[[R]]
-// CHECK-NEXT: func.return %[[R]], %[[Y]]
+// CHECK-NEXT: %[[Y:.*]], %[[R:.*]] = cann.FusedKernel %x
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: %[[R2:.*]] = cann.Relu %{{.*}}
+// CHECK-NEXT: %[[Y2:.*]] = cann.Relu6 %[[R2]]
+// CHECK-NEXT: cann.Yield %[[Y2]], %[[R2]]
+// CHECK: func.return %[[R]], %[[Y]]
 func.func @relu_read_twice(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
   %r = cann.Relu %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
   %y = cann.Relu6 %r : (tensor<2x8xf32>) -> tensor<2x8xf32>

@@ -57,17 +57,19 @@ func.func @diamond(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   func.return %4 : tensor<4xf32>
 }
 
-// A value with a consumer outside the group stays materialized: two kernels.
+// A value with a consumer outside the group is stored as an extra result of the one kernel
+// (multi-output fusion), yielded after the root.
 // CHECK-LABEL: func.func @escapes
-// CHECK-NEXT:    %[[A:.*]] = cann.FusedKernel %x, %y
+// CHECK-NEXT:    %[[B:.*]], %[[A:.*]] = cann.FusedKernel %x, %y : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
 // CHECK:           cann.Add
-// CHECK-NEXT:      cann.Neg
-// CHECK:         %[[B:.*]] = cann.FusedKernel %[[A]]
-// CHECK:           cann.Tanh
+// CHECK-NEXT:      %[[N:.*]] = cann.Neg
+// CHECK-NEXT:      cann.Tanh
 // CHECK-NEXT:      cann.Exp
-// CHECK-NEXT:      cann.Mul
+// CHECK-NEXT:      %[[M:.*]] = cann.Mul
+// CHECK-NEXT:      cann.Yield %[[M]], %[[N]] : tensor<4xf32>, tensor<4xf32>
 // CHECK:         func.return %[[A]], %[[B]]
-// REPORT: automatic fusion: 29 pointwise ops in 10 fused kernels
+// REPORT: automatic fusion: 29 pointwise ops in 9 fused kernels
+// REPORT: values read by several consumers stored as extra outputs of the kernel computing them (multi-output fusion): 1
 // REPORT: pointwise ops left as kernels of their own (why no neighbour took them):
 // REPORT-NEXT:   FusedKernel (fused kernel): {{.*}}its operands are graph inputs or constants
 // REPORT-NOT:    Cast (elementwise)
