@@ -1,6 +1,6 @@
 """Common TF ops of held-out models (issue #12): rounding, sign, log1p / expm1, softsign, selu,
 floor division and modulo, DivNoNan, LogSoftmax, ClipByValue, IsNan / IsInf / IsFinite,
-ZerosLike / OnesLike, Unpack and OneHot, through cann-compile and cann-run --compare-with the
+ZerosLike / OnesLike, ArgMax / ArgMin, Unpack and OneHot, through cann-compile and cann-run --compare-with the
 frozen graph (tf-to-cann rows: lit tf_to_cann_common_ops.mlir)."""
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ def _float_model():
         r += tf.where(tf.math.is_inf(q), 2.0, 0.0) + tf.math.divide_no_nan(x, tf.math.floor(x))
         r += tf.nn.log_softmax(x) + tf.clip_by_value(x, -0.5, 0.75)
         r += tf.zeros_like(x) + 2.0 * tf.ones_like(x)
+        # ties (quarters repeat): the first index, as TF; int64 and int32 outputs
+        r += tf.cast(tf.math.argmax(x, axis=-1), tf.float32)[..., None]
+        r += tf.cast(tf.math.argmin(x, axis=1, output_type=tf.int32), tf.float32)[:, None, :]
         parts = tf.unstack(tf.reshape(x, (1, 4, 2, 4)), axis=2)
         return r + tf.reshape(tf.concat([parts[1] * 3.0, parts[0]], axis=-1), (1, 4, 8))
 

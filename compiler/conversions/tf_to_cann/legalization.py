@@ -78,6 +78,7 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "Neg": ("f16", "f32", "bf16", "i8", "i32", "i64"), "Sqrt": F, "Rsqrt": F, "Square": FI,
     "Erf": F, "Erfc": F, "Exp": F, "Log": F, "Abs": ("f16", "f32", "bf16", "i32", "i64"),
     "Reciprocal": F, "Softplus": F, "Sin": F, "Cos": F,
+    # not in cann-facts.md: the CANN op library's names (ops-math) of these elementwise ops
     "Floor": F, "Ceil": F, "Round": F, "Sign": ("f16", "f32", "bf16", "i32", "i64"), "Log1p": F,
     "Expm1": F, "FloorDiv": ARITH, "FloorMod": ("f16", "f32", "bf16", "i32", "i64"),
     "Add": ARITH, "Mul": ARITH, "Sub": ARITH, "RealDiv": F, "Maximum": ARITH, "Minimum": ARITH,
@@ -640,6 +641,40 @@ def _one_hot(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     hit = b.create(cann.EqualOp, [ex, pos], TensorType(i1, rt.get_shape()))
     on, off = (b.reshape(node.operand(i), [1] * len(rng)) for i in (2, 3))
     return [b.create(cann.SelectV2Op, [hit, on, off], rt)]
+
+
+def _arg_reduce(tf_name: str) -> BuildFn:
+    """ArgMax / ArgMin(x, axis) as reductions with an index, from existing cann ops: the first
+    position of the extreme value (TF's choice on ties) is
+    ReduceMinD(SelectV2(Equal(x, ReduceMaxD / ReduceMinD(x)), 0..n-1, n)) on int32, Cast to
+    the output type (int64) if needed."""
+    find = cann.ReduceMaxDOp if tf_name == "ArgMax" else cann.ReduceMinDOp
+
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        x = node.operand(0)
+        xs = list(shape_of(x))
+        if not xs:
+            raise LegalizationError("input must have rank at least 1")
+        axis = _axis(node, 1, len(xs))
+        n = xs[axis]
+        if n < 0:
+            raise LegalizationError(f"needs a static dimension {axis}")
+        kept = xs[:axis] + [1] + xs[axis + 1:]
+        props = {"axes": int_array([axis]), "keep_dims": IntegerAttr(1, 1)}
+        m = b.create(find, [x], TensorType(elem_of(x), kept), **props)
+        hit = b.create(cann.EqualOp, [x, m], TensorType(i1, xs))
+        pos = [1] * len(xs)
+        pos[axis] = n
+        idx = b.const(np.arange(n, dtype=np.int32).reshape(pos))
+        none = b.const(np.full([1] * len(xs), n, np.int32))
+        at = b.create(cann.SelectV2Op, [hit, idx, none], TensorType(i32, xs))
+        rt = node.result_type()
+        first = b.create(cann.ReduceMinDOp, [at], TensorType(i32, rt.get_shape()),
+                         axes=int_array([axis]), keep_dims=IntegerAttr(0, 1))
+        if rt.element_type == i32:
+            return [first]
+        return [b.create(cann.CastOp, [first], rt, dst_type=rt.element_type)]
+    return build
 
 
 def _reduce_axes(node: TfNode) -> list[int]:
@@ -1479,6 +1514,9 @@ RULES: list[Rule] = [
          note="decomposed: Cast to int32 + ReduceMaxD + Cast to bool"),
     # scans: the constant axis becomes an attribute.  The op is CANN's Cumsum(x, axis;
     # exclusive, reverse) as the CANN op library names it; cann-facts.md's table does not list it.
+    *[Rule(k, "ReduceMinD", _arg_reduce(k), note=f"decomposed: first index of the {w}: "
+           f"{r} + Equal + SelectV2(0..n-1, n) + ReduceMinD (int32)")
+      for k, w, r in (("ArgMax", "max", "ReduceMaxD"), ("ArgMin", "min", "ReduceMinD"))],
     Rule("Cumsum", "Cumsum", _cumsum),
     # data movement: constant inputs become attributes
     Rule("Transpose", "TransposeD", one_to_one(cann.TransposeDOp, (0,), {

@@ -3,7 +3,7 @@
 // Expm1, FloorDiv, FloorMod) and those decomposed into existing cann ops: Softsign, Selu (Elu),
 // DivNoNan, LogSoftmax, ClipByValue, IsNan / IsInf / IsFinite (compares), Unpack (SplitD),
 // OneHot (Equal against 0..depth-1 + SelectV2); ZerosLike / OnesLike / Rank / Size of static
-// shapes are constants.
+// shapes are constants; ArgMax / ArgMin are index-carrying reductions from existing ops.
 // CHECK-LABEL: func.func @unary(
 // CHECK-NEXT: %0 = cann.Floor %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
 // CHECK-NEXT: %1 = cann.Ceil %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -105,4 +105,28 @@ func.func @unpack_one_hot(%x: tensor<3x2x4xf32>, %i: tensor<2x3xi32>) -> (tensor
   %0:2 = "tf.Unpack"(%x) {axis = 1 : i64, num = 2 : i64} : (tensor<3x2x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>)
   %1 = "tf.OneHot"(%i, %d, %on, %off) {axis = 1 : i64} : (tensor<2x3xi32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x5x3xf32>
   func.return %0#0, %0#1, %1 : tensor<3x4xf32>, tensor<3x4xf32>, tensor<2x5x3xf32>
+}
+// ArgMax / ArgMin: the first index of the extreme (TF on ties): SelectV2 of the positions where
+// x equals its max / min (n elsewhere), then ReduceMinD on int32; Cast for int64 outputs.
+// CHECK-LABEL: func.func @arg(
+// CHECK: %0 = cann.ReduceMaxD %x {axes = array<i64: 1>, keep_dims = true} : (tensor<3x5xf32>) -> tensor<3x1xf32>
+// CHECK-NEXT: %1 = cann.Equal %x, %0 : (tensor<3x5xf32>, tensor<3x1xf32>) -> tensor<3x5xi1>
+// CHECK-NEXT: %2 = cann.Const dense<[[0, 1, 2, 3, 4]]> : tensor<1x5xi32>
+// CHECK-NEXT: %3 = cann.Const dense<5> : tensor<1x1xi32>
+// CHECK-NEXT: %4 = cann.SelectV2 %1, %2, %3 : (tensor<3x5xi1>, tensor<1x5xi32>, tensor<1x1xi32>) -> tensor<3x5xi32>
+// CHECK-NEXT: %5 = cann.ReduceMinD %4 {axes = array<i64: 1>, keep_dims = false} : (tensor<3x5xi32>) -> tensor<3xi32>
+// CHECK-NEXT: %6 = cann.Cast %5 {dst_type = i64} : (tensor<3xi32>) -> tensor<3xi64>
+// CHECK-NEXT: %7 = cann.ReduceMinD %x {axes = array<i64: 0>, keep_dims = true} : (tensor<3x5xf32>) -> tensor<1x5xf32>
+// CHECK-NEXT: %8 = cann.Equal %x, %7 : (tensor<3x5xf32>, tensor<1x5xf32>) -> tensor<3x5xi1>
+// CHECK-NEXT: %9 = cann.Const dense<[[0], [1], [2]]> : tensor<3x1xi32>
+// CHECK-NEXT: %10 = cann.Const dense<3> : tensor<1x1xi32>
+// CHECK-NEXT: %11 = cann.SelectV2 %8, %9, %10 : (tensor<3x5xi1>, tensor<3x1xi32>, tensor<1x1xi32>) -> tensor<3x5xi32>
+// CHECK-NEXT: %12 = cann.ReduceMinD %11 {axes = array<i64: 0>, keep_dims = false} : (tensor<3x5xi32>) -> tensor<5xi32>
+// CHECK-NEXT: func.return %6, %12 : tensor<3xi64>, tensor<5xi32>
+func.func @arg(%x: tensor<3x5xf32>) -> (tensor<3xi64>, tensor<5xi32>) {
+  %a1 = "tf.Const"() {value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %a0 = "tf.Const"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.ArgMax"(%x, %a1) : (tensor<3x5xf32>, tensor<i32>) -> tensor<3xi64>
+  %1 = "tf.ArgMin"(%x, %a0) : (tensor<3x5xf32>, tensor<i32>) -> tensor<5xi32>
+  func.return %0, %1 : tensor<3xi64>, tensor<5xi32>
 }
