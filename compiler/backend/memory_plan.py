@@ -109,7 +109,7 @@ ELEMENTWISE_FNS = frozenset({
     "Sub", "RealDiv", "Div", "Maximum", "Minimum", "Pow", "Rsqrt", "Sqrt", "Square",
     "SquaredDifference", "Erf", "Exp", "Log", "Neg", "Abs", "Gelu", "FastGelu", "Swish",
     "HardSwish", "Silu", "Mish", "Softplus", "Reciprocal", "Scale", "BNInfer", "ClipByValue",
-    "Sin", "Cos",
+    "Sin", "Cos", "Floor", "Ceil", "Round", "Sign", "Log1p", "Expm1", "FloorDiv", "FloorMod",
 })
 #: Concatenation: a vector kernel's `fn`.
 CONCAT_FNS = frozenset({"Concat", "ConcatD", "ConcatV2", "ConcatV2D"})

@@ -205,6 +205,13 @@ def _strided_slice(op, x):
     return np.asarray(x[strided_slice_index(op, x.ndim)])
 
 
+def _floor_div(a, b):
+    """TF's FloorDiv: floor(a / b) on floats, rounded toward -inf on integers."""
+    if np.issubdtype(np.asarray(a).dtype, np.floating):
+        return np.floor(a / b)
+    return np.floor_divide(a, b)
+
+
 #: op class -> numpy function(op, *operands in origin layout) -> result in origin layout.
 LIBRARY_SEMANTICS = {
     cann.Relu6Op: lambda op, x: np.clip(x, 0, 6),
@@ -212,6 +219,12 @@ LIBRARY_SEMANTICS = {
     cann.TanhOp: lambda op, x: np.tanh(x),
     cann.SinOp: lambda op, x: np.sin(x),
     cann.CosOp: lambda op, x: np.cos(x),
+    cann.FloorOp: lambda op, x: np.floor(x),
+    cann.CeilOp: lambda op, x: np.ceil(x),
+    cann.RoundOp: lambda op, x: np.round(x),  # halves to even, as TF's Round and Rint
+    cann.SignOp: lambda op, x: np.sign(x),
+    cann.Log1pOp: lambda op, x: np.log1p(x),
+    cann.Expm1Op: lambda op, x: np.expm1(x),
     cann.EluOp: lambda op, x: numerics.elu(x, _f(op.alpha, 1.0)),
     cann.LeakyReluOp: lambda op, x: numerics.leaky_relu(x, _f(op.negative_slope, 0.2)),
     cann.NegOp: lambda op, x: -x,
@@ -235,6 +248,8 @@ LIBRARY_SEMANTICS = {
     cann.MaximumOp: lambda op, a, b: np.maximum(a, b),
     cann.MinimumOp: lambda op, a, b: np.minimum(a, b),
     cann.PowOp: lambda op, a, b: np.power(a, b),
+    cann.FloorDivOp: lambda op, a, b: _floor_div(a, b),
+    cann.FloorModOp: lambda op, a, b: np.mod(a, b),  # the sign of b, as TF's FloorMod
     cann.SquaredDifferenceOp: lambda op, a, b: (a - b) * (a - b),
     cann.SelectV2Op: lambda op, c, a, b: np.where(c.astype(bool), a, b),
     cann.BNInferOp: _bn_infer,

@@ -61,6 +61,9 @@ VECTOR_FIT_ALIASES: dict[str, str] = {
     "Muls": "Mul", "Adds": "Add", "Fill": "Add", "SelectV2": "Add", "GeluErf": "Erf",
     "Neg": "Mul", "Abs": "Relu", "Log": "Exp", "Reciprocal": "Div", "Erfc": "Erf",
     "Sin": "Tanh", "Cos": "Tanh",  # a polynomial after range reduction, like Tanh
+    # rounding and sign: one vector instruction per element (vector round / compare), like Relu
+    **{k: "Relu" for k in ("Floor", "Ceil", "Round", "Sign")},
+    "Log1p": "Exp", "Expm1": "Exp", "FloorDiv": "Div", "FloorMod": "Div",
 }
 DEFAULT_VECTOR_FIT = "Add"
 

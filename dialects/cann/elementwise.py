@@ -222,6 +222,56 @@ class CosOp(UnaryCannOp):
 
 
 @irdl_op_definition
+class FloorOp(UnaryCannOp):
+    name = "cann.Floor"
+
+
+
+
+@irdl_op_definition
+class CeilOp(UnaryCannOp):
+    name = "cann.Ceil"
+
+
+
+
+@irdl_op_definition
+class RoundOp(UnaryCannOp):
+    """x rounded to the nearest integer, halves to even (TF's Round and Rint)."""
+
+    name = "cann.Round"
+
+
+
+
+@irdl_op_definition
+class SignOp(UnaryCannOp):
+    """-1, 0 or 1 by the sign of x (sign(0) = 0)."""
+
+    name = "cann.Sign"
+
+
+
+
+@irdl_op_definition
+class Log1pOp(UnaryCannOp):
+    """log(1 + x), accurate for small x."""
+
+    name = "cann.Log1p"
+
+
+
+
+@irdl_op_definition
+class Expm1Op(UnaryCannOp):
+    """exp(x) - 1, accurate for small x."""
+
+    name = "cann.Expm1"
+
+
+
+
+@irdl_op_definition
 class ReciprocalOp(UnaryCannOp):
     name = "cann.Reciprocal"
     traits = traits_def(PrecisionReduce(False), FoldedInFusion())
@@ -346,6 +396,24 @@ class PowOp(BinaryCannOp):
 class SquaredDifferenceOp(BinaryCannOp):
     name = "cann.SquaredDifference"
     traits = traits_def(PrecisionReduce(False))
+
+
+
+
+@irdl_op_definition
+class FloorDivOp(BinaryCannOp):
+    """floor(x1 / x2) (integers: rounded toward negative infinity)."""
+
+    name = "cann.FloorDiv"
+
+
+
+
+@irdl_op_definition
+class FloorModOp(BinaryCannOp):
+    """x1 - floor(x1 / x2) * x2: the remainder takes the sign of x2."""
+
+    name = "cann.FloorMod"
 
 
 

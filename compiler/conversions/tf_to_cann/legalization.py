@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
     UnregisteredOp,
     f32,
+    i1,
     i32,
     i64,
 )
@@ -77,6 +78,9 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "Neg": ("f16", "f32", "bf16", "i8", "i32", "i64"), "Sqrt": F, "Rsqrt": F, "Square": FI,
     "Erf": F, "Erfc": F, "Exp": F, "Log": F, "Abs": ("f16", "f32", "bf16", "i32", "i64"),
     "Reciprocal": F, "Softplus": F, "Sin": F, "Cos": F,
+    # not in cann-facts.md: the CANN op library's names (ops-math) of these elementwise ops
+    "Floor": F, "Ceil": F, "Round": F, "Sign": ("f16", "f32", "bf16", "i32", "i64"), "Log1p": F,
+    "Expm1": F, "FloorDiv": ARITH, "FloorMod": ("f16", "f32", "bf16", "i32", "i64"),
     "Add": ARITH, "Mul": ARITH, "Sub": ARITH, "RealDiv": F, "Maximum": ARITH, "Minimum": ARITH,
     "Pow": FI, "SquaredDifference": FI, "SelectV2": ANY, "InplaceUpdate": ANY,
     "MatMulV2": F, "BatchMatMulV2": F, "BNInfer": F, "LayerNorm": F, "SoftmaxV2": F,
@@ -498,6 +502,179 @@ def _softmax(node: TfNode, b: Builder) -> Sequence[SSAValue]:
 
 def _erfc(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.create(cann.ErfcOp, [node.operand(0)], node.result_type())]
+
+
+def _scalar(b: Builder, value: float, like: SSAValue) -> SSAValue:
+    """A constant of `like`'s element type, shaped [1] * rank (it broadcasts against `like`)."""
+    from dialects.common import numpy_dtype
+
+    return b.const(np.full([1] * len(shape_of(like)), value, numpy_dtype(elem_of(like))))
+
+
+def _same(b: Builder, cls: type[IRDLOperation], operands: Sequence[SSAValue], like: SSAValue,
+          elem: Attribute | None = None, **props: Attribute) -> SSAValue:
+    """A cann op whose result has `like`'s shape (and element type, or `elem`)."""
+    return b.create(cls, list(operands), TensorType(elem or elem_of(like), shape_of(like)), **props)
+
+
+def _softsign(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Softsign(x) = x / (1 + |x|)."""
+    x = node.operand(0)
+    d = _same(b, cann.AddOp, [_same(b, cann.AbsOp, [x], x), _scalar(b, 1.0, x)], x)
+    return [b.create(cann.RealDivOp, [x, d], node.result_type())]
+
+
+#: SELU's constants (Klambauer et al. 2017; TF's selu kernel)
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _selu(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Selu(x) = scale * Elu(x; alpha): scale * (x > 0 ? x : alpha * (exp(x) - 1))."""
+    x = node.operand(0)
+    e = _same(b, cann.EluOp, [x], x, alpha=FloatAttr(SELU_ALPHA, f32))
+    return [b.create(cann.MulOp, [e, _scalar(b, SELU_SCALE, x)], node.result_type())]
+
+
+def _div_no_nan(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """DivNoNan(x, y) = y == 0 ? 0 : x / y."""
+    x, y = node.operand(0), node.operand(1)
+    rt = node.result_type()
+    zero = _scalar(b, 0.0, y)
+    is0 = b.create(cann.EqualOp, [y, zero], TensorType(i1, shape_of(y)))
+    q = b.create(cann.RealDivOp, [x, y], rt)
+    return [b.create(cann.SelectV2Op, [is0, _scalar(b, 0.0, q), q], rt)]
+
+
+def _log_softmax(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """LogSoftmax(x) on the last axis = (x - max) - log(sum(exp(x - max)))."""
+    x = node.operand(0)
+    xs = list(shape_of(x))
+    if not xs:
+        raise LegalizationError("logits must have rank at least 1")
+    kept = TensorType(elem_of(x), xs[:-1] + [1])
+    props = {"axes": int_array([len(xs) - 1]), "keep_dims": IntegerAttr(1, 1)}
+    m = b.create(cann.ReduceMaxDOp, [x], kept, **props)
+    z = _same(b, cann.SubOp, [x, m], x)
+    s = b.create(cann.ReduceSumDOp, [_same(b, cann.ExpOp, [z], x)], kept, **props)
+    return [b.create(cann.SubOp, [z, b.create(cann.LogOp, [s], kept)], node.result_type())]
+
+
+def _clip_by_value(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """ClipByValue(t, lo, hi) = Minimum(Maximum(t, lo), hi)."""
+    rt = node.result_type()
+    lo = b.create(cann.MaximumOp, [node.operand(0), node.operand(1)], rt)
+    return [b.create(cann.MinimumOp, [lo, node.operand(2)], rt)]
+
+
+def _float_predicate(kind: str) -> BuildFn:
+    """IsNan = x != x; IsInf = |x| == inf; IsFinite = |x| < inf (false for NaN)."""
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        x = node.operand(0)
+        rt = node.result_type()
+        if kind == "IsNan":
+            return [b.create(cann.NotEqualOp, [x, x], rt)]
+        a = _same(b, cann.AbsOp, [x], x)
+        cls = cann.EqualOp if kind == "IsInf" else cann.LessOp
+        return [b.create(cls, [a, _scalar(b, np.inf, x)], rt)]
+    return build
+
+
+def _fill_like(value: float) -> BuildFn:
+    """ZerosLike / OnesLike: a constant of x's static shape (x itself is not read)."""
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        return _folded(node, b, np.full(node.static_result_shape(), value))
+    return build
+
+
+def _rank(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    return _folded(node, b, np.asarray(node.rank(0)))
+
+
+def _size(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    return _folded(node, b, np.asarray(int(np.prod(_static_shape(node, 0, "Size")))))
+
+
+def _unpack(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Unpack(value, axis, num) = SplitD into num parts on axis, each reshaped (axis dropped)."""
+    x = node.operand(0)
+    xs = list(shape_of(x))
+    if not xs:
+        raise LegalizationError("cannot unpack a scalar")
+    axis = node.int("axis", 0)
+    if not -len(xs) <= axis < len(xs):
+        raise LegalizationError(f"axis {axis} is out of range for rank {len(xs)}")
+    axis %= len(xs)
+    n = len(node.op.results)
+    if xs[axis] != n:
+        raise LegalizationError(f"dimension {axis} has size {xs[axis]}, num is {n}")
+    part = TensorType(elem_of(x), xs[:axis] + [1] + xs[axis + 1:])
+    if n == 1:
+        parts = [x]
+    else:
+        op = b.add(cann.SplitDOp(operands=[x], result_types=[[part] * n],
+                                 properties={"split_dim": IntegerAttr(axis, i64),
+                                             "num_split": IntegerAttr(n, i64)}))
+        parts = list(op.results)
+    return [b.reshape(p, node.result_type(i).get_shape()) for i, p in enumerate(parts)]
+
+
+def _one_hot(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """OneHot(indices, depth, on, off; axis) = SelectV2(Equal(indices, 0..depth-1), on, off),
+    the indices expanded on `axis`; an index outside [0, depth) gives all off values, as TF."""
+    idx = node.operand(0)
+    ish = list(shape_of(idx))
+    depth = node.const_ints(1, "depth")
+    if len(depth) != 1 or depth[0] < 0:
+        raise LegalizationError("input 1 (depth) must be a non-negative scalar")
+    axis = node.int("axis", -1)
+    if not -1 <= axis <= len(ish):
+        raise LegalizationError(f"axis {axis} is out of range for indices of rank {len(ish)}")
+    axis = len(ish) if axis == -1 else axis
+    from dialects.common import numpy_dtype
+
+    rt = node.result_type()
+    dt = numpy_dtype(elem_of(idx))
+    rng = [1] * (len(ish) + 1)
+    rng[axis] = depth[0]
+    pos = b.const(np.arange(depth[0], dtype=dt).reshape(rng))
+    ex = b.reshape(idx, ish[:axis] + [1] + ish[axis:])
+    hit = b.create(cann.EqualOp, [ex, pos], TensorType(i1, rt.get_shape()))
+    on, off = (b.reshape(node.operand(i), [1] * len(rng)) for i in (2, 3))
+    return [b.create(cann.SelectV2Op, [hit, on, off], rt)]
+
+
+def _arg_reduce(tf_name: str) -> BuildFn:
+    """ArgMax / ArgMin(x, axis) as reductions with an index, from existing cann ops: the first
+    position of the extreme value (TF's choice on ties) is
+    ReduceMinD(SelectV2(Equal(x, ReduceMaxD / ReduceMinD(x)), 0..n-1, n)) on int32, Cast to
+    the output type (int64) if needed."""
+    find = cann.ReduceMaxDOp if tf_name == "ArgMax" else cann.ReduceMinDOp
+
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        x = node.operand(0)
+        xs = list(shape_of(x))
+        if not xs:
+            raise LegalizationError("input must have rank at least 1")
+        axis = _axis(node, 1, len(xs))
+        n = xs[axis]
+        if n < 0:
+            raise LegalizationError(f"needs a static dimension {axis}")
+        kept = xs[:axis] + [1] + xs[axis + 1:]
+        props = {"axes": int_array([axis]), "keep_dims": IntegerAttr(1, 1)}
+        m = b.create(find, [x], TensorType(elem_of(x), kept), **props)
+        hit = b.create(cann.EqualOp, [x, m], TensorType(i1, xs))
+        pos = [1] * len(xs)
+        pos[axis] = n
+        idx = b.const(np.arange(n, dtype=np.int32).reshape(pos))
+        none = b.const(np.full([1] * len(xs), n, np.int32))
+        at = b.create(cann.SelectV2Op, [hit, idx, none], TensorType(i32, xs))
+        rt = node.result_type()
+        first = b.create(cann.ReduceMinDOp, [at], TensorType(i32, rt.get_shape()),
+                         axes=int_array([axis]), keep_dims=IntegerAttr(0, 1))
+        if rt.element_type == i32:
+            return [first]
+        return [b.create(cann.CastOp, [first], rt, dst_type=rt.element_type)]
+    return build
 
 
 def _reduce_axes(node: TfNode) -> list[int]:
@@ -1283,6 +1460,29 @@ RULES: list[Rule] = [
     _unary("Reciprocal", cann.ReciprocalOp),
     _unary("Inv", cann.ReciprocalOp),
     Rule("Softmax", "SoftmaxV2", _softmax),
+    _unary("Floor", cann.FloorOp),
+    _unary("Ceil", cann.CeilOp),
+    _unary("Round", cann.RoundOp),
+    _unary("Rint", cann.RoundOp),
+    _unary("Sign", cann.SignOp),
+    _unary("Log1p", cann.Log1pOp),
+    _unary("Expm1", cann.Expm1Op),
+    Rule("Softsign", "RealDiv", _softsign, note="decomposed: x / (Abs(x) + 1)"),
+    Rule("Selu", "Elu", _selu, note="decomposed: Elu(alpha 1.6733) * 1.0507"),
+    Rule("LogSoftmax", "ReduceMaxD", _log_softmax,
+         note="decomposed: (x - ReduceMaxD) - Log(ReduceSumD(Exp(x - ReduceMaxD)))"),
+    Rule("ClipByValue", "Maximum", _clip_by_value, note="decomposed: Minimum(Maximum(t, lo), hi)"),
+    *[Rule(k, "NotEqual" if k == "IsNan" else "Equal" if k == "IsInf" else "Less",
+           _float_predicate(k), note=note) for k, note in (
+        ("IsNan", "decomposed: NotEqual(x, x)"), ("IsInf", "decomposed: Equal(Abs(x), inf)"),
+        ("IsFinite", "decomposed: Less(Abs(x), inf)"))],
+    Rule("ZerosLike", "Const", _fill_like(0), dtype_operand=None, note="static shapes: a constant"),
+    Rule("OnesLike", "Const", _fill_like(1), dtype_operand=None, note="static shapes: a constant"),
+    Rule("Rank", "Const", _rank, dtype_operand=None, note="a constant"),
+    Rule("Size", "Const", _size, dtype_operand=None, note="static shapes: a constant"),
+    Rule("Unpack", "SplitD", _unpack, note="decomposed: SplitD + Reshape each part"),
+    Rule("OneHot", "SelectV2", _one_hot, dtype_operand=2,
+         note="decomposed: SelectV2(Equal(indices, Range(depth)), on, off)"),
     _unary("Softplus", cann.SoftplusOp),  # docs/extending.md's worked example
     # binary elementwise (broadcasting)
     _binary("Add", cann.AddOp),
@@ -1294,6 +1494,9 @@ RULES: list[Rule] = [
     _binary("Minimum", cann.MinimumOp),
     _binary("Pow", cann.PowOp),
     _binary("SquaredDifference", cann.SquaredDifferenceOp),
+    _binary("FloorDiv", cann.FloorDivOp),
+    _binary("FloorMod", cann.FloorModOp),
+    Rule("DivNoNan", "RealDiv", _div_no_nan, note="decomposed: SelectV2(Equal(y, 0), 0, x / y)"),
     Rule("SelectV2", "SelectV2", one_to_one(cann.SelectV2Op, (0, 1, 2)), dtype_operand=1),
     Rule("Select", "SelectV2", _select, dtype_operand=1,
          note="a vector condition is reshaped to [n, 1, ...]"),
@@ -1318,6 +1521,9 @@ RULES: list[Rule] = [
          note="decomposed: Cast to int32 + ReduceMaxD + Cast to bool"),
     # scans: the constant axis becomes an attribute.  The op is CANN's Cumsum(x, axis;
     # exclusive, reverse) as the CANN op library names it; cann-facts.md's table does not list it.
+    *[Rule(k, "ReduceMinD", _arg_reduce(k), note=f"decomposed: first index of the {w}: "
+           f"{r} + Equal + SelectV2(0..n-1, n) + ReduceMinD (int32)")
+      for k, w, r in (("ArgMax", "max", "ReduceMaxD"), ("ArgMin", "min", "ReduceMinD"))],
     Rule("Cumsum", "Cumsum", _cumsum),
     # data movement: constant inputs become attributes
     Rule("Transpose", "TransposeD", one_to_one(cann.TransposeDOp, (0,), {

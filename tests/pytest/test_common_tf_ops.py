@@ -1,0 +1,64 @@
+"""Common TF ops of held-out models (issue #12): rounding, sign, log1p / expm1, softsign, selu,
+floor division and modulo, DivNoNan, LogSoftmax, ClipByValue, IsNan / IsInf / IsFinite,
+ZerosLike / OnesLike, ArgMax / ArgMin, Unpack and OneHot, through cann-compile and cann-run --compare-with the
+frozen graph (tf-to-cann rows: lit tf_to_cann_common_ops.mlir)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.pytest.test_reduction_prologue import _compile_and_compare
+
+
+def _quarters(shape, seed=0):
+    """Multiples of 1/4 in [-3, 3): exact halves (x * 2) and zeros (Sign(0), DivNoNan by 0)."""
+    rng = np.random.default_rng(seed)
+    return (rng.integers(-12, 12, shape) / 4).astype("float32")
+
+
+def _float_model():
+    import keras
+    import tensorflow as tf
+
+    def f(x):
+        r = tf.math.round(x * 2.0) + tf.math.rint(x * 2.0 + 1.0)  # halves go to even
+        r += tf.math.floor(x * 3.0) - tf.math.ceil(x * 3.0) + tf.math.sign(x)
+        r += tf.math.log1p(tf.abs(x)) + tf.math.expm1(x * 0.5)
+        r += tf.nn.softsign(x) + tf.nn.selu(x)
+        r += tf.math.floordiv(x, 0.7) + tf.math.floormod(x, -0.7)
+        q = x / tf.math.floor(x)  # inf (x / 0) and nan (0 / 0) on purpose
+        r += tf.where(tf.math.is_finite(q), q, 0.0) + tf.where(tf.math.is_nan(q), 1.0, 0.0)
+        r += tf.where(tf.math.is_inf(q), 2.0, 0.0) + tf.math.divide_no_nan(x, tf.math.floor(x))
+        r += tf.nn.log_softmax(x) + tf.clip_by_value(x, -0.5, 0.75)
+        r += tf.zeros_like(x) + 2.0 * tf.ones_like(x)
+        # ties (quarters repeat): the first index, as TF; int64 and int32 outputs
+        r += tf.cast(tf.math.argmax(x, axis=-1), tf.float32)[..., None]
+        r += tf.cast(tf.math.argmin(x, axis=1, output_type=tf.int32), tf.float32)[:, None, :]
+        parts = tf.unstack(tf.reshape(x, (1, 4, 2, 4)), axis=2)
+        return r + tf.reshape(tf.concat([parts[1] * 3.0, parts[0]], axis=-1), (1, 4, 8))
+
+    x = keras.Input((4, 8), name="x")
+    return keras.Model(x, keras.layers.Lambda(f)(x))
+
+
+def test_rounding_activations_and_predicates_match_tf(tmp_path, capsys):
+    _compile_and_compare(tmp_path, capsys, _float_model(), "float_ops",
+                         inputs={"x": _quarters((1, 4, 8))})
+
+
+def _int_model():
+    import keras
+    import tensorflow as tf
+
+    def f(i):
+        d = tf.math.floordiv(i, 3) * 10 + tf.math.floormod(i, -4)  # negatives round to -inf
+        hot = tf.one_hot(i, 5, on_value=2.0, off_value=-1.0, axis=1)  # -3..-1, 5, 6: all off
+        return tf.cast(d, tf.float32)[:, None, :] * hot
+
+    i = keras.Input((7,), dtype="int32", name="i")
+    return keras.Model(i, keras.layers.Lambda(f, output_shape=(5, 7))(i))
+
+
+def test_integer_floor_division_and_one_hot_match_tf(tmp_path, capsys):
+    i = np.array([[-7, -3, -1, 0, 2, 5, 6]], dtype=np.int32)
+    _compile_and_compare(tmp_path, capsys, _int_model(), "int_ops", inputs={"i": i})
