@@ -174,32 +174,27 @@ def _types_getter(cls: type, d) -> Callable[[Any], Any]:
     return d.get_types
 
 
-def _attr_list(p: FastPrinter, attrs) -> None:
-    memo, write = p._attr_text, p._write
+def _memo_list(p: FastPrinter, items, memo: dict, print_one) -> None:
+    """`items` comma-separated: each by its memoized text (by id), else by `print_one`."""
+    write = p._write
     first = True
-    for a in attrs:
+    for x in items:
         if not first:
             write(", ")
         first = False
-        text = memo.get(id(a))
+        text = memo.get(id(x))
         if text is None:
-            p.print_attribute(a)
+            print_one(x)
         else:
             write(text)
+
+
+def _attr_list(p: FastPrinter, attrs) -> None:
+    _memo_list(p, attrs, p._attr_text, p.print_attribute)
 
 
 def _ssa_list(p: FastPrinter, values) -> None:
-    names, write = p._names, p._write
-    first = True
-    for v in values:
-        if not first:
-            write(", ")
-        first = False
-        text = names.get(id(v))
-        if text is None:
-            p.print_ssa_value(v)
-        else:
-            write(text)
+    _memo_list(p, values, p._names, p.print_ssa_value)
 
 
 def _attr_dict_step(cls: type, d: AttrDictDirective) -> Step:

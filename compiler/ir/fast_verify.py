@@ -88,10 +88,14 @@ def _attr_check(constr: AttrConstraint, bases: tuple[type, ...] | None = None) -
         return _type_check(tuple(only))
     if constr.variables():
         raise _Unsupported
+    return _verifies(constr)
 
-    def check(attr: object) -> bool:
+
+def _verifies(constr) -> _Check:
+    """The check that runs the constraint's own verify (a constraint without a faster form)."""
+    def check(value: object) -> bool:
         try:
-            constr.verify(attr, VerificationContext())  # type: ignore[arg-type]
+            constr.verify(value, VerificationContext())
         except VerifyException:
             return False
         return True
@@ -107,14 +111,7 @@ def _range_check(constr: RangeConstraint, single: bool) -> tuple[_Check | None, 
         return _attr_check(constr.constraint.constr), True  # a single value: length 1
     if constr.variables() or constr.variables_from_length():
         raise _Unsupported
-
-    def check(types: object) -> bool:
-        try:
-            constr.verify(types, VerificationContext())  # type: ignore[arg-type]
-        except VerifyException:
-            return False
-        return True
-    return check, False
+    return _verifies(constr), False
 
 
 def _count(defs: Sequence[tuple[str, object]]) -> tuple[int, int, bool]:
