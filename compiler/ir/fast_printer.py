@@ -197,6 +197,25 @@ def _ssa_list(p: FastPrinter, values) -> None:
     _memo_list(p, values, p._names, p.print_ssa_value)
 
 
+def _attr_entries(p: FastPrinter, items) -> None:
+    """`key = value, ...` of an attribute dictionary (a unit attribute prints as its key only),
+    as Printer._print_attr_string writes them."""
+    write = p._write
+    first = True
+    for k, v in items:
+        if not first:
+            write(", ")
+        first = False
+        write(p.key_text(k))
+        cv = type(v)
+        unit = _IS_UNIT.get(cv)
+        if unit is None:
+            unit = _IS_UNIT[cv] = isinstance(v, UnitAttr)
+        if not unit:
+            write(" = ")
+            p.print_attribute(v)
+
+
 def _attr_dict_step(cls: type, d: AttrDictDirective) -> Step:
     op_def = cls.get_irdl_definition()  # type: ignore[attr-defined]
     expected = frozenset(d.expected_properties)
@@ -216,19 +235,7 @@ def _attr_dict_step(cls: type, d: AttrDictDirective) -> Step:
             return
         write = p._write
         write(" attributes {" if keyword else " {")
-        first = True
-        for k, v in items:
-            if not first:
-                write(", ")
-            first = False
-            write(p.key_text(k))
-            cv = type(v)
-            unit = _IS_UNIT.get(cv)
-            if unit is None:
-                unit = _IS_UNIT[cv] = isinstance(v, UnitAttr)
-            if not unit:
-                write(" = ")
-                p.print_attribute(v)
+        _attr_entries(p, items)
         write("}")
 
     def step(p: FastPrinter, st: PrintingState, op) -> None:
@@ -625,22 +632,9 @@ class FastPrinter(Printer):
 
     def print_attr_dict(self, attr_dict) -> None:
         # Printer.print_attr_dict (with _print_attr_string) by direct writes
-        write = self._write
-        write("{")
-        first = True
-        for k, v in attr_dict.items():
-            if not first:
-                write(", ")
-            first = False
-            write(self.key_text(k))
-            cv = type(v)
-            unit = _IS_UNIT.get(cv)
-            if unit is None:
-                unit = _IS_UNIT[cv] = isinstance(v, UnitAttr)
-            if not unit:
-                write(" = ")
-                self.print_attribute(v)
-        write("}")
+        self._write("{")
+        _attr_entries(self, attr_dict.items())
+        self._write("}")
 
     def _print_location(self, loc: Attribute) -> None:
         """` ` and a top-level location (an op's, a block argument's)."""

@@ -114,6 +114,11 @@ def _range_check(constr: RangeConstraint, single: bool) -> tuple[_Check | None, 
     return _verifies(constr), False
 
 
+def _types_ok(check: _Check, per: bool, types) -> bool:
+    """A range check on `types`: each element (`per`) or the whole range at once."""
+    return all(check(t) for t in types) if per else check(types)
+
+
 def _count(defs: Sequence[tuple[str, object]]) -> tuple[int, int, bool]:
     """(number of definitions, index of the variadic one or -1, whether it is optional);
     verify_variadic_same_size's rule for at most one variadic."""
@@ -163,11 +168,7 @@ def _values_check(defs: Sequence[tuple[str, object]], kind: str
             for (start, end), (c, per) in zip(_groups(length, n, var), checks):
                 if c is None:
                     continue
-                types = [v.type for v in values[start:end]]
-                if per:
-                    if not all(c(t) for t in types):
-                        return False
-                elif not c(types):
+                if not _types_ok(c, per, [v.type for v in values[start:end]]):
                     return False
             return True
         return check
@@ -229,13 +230,8 @@ def _regions_check(op_def: OpDef) -> Callable[[Sequence], bool]:
                 first = r.first_block
                 if one and (first is None or first is not r.last_block):
                     return False
-                if c is not None and first is not None:
-                    types = first.arg_types
-                    if per:
-                        if not all(c(t) for t in types):
-                            return False
-                    elif not c(types):
-                        return False
+                if c is not None and first is not None and not _types_ok(c, per, first.arg_types):
+                    return False
         return True
     return check
 
