@@ -463,6 +463,12 @@ class CubeKernelOp(BodyKernelOp):
             raise VerifyException(f"{self.name}: tiling lacks {', '.join(missing)}")
 
 
+#: `kind` of vec_kernels whose body reads and writes each tile at the same index (cann-to-kernel's
+#: generic vector kernel): the result may overwrite an input of the same type (memory plan), and
+#: f(0) != 0 may land in padding, which the interpreter masks after the body runs.
+ELEMENTWISE_KINDS = frozenset({"Elementwise"})
+
+
 @irdl_op_definition
 class VectorKernelOp(BodyKernelOp):
     """A vector-unit kernel (elementwise, pooling, reductions, ...) with its UB tile loops."""

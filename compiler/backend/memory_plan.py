@@ -17,7 +17,7 @@ outputs) are not in the arena: the caller binds their buffers at execution time,
 aclmdlExecute does.  Constants live in the weight region of the offline model.
 
 Reuse.
-* In place: an elementwise kernel (`fn` in ELEMENTWISE_FNS)
+* In place: an elementwise kernel (its `fn` a pointwise cann op)
   whose operand has exactly the result's type, lives in the arena and dies at this kernel,
   writes its result over that operand (tile by tile each element is read before it is written).
 * Concat (zero-copy): an input is written by its producer straight into its slab of the
@@ -71,6 +71,7 @@ Recorded in the IR (round-trips through the textual form):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
@@ -89,8 +90,8 @@ from xdsl.traits import ConstantLike
 from compiler.ir.typed import block_of, dict_of, int_of
 from compiler.target.formats import ceil_div
 from dialects.common import ints, string_value
-from dialects.kernel import LoadView, LoadViewAttr
-from dialects.op_kinds import is_pointwise
+from dialects.kernel import ELEMENTWISE_KINDS, LoadView, LoadViewAttr
+from dialects.op_kinds import Broadcast, Elementwise, is_pointwise, kind_of_class
 
 ALIGNMENT = 512
 #: Where a concat input may start inside the concat's buffer: its producer stores whole 32-byte
@@ -103,14 +104,6 @@ WORKSPACE_ATTR = "mem.workspace"
 ELIDED_ATTR = "mem.elided"
 PLAN_ATTR = "mem.plan"
 
-#: `fn` values of vector kernels that are elementwise (same index in, same index out).
-ELEMENTWISE_FNS = frozenset({
-    "Relu", "Relu6", "Sigmoid", "Tanh", "Elu", "LeakyRelu", "BiasAdd", "Add", "AddV2", "Mul",
-    "Sub", "RealDiv", "Div", "Maximum", "Minimum", "Pow", "Rsqrt", "Sqrt", "Square",
-    "SquaredDifference", "Erf", "Exp", "Log", "Neg", "Abs", "Gelu", "FastGelu", "Swish",
-    "HardSwish", "Silu", "Mish", "Softplus", "Reciprocal", "Scale", "BNInfer", "ClipByValue",
-    "Sin", "Cos", "Floor", "Ceil", "Round", "Sign", "Log1p", "Expm1", "FloorDiv", "FloorMod",
-})
 #: Concatenation: a vector kernel's `fn`.
 CONCAT_FNS = frozenset({"Concat", "ConcatD", "ConcatV2", "ConcatV2D"})
 
@@ -433,14 +426,19 @@ def fn_of(op: Operation) -> str | None:
     return string_value(_prop(op, "fn"))
 
 
-#: `kind` of kernels whose body reads and writes each tile at the same index (cann-to-kernel's
-#: generic vector kernel): the result may overwrite an input of the same type.
-ELEMENTWISE_KINDS = frozenset({"Elementwise"})
+@functools.cache
+def pointwise_fn(fn: str | None) -> bool:
+    """A vector kernel's `fn` names the cann op it computes (kernel.vector's "Relu"): is that
+    op elementwise or broadcast (its kind trait, dialects/op_kinds.py)?"""
+    from dialects.cann import CANN
+
+    cls = next((c for c in CANN.operations if c.name == f"cann.{fn}"), None)
+    return cls is not None and kind_of_class(cls) in (Elementwise, Broadcast)
 
 
 def is_elementwise(op: Operation) -> bool:
     kind = _prop(op, "kind")
-    return (fn_of(op) in ELEMENTWISE_FNS
+    return (pointwise_fn(fn_of(op))
             or (isinstance(kind, StringAttr) and kind.data in ELEMENTWISE_KINDS))
 
 

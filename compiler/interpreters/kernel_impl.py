@@ -848,7 +848,7 @@ class KernelBodyFunctions(InterpreterFunctions):
         extra = [np.zeros(_shape(r.type), result_dtype(r.type)) for r in op.extra]
         interp.run_ssacfg_region(op.body, (*[np.asarray(a, order="C") for a in args], y, *extra),
                                  op.name)
-        if op.kind.data in ELEMENTWISE_KINDS:
+        if op.kind.data in kernel.ELEMENTWISE_KINDS:
             for buf, r in zip((y, *extra), op.results):
                 _pad_mask(buf, r.type)
         return (y, *extra)
@@ -958,8 +958,6 @@ class KernelBodyFunctions(InterpreterFunctions):
         return ()
 
 
-#: kernel kinds whose function may write f(0) != 0 into padding (masked after the body runs)
-ELEMENTWISE_KINDS = frozenset(["Elementwise"])
 
 
 # --- host-side control flow (kernel.if / kernel.case / kernel.while) -------------------------------

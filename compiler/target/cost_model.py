@@ -88,9 +88,16 @@ def vector_core_cycles(fn: str, elems_per_core: int, elem_bytes: int) -> float:
 #: Ops whose kernel runs several vector instructions over its elements (the bodies
 #: compiler/conversions/cann_to_kernel emits), for an op-level estimate without a kernel body
 #: (benchmarks/compile_vs_grappler.py); any other op runs one instruction, its own fit.
+#: Activations computed from several vector instructions (compiler/interpreters/fused_impl.py's
+#: `activate`); any other activation X costs the fit of X (measured or aliased).
+ACTIVATION_STEPS: dict[str, tuple[str, ...]] = {
+    "none": (),
+    "Swish": ("Sigmoid", "Mul"),
+    "HardSwish": ("Add", "Relu6", "Mul", "Mul"),
+}
 OP_VECTOR_STEPS: dict[str, tuple[str, ...]] = {
     **{k: ("RowMax", "Sub", "Exp", "RowSum", "RealDiv") for k in ("Softmax", "SoftmaxV2")},
-    "Swish": ("Sigmoid", "Mul"),
+    **{k: v for k, v in ACTIVATION_STEPS.items() if v},
 }
 
 

@@ -30,16 +30,9 @@ from dataclasses import dataclass, field
 from xdsl.ir import Block
 
 from compiler.target.chips import BYTES_PER_CYCLE
-from compiler.target.cost_model import vector_core_cycles, vector_fit
+from compiler.target.cost_model import ACTIVATION_STEPS, vector_core_cycles, vector_fit
 from compiler.target.formats import ceil_div
 
-#: Activations computed from several vector instructions (compiler/interpreters/fused_impl.py's
-#: `activate`); any other activation X costs the fit of X (measured or aliased).
-ACTIVATION_STEPS: dict[str, tuple[str, ...]] = {
-    "none": (),
-    "Swish": ("Sigmoid", "Mul"),
-    "HardSwish": ("Add", "Relu6", "Mul", "Mul"),
-}
 #: kernel.accumulate's fn -> the vector op it is
 ACCUMULATE_FNS = {"Add": "Add", "Max": "Maximum", "Min": "Minimum", "Mul": "Mul",
                   "Copy": "Copy"}  # Copy: a UB -> UB DataCopy, no measured fit (the default's)
