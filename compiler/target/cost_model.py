@@ -12,6 +12,44 @@ from compiler.target.chips import BYTES_PER_CYCLE, ChipProfile
 from compiler.target.formats import ceil_div
 
 
+class CubeCoreCost:
+    """`cube_core_cycles` of one core's GEMM (single_m x single_n x k) for any base block: the
+    terms the block does not change (the cube work, the result's UB -> GM store, the bytes of
+    one read of A and of B) are computed once, for a tiling search that costs many blocks."""
+
+    __slots__ = ("single_m", "single_n", "cube", "out", "a_once", "b_once")
+
+    def __init__(self, single_m: int, single_n: int, k: int, in_bytes: int) -> None:
+        k_per_cycle = 32 // in_bytes
+        self.single_m, self.single_n = single_m, single_n
+        self.cube = ceil_div(single_m, 16) * ceil_div(single_n, 16) * ceil_div(k, k_per_cycle)
+        self.out = single_m * single_n * 4 / _UB_GM
+        self.a_once, self.b_once = single_m * k * in_bytes, single_n * k * in_bytes
+
+    def floor(self, max_base_m: int, max_base_n: int, a_tiles: bool = True) -> float:
+        """A lower bound of `cycles` over the base blocks of at most max_base_m x max_base_n
+        (B read at least once per block of max_base_m rows, A once per max_base_n columns;
+        a_tiles=False: A may reach L1 otherwise, a_gm_bytes, counted as none there)."""
+        a_bytes = self.a_once * -(-self.single_n // max_base_n)
+        b_bytes = self.b_once * -(-self.single_m // max_base_m)
+        mte2 = ((a_bytes if a_tiles else 0) + b_bytes) / _GM_L1
+        mte1 = a_bytes / _L1_L0A + b_bytes / _L1_L0B
+        return float(max(self.cube, mte2, mte1, self.out))
+
+    def cycles(self, base_m: int, base_n: int, b_reads: int | None = None,
+               a_gm_bytes: int | None = None) -> float:
+        # A is re-read for every N block, B for every M block (no L1 reuse across blocks).
+        a_bytes = self.a_once * -(-self.single_n // base_n)
+        b_bytes = self.b_once * (-(-self.single_m // base_m) if b_reads is None else b_reads)
+        mte2 = ((a_bytes if a_gm_bytes is None else a_gm_bytes) + b_bytes) / _GM_L1
+        mte1 = a_bytes / _L1_L0A + b_bytes / _L1_L0B
+        return float(max(self.cube, mte2, mte1, self.out))
+
+
+_GM_L1, _L1_L0A, _L1_L0B, _UB_GM = (BYTES_PER_CYCLE[p] for p in ("GM->L1", "L1->L0A", "L1->L0B",
+                                                                   "UB->GM"))
+
+
 def cube_core_cycles(chip: ChipProfile, single_m: int, single_n: int, k: int,
                      base_m: int, base_n: int, in_bytes: int, b_reads: int | None = None,
                      a_gm_bytes: int | None = None) -> float:
@@ -19,16 +57,10 @@ def cube_core_cycles(chip: ChipProfile, single_m: int, single_n: int, k: int,
     kernel keeping its weights in L1 across the time steps reads them once per block of rows.
     a_gm_bytes: the bytes of A that go GM -> L1 when they are not the A tiles (default: A
     re-read for every N block): a conv whose feature-map window goes to L1 once per M block and
-    is expanded by Load3D on the L1 -> L0A path (compiler/target/conv_geometry.py)."""
-    k_per_cycle = 32 // in_bytes
-    cube = ceil_div(single_m, 16) * ceil_div(single_n, 16) * ceil_div(k, k_per_cycle)
-    # A is re-read for every N block, B for every M block (no L1 reuse across blocks).
-    a_bytes = single_m * k * in_bytes * ceil_div(single_n, base_n)
-    b_bytes = single_n * k * in_bytes * (ceil_div(single_m, base_m) if b_reads is None else b_reads)
-    mte2 = ((a_bytes if a_gm_bytes is None else a_gm_bytes) + b_bytes) / BYTES_PER_CYCLE["GM->L1"]
-    mte1 = a_bytes / BYTES_PER_CYCLE["L1->L0A"] + b_bytes / BYTES_PER_CYCLE["L1->L0B"]
-    out = single_m * single_n * 4 / BYTES_PER_CYCLE["UB->GM"]
-    return float(max(cube, mte2, mte1, out))
+    is expanded by Load3D on the L1 -> L0A path (compiler/target/conv_geometry.py).
+    The slowest of the pipes (`CubeCoreCost`)."""
+    return CubeCoreCost(single_m, single_n, k, in_bytes).cycles(base_m, base_n, b_reads,
+                                                                 a_gm_bytes)
 
 
 # --- vector unit: measured cycle fits (cann-facts.md section 6; graph-autofusion

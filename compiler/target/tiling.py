@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from compiler.target.chips import ChipProfile
 from compiler.target.conv_geometry import fmap_window_rows
-from compiler.target.cost_model import cube_core_cycles
+from compiler.target.cost_model import CubeCoreCost, cube_core_cycles
 from compiler.target.formats import ceil_div
 
 ALIGN_M = ALIGN_N = 16
@@ -131,54 +131,106 @@ def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int) -> tuple[int,
     return rows, c1 * rows * w * c0 * in_bytes
 
 
+def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int,
+                base_k: int, ub_a_tiles: int, ub_epilogue_tiles: int, fmap: Fmap | None,
+                fixed: list[tuple[int, int]]):
+    """The cheapest (core split, base block) under `tiling_cost`: the least key (cycles, cores
+    used, -(baseM*baseN)), the first in the search order among equal keys, or None when no
+    block fits UB.  Returns (key + (grid order,), singleM, singleN, used, baseM, baseN,
+    singleBatch, bUsed, window bytes).
+
+    Search order: the core grids of `candidate_splits`; per grid, the blocks `fixed` (the
+    recommended block and the powers of two, `_block_candidates`), then the balanced blocks.
+    The same choice with less work: two grids with the same (singleM, singleN, singleBatch) cost
+    the same for every block, and so do two blocks clipped to the same (baseM, baseN): only the
+    first of each is costed (a later one, equal, could not replace it).  The grids are searched
+    by their cost floor (`CubeCoreCost.floor`: no block of theirs costs less), the grid's place
+    in the search order breaking ties of the key, and the search stops at the first grid whose
+    floor exceeds the best cycles found: neither it nor a later one can win."""
+    fits_l0 = base_k * in_bytes * 2
+    ub_bound = bool(ub_a_tiles or ub_epilogue_tiles > 1)
+    with_window = fmap is not None and batch == 1
+    windows: dict[int, int] = {}  # baseM -> the feature-map window's bytes
+    b_l1 = 2 * base_k * in_bytes  # a double-buffered B block's bytes per column
+    # the largest blocks: the recommended and power-of-two ones, the balanced ones (<= 256)
+    max_bm, max_bn = max(256, *(b[0] for b in fixed)), max(256, *(b[1] for b in fixed))
+    # (floor, order, singleM, singleN, used, singleBatch, bUsed, cost, share)
+    grids: list[tuple[float, int, int, int, int, int, int, CubeCoreCost, int]] = []
+    seen: set[tuple[int, int, int]] = set()
+    for b_dim, m_dim, n_dim in candidate_splits(chip, batch, m, n):
+        single_m = align(ceil_div(m, m_dim), ALIGN_M)
+        single_n = align(ceil_div(n, n_dim), ALIGN_N)
+        single_b = ceil_div(batch, b_dim)
+        grid = (single_m, single_n, single_b)
+        if grid in seen:
+            continue
+        seen.add(grid)
+        used = ceil_div(m, single_m) * ceil_div(n, single_n)
+        b_used = ceil_div(batch, single_b)
+        if used * b_used > chip.cube_cores:
+            continue
+        cost = CubeCoreCost(single_m, single_n, k, in_bytes)
+        share = ceil_div(batch, b_used)  # tiling_cost: the slowest core's batch share
+        floor = cost.floor(min(max_bm, single_m), min(max_bn, single_n), not with_window)
+        grids.append((share * floor, len(grids), single_m, single_n, used, single_b, b_used,
+                      cost, share))
+    grids.sort(key=lambda g: g[0])
+    best = None
+    best_cycles = 0.0
+    for floor, order, single_m, single_n, used, single_b, b_used, cost, share in grids:
+        if best is not None and floor > best_cycles:
+            break  # this grid and every later one cost more than the best, whatever the block
+        # The recommended block (section 7), and the larger / smaller power-of-two blocks that
+        # still fit L0A/L0B (double-buffered) and L0C: the cost model decides.
+        cands = list(fixed)
+        # balanced blocks: the core's extent cut into equal 16-aligned pieces of at most 256
+        for cap_m in (128, 256):
+            bm_b = align(ceil_div(single_m, ceil_div(single_m, cap_m)), ALIGN_M)
+            for cap_n in (128, 256):
+                bn_b = align(ceil_div(single_n, ceil_div(single_n, cap_n)), ALIGN_N)
+                if bm_b * fits_l0 <= chip.l0a and bn_b * fits_l0 <= chip.l0b \
+                        and bm_b * bn_b * 4 <= chip.l0c:
+                    cands.append((bm_b, bn_b))
+        costed: set[tuple[int, int]] = set()
+        for bm0, bn0 in cands:
+            bm, bn = min(bm0, single_m), min(bn0, single_n)
+            if (bm, bn) in costed:
+                continue
+            costed.add((bm, bn))
+            if ub_bound and bm * bn * 4 * ub_epilogue_tiles + ub_a_tiles * bm * base_k * in_bytes \
+                    > chip.ub:
+                continue  # the epilogue tiles and the A tiles staged in UB must fit together
+            cycles = share * cost.cycles(bm, bn)
+            window = 0
+            if with_window:
+                # the feature-map window in L1 (double-buffered) beside one B block pair
+                win = windows.get(bm)
+                if win is None:
+                    assert fmap is not None
+                    win = windows[bm] = fmap_window_bytes(fmap, bm, c0, in_bytes)[1]
+                if 2 * win + bn * b_l1 + bn * 4 <= chip.l1:
+                    c_win = share * cost.cycles(bm, bn, a_gm_bytes=ceil_div(single_m, bm) * win)
+                    if c_win < cycles:
+                        cycles, window = c_win, win
+            key = (cycles, used * b_used, -(bm * bn), order)
+            if best is None or key < best[0]:
+                best = (key, single_m, single_n, used, bm, bn, single_b, b_used, window)
+                best_cycles = cycles
+    return best
+
+
 @lru_cache(maxsize=4096)
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                  chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
                  ub_epilogue_tiles: int = 1, fmap: Fmap | None = None) -> CubeTiling:
     check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
-    best = None
-    for b_dim, m_dim, n_dim in candidate_splits(chip, batch, m, n):
-        single_m = align(ceil_div(m, m_dim), ALIGN_M)
-        single_n = align(ceil_div(n, n_dim), ALIGN_N)
-        used = ceil_div(m, single_m) * ceil_div(n, single_n)
-        single_b = ceil_div(batch, b_dim)
-        b_used = ceil_div(batch, single_b)
-        if used * b_used > chip.cube_cores:
-            continue
-        # The recommended block (section 7), and the larger / smaller power-of-two blocks that
-        # still fit L0A/L0B (double-buffered) and L0C: the cost model decides.
-        cands = list(_block_candidates(chip, base_m, base_n, base_k, in_bytes))
-        # balanced blocks: the core's extent cut into equal 16-aligned pieces of at most 256
-        for cap_m in (128, 256):
-            for cap_n in (128, 256):
-                bm_b = align(ceil_div(single_m, ceil_div(single_m, cap_m)), ALIGN_M)
-                bn_b = align(ceil_div(single_n, ceil_div(single_n, cap_n)), ALIGN_N)
-                if bm_b * base_k * in_bytes * 2 <= chip.l0a and bn_b * base_k * in_bytes * 2 \
-                        <= chip.l0b and bm_b * bn_b * 4 <= chip.l0c:
-                    cands.append((bm_b, bn_b))
-        for bm0, bn0 in cands:
-            bm, bn = min(bm0, single_m), min(bn0, single_n)
-            if (ub_a_tiles or ub_epilogue_tiles > 1) and bm * bn * 4 * ub_epilogue_tiles \
-                    + ub_a_tiles * bm * base_k * in_bytes > chip.ub:
-                continue  # the epilogue tiles and the A tiles staged in UB must fit together
-            cycles = tiling_cost(chip, batch, m, n, k, in_bytes, b_used, single_m, single_n, bm, bn)
-            window = 0
-            if fmap is not None and batch == 1:
-                # the feature-map window in L1 (double-buffered) beside one B block pair
-                win = fmap_window_bytes(fmap, bm, c0, in_bytes)[1]
-                if 2 * win + 2 * bn * base_k * in_bytes + bn * 4 <= chip.l1:
-                    c_win = tiling_cost(chip, batch, m, n, k, in_bytes, b_used, single_m,
-                                        single_n, bm, bn, ceil_div(single_m, bm) * win)
-                    if c_win < cycles:
-                        cycles, window = c_win, win
-            key = (cycles, used * b_used, -(bm * bn))
-            if best is None or key < best[0]:
-                best = (key, single_m, single_n, used, bm, bn, single_b, b_used, window)
+    best = _best_split(chip, m, n, k, in_bytes, c0, batch, base_k, ub_a_tiles, ub_epilogue_tiles,
+                       fmap, _block_candidates(chip, base_m, base_n, base_k, in_bytes))
     if best is None:
         raise TilingError(f"{kind}: no base block fits {chip.name}'s UB ({chip.ub} bytes) with "
                           f"{ub_a_tiles} A tiles staged there and {ub_epilogue_tiles} epilogue tiles")
-    (cycles, _, _), single_m, single_n, used, base_m, base_n, single_b, b_used, window = best
+    (cycles, _, _, _), single_m, single_n, used, base_m, base_n, single_b, b_used, window = best
     db_c = 2 if base_m * base_n * 4 * 2 <= chip.l0c else 1
     k_blocks = ceil_div(k, base_k)
     step_ka = step_kb = k_blocks
