@@ -53,30 +53,18 @@ class _Lexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
-#: what `_extent` skips to: brackets, `->` (not a closing `>`) and string literals
-_BRACKETS = re.compile(r'->|[<>()\[\]{}"]')
+#: what `_extent` skips to: brackets, `->` (not a closing `>`), string literals and commas
+_BRACKETS = re.compile(r'->|[<>()\[\]{}",]')
 _OPEN = frozenset("<([{")
 #: the longest text remembered (a region's braces are not an attribute: do not scan them)
 _MAX_MEMO_TEXT = 1 << 14
 
 
-def _extent(text: str, start: int, token_end: int, brackets: str, names: bool,
-            typed: bool) -> int | None:
-    """Where the bracketed unit starting at `start` ends, or None if it is not one: one of
-    `brackets` (`{`, `[`) or (`names`) a name, the token ending at `token_end`, followed by
-    `<` or `(`,
-    through its matching closing bracket (nesting counted over all four kinds, string
-    literals skipped).  `typed`: not followed by `:` (a typed literal such as
-    `dense<...> : tensor<...>` goes on)."""
-    if start >= len(text):
-        return None
-    if text[start] in brackets:
-        pos = start
-    elif names and token_end < len(text) and text[token_end] in "<(" and text[start] not in "{[":
-        pos = token_end
-    else:
-        return None
-    limit = start + _MAX_MEMO_TEXT
+def _extent(text: str, pos: int, limit: int, entry: bool = False) -> int | None:
+    """Where the bracket at `pos` is closed (nesting counted over all four kinds, string
+    literals skipped), or None if not before `limit`.  `entry`: where the attribute-dict
+    entry starting at `pos` ends instead: before the first comma or closing bracket outside
+    brackets, trailing blanks excluded."""
     depth = 0
     search = _BRACKETS.search
     while True:
@@ -91,20 +79,55 @@ def _extent(text: str, start: int, token_end: int, brackets: str, names: bool,
             pos = lit.end()
             continue
         pos = m.end()
-        if c == "->":
+        if c == "->" or (c == "," and (depth or not entry)):
             continue
+        if entry and (depth == 0 and (c == "," or c not in _OPEN)):
+            end = m.start()
+            while end > 0 and text[end - 1] in " \t\n":
+                end -= 1
+            return end
         depth += 1 if c in _OPEN else -1
-        if depth == 0:
-            break
+        if depth == 0 and not entry:
+            return pos
         if depth < 0:
             return None
-    if typed:
-        rest = pos
-        while rest < len(text) and text[rest] in " \t\n":
-            rest += 1
-        if text.startswith(":", rest):
-            return None
-    return pos
+
+
+def _named_extent(text: str, start: int, token_end: int) -> int | None:
+    """A name (the token ending at `token_end`) followed by its bracketed parameters: `memref<...>`,
+    `!d.t<...>`, `#d.a<...>`, `loc(...)`."""
+    if token_end < len(text) and text[token_end] in "<(" and text[start] not in "{[<(":
+        return _extent(text, token_end, start + _MAX_MEMO_TEXT)
+    return None
+
+
+def _dict_extent(text: str, start: int, token_end: int) -> int | None:
+    """`{...}`."""
+    if start < len(text) and text[start] == "{":
+        return _extent(text, start, start + _MAX_MEMO_TEXT)
+    return None
+
+
+def _attribute_extent(text: str, start: int, token_end: int) -> int | None:
+    """A named unit, `{...}` or `[...]`, not followed by `:` (a typed literal such as
+    `dense<...> : tensor<...>` goes on)."""
+    if start < len(text) and text[start] in "{[":
+        end = _extent(text, start, start + _MAX_MEMO_TEXT)
+    else:
+        end = _named_extent(text, start, token_end)
+    if end is None:
+        return None
+    rest = end
+    while rest < len(text) and text[rest] in " \t\n":
+        rest += 1
+    return None if text.startswith(":", rest) else end
+
+
+def _entry_extent(text: str, start: int, token_end: int) -> int | None:
+    """An attribute-dict entry, `name = value`: up to the `,` or `}` after it."""
+    if start >= len(text) or text[start] in "{}[]<>(),":
+        return None
+    return _extent(text, start, start + _MAX_MEMO_TEXT, entry=True)
 
 
 #: Elements of a dense literal written as text (a splat or a list), which xDSL expands into a
@@ -132,6 +155,7 @@ class _RecordingParser(Parser):
         self._attrs: dict[str, Attribute] = {}
         self._locs: dict[str, Attribute] = {}
         self._attr_dicts: dict[str, dict[str, Attribute]] = {}
+        self._entries: dict[str, tuple[str, Attribute]] = {}
 
     def line_col(self, span) -> tuple[int, int]:
         """`span.get_location()`'s line and column in O(log lines): xDSL's counts the
@@ -153,14 +177,15 @@ class _RecordingParser(Parser):
     # and the same position after them; anything else parses as before (errors included:
     # only texts that parsed are remembered).
 
-    def _memoized(self, memo: dict, parse: Callable, brackets: str = "", names: bool = True,
-                  typed: bool = False, copy: Callable | None = None):
+    def _memoized(self, memo: dict, parse: Callable, extent: Callable, copy: Callable | None = None):
+        """parse(), or the value of the same text parsed before: `extent(text, start,
+        token_end)` says where the unit starting at the current token would end."""
         if not self.memoize:
             return parse()
         tok = self._current_token
         text = tok.span.input.content
         start = tok.span.start
-        end = _extent(text, start, tok.span.end, brackets, names, typed)
+        end = extent(text, start, tok.span.end)
         if end is None:
             return parse()
         key = text[start:end]
@@ -175,17 +200,20 @@ class _RecordingParser(Parser):
         return result
 
     def parse_optional_type(self):
-        return self._memoized(self._types, super().parse_optional_type)
+        return self._memoized(self._types, super().parse_optional_type, _named_extent)
 
     def parse_optional_attribute(self):
-        return self._memoized(self._attrs, super().parse_optional_attribute, "{[", typed=True)
+        return self._memoized(self._attrs, super().parse_optional_attribute, _attribute_extent)
 
     def parse_optional_location(self):
-        return self._memoized(self._locs, super().parse_optional_location)
+        return self._memoized(self._locs, super().parse_optional_location, _named_extent)
 
     def parse_optional_attr_dict(self):
-        return self._memoized(self._attr_dicts, super().parse_optional_attr_dict, "{", names=False,
+        return self._memoized(self._attr_dicts, super().parse_optional_attr_dict, _dict_extent,
                               copy=dict)
+
+    def _parse_attribute_entry(self):
+        return self._memoized(self._entries, super()._parse_attribute_entry, _entry_extent)
 
     def _parse_dense_literal_type(self):
         start = self._current_token.span
