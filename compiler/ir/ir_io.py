@@ -6,13 +6,14 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, FusedLoc, ModuleOp, NameLoc
 from xdsl.dialects.func import Func
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
@@ -52,6 +53,83 @@ class _Lexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
+#: what `_extent` skips to: brackets, `->` (not a closing `>`), string literals and commas
+_BRACKETS = re.compile(r'->|[<>()\[\]{}",]')
+_OPEN = frozenset("<([{")
+#: the longest text remembered (a region's braces are not an attribute: do not scan them)
+_MAX_MEMO_TEXT = 1 << 14
+
+
+def _extent(text: str, pos: int, limit: int, entry: bool = False) -> int | None:
+    """Where the bracket at `pos` is closed (nesting counted over all four kinds, string
+    literals skipped), or None if not before `limit`.  `entry`: where the attribute-dict
+    entry starting at `pos` ends instead: before the first comma or closing bracket outside
+    brackets, trailing blanks excluded."""
+    depth = 0
+    search = _BRACKETS.search
+    while True:
+        m = search(text, pos, limit)
+        if m is None:
+            return None
+        c = m.group()
+        if c == '"':
+            lit = _Lexer._unescaped_characters_regex.match(text, m.start(), limit)
+            if lit is None:
+                return None
+            pos = lit.end()
+            continue
+        pos = m.end()
+        if c == "->" or (c == "," and (depth or not entry)):
+            continue
+        if entry and (depth == 0 and (c == "," or c not in _OPEN)):
+            end = m.start()
+            while end > 0 and text[end - 1] in " \t\n":
+                end -= 1
+            return end
+        depth += 1 if c in _OPEN else -1
+        if depth == 0 and not entry:
+            return pos
+        if depth < 0:
+            return None
+
+
+def _named_extent(text: str, start: int, token_end: int) -> int | None:
+    """A name (the token ending at `token_end`) followed by its bracketed parameters: `memref<...>`,
+    `!d.t<...>`, `#d.a<...>`, `loc(...)`."""
+    if token_end < len(text) and text[token_end] in "<(" and text[start] not in "{[<(":
+        return _extent(text, token_end, start + _MAX_MEMO_TEXT)
+    return None
+
+
+def _dict_extent(text: str, start: int, token_end: int) -> int | None:
+    """`{...}`."""
+    if start < len(text) and text[start] == "{":
+        return _extent(text, start, start + _MAX_MEMO_TEXT)
+    return None
+
+
+def _attribute_extent(text: str, start: int, token_end: int) -> int | None:
+    """A named unit, `{...}` or `[...]`, not followed by `:` (a typed literal such as
+    `dense<...> : tensor<...>` goes on)."""
+    if start < len(text) and text[start] in "{[":
+        end = _extent(text, start, start + _MAX_MEMO_TEXT)
+    else:
+        end = _named_extent(text, start, token_end)
+    if end is None:
+        return None
+    rest = end
+    while rest < len(text) and text[rest] in " \t\n":
+        rest += 1
+    return None if text.startswith(":", rest) else end
+
+
+def _entry_extent(text: str, start: int, token_end: int) -> int | None:
+    """An attribute-dict entry, `name = value`: up to the `,` or `}` after it."""
+    if start >= len(text) or text[start] in "{}[]<>(),":
+        return None
+    return _extent(text, start, start + _MAX_MEMO_TEXT, entry=True)
+
+
 #: Elements of a dense literal written as text (a splat or a list), which xDSL expands into a
 #: Python list before packing it: 2**24 take about a second; hex literals are bytes.
 MAX_TEXT_ELEMENTS = 1 << 24
@@ -62,6 +140,7 @@ class _RecordingParser(Parser):
     literals in linear time and refuses dense literals too large to allocate."""
 
     source: SourceMap
+    memoize = True  # reuse the value of a type or attribute text seen before (`_memoized`)
 
     def __init__(self, ctx: Context, text: str, name: str) -> None:
         # Parser.__init__ with our lexer (it lexes the first token, so it cannot be swapped later)
@@ -71,6 +150,70 @@ class _RecordingParser(Parser):
         self.forward_block_references = defaultdict(list)
         self.forward_ssa_references = dict()
         self.op_starts: list = []  # where each op being parsed starts, innermost last
+        self._newlines: tuple[Input, list[int]] | None = None  # an input, its newlines' offsets
+        self._types: dict[str, Attribute] = {}  # text -> value (see _memoized)
+        self._attrs: dict[str, Attribute] = {}
+        self._locs: dict[str, Attribute] = {}
+        self._attr_dicts: dict[str, dict[str, Attribute]] = {}
+        self._entries: dict[str, tuple[str, Attribute]] = {}
+
+    def line_col(self, span) -> tuple[int, int]:
+        """`span.get_location()`'s line and column in O(log lines): xDSL's counts the
+        newlines from the start of the text at every call (quadratic over a module's ops)."""
+        if self._newlines is None or self._newlines[0] is not span.input:
+            text = span.input.content
+            self._newlines = (span.input, [m.start() for m in re.finditer("\n", text)])
+        nl = self._newlines[1]
+        k = bisect_right(nl, span.start - 1)  # newlines before the span's first character
+        line_start = nl[k - 1] + 1 if k else 0
+        return k + 1 + span.line_offset, span.start - line_start + 1
+
+    # --- memoized attributes and types ---------------------------------------------------
+    # A module's text repeats the same types and attributes (every kernel's memrefs, its
+    # #kernel.space, its tiling dictionaries, `loc(unknown)`): each distinct text is parsed
+    # once and later occurrences reuse the (immutable) result.  A text is a key only when it
+    # is one bracketed unit (`name<...>`, `#name<...>`, `{...}`, `[...]`, `loc(...)`, found by
+    # `_extent`) that the parser consumed exactly, so the same characters give the same value
+    # and the same position after them; anything else parses as before (errors included:
+    # only texts that parsed are remembered).
+
+    def _memoized(self, memo: dict, parse: Callable, extent: Callable, copy: Callable | None = None):
+        """parse(), or the value of the same text parsed before: `extent(text, start,
+        token_end)` says where the unit starting at the current token would end."""
+        if not self.memoize:
+            return parse()
+        tok = self._current_token
+        text = tok.span.input.content
+        start = tok.span.start
+        end = extent(text, start, tok.span.end)
+        if end is None:
+            return parse()
+        key = text[start:end]
+        hit = memo.get(key)
+        if hit is not None:
+            self._resume_from(end)
+            return copy(hit) if copy else hit
+        result = parse()
+        nxt = self._current_token.span.start
+        if result is not None and (nxt == end or text[end:nxt].isspace()):
+            memo[key] = copy(result) if copy else result
+        return result
+
+    def parse_optional_type(self):
+        return self._memoized(self._types, super().parse_optional_type, _named_extent)
+
+    def parse_optional_attribute(self):
+        return self._memoized(self._attrs, super().parse_optional_attribute, _attribute_extent)
+
+    def parse_optional_location(self):
+        return self._memoized(self._locs, super().parse_optional_location, _named_extent)
+
+    def parse_optional_attr_dict(self):
+        return self._memoized(self._attr_dicts, super().parse_optional_attr_dict, _dict_extent,
+                              copy=dict)
+
+    def _parse_attribute_entry(self):
+        return self._memoized(self._entries, super()._parse_attribute_entry, _entry_extent)
 
     def _parse_dense_literal_type(self):
         start = self._current_token.span
@@ -112,8 +255,7 @@ class _RecordingParser(Parser):
             # Constraints checked while parsing a custom form: report them where the op starts.
             raise ParseError(start, str(e).removeprefix("Operation does not verify: ")) from None
         self.op_starts.pop()
-        loc = start.get_location()
-        self.source.record(op, loc.line, loc.col)
+        self.source.record(op, *self.line_col(start))
         return op
 
 
@@ -146,8 +288,8 @@ def parse_module(ctx: Context, text: str, filename: str, line_offset: int = 0,
         where = filename
         if parser is not None:
             span = parser.op_starts[-1] if parser.op_starts else parser._current_token.span
-            loc = span.get_location()
-            where = f"{filename}:{loc.line + line_offset}:{loc.col}"
+            line, col = parser.line_col(span)
+            where = f"{filename}:{line + line_offset}:{col}"
         msg = one_line(str(e).removeprefix("Operation does not verify: ")) or type(e).__name__
         if isinstance(e, MemoryError):
             msg = "out of memory while parsing (a tensor too large?)"
