@@ -44,18 +44,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from compiler.ir.diagnostics import CompileError
 
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
-_PARSER: Lark | None = None
+_PARSER: Any = None
 
 
-def parser() -> Lark:
+def parser() -> Any:
+    """lark's LALR parser of the rule grammar (lark is imported here: a compile whose rule files
+    are all pre-parsed, `rule_trees.py`, never imports it)."""
     global _PARSER
     if _PARSER is None:
+        from lark import Lark
+
         with open(_GRAMMAR, encoding="utf-8") as f:
             _PARSER = Lark(f.read(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
     return _PARSER
@@ -65,43 +66,105 @@ class RuleSyntaxError(CompileError):
     pass
 
 
-def _tree_cache_path(text: str) -> str:
-    import hashlib
+class Token(str):
+    """A token of a parsed rule file: its text, with its grammar terminal and position."""
 
-    import lark
+    __slots__ = ("type", "line", "column")
+    type: str
+    line: int
+    column: int
+
+    def __new__(cls, value: str, type_: str, line: int, column: int) -> Token:
+        tok = str.__new__(cls, value)
+        tok.type, tok.line, tok.column = type_, line, column
+        return tok
+
+
+class Tree:
+    """A node of a parsed rule file: the grammar rule (`data`), its children (a Tree, a Token or
+    None: an absent optional part) and, unless it spans no token (`empty`), where it starts
+    (line, column, start_pos) and ends (end_pos) in the text.  It is its own `meta` (lark's)."""
+
+    __slots__ = ("data", "children", "empty", "line", "column", "start_pos", "end_pos")
+
+    def __init__(self, data: str, children: list, pos: tuple[int, int, int, int] | None) -> None:
+        self.data, self.children = data, children
+        self.empty = pos is None
+        self.line, self.column, self.start_pos, self.end_pos = pos or (0, 0, 0, 0)
+
+    @property
+    def meta(self) -> Tree:
+        return self
+
+
+def grammar_key(text: str) -> str:
+    """The key of a rule file's parse: the sha256 of the grammar and the file's text."""
+    import hashlib
 
     with open(_GRAMMAR, "rb") as f:
         grammar = f.read()
-    key = hashlib.sha256(grammar + b"\0" + lark.__version__.encode() + b"\0" + text.encode())
-    # A per-user cache (pickles are code: never load one another user could have written).
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "cann-mlir", "rule-trees", key.hexdigest() + ".pickle")
+    return hashlib.sha256(grammar + b"\0" + text.encode()).hexdigest()
 
 
-def _parse_tree(text: str) -> Tree:
-    """lark's parse of a rule file; parse trees of files seen before come from a pickle in the
-    temp dir keyed by the text, the grammar and lark's version (lark's LALR parse of the
-    built-in rules is a quarter of a second of every compile).  Errors are never cached."""
-    import pickle
+def encode_tree(t: Any) -> Any:
+    """lark's parse tree as plain tuples (what `tools/gen_rule_trees.py` writes and
+    `decode_tree` reads): a token (text, terminal, line, column); a tree (rule, line, column,
+    start_pos, end_pos, children), line -1 when it spans no token; None stays None."""
+    from lark import Token as LarkToken
 
-    path = _tree_cache_path(text)
+    if t is None:
+        return None
+    if isinstance(t, LarkToken):
+        return (str(t), t.type, t.line, t.column)
+    m = t.meta
+    pos = (-1, 0, 0, 0) if m.empty else (m.line, m.column, m.start_pos, m.end_pos)
+    return (str(t.data), *pos, tuple(encode_tree(c) for c in t.children))
+
+
+def decode_tree(e: Any) -> Any:
+    if e is None:
+        return None
+    if len(e) == 4:
+        return Token(*e)
+    data, line, column, start, end, children = e
+    return Tree(data, [decode_tree(c) for c in children],
+                None if line == -1 else (line, column, start, end))
+
+
+def _parse_tree(text: str, path: str) -> Tree:
+    """The parse of a rule file: the built-in rule files' parses are checked in
+    (`rule_trees.py`, written by `python -m tools.gen_rule_trees`, a test keeps it current) and
+    found by the key of the grammar and the text; any other text is parsed by lark (the LALR
+    parse of the built-in rules would be a third of a small model's compile)."""
+    from compiler.transforms.fusion.rule_trees import PARSED
+
+    pre = PARSED.get(grammar_key(text))
+    if pre is not None:
+        return decode_tree(pre)
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
     try:
-        with open(path, "rb") as f:
-            tree = pickle.load(f)
-        if isinstance(tree, Tree):
-            return tree
-    except Exception:  # noqa: BLE001 - no or unreadable cache entry: parse
-        pass
-    tree = parser().parse(text)
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass
-    return tree
+        return decode_tree(encode_tree(parser().parse(text)))
+    except UnexpectedInput as e:
+        line, col = getattr(e, "line", 0), getattr(e, "column", 0)
+        if isinstance(e, UnexpectedToken):
+            tok = e.token
+            what = "end of file" if tok.type == "$END" else f"'{tok}'"
+            expected = sorted(x for x in e.expected if not x.startswith("__"))
+            msg = f"unexpected {what}"
+            if expected:
+                msg += f"; expected one of: {', '.join(expected[:8])}"
+        elif isinstance(e, UnexpectedCharacters):
+            msg = f"unexpected character {text[e.pos_in_stream]!r}" if e.pos_in_stream is not None \
+                else "unexpected character"
+        elif isinstance(e, UnexpectedEOF):
+            msg = "unexpected end of file"
+        else:
+            msg = str(e).splitlines()[0]
+        if line in (None, -1, 0):
+            line = text.count("\n") + 1
+            col = len(text.rsplit("\n", 1)[-1]) + 1
+        raise RuleSyntaxError(f"{path}:{line}:{col}: error: {msg}") from None
 
 
 @dataclass
@@ -428,28 +491,7 @@ def parse_rules(text: str, path: str, helpers: dict[str, Callable] | None = None
         from compiler.transforms.fusion.helpers import HELPERS
 
         helpers = HELPERS
-    try:
-        tree = _parse_tree(text)
-    except UnexpectedInput as e:
-        line, col = getattr(e, "line", 0), getattr(e, "column", 0)
-        if isinstance(e, UnexpectedToken):
-            tok = e.token
-            what = "end of file" if tok.type == "$END" else f"'{tok}'"
-            expected = sorted(x for x in e.expected if not x.startswith("__"))
-            msg = f"unexpected {what}"
-            if expected:
-                msg += f"; expected one of: {', '.join(expected[:8])}"
-        elif isinstance(e, UnexpectedCharacters):
-            msg = f"unexpected character {text[e.pos_in_stream]!r}" if e.pos_in_stream is not None \
-                else "unexpected character"
-        elif isinstance(e, UnexpectedEOF):
-            msg = "unexpected end of file"
-        else:
-            msg = str(e).splitlines()[0]
-        if line in (None, -1, 0):
-            line = text.count("\n") + 1
-            col = len(text.rsplit("\n", 1)[-1]) + 1
-        raise RuleSyntaxError(f"{path}:{line}:{col}: error: {msg}") from None
+    tree = _parse_tree(text, path)
     comp = _Compiler(path, text, helpers)
     out = RuleFile(path)
     see: set[str] = set()
