@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Operation, SSAValue
@@ -24,7 +25,7 @@ from compiler.conversions.tf_to_cann.legalization import (
     tf_op_type,
 )
 from compiler.ir.diagnostics import OpError, node_name
-from compiler.ir.rewriting import rewrite, with_loc
+from compiler.ir.rewriting import with_loc
 from dialects import cann
 
 
@@ -37,12 +38,16 @@ class TableRule(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if tf_op_type(op) != self.rule.tf:
             return
+        rewriter.replace(op, *self.lower(op))
+
+    def lower(self, op: Operation) -> tuple[list[Operation], list[SSAValue | None]]:
+        """The row applied to `op` (of its TF op type): the new ops and the values that replace
+        op's results; LegalizationError when the row rejects it."""
         rule = self.rule
         if rule.forward:
             if len(op.operands) < len(op.results):
                 raise LegalizationError("forwarding needs one operand per result")
-            rewriter.replace(op, [], list(op.operands[:len(op.results)]))
-            return
+            return [], list(op.operands[:len(op.results)])
         node = TfNode(op)
         if rule.cann in CANN_DTYPES:
             if rule.dtype_operand is None or rule.dtype_operand >= len(op.operands):
@@ -58,7 +63,39 @@ class TableRule(RewritePattern):
                 if r.uses:
                     raise LegalizationError(f"result #{r.index} is used but has no CANN equivalent")
             results += [None] * (len(op.results) - len(results))
-        rewriter.replace(op, b.ops, results)
+        return b.ops, results
+
+
+def replace_op(op: Operation, new_ops: Sequence[Operation],
+               new_results: Sequence[SSAValue | None] | None = None) -> None:
+    """xDSL's `PatternRewriter.replace` (new ops inserted before `op`, its results' uses moved
+    to `new_results`, name hints carried over, `op` erased) without a rewriter: tf-to-cann's
+    walk has no listener to tell."""
+    block = op.parent
+    if block is None:
+        raise ValueError("Cannot insert operation before an operation without a parent")
+    if new_ops:
+        block.insert_ops_before(new_ops, op)
+    if new_results is None:
+        new_results = new_ops[-1].results if new_ops else []
+    if len(op.results) != len(new_results):
+        raise ValueError(f"Expected {len(op.results)} new results, but got {len(new_results)}")
+    for old, new in zip(op.results, new_results):
+        if new is old:
+            continue
+        if new is None:
+            old.erase()
+        else:
+            old.replace_all_uses_with(new)
+            if not new.name_hint:
+                new.name_hint = old.name_hint
+    if len(new_results) == 1 and (only := new_results[0]) is not None \
+            and (hint := only.name_hint) is not None:
+        for new_op in new_ops:
+            for res in new_op.results:
+                if not res.name_hint:
+                    res.name_hint = hint
+    block.erase_op(op)
 
 
 def host_call(op: Operation) -> cann.HostCallOp:
@@ -70,7 +107,7 @@ def host_call(op: Operation) -> cann.HostCallOp:
     return with_loc(new, op)
 
 
-class _Collecting(RewritePattern):
+class _Collecting:
     """Applies the generated patterns; records (op, why) instead of stopping at the first
     failure, or — with host fallback — wraps the op in a cann.HostCall."""
 
@@ -81,7 +118,7 @@ class _Collecting(RewritePattern):
         self.failures, self.fallback, self.hosted = failures, fallback, hosted
         self.inlining = inlining
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+    def apply(self, op: Operation) -> None:
         t = tf_op_type(op)
         if t is None:
             return
@@ -91,15 +128,32 @@ class _Collecting(RewritePattern):
         why = f"{op.name} has no CANN lowering"
         if pattern is not None:
             try:
-                pattern.match_and_rewrite(op, rewriter)
+                replace_op(op, *pattern.lower(op))
                 return
             except LegalizationError as e:
                 why = f"{op.name} cannot be legalized: {e}"
         if self.fallback and not self.inlining:
             self.hosted.append((op, why))
-            rewriter.replace(op, host_call(op))
+            replace_op(op, [host_call(op)])
         elif all(f is not op for f, _ in self.failures):
             self.failures.append((op, why))
+
+    def walk(self, module: ModuleOp) -> None:
+        """One pass over every op of the module in order (the order xDSL's walker visits them
+        in, without re-visiting new ops): each tf op looked up once in the table by its TF op
+        type, lowered, its uses replaced.  An error other than a rejection names the op, as
+        the walker's."""
+        erased: set[Operation] = set()  # ops inside an op that was replaced
+        for op in list(module.body.walk()):
+            if op in erased:
+                continue
+            inner = list(op.walk())[1:] if op.regions else None
+            try:
+                self.apply(op)
+            except Exception as err:  # noqa: BLE001 - (as xDSL's walker: the error names the op)
+                op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+            if inner and op.parent is None:
+                erased.update(inner)
 
 
 def legalize(op: ModuleOp, allow_host_fallback: bool = False, report: bool = False) -> None:
@@ -107,20 +161,25 @@ def legalize(op: ModuleOp, allow_host_fallback: bool = False, report: bool = Fal
     every node that cannot be legalized is one OpError (see passes/tf_to_cann.py)."""
     failures: list[tuple[Operation, str]] = []
     hosted: list[tuple[Operation, str]] = []
-    counts = inline_calls(op, failures)
+    # the TF op types in the module (inlining only copies bodies that are in it already): the
+    # resolutions below act only on ops of their types
+    present = {t for o in op.walk() if (t := tf_op_type(o)) is not None}
+    counts = inline_calls(op, failures) if present & INLINE_ROWS else Counter()
     from compiler.conversions.tf_to_cann.tensor_list_types import resolve_tensor_lists
 
     resolve_tensor_lists(op)  # TensorList handles -> the buffers they stand for
-    from compiler.conversions.tf_to_cann.tensor_array_v3 import resolve_tensor_arrays
+    if any(t.startswith("TensorArray") for t in present):
+        from compiler.conversions.tf_to_cann.tensor_array_v3 import resolve_tensor_arrays
 
-    resolve_tensor_arrays(op)  # TF1 TensorArrayV3 flows -> their buffers
-    from compiler.conversions.tf_to_cann.dilated import recompose_dilated_convs
+        resolve_tensor_arrays(op)  # TF1 TensorArrayV3 flows -> their buffers
+    if "BatchToSpaceND" in present:
+        from compiler.conversions.tf_to_cann.dilated import recompose_dilated_convs
 
-    recompose_dilated_convs(op)  # SpaceToBatchND -> conv -> BatchToSpaceND: one dilated conv
+        recompose_dilated_convs(op)  # SpaceToBatchND -> conv -> BatchToSpaceND: one dilated conv
     if report:  # the counts are only printed by the report
         counts.update(t for o in op.walk() if (t := tf_op_type(o)) is not None
                       and t not in INLINE_ROWS)
-    rewrite(op, [_Collecting(failures, allow_host_fallback, hosted)], recursive=False)
+    _Collecting(failures, allow_host_fallback, hosted).walk(op)
     # an op that failed before its constant inputs were legalized may have succeeded since
     failures[:] = [(f, why) for f, why in failures if f.parent is not None]
     failed = {id(f) for f, _ in failures}
@@ -193,7 +252,7 @@ def inline_calls(module: ModuleOp, failures: list[tuple[Operation, str]]) -> Cou
             f = getattr(f, "func", f)
             if isinstance(f, SymbolRefAttr):
                 callees.add(f.root_reference.data)
-        rewrite(module, [_Collecting(failures, False, [], inlining=True)], recursive=False)
+        _Collecting(failures, False, [], inlining=True).walk(module)
     else:
         for o in module.walk():
             if tf_op_type(o) in INLINE_ROWS and all(f is not o for f, _ in failures):
@@ -220,7 +279,7 @@ def analyze_legalization(module: ModuleOp, allow_host_fallback: bool = False
     counts = inline_calls(copy, failures)
     counts.update(t for o in copy.walk() if (t := tf_op_type(o)) is not None
                   and t not in INLINE_ROWS)
-    rewrite(copy, [_Collecting(failures, allow_host_fallback, hosted)], recursive=False)
+    _Collecting(failures, allow_host_fallback, hosted).walk(copy)
     for left in copy.walk():
         if tf_op_type(left) is not None and all(f is not left for f, _ in failures):
             failures.append((left, f"{left.name} has no CANN lowering"))
