@@ -68,7 +68,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import BlockArgument, Operation
 
 from compiler.backend import memory_plan as mp
-from compiler.ir.diagnostics import CompileError, SourceMap
+from compiler.ir.diagnostics import CompileError, SourceMap, read_bytes
 from compiler.ir.typed import block_of, elem_of
 
 if TYPE_CHECKING:
@@ -567,15 +567,7 @@ _MANIFEST = {"inputs?": list, "outputs?": list}
 def load_offline_model(path: str) -> OfflineModel:
     """Read, check and rebuild the kernel-level module; never imports TensorFlow.  A
     multi-gear file gives its first gear, with `.gears` holding them all."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        _fail(path, "no such file")
-    except IsADirectoryError:
-        _fail(path, "is a directory, expected an offline model (.om)")
-    except OSError as e:
-        _fail(path, f"cannot read: {e.strerror}")
+    data = read_bytes(path, "an offline model (.om)", OmError)
     header = parse_header(data, path)
     if header.version == GEARS_FORMAT_VERSION:
         from compiler.backend.gear_model import load_gears

@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Any
 
-from compiler.ir.diagnostics import CompileError
+from compiler.ir.diagnostics import CompileError, read_bytes
 
 NOT_A_GRAPHDEF = "not a GraphDef (binary or text protobuf)"
 
@@ -46,16 +46,7 @@ def tensorflow() -> Any:
 
 def read_graphdef_file(path: str) -> Any:
     """Read and parse a binary or text GraphDef file."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise CompileError(f"{path}: error: no such file") from None
-    except IsADirectoryError:
-        raise CompileError(f"{path}: error: is a directory, expected a GraphDef file") from None
-    except OSError as e:
-        raise CompileError(f"{path}: error: cannot read: {e.strerror}") from None
-    return parse_graphdef(data, path)
+    return parse_graphdef(read_bytes(path, "a GraphDef file"), path)
 
 
 #: Const tensors at least this large are detached by `read_graphdef_file_lean`.

@@ -74,6 +74,21 @@ class CompileError(Exception):
         super().__init__("\n".join(self.messages))
 
 
+def read_bytes(path: str, expected: str = "a file",
+               error: type[CompileError] = CompileError) -> bytes:
+    """A file's bytes; a file that cannot be read is one line naming it (`expected`: what a
+    directory given in its place should have been)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise error(f"{path}: error: no such file") from None
+    except IsADirectoryError:
+        raise error(f"{path}: error: is a directory, expected {expected}") from None
+    except OSError as e:
+        raise error(f"{path}: error: cannot read: {e.strerror}") from None
+
+
 def node_name(op: Operation) -> str | None:
     """The TF node name(s) an op came from, read from its location."""
     loc = op.location

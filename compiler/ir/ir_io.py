@@ -26,6 +26,7 @@ from compiler.ir.diagnostics import (
     SourceMap,
     one_line,
     parse_error_message,
+    read_bytes,
     tensor_too_large,
     verify_module,
 )
@@ -308,15 +309,7 @@ def parse_module(ctx: Context, text: str, filename: str, line_offset: int = 0,
 def read_text(path: str, what: str = "textual IR") -> str:
     """A UTF-8 text file; any failure is one line naming the file (a byte that is not UTF-8:
     with its line:col)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise CompileError(f"{path}: error: no such file") from None
-    except IsADirectoryError:
-        raise CompileError(f"{path}: error: is a directory, expected a file") from None
-    except OSError as e:
-        raise CompileError(f"{path}: error: cannot read: {e.strerror}") from None
+    data = read_bytes(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
