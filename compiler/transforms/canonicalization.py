@@ -413,6 +413,33 @@ class ReduceThroughUnitReshape(RewritePattern):
         rewriter.replace(op, [new, back])
 
 
+class ReduceOfReduce(RewritePattern):
+    """R(R(x, a), b) -> R(x, a + b') for one reduction R (mean, max, min, sum, prod), neither
+    keeping dims, the inner one read only by the outer: b' are b's axes as axes of x.  Exact for
+    a mean too: every outer element averages groups of the same size (3-D pooling's depth mean
+    before a global average pool, compiler/conversions/tf_to_cann/conv3d.py)."""
+
+    applies_to = roots(cann.ReduceDOp)
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        if not isinstance(op, cann.ReduceDOp):
+            return
+        inner = op.x.owner
+        if type(inner) is not type(op) or len(list(op.x.uses)) != 1 \
+                or op.keep_dims.value.data or inner.keep_dims.value.data:
+            return
+        rank = len(shape_of(inner.x))
+        a = sorted({v % rank for v in ints(inner.axes)})
+        left = [i for i in range(rank) if i not in a]
+        b = [left[v % len(left)] for v in ints(op.axes)] if left else []
+        new = type(op).create(operands=[inner.x], result_types=[op.y.type],
+                              properties={**op.properties, "axes": int_array(sorted(a + b))},
+                              attributes=dict(op.attributes))
+        with_loc(new, op)
+        rewriter.replace(op, [new])
+        rewriter.erase(inner)
+
+
 # --- chains of views and broadcasts become one broadcast --------------------------------------
 
 #: The largest result (elements) whose index map BroadcastChain computes to decompose it.

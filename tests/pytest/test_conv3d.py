@@ -126,3 +126,14 @@ def test_conv3d_bn_relu_pool_model_matches_tensorflow_and_fuses(tmp_path, capsys
     kinds = _kinds(om)
     assert kinds.count("Conv3D") == 1 and not {"Conv2D", "BNInfer", "Relu", "PadD",
                                                 "ConcatV2D"} & set(kinds), kinds
+
+
+def test_avgpool3d_then_global_pool_is_one_mean(tmp_path, capsys):
+    """AveragePooling3D(2) then GlobalAveragePooling3D: the depth windows tile D, so the depth
+    mean is a ReduceMeanD over the window axis, which merges with the global mean
+    (ReduceOfReduce): one ReduceMeanD kernel after the HW AvgPool, no depth slices."""
+    keras, layers = _layers()
+    x = keras.Input((4, 8, 8, 24), batch_size=1, name="video")
+    y = layers.GlobalAveragePooling3D()(layers.AveragePooling3D(2)(x))
+    kinds = _kinds(_compile_and_compare(keras.Model(x, y), tmp_path, capsys))
+    assert kinds.count("ReduceMeanD") == 1 and "StridedSliceD" not in kinds, kinds

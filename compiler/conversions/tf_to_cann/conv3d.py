@@ -12,7 +12,9 @@ A 5-D NDHWC value folded to [N*D, H, W, C] is NDC1HWC0's bytes stored as NC1HWC0
   of ceil(kd*C/C0)*C0*kh*kw cube columns: for Video3D's 3-channel stem 3x the stem's cube
   cycles (about 2 us more at its size), for C a multiple of C0 the same K.  kd = 1: a Conv2D on
   the views (after a strided depth slice when sd > 1).
-* MaxPool3D / AvgPool3D: the window is a product box, so the pool is separable: over D by
+* MaxPool3D / AvgPool3D: the window is a product box, so the pool is separable: over D, when
+  the windows tile D (kd = sd, no pad), by a ReduceMaxD / ReduceMeanD over the window axis of
+  the view [N, Do, kd, H, W, C] (a global pool after it merges with it: ReduceOfReduce), else by
   strided slices combined with Maximum / Add (SAME pads D with the lowest finite value for max,
   with 0 for avg), over H and W by MaxPool / AvgPool on the (N*D) batch, in whichever order
   moves fewer elements.  An average divides by the count of valid elements, the product of the
@@ -234,6 +236,15 @@ def _pool_depth(b: Builder, x: SSAValue, kd: int, sd: int, pd: tuple[int, int],
         return x
     xs = list(shape_of(x))
     et = elem_of(x)
+    if kd == sd and pd == (0, 0):  # whole windows side by side: [N, Do, kd, ...] reduced on axis 2
+        do = xs[1] // kd
+        if do * kd != xs[1]:
+            x = strided_slice(b, x, [0] * 5, [xs[0], do * kd, *xs[2:]], [1] * 5,
+                              [xs[0], do * kd, *xs[2:]])
+        cls = cann.ReduceMaxDOp if is_max else cann.ReduceMeanDOp
+        return b.create(cls, [b.reshape(x, [xs[0], do, kd, *xs[2:]])],
+                        TensorType(et, [xs[0], do, *xs[2:]]), axes=int_array([2]),
+                        keep_dims=IntegerAttr(0, 1))
     low = float(np.finfo(numpy_dtype(et)).min) if is_max else 0.0
     xp = _pad_depth(b, x, pd, low)
     do = (xs[1] + pd[0] + pd[1] - kd) // sd + 1

@@ -44,13 +44,14 @@ func.func @conv3d_1x3x3(%x: tensor<2x4x8x8x3xf32>) -> tensor<2x4x6x6x4xf32> {
   func.return %y : tensor<2x4x6x6x4xf32>
 }
 
-// MaxPool3D 2x2x2 / 2 (VALID): HW first moves fewer elements here (MaxPool on the 6 depth planes,
-// then 2 depth slices of the 7x7 results and one Maximum).
+// MaxPool3D 2x2x2 / 2 (VALID): HW first moves fewer elements here (MaxPool on the 6 depth planes),
+// then, the depth windows tiling D (kd = sd, no pad), one ReduceMaxD over the window axis of the
+// view [1, 3, 2, 7, 7, 8]: no slices.
 // CHECK-LABEL: func.func @maxpool3d
 // CHECK:         cann.MaxPool {{.*}}ksize = array<i64: 1, 2, 2, 1>, strides = array<i64: 1, 2, 2, 1>, padding = "VALID"{{.*}} -> tensor<6x7x7x8xf32>
-// CHECK:         %[[A:.*]] = cann.StridedSliceD {{.*}}begin = array<i64: 0, 0, 0, 0, 0>, end = array<i64: 1, 5, 7, 7, 8>, strides = array<i64: 1, 2, 1, 1, 1>
-// CHECK:         %[[B:.*]] = cann.StridedSliceD {{.*}}begin = array<i64: 0, 1, 0, 0, 0>, end = array<i64: 1, 6, 7, 7, 8>, strides = array<i64: 1, 2, 1, 1, 1>
-// CHECK:         cann.Maximum %[[A]], %[[B]] {{.*}} -> tensor<1x3x7x7x8xf32>
+// CHECK-NOT:     cann.StridedSliceD
+// CHECK:         %[[V:.*]] = cann.Reshape {{.*}}shape = array<i64: 1, 3, 2, 7, 7, 8>
+// CHECK:         cann.ReduceMaxD %[[V]] {axes = array<i64: 2>, keep_dims = false} {{.*}} -> tensor<1x3x7x7x8xf32>
 func.func @maxpool3d(%x: tensor<1x6x14x14x8xf32>) -> tensor<1x3x7x7x8xf32> {
   %y = tf.MaxPool3D %x {T = f32, data_format = "NDHWC", ksize = array<i64: 1, 2, 2, 2, 1>, padding = "VALID", strides = array<i64: 1, 2, 2, 2, 1>} : (tensor<1x6x14x14x8xf32>) -> tensor<1x3x7x7x8xf32>
   func.return %y : tensor<1x3x7x7x8xf32>
