@@ -241,8 +241,8 @@ def _pool_depth(b: Builder, x: SSAValue, kd: int, sd: int, pd: tuple[int, int],
         if do * kd != xs[1]:
             x = strided_slice(b, x, [0] * 5, [xs[0], do * kd, *xs[2:]], [1] * 5,
                               [xs[0], do * kd, *xs[2:]])
-        cls = cann.ReduceMaxDOp if is_max else cann.ReduceMeanDOp
-        return b.create(cls, [b.reshape(x, [xs[0], do, kd, *xs[2:]])],
+        red = cann.ReduceMaxDOp if is_max else cann.ReduceMeanDOp
+        return b.create(red, [b.reshape(x, [xs[0], do, kd, *xs[2:]])],
                         TensorType(et, [xs[0], do, *xs[2:]]), axes=int_array([2]),
                         keep_dims=IntegerAttr(0, 1))
     low = float(np.finfo(numpy_dtype(et)).min) if is_max else 0.0
