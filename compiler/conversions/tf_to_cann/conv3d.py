@@ -7,10 +7,10 @@ A 5-D NDHWC value folded to [N*D, H, W, C] is NDC1HWC0's bytes stored as NC1HWC0
   kd*C1*kh*kw*C0 of the FRACTAL_Z_3D filter and its A tiles are loaded from the kd depth planes
   of x (compiler/conversions/cann_to_kernel/cube3d.py), D's pads are conv pads (zero planes no
   load reads).  Chosen over a depth im2col (pad + kd slices + a channel concat + Conv2D) by the
-  cost model's terms: that moves x kd+2 times in kd+2 more kernel launches (3 us each, an
-  assumption of compiler/target/cost_model.py), against a K of kd*ceil(C/C0)*C0*kh*kw instead
-  of ceil(kd*C/C0)*C0*kh*kw cube columns: for Video3D's 3-channel stem 3x the stem's cube
-  cycles (about 2 us more at its size), for C a multiple of C0 the same K.  kd = 1: a Conv2D on
+  cost model's estimates (cann-compile --report): the im2col moves x kd+2 times in kd+2 more
+  kernel launches, against a K of kd*ceil(C/C0)*C0*kh*kw instead of ceil(kd*C/C0)*C0*kh*kw (the
+  same when C is a multiple of C0).  Video3D's 3-channel stem (the worst case, K 3x): the Conv3D
+  kernel 9.2 us against 16.8 us for PadD, 2 slices, ConcatV2D and the Conv2D.  kd = 1: a Conv2D on
   the views (after a strided depth slice when sd > 1).
 * MaxPool3D / AvgPool3D: the window is a product box, so the pool is separable: over D, when
   the windows tile D (kd = sd, no pad), by a ReduceMaxD / ReduceMeanD over the window axis of
