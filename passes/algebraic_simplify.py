@@ -61,6 +61,7 @@ class AlgebraicSimplifyPass(ModulePass):
         from compiler.transforms.canonicalization import (
             BatchMatMulTransposes,
             BroadcastChain,
+            ReduceOfReduce,
             ReduceThroughUnitReshape,
             ReshapeSinksThroughPointwise,
             ScalarMulOutOfMatMul,
@@ -69,4 +70,4 @@ class AlgebraicSimplifyPass(ModulePass):
 
         rewrite(op, [Identities(), BatchMatMulTransposes(), ScalarMulThroughTranspose(),
                      ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise(),
-                     ReduceThroughUnitReshape(), BroadcastChain()])
+                     ReduceThroughUnitReshape(), ReduceOfReduce(), BroadcastChain()])

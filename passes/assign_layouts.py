@@ -88,6 +88,10 @@ class LayoutConv(RewritePattern):
             op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp))
         if pro:
             wfz, w = None, op.filter
+        elif isinstance(op, cann.Conv3DOp):  # a DHWCN filter (formats.py FRACTAL_Z_3D)
+            wfz = to_format(op.filter, Format.FRACTAL_Z_3D, Format.ND)
+            w = wfz.dst
+            extra.append(wfz)
         else:
             wfz = to_format(op.filter, Format.FRACTAL_Z, Format.HWCN, groups,
                             grouped_conv=groups != 1 and "groups" in op.properties)

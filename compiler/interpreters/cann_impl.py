@@ -55,6 +55,20 @@ class CannFunctions(InterpreterFunctions):
     def run_conv2d(self, interp: Interpreter, op: cann.Conv2DOp, args: tuple[Any, ...]):
         return (run_conv(op, args),)
 
+    @impl(cann.Conv3DOp)
+    def run_conv3d(self, interp: Interpreter, op: cann.Conv3DOp, args: tuple[Any, ...]):
+        """On the (N*D) batch views: x [N*D_in, H, W, C] -> y [N*D_out, Ho, Wo, O]."""
+        d_in, d_out, _, sd, dd, pf, pb = op.depth_geometry()
+        x = to_origin(args[0], op.x.type, "NHWC", want="NHWC")
+        w = to_origin(args[1], op.filter.type, "ND")
+        strides, dilations, pads = op.geometry()
+        y = numerics.conv3d_ndhwc(x.reshape(-1, d_in, *x.shape[1:]), w, (sd, dd, pf, pb),
+                                  strides, dilations, pads)
+        y = y.reshape(-1, *y.shape[2:])
+        if op.bias is not None:
+            y = numerics.bias_add(y, to_origin(args[2], op.bias.type, "ND").astype(y.dtype), "NHWC")
+        return (from_origin(y, op.y.type, "NHWC", have="NHWC"),)
+
     @impl(cann.BiasAddOp)
     def run_bias_add(self, interp: Interpreter, op: cann.BiasAddOp, args: tuple[Any, ...]):
         fmt = op.data_format.data

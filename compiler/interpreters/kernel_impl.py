@@ -304,10 +304,18 @@ def _img2col(P, fetch, x_dims: tuple[int, int, int, int], g: int, m0: int, k0_: 
     cg, ctot = P("cin_group"), P("cin")
     m_tot, k_tot = P("M"), P("K")
     rows, cols = np.arange(m0, m0 + out.shape[0]), np.arange(k0_, k0_ + out.shape[1])
+    depth = P("depth")  # a Conv3D's (cube3d.py): x is the (N*D_in) batch view, K per depth tap
 
     def a_at(r, c):
         nn, rem = np.divmod(r, ho * wo)
         hh, ww = np.divmod(rem, wo)
+        if depth is not None:
+            d_in, d_out, _, sd, dd, pf, _ = depth
+            nb, do = np.divmod(nn, d_out)
+            kdi, c = np.divmod(c, c1_ * kh * kw * c0)
+            di = (do * sd - pf)[:, None] + (kdi * dd)[None, :]
+            in_d = (di >= 0) & (di < d_in)
+            nn = nb[:, None] * d_in + np.clip(di, 0, d_in - 1)
         kc1, rem2 = np.divmod(c, kh * kw * c0)
         ki, rem3 = np.divmod(rem2, kw * c0)
         kj, kc0 = np.divmod(rem3, c0)
@@ -317,7 +325,11 @@ def _img2col(P, fetch, x_dims: tuple[int, int, int, int], g: int, m0: int, k0_: 
         wi = (ww * sw - pl)[:, None] + (kj * dw)[None, :]
         ok = (hi >= 0) & (hi < h_) & (wi >= 0) & (wi < w_) & (ci < cg)[None, :] & (ch < ctot)[None, :]
         chc = np.minimum(ch, c1_ * c0 - 1)
-        nb = np.broadcast_to(nn[:, None], ok.shape)
+        if depth is not None:
+            ok &= in_d
+            nb = nn
+        else:
+            nb = np.broadcast_to(nn[:, None], ok.shape)
         hb, wb = np.clip(hi, 0, h_ - 1), np.clip(wi, 0, w_ - 1)
         c1b = np.broadcast_to((chc // c0)[None, :], ok.shape)
         c0b = np.broadcast_to((chc % c0)[None, :], ok.shape)
@@ -331,6 +343,10 @@ def _fmap_first_row(P, m0: int) -> int:
     from compiler.target.conv_geometry import fmap_first_row
 
     ho, wo = P("out_hw")
+    if P("depth") is not None:  # a 3-D conv's (compiler/conversions/cann_to_kernel/cube3d.py)
+        from compiler.target.conv_geometry import fmap3d_first_row
+
+        return fmap3d_first_row(P("fmap3d"), m0, P("block_m"))
     return fmap_first_row(m0, P("in_hw")[0], ho, wo, P("strides")[0], P("pads")[0])
 
 

@@ -67,6 +67,24 @@ def conv2d_nhwc(x: np.ndarray, w_hwcn: np.ndarray, strides: Sequence[int] = (1, 
     return y.reshape(n, ho, wo, cout)
 
 
+def conv3d_ndhwc(x: np.ndarray, w_dhwcn: np.ndarray, depth: Sequence[int], strides: Sequence[int],
+                 dilations: Sequence[int], pads: Sequence[int]) -> np.ndarray:
+    """y[n, do] = sum_k conv2d(xpad[n, do*sd + k*dd], w[k]) (H, W geometry as conv2d_nhwc's)
+    for x (N, D, H, W, C), w (kd, kh, kw, C, O); depth = (sd, dd, pad_front, pad_back)."""
+    sd, dd, pf, pb = depth
+    kd = w_dhwcn.shape[0]
+    xp = np.pad(x, [(0, 0), (pf, pb), (0, 0), (0, 0), (0, 0)])
+    n, dp = xp.shape[:2]
+    do = (dp - dd * (kd - 1) - 1) // sd + 1
+    y = None
+    for k in range(kd):
+        xk = xp[:, k * dd: k * dd + (do - 1) * sd + 1: sd]
+        yk = conv2d_nhwc(xk.reshape(n * do, *xk.shape[2:]), w_dhwcn[k], strides, dilations, pads)
+        y = yk if y is None else y + yk
+    assert y is not None
+    return y.reshape(n, do, *y.shape[1:])
+
+
 def conv2d_nchw(x: np.ndarray, w_hwcn: np.ndarray, strides: Sequence[int] = (1, 1),
                 dilations: Sequence[int] = (1, 1), pads: Sequence[int] = (0, 0, 0, 0)) -> np.ndarray:
     y = conv2d_nhwc(x.transpose(0, 2, 3, 1), w_hwcn, strides, dilations, pads)

@@ -5,6 +5,8 @@ The SAME formula is canndev's GetPadConv2D (cann-facts.md section 4), which equa
 
 from __future__ import annotations
 
+import numpy as np
+
 
 def same_pads(size: int, k: int, stride: int, dilation: int) -> tuple[int, int]:
     dk = dilation * (k - 1) + 1
@@ -52,3 +54,42 @@ def fmap_window_rows(bm: int, n: int, h: int, ho: int, wo: int, kh: int, sh: int
     out_rows = (bm + wo - 2) // wo + 1
     crossings = out_rows // ho + 1
     return min(n * h, (out_rows - 1) * sh + dk + crossings * max(0, h - ho * sh))
+
+
+# A 3-D conv (cann.Conv3D, compiler/conversions/cann_to_kernel/cube3d.py) reads x through its
+# (N*D) batch view: x's rows are (n*D_in + d)*H + h, output pixel m is ((n*D_out + do)*Ho + ho)*Wo
+# + wo, and tap (kd_i, i) of pixel m reads row (n*D_in + do*sd - pf + kd_i*dd)*H + ho*sh - pt +
+# i*dh where that plane and row exist.  The rows one output row reads are therefore inside
+# [first, last) below; the window of a block of pixels spans its output rows' min first to max
+# last (not monotone in m: a depth pad shifts the first plane back at each new output depth).
+# Fmap3 = (N, H, W, C1, Ho, Wo, kh, sh, dh, pt, D_in, D_out, kd, sd, dd, pf).
+
+def fmap3d_row_bounds(fmap) -> tuple[np.ndarray, np.ndarray]:
+    """(first, last) row of x the output rows q = (n*D_out + do)*Ho + ho read, per q."""
+    n, h, _, _, ho, _, kh, sh, dh, pt, d_in, d_out, kd, sd, dd, pf = fmap
+    q = np.arange(n * d_out * ho)
+    nd, r = np.divmod(q, ho)
+    nn, do = np.divmod(nd, d_out)
+    top = do * sd - pf
+    p_lo = nn * d_in + np.clip(top, 0, d_in - 1)
+    p_hi = nn * d_in + np.clip(top + (kd - 1) * dd, 0, d_in - 1)
+    first = p_lo * h + np.clip(r * sh - pt, 0, h)
+    last = p_hi * h + np.clip(r * sh - pt + dh * (kh - 1) + 1, 0, h)
+    return first, np.maximum(first, last)
+
+
+def fmap3d_window_rows(fmap, bm: int) -> int:
+    """At most how many rows of x any bm consecutive output pixels read (their window)."""
+    first, last = fmap3d_row_bounds(fmap)
+    wo = fmap[5]
+    span = min(len(first), (bm + wo - 2) // wo + 1)  # output rows bm pixels touch
+    lo = np.lib.stride_tricks.sliding_window_view(first, span).min(axis=1)
+    hi = np.lib.stride_tricks.sliding_window_view(last, span).max(axis=1)
+    return int((hi - lo).max())
+
+
+def fmap3d_first_row(fmap, m_lo: int, bm: int) -> int:
+    """The first row of the window of output pixels [m_lo, m_lo + bm)."""
+    first, _ = fmap3d_row_bounds(fmap)
+    wo = fmap[5]
+    return int(first[m_lo // wo: (m_lo + bm - 1) // wo + 1].min())

@@ -23,11 +23,13 @@ class Format(StrEnum):
     FRACTAL_Z = "FRACTAL_Z"
     HWCN = "HWCN"
     FRACTAL_NZ = "FRACTAL_NZ"
+    NDC1HWC0 = "NDC1HWC0"
+    FRACTAL_Z_3D = "FRACTAL_Z_3D"
 
     @property
     def ge_id(self) -> int:
         return {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4,
-                "HWCN": 16, "FRACTAL_NZ": 29}[self.value]
+                "HWCN": 16, "FRACTAL_NZ": 29, "NDC1HWC0": 32, "FRACTAL_Z_3D": 33}[self.value]
 
 
 FORMAT_NAMES = tuple(f.value for f in Format)
@@ -245,7 +247,39 @@ def fractal_z_to_nd2(fz: np.ndarray, d0: int, d1: int) -> np.ndarray:
     return np.ascontiguousarray(fz.transpose(0, 3, 1, 2).reshape(i1 * c0, j1 * n0)[:d0, :d1])
 
 
-# --- NDC1HWC0 (5-D activations; GE format id 32; index map only, no storage rule yet) --------
+# --- NDC1HWC0 (5-D activations; GE format id 32) and FRACTAL_Z_3D (3-D filters; id 33) -------
+# NDC1HWC0 (N, D, C1, H, W, C0) of an NDHWC value holds the bytes of NC1HWC0 (N*D, C1, H, W, C0)
+# of the same value viewed as [N*D, H, W, C]: folding (N, D) into the batch (and back) moves no
+# byte.  A 3-D conv's x is stored so and read through that 4-D view (cann.Conv3D, whose x is the
+# [N*D, H, W, C] view; compiler/conversions/cann_to_kernel/cube3d.py).
+# FRACTAL_Z_3D of a DHWCN filter (kd, kh, kw, C, O) (cann-facts.md section 1, id 33): rows
+# (d*C1 + c1)*kh*kw + h*kw + w of (N1, 16, C0) fractals, i.e. FRACTAL_Z of the HWCN filter
+# (kh, kw, kd*C1*C0, O) whose input channel d*C1*C0 + c is tap d's channel c (zero past C): the
+# cube's K loop runs over kd*C1*kh*kw*C0.  The K order (depth outermost) is an assumption taken
+# from the shape name (D before C1); cann-facts.md gives no index map for it.
+
+def ndc1hwc0_shape(n: int, d: int, c: int, h: int, w: int, c0: int) -> tuple[int, ...]:
+    return (n, d, ceil_div(c, c0), h, w, c0)
+
+
+def fractal_z_3d_shape(kd: int, kh: int, kw: int, cin: int, cout: int, c0: int) -> tuple[int, ...]:
+    return fractal_z_shape(cout, kd * ceil_div(cin, c0) * c0, kh, kw, c0)
+
+
+def dhwcn_to_fractal_z_3d(w: np.ndarray, c0: int) -> np.ndarray:
+    kd, kh, kw, c, o = w.shape
+    cp = ceil_div(c, c0) * c0
+    w = _pad_axis(w, 3, cp).transpose(1, 2, 0, 3, 4).reshape(kh, kw, kd * cp, o)
+    return hwcn_to_fractal_z(w, c0)
+
+
+def fractal_z_3d_to_dhwcn(fz: np.ndarray, kd: int, kh: int, kw: int, cin: int,
+                          cout: int) -> np.ndarray:
+    c0 = fz.shape[-1]
+    cp = ceil_div(cin, c0) * c0
+    w = fractal_z_to_hwcn(fz, cout, kd * cp, kh, kw).reshape(kh, kw, kd, cp, cout)
+    return np.ascontiguousarray(w.transpose(2, 0, 1, 3, 4)[:, :, :, :cin])
+
 
 def ndhwc_to_ndc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
     """NDHWC (N, D, H, W, C) -> (N, D, C1, H, W, C0), C zero-padded to C1*C0."""
@@ -341,6 +375,11 @@ def _storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, 
         return fractal_z_shape(cout, cin, kh, kw, c0)
     if groups != 1:
         raise ValueError(f"groups = {groups} only applies to FRACTAL_Z")
+    if fmt == Format.NDC1HWC0 and origin_format == Format.ND and len(origin_shape) == 5:
+        n, d, h, w, c = origin_shape  # an NDHWC value (ND: no NDHWC name in this set)
+        return ndc1hwc0_shape(n, d, c, h, w, c0)
+    if fmt == Format.FRACTAL_Z_3D and origin_format == Format.ND and len(origin_shape) == 5:
+        return fractal_z_3d_shape(*origin_shape, c0)  # a DHWCN filter
     if fmt == Format.FRACTAL_NZ:
         if len(origin_shape) < 2:
             raise ValueError(f"FRACTAL_NZ needs rank >= 2, got {len(origin_shape)}")
@@ -386,6 +425,10 @@ def to_storage(x: np.ndarray, fmt: Format, origin_format: Format, groups: int = 
             return hwcn_to_fractal_z(x, c0)
         if origin_format == Format.NCHW:
             return nchw_to_fractal_z(x, c0)
+    if fmt == Format.NDC1HWC0 and x.ndim == 5:
+        return ndhwc_to_ndc1hwc0(x, c0)
+    if fmt == Format.FRACTAL_Z_3D and x.ndim == 5:
+        return dhwcn_to_fractal_z_3d(x, c0)
     if fmt == Format.FRACTAL_NZ:
         return nd_to_fractal_nz(x, c0)
     raise ValueError(f"no TransData from {origin_format.value} to {fmt.value}")
@@ -420,6 +463,10 @@ def from_storage(x: np.ndarray, fmt: Format, origin_format: Format,
                 return np.ascontiguousarray(
                     fractal_z_groups_to_hwcn(x, cout, cin, kh, kw, groups).transpose(3, 2, 0, 1))
             return fractal_z_to_nchw(x, cout, cin, kh, kw)
+    if fmt == Format.NDC1HWC0 and len(origin_shape) == 5:
+        return ndc1hwc0_to_ndhwc(x, origin_shape[-1])
+    if fmt == Format.FRACTAL_Z_3D and len(origin_shape) == 5:
+        return fractal_z_3d_to_dhwcn(x, *origin_shape)
     if fmt == Format.FRACTAL_NZ:
         return fractal_nz_to_nd(x, origin_shape[-2], origin_shape[-1])
     raise ValueError(f"no TransData from {fmt.value} to {origin_format.value}")

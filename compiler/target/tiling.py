@@ -121,11 +121,16 @@ def tiling_cost(chip: ChipProfile, batch: int, m: int, n: int, k: int, in_bytes:
 
 #: A conv's feature map for the Load3D path (compiler/target/conv_geometry.py):
 #: (N, H, W, C1, Ho, Wo, kh, stride_h, dilation_h) of x NC1HWC0 and the output.
-Fmap = tuple[int, int, int, int, int, int, int, int, int]
+Fmap = tuple[int, ...]  # 9 values; a 3-D conv's: conv_geometry.py Fmap3 (16)
 
 
 def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int) -> tuple[int, int]:
     """(rows, bytes) of the L1 feature-map window of bm consecutive output pixels."""
+    if len(fmap) != 9:  # a 3-D conv's (conv_geometry.py Fmap3)
+        from compiler.target.conv_geometry import fmap3d_window_rows
+
+        rows = fmap3d_window_rows(fmap, bm)
+        return rows, fmap[3] * rows * fmap[2] * c0 * in_bytes
     n, h, w, c1, ho, wo, kh, sh, dh = fmap
     rows = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh)
     return rows, c1 * rows * w * c0 * in_bytes

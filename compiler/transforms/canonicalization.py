@@ -255,6 +255,13 @@ def _unit_axes_only(xs, ys) -> bool:
     return [d for d in xs if d != 1] == [d for d in ys if d != 1]
 
 
+def _unfolds_depth(xs, ys) -> bool:
+    """[N*D, H, W, C] -> [N, D, H, W, C]: the (N*D) batch view of a 3-D conv's result
+    (compiler/conversions/tf_to_cann/conv3d.py) back to NDHWC, H, W, C untouched."""
+    return len(xs) == 4 and len(ys) == 5 and list(ys[2:]) == list(xs[1:]) \
+        and ys[0] * ys[1] == xs[0]
+
+
 def _rides_along(v, in_shape, out_shape) -> bool:
     """A constant operand that broadcasts the same against the reshape's input as against its
     output: one element, or a vector over the last axis ([C], [1, .., 1, C]) when the reshape
@@ -276,7 +283,8 @@ def _rides_along(v, in_shape, out_shape) -> bool:
 class ReshapeSinksThroughPointwise(RewritePattern):
     """op(Reshape(x1), .., c) -> Reshape(op(x1, .., c)) for an elementwise / broadcast op whose
     tensor operands are all Reshapes of one input shape that only insert or remove axes of size
-    1 (ExpandDims / Squeeze: Keras' Conv1D and pooling on 1-D sequences), or constants that
+    1 (ExpandDims / Squeeze: Keras' Conv1D and pooling on 1-D sequences) or that unfold the
+    (N*D) batch of a 3-D conv's result to [N, D, H, W, C] (_unfolds_depth), or constants that
     broadcast the same way (a scalar, a channel vector over the kept last axis).  The view moves
     down to the next op that is not pointwise; two views that meet fold (ReshapeNoop), so a
     conv's epilogue (bias, BN, activation) stays 4-D next to the conv."""
@@ -308,7 +316,7 @@ class ReshapeSinksThroughPointwise(RewritePattern):
                 s = list(shape_of(r.x))
                 if in_shape is not None and s != in_shape:
                     return
-                if list(v.type.get_shape()) != ys or not _unit_axes_only(s, ys) \
+                if list(v.type.get_shape()) != ys or not (_unit_axes_only(s, ys) or _unfolds_depth(s, ys)) \
                         or cann.format_of(r.x.type) is not None or any(d < 0 for d in s):
                     return
                 in_shape = s
@@ -403,6 +411,33 @@ class ReduceThroughUnitReshape(RewritePattern):
         back = with_loc(cann.ReshapeOp(operands=[new.y], result_types=[op.y.type],
                                        properties={"shape": int_array(list(shape_of(op.y)))}), op)
         rewriter.replace(op, [new, back])
+
+
+class ReduceOfReduce(RewritePattern):
+    """R(R(x, a), b) -> R(x, a + b') for one reduction R (mean, max, min, sum, prod), neither
+    keeping dims, the inner one read only by the outer: b' are b's axes as axes of x.  Exact for
+    a mean too: every outer element averages groups of the same size (3-D pooling's depth mean
+    before a global average pool, compiler/conversions/tf_to_cann/conv3d.py)."""
+
+    applies_to = roots(cann.ReduceDOp)
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        if not isinstance(op, cann.ReduceDOp):
+            return
+        inner = op.x.owner
+        if type(inner) is not type(op) or len(list(op.x.uses)) != 1 \
+                or op.keep_dims.value.data or inner.keep_dims.value.data:
+            return
+        rank = len(shape_of(inner.x))
+        a = sorted({v % rank for v in ints(inner.axes)})
+        left = [i for i in range(rank) if i not in a]
+        b = [left[v % len(left)] for v in ints(op.axes)] if left else []
+        new = type(op).create(operands=[inner.x], result_types=[op.y.type],
+                              properties={**op.properties, "axes": int_array(sorted(a + b))},
+                              attributes=dict(op.attributes))
+        with_loc(new, op)
+        rewriter.replace(op, [new])
+        rewriter.erase(inner)
 
 
 # --- chains of views and broadcasts become one broadcast --------------------------------------

@@ -68,6 +68,7 @@ from dialects.cann.control_flow import (
 )
 from dialects.cann.conv import (
     Conv2DOp,
+    Conv3DOp,
     ConvLike,
     DepthwiseConv2DOp,
     check_conv_result_shape,
@@ -257,8 +258,8 @@ __all__ = ["CONTROL_OPS", "FOLDED_OPS", "EXTRA_LIBRARY_OPS", "SHAPE_OPS", "Compa
 
 CANN = Dialect(
     "cann",
-    [ConstOp, Conv2DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS, *SE_FUSED_OPS,
-     *EXTRA_LIBRARY_OPS, *SHAPE_OPS, *CONTROL_OPS],
+    [ConstOp, Conv2DOp, Conv3DOp, FusedConv2DOp, BiasAddOp, ReluOp, TransDataOp, *LIBRARY_OPS, *FUSED_OPS,
+     *SE_FUSED_OPS, *EXTRA_LIBRARY_OPS, *SHAPE_OPS, *CONTROL_OPS],
     [FormatAttr, DataFormatAttr, ActivationAttr, FormatNameAttr, PaddingAttr, MirrorPadModeAttr,
      MaskKindAttr, AttentionLayoutAttr, AippInputFormatAttr],
 )

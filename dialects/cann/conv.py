@@ -163,3 +163,48 @@ class DepthwiseConv2DOp(CannOp):
                 raise VerifyException(f"{n}: bias must be 1-D of length {cout}, got {_fmt_shape(bs)}")
         check_conv_result_shape(self, fmt, xs, ws, cout, ys)
 
+
+
+@irdl_op_definition
+class Conv3DOp(ConvLike):
+    """A 3-D convolution read and written through the (N*D) batch view of NDC1HWC0
+    (compiler/target/formats.py: the same bytes as NC1HWC0 of [N*D, H, W, C]): x is the NDHWC
+    input as [N*D_in, H, W, C], y the output as [N*D_out, Ho, Wo, O], the filter DHWCN
+    (kd, kh, kw, C, O) (stored FRACTAL_Z_3D).  strides, pads, dilations are those of H, W as
+    Conv2D takes them (NHWC); `depth` = [D_in, D_out, kd, sd, dd, pad_front, pad_back]."""
+
+    name = "cann.Conv3D"
+    depth = prop_def(I64Array)
+
+    def depth_geometry(self) -> tuple[int, ...]:
+        from dialects.common import ints
+
+        return tuple(ints(self.depth))
+
+    def verify_op(self) -> None:
+        n = self.name
+        fmt = verify_conv_attributes(self)
+        if fmt != DataFormat.NHWC or self.groups.value.data != 1:
+            raise VerifyException(f"{n}: only NHWC, groups = 1")
+        d_in, d_out, kd, sd, dd, pf, pb = check_len(n, "depth", self.depth, 7)
+        if min(d_in, d_out, kd, sd, dd) < 1 or min(pf, pb) < 0:
+            raise VerifyException(f"{n}: depth sizes, strides and dilations must be >= 1, pads >= 0")
+        if (d_in + pf + pb - dd * (kd - 1) - 1) // sd + 1 != d_out:
+            raise VerifyException(f"{n}: depth {d_in} gives {d_out} output depths, not the conv's")
+        xs, ws, ys = _oshape(self.x), _oshape(self.filter), _oshape(self.y)
+        check_rank(n, "x", xs, (4,))
+        check_rank(n, "filter", ws, (5,))
+        check_rank(n, "y", ys, (4,))
+        check_same_element_type(n, self.x.type, self.filter.type, self.y.type)
+        if ws[0] != kd or not dims_compatible(xs[3], ws[3]):
+            raise VerifyException(f"{n}: the filter {_fmt_shape(ws)} does not fit kd {kd} and x's "
+                                  f"{xs[3]} channels")
+        if xs[0] % d_in or ys[0] != xs[0] // d_in * d_out:
+            raise VerifyException(f"{n}: the batches of x {xs[0]} and y {ys[0]} are not N*{d_in} "
+                                  f"and N*{d_out}")
+        if self.bias is not None:
+            bs = _oshape(self.bias)
+            if len(bs) != 1 or not dims_compatible(bs[0], ws[4]):
+                raise VerifyException(f"{n}: bias must be 1-D of length {ws[4]}, got {_fmt_shape(bs)}")
+        fake = (xs[0] // d_in * d_out, *xs[1:])
+        check_conv_result_shape(self, fmt, fake, ws[1:3], ws[4], ys)

@@ -1,6 +1,7 @@
 """3-D convolution and pooling (Keras Conv3D, Conv3DTranspose, MaxPooling3D, AveragePooling3D)
-compile through cann-compile onto the 2-D operators (compiler/conversions/tf_to_cann/conv3d.py:
-a depth im2col + one Conv2D; separable pools) and the .om matches TensorFlow: cann-run
+compile through cann-compile (compiler/conversions/tf_to_cann/conv3d.py: one cann.Conv3D cube
+kernel on the (N*D) batch view of NDC1HWC0, or a Conv2D when kd = 1; separable pools) and the
+.om matches TensorFlow: cann-run
 --compare-with the frozen .pb (atol 1e-4, rtol 1e-3)."""
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from tests.pytest.test_grouped_conv import _kinds
 
 
 def _compile_and_compare(model, tmp_path, capsys):
-    """cann-compile the frozen model, cann-run the .om against the .pb on a random input; the .om."""
-    from tests.model_zoo.zoo import freeze
+    """cann-compile the frozen model (at the batch of its input), cann-run the .om against the .pb
+    on a random input; the .om."""
+    from tests.model_zoo.zoo import Input, freeze
     from tools import cann_compile, cann_run
 
     pb = tmp_path / "m.pb"
-    pb.write_bytes(freeze(model).SerializeToString())
+    inp = model.inputs[0]
+    sig = (Input(inp.name.split(":")[0], tuple(inp.shape)),)
+    pb.write_bytes(freeze(model, inputs=sig).SerializeToString())
     om = tmp_path / "m.om"
     rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
                             f"--output={om}"])
@@ -48,8 +52,10 @@ CONVS = [
     ((7, 8, 8, 17), (3, 1, 1), (2, 1, 1), 1, "same"),
     ((7, 9, 9, 16), 3, 2, 1, "same"),
     ((8, 8, 8, 17), 3, 1, (2, 1, 1), "valid"),
-    ((6, 8, 8, 3), (3, 1, 1), 1, (2, 1, 1), "same"),  # D*H rows: one Conv2D, no im2col
-    ((6, 8, 9, 16), (3, 1, 3), (1, 1, 2), 1, "same"),  # D*H rows, strided in W
+    ((6, 8, 8, 3), (3, 1, 1), 1, (2, 1, 1), "same"),  # depth-dilated (2+1)-D temporal conv
+    ((6, 8, 9, 16), (3, 1, 3), (1, 1, 2), 1, "same"),  # strided in W
+    ((5, 9, 9, 40), 3, (2, 2, 1), 1, "same"),  # C1 = 3 per depth tap, odd sizes
+    ((4, 6, 6, 8), (2, 3, 3), (1, 1, 1), (3, 1, 1), "valid"),  # dilation = D - 1: one output depth
 ]
 
 
@@ -58,6 +64,15 @@ def test_conv3d_matches_tensorflow(shape, kernel, strides, dilation, padding, tm
     keras, layers = _layers()
     x = keras.Input(shape, batch_size=1, name="video")
     y = layers.Conv3D(8, kernel, strides, padding=padding, dilation_rate=dilation)(x)
+    _compile_and_compare(keras.Model(x, y), tmp_path, capsys)
+
+
+@pytest.mark.parametrize("kernel,strides,padding", [(3, (2, 1, 1), "same"), ((3, 1, 1), 1, "valid")])
+def test_conv3d_batch_of_two_matches_tensorflow(kernel, strides, padding, tmp_path, capsys):
+    """N = 2: the (N*D) batch view holds both clips; no depth tap reads the other clip."""
+    keras, layers = _layers()
+    x = keras.Input((5, 8, 8, 16), batch_size=2, name="video")
+    y = layers.Conv3D(8, kernel, strides, padding=padding)(x)
     _compile_and_compare(keras.Model(x, y), tmp_path, capsys)
 
 
@@ -104,8 +119,21 @@ def _video_classifier():
 
 
 def test_conv3d_bn_relu_pool_model_matches_tensorflow_and_fuses(tmp_path, capsys):
-    """Conv3D + BN + ReLU + MaxPool3D + GlobalAveragePooling3D + Dense: the BN and ReLU are the
-    Conv2D's epilogue, as after any conv (no BNInfer or Relu kernel of their own)."""
+    """Conv3D + BN + ReLU + MaxPool3D + GlobalAveragePooling3D + Dense: one Conv3D cube kernel
+    on the (N*D) batch view of NDC1HWC0, the BN and ReLU its epilogue, as after any conv (no
+    BNInfer or Relu kernel of their own), and no depth im2col (pad, slices, concat)."""
     om = _compile_and_compare(_video_classifier(), tmp_path, capsys)
     kinds = _kinds(om)
-    assert kinds.count("Conv2D") == 1 and not {"BNInfer", "Relu"} & set(kinds), kinds
+    assert kinds.count("Conv3D") == 1 and not {"Conv2D", "BNInfer", "Relu", "PadD",
+                                                "ConcatV2D"} & set(kinds), kinds
+
+
+def test_avgpool3d_then_global_pool_is_one_mean(tmp_path, capsys):
+    """AveragePooling3D(2) then GlobalAveragePooling3D: the depth windows tile D, so the depth
+    mean is a ReduceMeanD over the window axis, which merges with the global mean
+    (ReduceOfReduce): one ReduceMeanD kernel after the HW AvgPool, no depth slices."""
+    keras, layers = _layers()
+    x = keras.Input((4, 8, 8, 24), batch_size=1, name="video")
+    y = layers.GlobalAveragePooling3D()(layers.AveragePooling3D(2)(x))
+    kinds = _kinds(_compile_and_compare(keras.Model(x, y), tmp_path, capsys))
+    assert kinds.count("ReduceMeanD") == 1 and "StridedSliceD" not in kinds, kinds

@@ -35,7 +35,8 @@ def test_c0_by_dtype(dtype, c0):
 
 def test_format_ids():
     assert [Format(n).ge_id for n in ("NCHW", "NHWC", "ND", "NC1HWC0", "FRACTAL_Z", "HWCN",
-                                      "FRACTAL_NZ")] == [0, 1, 2, 3, 4, 16, 29]
+                                      "FRACTAL_NZ", "NDC1HWC0", "FRACTAL_Z_3D")] == \
+        [0, 1, 2, 3, 4, 16, 29, 32, 33]
 
 
 # --- NC1HWC0 ----------------------------------------------------------------------------------
@@ -77,6 +78,34 @@ def test_ndc1hwc0_index_map():
         c = c1 * 16 + c0
         assert got[n, d, c1, h, w, c0] == (x[n, d, h, w, c] if c < 20 else 0)
     np.testing.assert_array_equal(F.ndc1hwc0_to_ndhwc(got, 20), x)
+    assert F.storage_shape(Format.NDC1HWC0, Format.ND, x.shape, np.float32) == got.shape
+    np.testing.assert_array_equal(F.to_storage(x, Format.NDC1HWC0, Format.ND), got)
+    np.testing.assert_array_equal(F.from_storage(got, Format.NDC1HWC0, Format.ND, x.shape), x)
+
+
+def test_ndc1hwc0_is_nc1hwc0_of_the_batch_view():
+    """NDC1HWC0 of [N, D, H, W, C] holds the bytes of NC1HWC0 of [N*D, H, W, C]: folding (N, D)
+    into the batch (cann.Conv3D's views) moves no byte."""
+    x = rand((2, 3, 4, 5, 20))
+    nd = F.ndhwc_to_ndc1hwc0(x, 16)
+    nc = F.nhwc_to_nc1hwc0(x.reshape(6, 4, 5, 20), 16)
+    np.testing.assert_array_equal(nd.reshape(-1), nc.reshape(-1))
+
+
+def test_fractal_z_3d_index_map():
+    """FRACTAL_Z_3D of DHWCN (kd, kh, kw, C, O): row (d*C1 + c1)*kh*kw + h*kw + w, fractal
+    (n1, n0, c0) = w[d, h, w, c1*C0 + c0, n1*16 + n0], 0 past C and O."""
+    kd, kh, kw, c, o = 2, 3, 2, 20, 18
+    w = rand((kd, kh, kw, c, o))
+    got = F.to_storage(w, Format.FRACTAL_Z_3D, Format.ND)
+    assert got.shape == F.storage_shape(Format.FRACTAL_Z_3D, Format.ND, w.shape, np.float32) \
+        == (kd * 2 * kh * kw, 2, 16, 16)
+    for d, c1, i, j, n1, n0, k in itertools.product(range(kd), range(2), range(kh), range(kw),
+                                                    range(2), range(16), range(16)):
+        ci, co = c1 * 16 + k, n1 * 16 + n0
+        want = w[d, i, j, ci, co] if ci < c and co < o else 0
+        assert got[((d * 2 + c1) * kh + i) * kw + j, n1, n0, k] == want
+    np.testing.assert_array_equal(F.from_storage(got, Format.FRACTAL_Z_3D, Format.ND, w.shape), w)
 
 
 # --- FRACTAL_Z ----------------------------------------------------------------------------------

@@ -67,6 +67,11 @@ class ConvToCubeBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, CONV_OPS):
             return
+        if isinstance(op, cann.Conv3DOp):
+            from compiler.conversions.cann_to_kernel.cube3d import lower_conv3d
+
+            lower_conv3d(self, op, rewriter)
+            return
         from compiler.transforms.fusion.auto import live_uses
         from compiler.transforms.fusion.depthwise import is_depthwise_prologue
 

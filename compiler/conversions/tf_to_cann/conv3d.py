@@ -1,18 +1,20 @@
-"""3-D convolution and pooling (NDHWC) lowered onto the 2-D operators.
+"""3-D convolution and pooling (NDHWC).
 
-CANN has no 3-D rows in the table's operator set here, so a 3-D op becomes the 2-D one it contains,
-and fusion, layouts (NC1HWC0), tiling and memory planning then apply unchanged:
+A 5-D NDHWC value folded to [N*D, H, W, C] is NDC1HWC0's bytes stored as NC1HWC0
+(compiler/target/formats.py), so the 3-D ops work on those (N*D) batch views:
 
-* Conv3D = a depth im2col: x is padded on D as TensorFlow's SAME does (cann-facts.md "SAME
-  padding", compiler/target/conv_geometry.py), the kd depth-shifted slices
-  x[:, k*dd : k*dd + (Do-1)*sd + 1 : sd] (k < kd) are stacked on the channel axis (channel
-  k*C + c), (N, Do) is folded into the batch axis, and one Conv2D (strides, pads and dilations of
-  H and W) runs with the filter [kd, kh, kw, C, O] transposed and reshaped to [kh, kw, kd*C, O]
-  (TransposeD + Reshape of a constant: folded at compile time); the result [N*Do, Ho, Wo, O] is
-  reshaped to [N, Do, Ho, Wo, O].  A kernel 1 high with unit D and H strides (a (2+1)-D net's
-  temporal kd x 1 x kw conv) needs no im2col: x viewed as [N, D*H, W, C] is one Conv2D whose H
-  taps are the depth taps, dilated by dd*H, with D's pads as pads of H rows.
-* MaxPool3D / AvgPool3D: the window is a product box, so the pool is separable: over D by
+* Conv3D (kd > 1) = one cann.Conv3D on the views: the cube kernel's K loop runs over
+  kd*C1*kh*kw*C0 of the FRACTAL_Z_3D filter and its A tiles are loaded from the kd depth planes
+  of x (compiler/conversions/cann_to_kernel/cube3d.py), D's pads are conv pads (zero planes no
+  load reads).  Chosen over a depth im2col (pad + kd slices + a channel concat + Conv2D) by the
+  cost model's estimates (cann-compile --report): the im2col moves x kd+2 times in kd+2 more
+  kernel launches, against a K of kd*ceil(C/C0)*C0*kh*kw instead of ceil(kd*C/C0)*C0*kh*kw (the
+  same when C is a multiple of C0).  Video3D's 3-channel stem (the worst case, K 3x): the Conv3D
+  kernel 9.2 us against 16.8 us for PadD, 2 slices, ConcatV2D and the Conv2D.  kd = 1: a Conv2D on
+  the views (after a strided depth slice when sd > 1).
+* MaxPool3D / AvgPool3D: the window is a product box, so the pool is separable: over D, when
+  the windows tile D (kd = sd, no pad), by a ReduceMaxD / ReduceMeanD over the window axis of
+  the view [N, Do, kd, H, W, C] (a global pool after it merges with it: ReduceOfReduce), else by
   strided slices combined with Maximum / Add (SAME pads D with the lowest finite value for max,
   with 0 for avg), over H and W by MaxPool / AvgPool on the (N*D) batch, in whichever order
   moves fewer elements.  An average divides by the count of valid elements, the product of the
@@ -102,33 +104,28 @@ def _depth_slices(b: Builder, x: SSAValue, kd: int, sd: int, dd: int, do: int) -
 
 def conv3d(b: Builder, x: SSAValue, w: SSAValue, out_shape: Sequence[int], strides: Sequence[int],
            dilations: Sequence[int], pads: Sequence[tuple[int, int]]) -> SSAValue:
-    """The depth-im2col Conv3D of NDHWC x and filter [kd, kh, kw, C, O]: strides and dilations
-    (sd, sh, sw), pads (begin, end) of D, H, W; the result has `out_shape` [N, Do, Ho, Wo, O]."""
+    """The Conv3D of NDHWC x and filter [kd, kh, kw, C, O]: strides and dilations (sd, sh, sw),
+    pads (begin, end) of D, H, W; the result has `out_shape` [N, Do, Ho, Wo, O].  kd > 1: one
+    cann.Conv3D on the (N*D) batch views (x [N*D, H, W, C] -> [N*Do, Ho, Wo, O], the bytes of
+    NDC1HWC0); kd = 1: a Conv2D on those views (of every sd-th depth)."""
     xs, ws = list(shape_of(x)), list(shape_of(w))
     kd, kh, kw, c, o = ws
     n, do, ho, wo, _ = out_shape
     sd, sh, sw = strides
     dd, dh, dw = dilations
     et = elem_of(x)
-    if kd > 1 and kh == 1 and sd == sh == 1 and tuple(pads[1]) == (0, 0):
-        # D and H merge into one axis of D*H rows: depth tap k reads rows k*dd*H further on, so
-        # the kd taps are the H taps of a Conv2D dilated by dd*H, D's pads are pads of H rows
-        y = _conv(b, b.reshape(x, [n, xs[1] * xs[2], xs[3], c]), b.reshape(w, [kd, kw, c, o]),
-                  TensorType(et, [n, do * ho, wo, o]), [1, 1, sw, 1],
-                  [pads[0][0] * xs[2], pads[0][1] * xs[2], *pads[2]], [1, dd * xs[2], dw, 1],
-                  StringAttr("NHWC"))
+    y_type = TensorType(et, [n * do, ho, wo, o])
+    hw = dict(strides=int_array([1, sh, sw, 1]), pads=int_array([*pads[1], *pads[2]]),
+              dilations=int_array([1, dh, dw, 1]), groups=IntegerAttr(1, i64),
+              data_format=StringAttr("NHWC"))
+    if kd > 1:
+        y = b.create(cann.Conv3DOp, [b.reshape(x, [n * xs[1], *xs[2:]]), w, []], y_type, **hw,
+                     depth=int_array([xs[1], do, kd, sd, dd, *pads[0]]))
         return b.reshape(y, [n, do, ho, wo, o])
     xp = _pad_depth(b, x, pads[0])
-    parts = _depth_slices(b, xp, kd, sd, dd, do)
-    if len(parts) == 1:
-        stacked = parts[0]
-    else:
-        stacked = b.create(cann.ConcatV2DOp, [parts], TensorType(et, [n, do, xs[2], xs[3], kd * c]),
-                           concat_dim=IntegerAttr(4, i64), N=IntegerAttr(kd, i64))
-    x2 = b.reshape(stacked, [n * do, xs[2], xs[3], kd * c])
-    w2 = b.reshape(b.transpose(w, [1, 2, 0, 3, 4]), [kh, kw, kd * c, o])
-    y = _conv(b, x2, w2, TensorType(et, [n * do, ho, wo, o]), [1, sh, sw, 1],
-              [*pads[1], *pads[2]], [1, dh, dw, 1], StringAttr("NHWC"))
+    (x1,) = _depth_slices(b, xp, 1, sd, dd, do)
+    y = _conv(b, b.reshape(x1, [n * do, xs[2], xs[3], c]), b.reshape(w, [kh, kw, c, o]), y_type,
+              [1, sh, sw, 1], [*pads[1], *pads[2]], [1, dh, dw, 1], StringAttr("NHWC"))
     return b.reshape(y, [n, do, ho, wo, o])
 
 
@@ -239,6 +236,15 @@ def _pool_depth(b: Builder, x: SSAValue, kd: int, sd: int, pd: tuple[int, int],
         return x
     xs = list(shape_of(x))
     et = elem_of(x)
+    if kd == sd and pd == (0, 0):  # whole windows side by side: [N, Do, kd, ...] reduced on axis 2
+        do = xs[1] // kd
+        if do * kd != xs[1]:
+            x = strided_slice(b, x, [0] * 5, [xs[0], do * kd, *xs[2:]], [1] * 5,
+                              [xs[0], do * kd, *xs[2:]])
+        red = cann.ReduceMaxDOp if is_max else cann.ReduceMeanDOp
+        return b.create(red, [b.reshape(x, [xs[0], do, kd, *xs[2:]])],
+                        TensorType(et, [xs[0], do, *xs[2:]]), axes=int_array([2]),
+                        keep_dims=IntegerAttr(0, 1))
     low = float(np.finfo(numpy_dtype(et)).min) if is_max else 0.0
     xp = _pad_depth(b, x, pd, low)
     do = (xs[1] + pd[0] + pd[1] - kd) // sd + 1

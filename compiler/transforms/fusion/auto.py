@@ -512,7 +512,8 @@ def _conv_reader(u: Operation) -> bool:
 
     df = u.properties.get("data_format")
     return (is_cube(u) and hasattr(u, "geometry") and df is not None and str_of(df) == cann.DataFormat.NHWC
-            and getattr(u, "scale", None) is None)
+            and getattr(u, "scale", None) is None
+            and not isinstance(u, cann.Conv3DOp))  # its A tiles: plain img2col (cube3d.py)
 
 
 def _channel_vector(t, channels: int) -> bool:

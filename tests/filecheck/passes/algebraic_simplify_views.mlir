@@ -70,3 +70,20 @@ func.func @reduce_of_a_merge_stays(%x: tensor<1x3x5x8xf32>) -> tensor<1x8xf32> {
   %r = cann.ReduceSumD %s {axes = array<i64: 1>, keep_dims = false} : (tensor<1x15x8xf32>) -> tensor<1x8xf32>
   func.return %r : tensor<1x8xf32>
 }
+
+// A reduction of a reduction of the same kind, neither keeping dims, is one reduction
+// (ReduceOfReduce): a 3-D pool's depth mean then a global average pool is one mean over axes
+// 1..4 of x (the outer axes 1, 2, 3 of [1, 2, 4, 4, 48] are x's 1, 3, 4).  A max of a mean stays
+// two reductions.
+// CHECK-LABEL: func.func @reduce_of_reduce
+// CHECK-NEXT:    %[[M:.*]] = cann.ReduceMeanD %x {axes = array<i64: 1, 2, 3, 4>, keep_dims = false} : (tensor<1x2x2x4x4x48xf32>) -> tensor<1x48xf32>
+// CHECK-NEXT:    %[[A:.*]] = cann.ReduceMeanD %x {axes = array<i64: 2>, keep_dims = false}
+// CHECK-NEXT:    %[[B:.*]] = cann.ReduceMaxD %[[A]] {axes = array<i64: 1, 2, 3>, keep_dims = false}
+// CHECK-NEXT:    func.return %[[M]], %[[B]]
+func.func @reduce_of_reduce(%x: tensor<1x2x2x4x4x48xf32>) -> (tensor<1x48xf32>, tensor<1x48xf32>) {
+  %0 = cann.ReduceMeanD %x {axes = array<i64: 2>, keep_dims = false} : (tensor<1x2x2x4x4x48xf32>) -> tensor<1x2x4x4x48xf32>
+  %1 = cann.ReduceMeanD %0 {axes = array<i64: 1, 2, 3>, keep_dims = false} : (tensor<1x2x4x4x48xf32>) -> tensor<1x48xf32>
+  %2 = cann.ReduceMeanD %x {axes = array<i64: 2>, keep_dims = false} : (tensor<1x2x2x4x4x48xf32>) -> tensor<1x2x4x4x48xf32>
+  %3 = cann.ReduceMaxD %2 {axes = array<i64: 1, 2, 3>, keep_dims = false} : (tensor<1x2x4x4x48xf32>) -> tensor<1x48xf32>
+  func.return %1, %3 : tensor<1x48xf32>, tensor<1x48xf32>
+}
