@@ -139,8 +139,11 @@ class FusedKernelToVectorBody(ChipPattern):
                 ReduceToVectorBody,
                 RowsToVectorBody,
             )
-            from compiler.transforms.fusion.auto import escape_host, live_uses
+            from compiler.transforms.fusion.auto import escape_host, live_uses, mask_readers
 
+            if mask_readers(op.y):  # attention masks (compiler/conversions/cann_to_kernel/attention.py)
+                lower_mask_readers(self, op, rewriter)
+                return
             conv = ConvToCubeBody(self.chip, self.failures, self.impl)
             gather = GatherToVectorBody(self.chip, self.failures, self.impl)
             rows = RowsToVectorBody(self.chip, self.failures, self.impl)
@@ -267,9 +270,12 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
         _reduction_reader,
         escape_host,
         live_uses,
+        mask_readers,
     )
 
     y = fk.y.type
+    if mask_readers(fk.y):  # attention masks: the masked softmax loads row-major rows
+        return mask_loadable(fk)
     users = live_uses(fk.y)
     host = escape_host(fk.y)  # one reduction runs it and stores y for the other consumers
     reductions = [host] if host is not None else [u for u in users if _reduction_reader(u, fk.y)]
@@ -300,6 +306,39 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
             return (f"input {list(cann.origin_shape(t))} stored as {stored_as(t)} is neither the "
                     "conv input's layout, a scalar nor a channel vector")
     return None
+
+
+def mask_loadable(fk: cann.FusedKernelOp) -> str | None:
+    """Why the masked softmax kernels of the attention ops reading `fk` as their mask cannot
+    load its inputs as rows of the scores, else None: the result, the views to the mask and
+    the inputs are row-major."""
+    from compiler.transforms.fusion.auto import mask_views
+
+    for v in (fk.y, *fk.inputs, *(r.results[0] for r in mask_views(fk.y) or [])):
+        if not row_major(v.type):
+            return f"{list(cann.origin_shape(v.type))} is stored as {stored_as(v.type)}, not row-major"
+    return None
+
+
+def lower_mask_readers(pattern: ChipPattern, fk: cann.FusedKernelOp, rewriter: PatternRewriter) -> None:
+    """Lower the attention ops reading the mask prologue `fk` (through its views) now, before
+    the walker lowers fk's body; then erase the views and fk, which no kernel reads."""
+    from compiler.conversions.cann_to_kernel.attention import (
+        AttentionToKernels,
+        MultiHeadAttentionToKernels,
+    )
+    from compiler.conversions.cann_to_kernel.cube import erase_unread
+    from compiler.transforms.fusion.auto import live_uses, mask_readers, mask_views
+
+    mha = MultiHeadAttentionToKernels(pattern.chip, pattern.failures, pattern.impl)
+    att = AttentionToKernels(pattern.chip, pattern.failures, pattern.impl)
+    views = mask_views(fk.y) or []
+    for u in mask_readers(fk.y):
+        (mha if isinstance(u, cann.FusedMultiHeadAttentionOp) else att).match_and_rewrite(u, rewriter)
+    for r in views:
+        if r.parent is not None and not live_uses(r.results[0]):
+            rewriter.erase(r)
+    erase_unread(rewriter, fk)
 
 
 def prologue_lowerable(fk: Operation) -> bool:

@@ -608,6 +608,8 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool,
     users = live_uses(result)
     if users and all(_index_reader(u, result) for u in users):
         return "it is a cube op's epilogue" if epilogue else _index_prologue_problem(result, inputs)
+    if mask_readers(result):  # attention ops' masks (through a view)
+        return "it is a cube op's epilogue" if epilogue else mask_prologue_problem(result, inputs, ops)
     if users and all(_reduction_reader(u, result) for u in users):
         return "it is a cube op's epilogue" if epilogue else \
             _reduction_prologue_problem(result, ops, inputs)
@@ -791,10 +793,11 @@ def is_prologue(fk: Operation) -> bool:
 
 
 def _reads_into_conv(v: SSAValue) -> bool:
-    """v is read by a conv as its data input, by a gather as its indices, or by an InputFusable
-    reduction as a data input (the consumers that take a prologue)."""
+    """v is read by a conv as its data input, by a gather as its indices, by an InputFusable
+    reduction as a data input, or only by attention ops as their mask (mask_readers) (the
+    consumers that take a prologue)."""
     return any((_conv_reader(u) and u.operands[0] is v) or _index_reader(u, v)
-               or _reduction_reader(u, v) for u in live_uses(v))
+               or _reduction_reader(u, v) for u in live_uses(v)) or bool(mask_readers(v))
 
 
 def mark_prologues(root_op: Operation, report: Report) -> None:
@@ -844,3 +847,142 @@ def prologue_reason(op: Operation) -> str | None:
     inputs = [v for v in op.operands if not scalar_const(v)]
     why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None, [op])
     return None if why is None else f"not a prologue: {why}"
+
+
+# --- mask prologues: a pointwise kernel run on the mask tiles of the attention kernels reading it ---
+#
+# XLA duplicates cheap producers into their consumers' fusions; here an attention mask computed
+# by a pointwise kernel (a padding mask's Cast to bool, a causal mask's Minimum + Greater), read
+# only by FusedMultiHeadAttention / FusedAttention ops as their mask, directly or through a
+# Reshape, is each attention's MASK PROLOGUE: the masked softmax kernel
+# (compiler/conversions/cann_to_kernel/attention.py masked_softmax_ops) loads the kernel's inputs
+# instead of the mask, broadcast to the scores' rows as it loads the mask, and runs the body on
+# the tile in UB.  A pointwise body commutes with broadcasting, and the view keeps the elements'
+# row-major order, so each input is viewed as the mask's rank (mask_input_shape).  Each attention
+# recomputes it: mask_prologue_gain_us weighs that against the mask's kernel and GM round trip.
+
+def _attention_mask_reader(u: Operation, v: SSAValue) -> bool:
+    """An attention op reading v as its mask only."""
+    return (isinstance(u, (cann.FusedMultiHeadAttentionOp, cann.FusedAttentionOp))
+            and u.mask is v and sum(1 for w in u.operands if w is v) == 1)
+
+
+def mask_views(v: SSAValue) -> list[Operation] | None:
+    """The Reshapes between v and the attention ops that read it as their mask through them,
+    when every reader of v is such an attention op or such a Reshape (each read only by
+    attention ops as their mask); else None."""
+    users = list(dict.fromkeys(live_uses(v)))
+    if not users:
+        return None
+    views: list[Operation] = []
+    for u in users:
+        if isinstance(u, cann.ReshapeOp):
+            inner = list(dict.fromkeys(live_uses(u.y)))
+            if not inner or not all(_attention_mask_reader(w, u.y) for w in inner):
+                return None
+            views.append(u)
+        elif not _attention_mask_reader(u, v):
+            return None
+    return views
+
+
+def mask_readers(v: SSAValue) -> list[Operation]:
+    """The attention ops reading v as their mask, directly or through a Reshape (mask_views),
+    or [] when some reader of v is another op."""
+    views = mask_views(v)
+    if views is None:
+        return []
+    direct = [u for u in dict.fromkeys(live_uses(v)) if not isinstance(u, cann.ReshapeOp)]
+    return direct + [w for r in views for w in dict.fromkeys(live_uses(r.results[0]))]
+
+
+def mask_input_shape(s: list[int], result: list[int], mask: list[int]) -> list[int] | None:
+    """The shape an input of shape s (broadcast to the kernel's result shape `result`, numpy
+    rules) is viewed as so that it broadcasts to the mask `mask` (the result reshaped) and the
+    scores as the result does: the mask's shape for an input of the result's shape (a view keeps
+    the row-major order), else the mask's axes with s's extents at the result's axes greater
+    than 1, which the reshape must keep in order (it only inserts or drops axes of 1); None
+    when neither holds."""
+    if len(s) > len(result):
+        return None
+    s = [1] * (len(result) - len(s)) + list(s)
+    if s == list(result):
+        return list(mask)
+    keep_r = [i for i, d in enumerate(result) if d != 1]
+    keep_m = [j for j, d in enumerate(mask) if d != 1]
+    if [result[i] for i in keep_r] != [mask[j] for j in keep_m]:
+        return None
+    out = [1] * len(mask)
+    for i, j in zip(keep_r, keep_m):
+        out[j] = s[i]
+    return out
+
+
+def _mask_shape(result: SSAValue) -> list[int]:
+    views = mask_views(result) or []
+    return list(cann.origin_shape(views[0].results[0].type)) if views \
+        else list(cann.origin_shape(result.type))
+
+
+def mask_prologue_gain_us(result: SSAValue, ops: list[Operation] | None, inputs) -> float:
+    """The cost model's estimate (microseconds, on the module's chip) of what running the
+    pointwise kernel computing `result` in each attention's masked softmax saves: the mask's
+    kernel (compiler/backend/perf_report.py LAUNCH_OVERHEAD_US, its inputs read and the mask
+    written) and each attention's read of the mask, less each attention's reads of the inputs
+    and the body's vector work on the scores' elements (compiler/target/cost_model.py
+    vector_core_cycles, over the chip's vector cores)."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+    from compiler.target.cost_model import vector_core_cycles
+
+    chip = _chip_of(result)
+    bw = chip.hbm_tb_per_s * 1e6  # bytes per microsecond
+    y = _elems(result.type) * _bytes(result.type)
+    ins = sum(_elems(v.type) * _bytes(v.type) for v in inputs)
+    readers = mask_readers(result)
+    work = 0.0
+    for u in readers:
+        scores = _attention_scores_elems(u)
+        per_core = -(-scores // chip.vector_cores)
+        for o in ops or []:
+            fn = tile_fn(o)
+            if fn is not None:
+                work += vector_core_cycles(fn, per_core, max(_bytes(r.type) for r in o.results))
+    alone = LAUNCH_OVERHEAD_US + (ins + y + len(readers) * y) / bw
+    fused = len(readers) * ins / bw + work / chip.clock_mhz
+    return alone - fused
+
+
+def _attention_scores_elems(u: Operation) -> int:
+    """Elements of the [B, N, Sq, Sk] scores of an attention op."""
+    if isinstance(u, cann.FusedMultiHeadAttentionOp):
+        b, s, _ = cann.origin_shape(u.x.type)
+        return b * u.num_heads.value.data * s * s
+    q, k = cann.origin_shape(u.q.type), cann.origin_shape(u.k.type)
+    n = 1
+    for d in q[:-1]:
+        n *= d
+    sk = k[1] if cann.is_bsnd(u) else k[-1] if bool(u.adj_k.value.data) else k[-2]
+    return n * sk
+
+
+def mask_prologue_problem(result: SSAValue, inputs, ops: list[Operation] | None) -> str | None:
+    """Why the pointwise kernel computing `result` (read only by attention ops as their mask,
+    mask_readers) cannot be their mask prologue, or None: static shapes, each input viewable
+    as the mask's rank (mask_input_shape), the body's live tiles and the masked softmax's
+    (scores, mask, result) leave a tile in UB, and the cost model gains."""
+    if not _static_tensor(result):
+        return "its result has a dynamic shape"
+    shape = list(cann.origin_shape(result.type))
+    mask = _mask_shape(result)
+    for v in inputs:
+        if not _static_tensor(v):
+            return "an input has a dynamic shape"
+        s = list(cann.origin_shape(v.type))
+        if mask_input_shape(s, shape, mask) is None:
+            return (f"input {s} does not broadcast to the mask {mask} through the view "
+                    f"of {shape}")
+    if ops is not None and not fits_ub(ops, extra=3):
+        return "its live tiles and the masked softmax's leave no tile of the minimum size in UB"
+    if mask_prologue_gain_us(result, ops, inputs) <= 0:
+        return "the cost model finds no gain in recomputing it in each attention"
+    return None
