@@ -130,7 +130,7 @@ def masked_softmax_ops(chip: ChipProfile, op, s: SSAValue, s_t, scores_shape: li
     mask_ins = [v.y for v in views] if pro is not None else [op.mask]
     operands = [s, *mask_ins, *(c.results[0] for c in consts)]
     length, rows = scores_shape[-1], prod(scores_shape[:-1])
-    eb = max(numpy_dtype(v.type.element_type).itemsize for v in operands)
+    eb = max(numpy_dtype(elem_of(v)).itemsize for v in operands)
     body_tiles = live_tiles_of(pro)
     t = vector_tiling("SoftmaxV2", rows, len(operands) + 1 + body_tiles,
                       max(eb, numpy_dtype(ct).itemsize) * length, chip, length)
@@ -140,7 +140,7 @@ def masked_softmax_ops(chip: ChipProfile, op, s: SSAValue, s_t, scores_shape: li
     n_mask = len(mask_ins)
     with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
         with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
-            ins = [body.load(body.args[i], [ti], "rows", shape2, v.type.element_type, "UB",
+            ins = [body.load(body.args[i], [ti], "rows", shape2, elem_of(v), "UB",
                              **(dict(shape=scores_shape) if i else {}))
                    for i, v in enumerate(operands) if not (pro is not None and 1 <= i <= n_mask)]
             if pro is not None:  # the mask's kernel on the broadcast rows of its inputs

@@ -50,6 +50,14 @@ A pointwise kernel read by a row reduction (LayerNorm, AddLayerNorm) AND by othe
 prologue too, stored from UB to GM as an extra output of the reduction's kernel, which the
 other consumers read (escape_host, escape_problem: CANN AddLayerNorm's optional x1 + x2
 output); the reduction moves up to it so that the kernel storing it runs first.
+MASK PROLOGUES (XLA duplicating cheap producers into consumer fusions): a pointwise kernel (or
+op) read only by attention ops (FusedMultiHeadAttention, FusedAttention) as their mask, directly
+or through a Reshape, is marked `prologue` when each input can be viewed as the mask's rank
+(mask_input_shape), its tiles leave the masked softmax a tile in UB, and the cost model gains
+(mask_prologue_gain_us: the mask's kernel and GM round trip against each attention's
+recomputation): each masked softmax kernel runs the body on the broadcast rows of its inputs
+(compiler/conversions/cann_to_kernel/attention.py masked_softmax_ops), a BERT padding mask's
+Cast or a GPT-2 causal mask's Minimum + Greater.
 The switch AutomaticPrologueFusion (group UBFusion) turns this off.
 
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
@@ -957,6 +965,7 @@ def _attention_scores_elems(u: Operation) -> int:
     if isinstance(u, cann.FusedMultiHeadAttentionOp):
         b, s, _ = cann.origin_shape(u.x.type)
         return b * u.num_heads.value.data * s * s
+    assert isinstance(u, cann.FusedAttentionOp)  # (mask_readers: one of the two)
     q, k = cann.origin_shape(u.q.type), cann.origin_shape(u.k.type)
     n = 1
     for d in q[:-1]:
