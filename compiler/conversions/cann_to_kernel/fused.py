@@ -149,8 +149,12 @@ class FusedKernelToVectorBody(ChipPattern):
             rows = RowsToVectorBody(self.chip, self.failures, self.impl)
             reduce = ReduceToVectorBody(self.chip, self.failures, self.impl)
             host = escape_host(op.y)  # multi-output: only it runs the body, and stores y
-            for u in [host] if host is not None else live_uses(op.y):
+            from compiler.conversions.cann_to_kernel.data_movement import StridedSliceToVectorBody
+
+            slicer = StridedSliceToVectorBody(self.chip, self.failures, self.impl)
+            for u in [host] if host is not None else list(live_uses(op.y)):
                 pattern = gather if isinstance(u, cann.GatherV2DOp) else \
+                    slicer if isinstance(u, cann.StridedSliceDOp) else \
                     reduce if isinstance(u, cann.ReduceDOp) else \
                     rows if isinstance(u, (cann.LayerNormOp, cann.AddLayerNormOp)) else conv
                 pattern.match_and_rewrite(u, rewriter)
@@ -299,12 +303,32 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
     yf = cann.format_of(y)
     if yf is None or yf.fmt != Format.NC1HWC0:
         return f"the result is stored as {stored_as(y)}, not NC1HWC0"
+    if (why := slice_loadable(fk)) is not None:
+        return why
     for v in fk.inputs:
         t = v.type
         same = list(shape_of(t)) == list(shape_of(y)) and cann.format_of(t) == yf
         if not same and not (num_elems(t) == 1 and row_major(t)) and not is_channel_vector(t, y):
             return (f"input {list(cann.origin_shape(t))} stored as {stored_as(t)} is neither the "
                     "conv input's layout, a scalar nor a channel vector")
+    return None
+
+
+def slice_loadable(fk: cann.FusedKernelOp) -> str | None:
+    """Why the StridedSlices reading `fk` (NC1HWC0) cannot apply its body to the elements they
+    move, else None: each slice keeps C whole (data_movement.nc1hwc0_slice), and C fills the
+    C0 lanes (a padding lane would hold f(0), not the 0 a stored result has there)."""
+    from compiler.conversions.cann_to_kernel.data_movement import nc1hwc0_slice
+    from compiler.transforms.fusion.auto import live_uses, slice_reader
+
+    slices = [u for u in live_uses(fk.y) if slice_reader(u, fk.y)]
+    if not slices:
+        return None
+    if channel_count(fk.y.type) % fk.y.type.get_shape()[-1]:
+        return "its channels leave padding lanes in C0, which a slice would move"
+    for u in slices:
+        if nc1hwc0_slice(u) is None:
+            return f"{u.name} does not keep C whole on NC1HWC0"
     return None
 
 

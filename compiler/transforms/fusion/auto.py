@@ -556,14 +556,17 @@ def _inputs_problem(result: SSAValue, inputs, what: str, channel_vectors: bool =
     return None
 
 
-def _consumer_problem(result: SSAValue, reductions: bool = False) -> str | None:
+def _consumer_problem(result: SSAValue, reductions: bool = False, slices: bool = False) -> str | None:
     """Why the readers of `result` are not all convolutions reading it as their data input x
-    (with `reductions`: or InputFusable reductions reading it as a data input)."""
+    (with `reductions`: or InputFusable reductions reading it as a data input; with `slices`:
+    or StridedSlices of it, slice_reader)."""
     users = live_uses(result)
     if not users:
         return "its result is a function result only"
     for u in users:
         if reductions and _reduction_reader(u, result):
+            continue
+        if slices and slice_reader(u, result):
             continue
         if not _conv_reader(u):
             return f"consumer {_describe(u)} is not a convolution (NHWC, no A-tile scale)"
@@ -621,8 +624,10 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool,
     if users and all(_reduction_reader(u, result) for u in users):
         return "it is a cube op's epilogue" if epilogue else \
             _reduction_prologue_problem(result, ops, inputs)
-    # convs, and reductions too (each recomputes it on its own tiles)
-    why = _consumer_problem(result, reductions=True)
+    # convs, and reductions and slices too (each recomputes it on its own tiles)
+    why = _consumer_problem(result, reductions=True, slices=True)
+    if why is None and (why := _slice_prologue_problem(result, inputs)) is not None:
+        return why
     if why is not None:
         if any(_reduction_reader(u, result) for u in users) and not epilogue:
             # read by a reduction and by others: the reduction's kernel stores it (an extra output)
@@ -995,3 +1000,24 @@ def mask_prologue_problem(result: SSAValue, inputs, ops: list[Operation] | None)
     if mask_prologue_gain_us(result, ops, inputs) <= 0:
         return "the cost model finds no gain in recomputing it in each attention"
     return None
+
+
+# --- injective prologues: a pointwise kernel run on the tiles a StridedSlice moves -------------
+#
+# TVM's FuseOps fuses elementwise ops into injective ones: a StridedSlice reading a pointwise
+# kernel's result (NASNet's Cropping2D of a ReLU that convs read too) applies the body to the
+# elements it gathers (compiler/conversions/cann_to_kernel/data_movement.py
+# StridedSliceToVectorBody: each input of the result's shape loaded with the slice's own view),
+# so with the convs' A-tile prologues the pointwise result is never written to GM.
+
+def slice_reader(u: Operation, v: SSAValue) -> bool:
+    """A StridedSliceD reading v as the sliced tensor."""
+    return isinstance(u, cann.StridedSliceDOp) and u.x is v
+
+
+def _slice_prologue_problem(result: SSAValue, inputs) -> str | None:
+    """With a StridedSlice among the readers: each input must be of the result's shape or a
+    scalar (the slice loads them with its own view; a channel vector has none)."""
+    if not any(slice_reader(u, result) for u in live_uses(result)):
+        return None
+    return _inputs_problem(result, inputs, "the sliced tensor's shape nor a scalar")
