@@ -23,12 +23,12 @@ def _bn(layers, h, seed):
     return y
 
 
-def _compile_and_compare(tmp_path, capsys, model, name, inputs=None) -> list[str]:
+def _compile_and_compare(tmp_path, capsys, model, name, inputs=None, signature=()) -> list[str]:
     from tests.model_zoo.zoo import freeze
     from tools import cann_compile, cann_run
 
     pb = tmp_path / f"{name}.pb"
-    pb.write_bytes(freeze(model).SerializeToString())
+    pb.write_bytes(freeze(model, inputs=signature).SerializeToString())
     om = tmp_path / f"{name}.om"
     rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
                             f"--output={om}"])

@@ -24,6 +24,8 @@ from compiler.conversions.cann_to_kernel.base import (
     prod,
 )
 from compiler.conversions.cann_to_kernel.cube import gemm_kernel
+from compiler.conversions.cann_to_kernel.fused import emit_region
+from compiler.conversions.cann_to_kernel.reduction_prologue import live_tiles_of
 from compiler.conversions.cann_to_kernel.vector import cast_tile, softmax_kernel, softmax_rows
 from compiler.ir.rewriting import with_loc
 from compiler.ir.typed import elem_of, shape_of
@@ -124,19 +126,29 @@ def masked_softmax_ops(chip: ChipProfile, op, s: SSAValue, s_t, scores_shape: li
                                     op.mask.type.element_type, op))
     if zero:
         consts.append(_scalar_const(0.0, et, op))
-    operands = [s, op.mask, *(c.results[0] for c in consts)]
+    pro, views = mask_prologue(op)
+    mask_ins = [v.y for v in views] if pro is not None else [op.mask]
+    operands = [s, *mask_ins, *(c.results[0] for c in consts)]
     length, rows = scores_shape[-1], prod(scores_shape[:-1])
-    eb = max(numpy_dtype(v.type.element_type).itemsize for v in operands)
-    t = vector_tiling("SoftmaxV2", rows, len(operands) + 1, max(eb, numpy_dtype(ct).itemsize) * length,
-                      chip, length)
+    eb = max(numpy_dtype(elem_of(v)).itemsize for v in operands)
+    body_tiles = live_tiles_of(pro)
+    t = vector_tiling("SoftmaxV2", rows, len(operands) + 1 + body_tiles,
+                      max(eb, numpy_dtype(ct).itemsize) * length, chip, length)
     f, tile = t.fields, t.fields["tileElems"]
     shape2 = [tile, length]
     body = Body([*(v.type for v in operands), s_t])
+    n_mask = len(mask_ins)
     with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
         with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
-            ins = [body.load(body.args[0], [ti], "rows", shape2, et, "UB")]
-            ins += [body.load(body.args[i], [ti], "rows", shape2, v.type.element_type, "UB",
-                              shape=scores_shape) for i, v in enumerate(operands) if i > 0]
+            ins = [body.load(body.args[i], [ti], "rows", shape2, elem_of(v), "UB",
+                             **(dict(shape=scores_shape) if i else {}))
+                   for i, v in enumerate(operands) if not (pro is not None and 1 <= i <= n_mask)]
+            if pro is not None:  # the mask's kernel on the broadcast rows of its inputs
+                def load(i: int) -> SSAValue:
+                    return body.load(body.args[1 + i], [ti], "rows", shape2, elem_of(mask_ins[i]),
+                                     "UB", shape=scores_shape)
+
+                ins.insert(1, emit_region(body, pro, shape2, load, lambda e: e))
             if kind == cann.MaskKind.add:
                 x = body.vec("Add", ins[:2], shape2, et)
                 keep = None
@@ -152,7 +164,29 @@ def masked_softmax_ops(chip: ChipProfile, op, s: SSAValue, s_t, scores_shape: li
             body.store(p, body.args[-1], [ti], "rows")
     k = kernel_op(kernel.VectorKernelOp, "SoftmaxV2", operands, s_t, body.region(),
                   t.block_dim, f, t.buffers, op)
-    return [*consts, k]
+    return [*(views if pro is not None else []), *consts, k]
+
+
+def mask_prologue(op) -> tuple[cann.FusedKernelOp | None, list[kernel.ViewOp]]:
+    """The FusedKernel computing op's mask (directly or through a view) that runs on the
+    masked softmax's rows (compiler/transforms/fusion/auto.py mask_prologue_problem), and a view
+    of each of its inputs as the mask's rank (auto.mask_input_shape), or (None, [])."""
+    from compiler.conversions.cann_to_kernel.fused import prologue_lowerable
+    from compiler.transforms.fusion.auto import mask_input_shape
+
+    m = op.mask
+    fk = m.owner
+    if isinstance(fk, (cann.ReshapeOp, kernel.ViewOp)):
+        fk = fk.operands[0].owner
+    if not isinstance(fk, cann.FusedKernelOp) or not prologue_lowerable(fk):
+        return None, []
+    ys, ms = list(shape_of(fk.y)), list(shape_of(m))
+    views = []
+    for v in fk.inputs:
+        vs = mask_input_shape(list(shape_of(v)), ys, ms)
+        assert vs is not None  # (mask_prologue_problem checked it)
+        views.append(_view(v, vs, op))
+    return fk, views
 
 
 def _view(v: SSAValue, shape: list[int], loc_op) -> kernel.ViewOp:

@@ -428,12 +428,50 @@ class StridedSliceToVectorBody(ChipPattern):
         if num_elems(yt) == 0:
             self.fail(op, f"{op.name}: an empty result has no kernel")
             return
+        from compiler.conversions.cann_to_kernel.fused import prologue_lowerable
+
+        owner = op.x.owner
+        pro = owner if isinstance(owner, cann.FusedKernelOp) and prologue_lowerable(owner) else None
         try:
-            new = slice_kernel(self.chip, op.x, yt, *ax, "StridedSliceD", op)
+            new = slice_kernel(self.chip, op.x, yt, *ax, "StridedSliceD", op) if pro is None \
+                else slice_prologue_kernel(self.chip, pro, yt, *ax, op)
         except TilingError as e:
             self.fail(op, str(e))
             return
         rewriter.replace(op, new)
+        if pro is not None:
+            from compiler.conversions.cann_to_kernel.cube import erase_unread
+
+            erase_unread(rewriter, pro)
+
+
+def slice_prologue_kernel(chip: ChipProfile, fk, yt, start, step, count, loc_op):
+    """slice_kernel of fk's result, which fk (its readers' prologue, compiler/transforms/fusion/auto.py
+    slice_reader) computes on the gathered tile: its inputs stored like the result are gathered
+    by the same `slice_flat` view, scalars loaded as one element; the body runs in UB."""
+    from compiler.conversions.cann_to_kernel.fused import emit_region
+    from compiler.transforms.fusion.auto import live_tiles
+
+    et = yt.element_type
+    elems = num_elems(yt)
+    t = vector_tiling("StridedSliceD", elems, 1 + live_tiles(fk.body_ops()), numpy_dtype(et).itemsize, chip)
+    f, tile = t.fields, t.fields["tileElems"]
+    body = Body([*(v.type for v in fk.inputs), yt])
+    like_y = [list(shape_of(v)) == list(shape_of(fk.y)) and cann.format_of(v.type) == cann.format_of(fk.y.type)
+              for v in fk.inputs]
+    with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
+        with body.loop(o, f["elemsPerCore"], tile, elems) as ti:
+            def load(i: int):
+                v = fk.inputs[i]
+                if like_y[i]:
+                    return body.load(body.args[i], [ti], "slice_flat", [tile], elem_of(v), "UB",
+                                     start=start, step=step, count=count)
+                return body.load(body.args[i], [body.index(0)], "flat", [1], elem_of(v), "UB",
+                                 shape=[1])
+
+            body.store(emit_region(body, fk, [tile], load, lambda e: e), body.args[-1], [ti], "flat")
+    return kernel_op(kernel.VectorKernelOp, "StridedSliceD", list(fk.inputs), yt, body.region(),
+                     t.block_dim, f, t.buffers, loc_op)
 
 
 class SplitToVectorBody(ChipPattern):

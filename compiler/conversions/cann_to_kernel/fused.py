@@ -139,15 +139,22 @@ class FusedKernelToVectorBody(ChipPattern):
                 ReduceToVectorBody,
                 RowsToVectorBody,
             )
-            from compiler.transforms.fusion.auto import escape_host, live_uses
+            from compiler.transforms.fusion.auto import escape_host, live_uses, mask_readers
 
+            if mask_readers(op.y):  # attention masks (compiler/conversions/cann_to_kernel/attention.py)
+                lower_mask_readers(self, op, rewriter)
+                return
             conv = ConvToCubeBody(self.chip, self.failures, self.impl)
             gather = GatherToVectorBody(self.chip, self.failures, self.impl)
             rows = RowsToVectorBody(self.chip, self.failures, self.impl)
             reduce = ReduceToVectorBody(self.chip, self.failures, self.impl)
             host = escape_host(op.y)  # multi-output: only it runs the body, and stores y
-            for u in [host] if host is not None else live_uses(op.y):
+            from compiler.conversions.cann_to_kernel.data_movement import StridedSliceToVectorBody
+
+            slicer = StridedSliceToVectorBody(self.chip, self.failures, self.impl)
+            for u in [host] if host is not None else list(live_uses(op.y)):
                 pattern = gather if isinstance(u, cann.GatherV2DOp) else \
+                    slicer if isinstance(u, cann.StridedSliceDOp) else \
                     reduce if isinstance(u, cann.ReduceDOp) else \
                     rows if isinstance(u, (cann.LayerNormOp, cann.AddLayerNormOp)) else conv
                 pattern.match_and_rewrite(u, rewriter)
@@ -267,9 +274,12 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
         _reduction_reader,
         escape_host,
         live_uses,
+        mask_readers,
     )
 
     y = fk.y.type
+    if mask_readers(fk.y):  # attention masks: the masked softmax loads row-major rows
+        return mask_loadable(fk)
     users = live_uses(fk.y)
     host = escape_host(fk.y)  # one reduction runs it and stores y for the other consumers
     reductions = [host] if host is not None else [u for u in users if _reduction_reader(u, fk.y)]
@@ -293,6 +303,8 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
     yf = cann.format_of(y)
     if yf is None or yf.fmt != Format.NC1HWC0:
         return f"the result is stored as {stored_as(y)}, not NC1HWC0"
+    if (why := slice_loadable(fk)) is not None:
+        return why
     for v in fk.inputs:
         t = v.type
         same = list(shape_of(t)) == list(shape_of(y)) and cann.format_of(t) == yf
@@ -300,6 +312,57 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
             return (f"input {list(cann.origin_shape(t))} stored as {stored_as(t)} is neither the "
                     "conv input's layout, a scalar nor a channel vector")
     return None
+
+
+def slice_loadable(fk: cann.FusedKernelOp) -> str | None:
+    """Why the StridedSlices reading `fk` (NC1HWC0) cannot apply its body to the elements they
+    move, else None: each slice keeps C whole (data_movement.nc1hwc0_slice), and C fills the
+    C0 lanes (a padding lane would hold f(0), not the 0 a stored result has there)."""
+    from compiler.conversions.cann_to_kernel.data_movement import nc1hwc0_slice
+    from compiler.transforms.fusion.auto import live_uses, slice_reader
+
+    slices = [u for u in live_uses(fk.y) if slice_reader(u, fk.y)]
+    if not slices:
+        return None
+    if channel_count(fk.y.type) % fk.y.type.get_shape()[-1]:
+        return "its channels leave padding lanes in C0, which a slice would move"
+    for u in slices:
+        if nc1hwc0_slice(u) is None:
+            return f"{u.name} does not keep C whole on NC1HWC0"
+    return None
+
+
+def mask_loadable(fk: cann.FusedKernelOp) -> str | None:
+    """Why the masked softmax kernels of the attention ops reading `fk` as their mask cannot
+    load its inputs as rows of the scores, else None: the result, the views to the mask and
+    the inputs are row-major."""
+    from compiler.transforms.fusion.auto import mask_views
+
+    for v in (fk.y, *fk.inputs, *(r.results[0] for r in mask_views(fk.y) or [])):
+        if not row_major(v.type):
+            return f"{list(cann.origin_shape(v.type))} is stored as {stored_as(v.type)}, not row-major"
+    return None
+
+
+def lower_mask_readers(pattern: ChipPattern, fk: cann.FusedKernelOp, rewriter: PatternRewriter) -> None:
+    """Lower the attention ops reading the mask prologue `fk` (through its views) now, before
+    the walker lowers fk's body; then erase the views and fk, which no kernel reads."""
+    from compiler.conversions.cann_to_kernel.attention import (
+        AttentionToKernels,
+        MultiHeadAttentionToKernels,
+    )
+    from compiler.conversions.cann_to_kernel.cube import erase_unread
+    from compiler.transforms.fusion.auto import live_uses, mask_readers, mask_views
+
+    mha = MultiHeadAttentionToKernels(pattern.chip, pattern.failures, pattern.impl)
+    att = AttentionToKernels(pattern.chip, pattern.failures, pattern.impl)
+    views = mask_views(fk.y) or []
+    for u in mask_readers(fk.y):
+        (mha if isinstance(u, cann.FusedMultiHeadAttentionOp) else att).match_and_rewrite(u, rewriter)
+    for r in views:
+        if r.parent is not None and not live_uses(r.results[0]):
+            rewriter.erase(r)
+    erase_unread(rewriter, fk)
 
 
 def prologue_lowerable(fk: Operation) -> bool:

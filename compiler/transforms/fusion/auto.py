@@ -50,6 +50,14 @@ A pointwise kernel read by a row reduction (LayerNorm, AddLayerNorm) AND by othe
 prologue too, stored from UB to GM as an extra output of the reduction's kernel, which the
 other consumers read (escape_host, escape_problem: CANN AddLayerNorm's optional x1 + x2
 output); the reduction moves up to it so that the kernel storing it runs first.
+MASK PROLOGUES (XLA duplicating cheap producers into consumer fusions): a pointwise kernel (or
+op) read only by attention ops (FusedMultiHeadAttention, FusedAttention) as their mask, directly
+or through a Reshape, is marked `prologue` when each input can be viewed as the mask's rank
+(mask_input_shape), its tiles leave the masked softmax a tile in UB, and the cost model gains
+(mask_prologue_gain_us: the mask's kernel and GM round trip against each attention's
+recomputation): each masked softmax kernel runs the body on the broadcast rows of its inputs
+(compiler/conversions/cann_to_kernel/attention.py masked_softmax_ops), a BERT padding mask's
+Cast or a GPT-2 causal mask's Minimum + Greater.
 The switch AutomaticPrologueFusion (group UBFusion) turns this off.
 
 It answers to the name AutomaticUBFusion (group UBFusion) in switch files and `fuse disable=`.
@@ -549,14 +557,17 @@ def _inputs_problem(result: SSAValue, inputs, what: str, channel_vectors: bool =
     return None
 
 
-def _consumer_problem(result: SSAValue, reductions: bool = False) -> str | None:
+def _consumer_problem(result: SSAValue, reductions: bool = False, slices: bool = False) -> str | None:
     """Why the readers of `result` are not all convolutions reading it as their data input x
-    (with `reductions`: or InputFusable reductions reading it as a data input)."""
+    (with `reductions`: or InputFusable reductions reading it as a data input; with `slices`:
+    or StridedSlices of it, slice_reader)."""
     users = live_uses(result)
     if not users:
         return "its result is a function result only"
     for u in users:
         if reductions and _reduction_reader(u, result):
+            continue
+        if slices and slice_reader(u, result):
             continue
         if not _conv_reader(u):
             return f"consumer {_describe(u)} is not a convolution (NHWC, no A-tile scale)"
@@ -609,11 +620,15 @@ def prologue_problem(result: SSAValue, inputs, epilogue: bool,
     users = live_uses(result)
     if users and all(_index_reader(u, result) for u in users):
         return "it is a cube op's epilogue" if epilogue else _index_prologue_problem(result, inputs)
+    if mask_readers(result):  # attention ops' masks (through a view)
+        return "it is a cube op's epilogue" if epilogue else mask_prologue_problem(result, inputs, ops)
     if users and all(_reduction_reader(u, result) for u in users):
         return "it is a cube op's epilogue" if epilogue else \
             _reduction_prologue_problem(result, ops, inputs)
-    # convs, and reductions too (each recomputes it on its own tiles)
-    why = _consumer_problem(result, reductions=True)
+    # convs, and reductions and slices too (each recomputes it on its own tiles)
+    why = _consumer_problem(result, reductions=True, slices=True)
+    if why is None and (why := _slice_prologue_problem(result, inputs)) is not None:
+        return why
     if why is not None:
         if any(_reduction_reader(u, result) for u in users) and not epilogue:
             # read by a reduction and by others: the reduction's kernel stores it (an extra output)
@@ -792,10 +807,11 @@ def is_prologue(fk: Operation) -> bool:
 
 
 def _reads_into_conv(v: SSAValue) -> bool:
-    """v is read by a conv as its data input, by a gather as its indices, or by an InputFusable
-    reduction as a data input (the consumers that take a prologue)."""
+    """v is read by a conv as its data input, by a gather as its indices, by an InputFusable
+    reduction as a data input, or only by attention ops as their mask (mask_readers) (the
+    consumers that take a prologue)."""
     return any((_conv_reader(u) and u.operands[0] is v) or _index_reader(u, v)
-               or _reduction_reader(u, v) for u in live_uses(v))
+               or _reduction_reader(u, v) for u in live_uses(v)) or bool(mask_readers(v))
 
 
 def mark_prologues(root_op: Operation, report: Report) -> None:
@@ -845,3 +861,164 @@ def prologue_reason(op: Operation) -> str | None:
     inputs = [v for v in op.operands if not scalar_const(v)]
     why = prologue_problem(op.results[0], inputs, _epilogue_input([op]) is not None, [op])
     return None if why is None else f"not a prologue: {why}"
+
+
+# --- mask prologues: a pointwise kernel run on the mask tiles of the attention kernels reading it ---
+#
+# XLA duplicates cheap producers into their consumers' fusions; here an attention mask computed
+# by a pointwise kernel (a padding mask's Cast to bool, a causal mask's Minimum + Greater), read
+# only by FusedMultiHeadAttention / FusedAttention ops as their mask, directly or through a
+# Reshape, is each attention's MASK PROLOGUE: the masked softmax kernel
+# (compiler/conversions/cann_to_kernel/attention.py masked_softmax_ops) loads the kernel's inputs
+# instead of the mask, broadcast to the scores' rows as it loads the mask, and runs the body on
+# the tile in UB.  A pointwise body commutes with broadcasting, and the view keeps the elements'
+# row-major order, so each input is viewed as the mask's rank (mask_input_shape).  Each attention
+# recomputes it: mask_prologue_gain_us weighs that against the mask's kernel and GM round trip.
+
+def _attention_mask_reader(u: Operation, v: SSAValue) -> bool:
+    """An attention op reading v as its mask only."""
+    return (isinstance(u, (cann.FusedMultiHeadAttentionOp, cann.FusedAttentionOp))
+            and u.mask is v and sum(1 for w in u.operands if w is v) == 1)
+
+
+def mask_views(v: SSAValue) -> list[Operation] | None:
+    """The Reshapes between v and the attention ops that read it as their mask through them,
+    when every reader of v is such an attention op or such a Reshape (each read only by
+    attention ops as their mask); else None."""
+    users = list(dict.fromkeys(live_uses(v)))
+    if not users:
+        return None
+    views: list[Operation] = []
+    for u in users:
+        if isinstance(u, cann.ReshapeOp):
+            inner = list(dict.fromkeys(live_uses(u.y)))
+            if not inner or not all(_attention_mask_reader(w, u.y) for w in inner):
+                return None
+            views.append(u)
+        elif not _attention_mask_reader(u, v):
+            return None
+    return views
+
+
+def mask_readers(v: SSAValue) -> list[Operation]:
+    """The attention ops reading v as their mask, directly or through a Reshape (mask_views),
+    or [] when some reader of v is another op."""
+    views = mask_views(v)
+    if views is None:
+        return []
+    direct = [u for u in dict.fromkeys(live_uses(v)) if not isinstance(u, cann.ReshapeOp)]
+    return direct + [w for r in views for w in dict.fromkeys(live_uses(r.results[0]))]
+
+
+def mask_input_shape(s: list[int], result: list[int], mask: list[int]) -> list[int] | None:
+    """The shape an input of shape s (broadcast to the kernel's result shape `result`, numpy
+    rules) is viewed as so that it broadcasts to the mask `mask` (the result reshaped) and the
+    scores as the result does: the mask's shape for an input of the result's shape (a view keeps
+    the row-major order), else the mask's axes with s's extents at the result's axes greater
+    than 1, which the reshape must keep in order (it only inserts or drops axes of 1); None
+    when neither holds."""
+    if len(s) > len(result):
+        return None
+    s = [1] * (len(result) - len(s)) + list(s)
+    if s == list(result):
+        return list(mask)
+    keep_r = [i for i, d in enumerate(result) if d != 1]
+    keep_m = [j for j, d in enumerate(mask) if d != 1]
+    if [result[i] for i in keep_r] != [mask[j] for j in keep_m]:
+        return None
+    out = [1] * len(mask)
+    for i, j in zip(keep_r, keep_m):
+        out[j] = s[i]
+    return out
+
+
+def _mask_shape(result: SSAValue) -> list[int]:
+    views = mask_views(result) or []
+    return list(cann.origin_shape(views[0].results[0].type)) if views \
+        else list(cann.origin_shape(result.type))
+
+
+def mask_prologue_gain_us(result: SSAValue, ops: list[Operation] | None, inputs) -> float:
+    """The cost model's estimate (microseconds, on the module's chip) of what running the
+    pointwise kernel computing `result` in each attention's masked softmax saves: the mask's
+    kernel (compiler/backend/perf_report.py LAUNCH_OVERHEAD_US, its inputs read and the mask
+    written) and each attention's read of the mask, less each attention's reads of the inputs
+    and the body's vector work on the scores' elements (compiler/target/cost_model.py
+    vector_core_cycles, over the chip's vector cores)."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+    from compiler.target.cost_model import vector_core_cycles
+
+    chip = _chip_of(result)
+    bw = chip.hbm_tb_per_s * 1e6  # bytes per microsecond
+    y = _elems(result.type) * _bytes(result.type)
+    ins = sum(_elems(v.type) * _bytes(v.type) for v in inputs)
+    readers = mask_readers(result)
+    work = 0.0
+    for u in readers:
+        scores = _attention_scores_elems(u)
+        per_core = -(-scores // chip.vector_cores)
+        for o in ops or []:
+            fn = tile_fn(o)
+            if fn is not None:
+                work += vector_core_cycles(fn, per_core, max(_bytes(r.type) for r in o.results))
+    alone = LAUNCH_OVERHEAD_US + (ins + y + len(readers) * y) / bw
+    fused = len(readers) * ins / bw + work / chip.clock_mhz
+    return alone - fused
+
+
+def _attention_scores_elems(u: Operation) -> int:
+    """Elements of the [B, N, Sq, Sk] scores of an attention op."""
+    if isinstance(u, cann.FusedMultiHeadAttentionOp):
+        b, s, _ = cann.origin_shape(u.x.type)
+        return b * u.num_heads.value.data * s * s
+    assert isinstance(u, cann.FusedAttentionOp)  # (mask_readers: one of the two)
+    q, k = cann.origin_shape(u.q.type), cann.origin_shape(u.k.type)
+    n = 1
+    for d in q[:-1]:
+        n *= d
+    sk = k[1] if cann.is_bsnd(u) else k[-1] if bool(u.adj_k.value.data) else k[-2]
+    return n * sk
+
+
+def mask_prologue_problem(result: SSAValue, inputs, ops: list[Operation] | None) -> str | None:
+    """Why the pointwise kernel computing `result` (read only by attention ops as their mask,
+    mask_readers) cannot be their mask prologue, or None: static shapes, each input viewable
+    as the mask's rank (mask_input_shape), the body's live tiles and the masked softmax's
+    (scores, mask, result) leave a tile in UB, and the cost model gains."""
+    if not _static_tensor(result):
+        return "its result has a dynamic shape"
+    shape = list(cann.origin_shape(result.type))
+    mask = _mask_shape(result)
+    for v in inputs:
+        if not _static_tensor(v):
+            return "an input has a dynamic shape"
+        s = list(cann.origin_shape(v.type))
+        if mask_input_shape(s, shape, mask) is None:
+            return (f"input {s} does not broadcast to the mask {mask} through the view "
+                    f"of {shape}")
+    if ops is not None and not fits_ub(ops, extra=3):
+        return "its live tiles and the masked softmax's leave no tile of the minimum size in UB"
+    if mask_prologue_gain_us(result, ops, inputs) <= 0:
+        return "the cost model finds no gain in recomputing it in each attention"
+    return None
+
+
+# --- injective prologues: a pointwise kernel run on the tiles a StridedSlice moves -------------
+#
+# TVM's FuseOps fuses elementwise ops into injective ones: a StridedSlice reading a pointwise
+# kernel's result (NASNet's Cropping2D of a ReLU that convs read too) applies the body to the
+# elements it gathers (compiler/conversions/cann_to_kernel/data_movement.py
+# StridedSliceToVectorBody: each input of the result's shape loaded with the slice's own view),
+# so with the convs' A-tile prologues the pointwise result is never written to GM.
+
+def slice_reader(u: Operation, v: SSAValue) -> bool:
+    """A StridedSliceD reading v as the sliced tensor."""
+    return isinstance(u, cann.StridedSliceDOp) and u.x is v
+
+
+def _slice_prologue_problem(result: SSAValue, inputs) -> str | None:
+    """With a StridedSlice among the readers: each input must be of the result's shape or a
+    scalar (the slice loads them with its own view; a channel vector has none)."""
+    if not any(slice_reader(u, result) for u in live_uses(result)):
+        return None
+    return _inputs_problem(result, inputs, "the sliced tensor's shape nor a scalar")

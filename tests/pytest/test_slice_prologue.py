@@ -1,0 +1,35 @@
+"""Injective prologues (compiler/transforms/fusion/auto.py slice_reader): a pointwise kernel read
+by convolutions as their x and by a StridedSlice (NASNet's Cropping2D of a ReLU) is every
+reader's prologue: the convs compute it on their A tiles, the slice on the elements it gathers
+(compiler/conversions/cann_to_kernel/data_movement.py slice_prologue_kernel).  Through
+cann-compile and cann-run --compare-with on a small Keras model."""
+
+from __future__ import annotations
+
+from tests.pytest.test_reduction_prologue import _compile_and_compare
+
+
+def _keras():
+    from tests.model_zoo.zoo import _keras as k
+
+    return k()
+
+
+def _relu_read_by_convs_and_a_crop(channels: int):
+    keras = _keras()
+    layers = keras.layers
+    keras.utils.set_random_seed(12)
+    x = keras.Input((8, 8, 8), batch_size=1, name="x")
+    c = layers.Concatenate()([layers.Conv2D(channels, 1)(x), layers.Conv2D(channels, 3, padding="same")(x)])
+    r = layers.ReLU()(c)
+    a = layers.Conv2D(8, 1)(r)
+    b = layers.Conv2D(8, 3, padding="same")(r)
+    crop = layers.Cropping2D(((1, 0), (1, 0)))(r)
+    return keras.Model(x, [a, b, crop])
+
+
+def test_relu_read_by_convs_and_a_cropping_is_no_kernel(tmp_path, capsys):
+    """32 channels (no padding lanes): the ReLU is no Elementwise kernel; the crop applies it."""
+    kinds = _compile_and_compare(tmp_path, capsys, _relu_read_by_convs_and_a_crop(16), "crop")
+    assert "Elementwise" not in kinds, kinds
+    assert kinds.count("StridedSliceD") == 1, kinds
