@@ -57,10 +57,14 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     AnyDenseElement,
+    ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    FusedLoc,
     IntegerAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
     StringAttr,
     TensorType,
     i64,
@@ -256,7 +260,7 @@ def model_parts(module: ModuleOp, name: str, sink: WeightSink) -> ModelParts:
     # Constants -> trailing arguments bound to raw weight bytes.  The weights are never printed
     # nor copied: their bytes go to the WEIGHTS section as they are.  The module is changed in
     # place (no clone) and put back exactly once printed.
-    from compiler.ir.diagnostics import node_name
+    from compiler.ir.diagnostics import loc_names, node_name
 
     for op in block_of(fn.body).ops:
         if not mp.is_constant(op):
@@ -272,9 +276,13 @@ def model_parts(module: ModuleOp, name: str, sink: WeightSink) -> ModelParts:
             raw = value.data.data
             dtype = numpy_dtype(value.type.element_type)
             off = sink.place(raw)
-            index.append({"name": node_name(op), "offset": off, "bytes": len(raw),
-                          "dtype": str(dtype), "shape": list(value.type.get_shape()),
-                          "op": op.name, "position": position})
+            entry = {"name": node_name(op), "offset": off, "bytes": len(raw),
+                     "dtype": str(dtype), "shape": list(value.type.get_shape()),
+                     "op": op.name, "position": position}
+            names = loc_names(op)
+            if isinstance(op.location, FusedLoc) and names:  # a folded constant: every node
+                entry["names"] = names
+            index.append(entry)
 
         launches = _launches(module)
         plan = mp.read_plan(fn)
@@ -607,7 +615,6 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
         _fail(path, f"corrupted offline model: {len(index)} weights for {n_w} weight arguments")
 
     # Weight arguments -> constants holding the raw bytes (O(1) per weight).
-    from xdsl.dialects.builtin import NameLoc, NoneAttr
     from xdsl.rewriter import InsertPoint, Rewriter
 
     from dialects.cann import ConstOp
@@ -630,7 +637,11 @@ def rebuild(path: str, header: Header, secs: dict, op_count: int, arena: int) ->
                         f"{w.get('bytes')} bytes at {w.get('offset')}, its type needs {want}")
         raw = bytes(wsec[w["offset"]:w["offset"] + want])
         const = ConstOp(DenseIntOrFPElementsAttr(vtype, BytesAttr(raw)), t)
-        if w.get("name"):
+        names = w.get("names")
+        if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
+            const.location = FusedLoc(ArrayAttr([NameLoc(StringAttr(n), NoneAttr())
+                                                  for n in names]), NoneAttr())
+        elif w.get("name"):
             const.location = NameLoc(StringAttr(w["name"]), NoneAttr())
         new_consts.append((arg, const))
     for k, (_arg, const) in enumerate(new_consts):  # back where they stood (exact round trip)

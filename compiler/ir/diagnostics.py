@@ -89,18 +89,21 @@ def read_bytes(path: str, expected: str = "a file",
         raise error(f"{path}: error: cannot read: {e.strerror}") from None
 
 
-def node_name(op: Operation) -> str | None:
-    """The TF node name(s) an op came from, read from its location."""
+def loc_names(op: Operation) -> list[str]:
+    """The TF node names an op came from, in its location's order (one for a NameLoc, each
+    named part of a FusedLoc)."""
     loc = op.location
     if isinstance(loc, NameLoc):
-        return loc.desc.data
+        return [loc.desc.data]
     if isinstance(loc, FusedLoc):
-        names = []
-        for part in loc_parts(loc):
-            if isinstance(part, NameLoc):
-                names.append(part.desc.data)
-        return "+".join(names) if names else None
-    return None
+        return [part.desc.data for part in loc_parts(loc) if isinstance(part, NameLoc)]
+    return []
+
+
+def node_name(op: Operation) -> str | None:
+    """The TF node name(s) an op came from, read from its location."""
+    names = loc_names(op)
+    return "+".join(names) if names else None
 
 
 class OpError(Exception):

@@ -94,10 +94,12 @@ def test_a_repeated_text_is_parsed_once():
 
 
 @pytest.mark.modelzoo
-@pytest.mark.parametrize("name", ["MobileNetV3Small"])
+@pytest.mark.parametrize("name", ["MobileNetV3Small", "BertBackbone", "NASNet",
+                                  "cf-LstmGruTextClassifier"])
 def test_a_zoo_model_loaded_from_its_om_is_the_compiled_module(name, tmp_path):
-    """print(load(write(m))) == print(m), every location included: a CNN, a transformer,
-    NASNet (the largest model text) and a model with kernel-level control flow."""
+    """print(load(write(m))) == print(m), every location included (a folded constant's fused
+    location too): a CNN, a transformer, NASNet (the largest model text) and a model with
+    kernel-level control flow."""
     from compiler.backend import offline_model as om
     from tools.cann_compile import compile_model, parse_args
 

@@ -57,6 +57,24 @@ def test_round_trip_is_exact(kernel_module, om_path):
     assert all("block_dim" in s and "tiling" in s for s in model.tiling)
 
 
+def test_a_folded_weight_keeps_its_fused_location(tmp_path):
+    """A constant folded from several nodes (BN into a conv's filter) has a fused location;
+    the .om's weight index keeps every name, so the loaded module prints the same with
+    locations (`debuginfo`) as the compiled one."""
+    from xdsl.dialects.builtin import ArrayAttr, FusedLoc, NameLoc, NoneAttr, StringAttr
+
+    from compiler.backend.memory_plan import is_constant
+
+    module = _kernel_module()
+    const = next(op for op in main_func(module).walk() if is_constant(op))
+    const.location = FusedLoc(ArrayAttr([NameLoc(StringAttr(n), NoneAttr())
+                                         for n in ("conv1/filter", "bn/mul", "bn/add")]), NoneAttr())
+    path = str(tmp_path / "folded.om")
+    om.write_offline_model(module, path)
+    loaded = om.load_offline_model(path).module
+    assert module_to_text(loaded, debuginfo=True) == module_to_text(module, debuginfo=True)
+
+
 def _vector_chain():
     """Hand-made kernel IR: Relu chains planned in place, with workspaces."""
     from compiler.ir.ir_io import parse_module
