@@ -96,24 +96,12 @@ def test_a_repeated_text_is_parsed_once():
 @pytest.mark.modelzoo
 @pytest.mark.parametrize("name", ["MobileNetV3Small", "BertBackbone", "NASNet",
                                   "cf-LstmGruTextClassifier"])
-def test_a_zoo_model_loaded_from_its_om_is_the_compiled_module(name, tmp_path):
+def test_a_zoo_model_loaded_from_its_om_is_the_compiled_module(name, compiled_zoo_om):
     """print(load(write(m))) == print(m), every location included (a folded constant's fused
     location too): a CNN, a transformer, NASNet (the largest model text) and a model with
     kernel-level control flow."""
     from compiler.backend import offline_model as om
-    from tools.cann_compile import compile_model, parse_args
 
-    if name.startswith("cf-"):
-        from tests.model_zoo.control_flow import control_flow_graphdef
-
-        path = control_flow_graphdef(name[3:])
-    else:
-        from tests.model_zoo.zoo import frozen_graphdef
-
-        path = frozen_graphdef(name)
-    ns = parse_args([f"--model={path}", "--framework=3", "--soc_version=Ascend910B3"])
-    module, _, _ = compile_model(ns, lambda step, dt: None)
-    out = str(tmp_path / "model.om")
-    om.write_offline_model(module, out)
+    module, out = compiled_zoo_om(name)
     loaded = om.load_offline_model(out).module
     assert module_to_text(loaded, debuginfo=True) == module_to_text(module, debuginfo=True)

@@ -36,24 +36,11 @@ def _xdsl_text(module) -> bytes:
 @pytest.mark.modelzoo
 @pytest.mark.parametrize("name", ["MobileNetV3Small", "BertBackbone", "PreActResNet",
                                   "cf-LstmGruTextClassifier", "cf-NestedLoops"])
-def test_the_om_model_text_is_xdsls_printer_output(name, tmp_path):
+def test_the_om_model_text_is_xdsls_printer_output(name, compiled_zoo_om):
     """A CNN (squeeze-excite, hard-swish), a transformer, a ResNet and two models with
     kernel-level control flow (kernel.while, kernel.if in functions of their own), compiled as
     cann-compile compiles them."""
-    from tools.cann_compile import compile_model, parse_args
-
-    if name.startswith("cf-"):
-        from tests.model_zoo.control_flow import control_flow_graphdef
-
-        path = control_flow_graphdef(name[3:])
-    else:
-        from tests.model_zoo.zoo import frozen_graphdef
-
-        path = frozen_graphdef(name)
-    ns = parse_args([f"--model={path}", "--framework=3", "--soc_version=Ascend910B3"])
-    module, _, _ = compile_model(ns, lambda step, dt: None)
-    out = str(tmp_path / "model.om")
-    om.write_offline_model(module, out)
+    module, out = compiled_zoo_om(name)
     assert _model_def(out) == _xdsl_text(module)
 
 
