@@ -74,3 +74,13 @@ def test_conv_output_stores_nhwc_from_the_cube_kernel(tmp_path, capsys):
     inp = k.Input((9, 9, 5), batch_size=1)
     y = k.layers.Conv2D(21, 3, activation="relu")(inp)
     _check(tmp_path, capsys, k.Model(inp, y), "Conv2D")
+
+
+def test_dense_output_stores_nd_from_the_cube_kernel(tmp_path, capsys):
+    """A graph ending in a Dense layer (M = 1, N = 19 of a 16-row NZ block): the matmul's cube
+    kernel stores the ND rows, its padding rows and columns not stored."""
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((37,), batch_size=1)
+    _check(tmp_path, capsys, k.Model(inp, k.layers.Dense(19)(inp)), "MatMulV2")
