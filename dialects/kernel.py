@@ -658,7 +658,7 @@ STORE_VIEWS += ("scan_rows",)  # scan_rows: as the load view, clipped at the end
 STORE_VIEWS += ("concat_c0",)
 #: nc1hwc0_rows: the inverse of the load view of that name; the padding lanes written as zeros
 STORE_VIEWS += ("nc1hwc0_rows",)
-#: to_origin: the store of a vector kernel whose result TransData to its origin layout was folded
+#: to_origin: the store of a vector or cube kernel whose result TransData to its origin layout was folded
 #: in (compiler/conversions/cann_to_kernel/data_movement.py FoldOriginTransData): the tile is
 #: placed as the store view `src_view` (a property; its params kept) would place it in the
 #: source storage (param `src_shape`, format `src_format`), and each placed element that is not

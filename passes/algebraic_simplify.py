@@ -4,8 +4,9 @@ Batched matmuls: transposes into the adj flags, a scalar factor of an operand ou
 result (compiler/transforms/canonicalization.py BatchMatMulTransposes, ScalarMulThroughTranspose,
 ScalarMulOutOfMatMul).  ExpandDims / Squeeze views sink through pointwise ops
 (ReshapeSinksThroughPointwise); a reduction of such a view reads the value itself
-(ReduceThroughUnitReshape).  A chain of reshapes and broadcasts holding two broadcasts or
-more becomes one broadcast (BroadcastChain: UpSampling2D nearest's two repeats)."""
+(ReduceThroughUnitReshape); a global mean / max of an average / max pool whose windows tile
+H and W reads the pool's input (ReduceOfTilingPool).  A chain of reshapes and broadcasts
+holding two broadcasts or more becomes one broadcast (BroadcastChain: UpSampling2D nearest's two repeats)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ class AlgebraicSimplifyPass(ModulePass):
             BatchMatMulTransposes,
             BroadcastChain,
             ReduceOfReduce,
+            ReduceOfTilingPool,
             ReduceThroughUnitReshape,
             ReshapeSinksThroughPointwise,
             ScalarMulOutOfMatMul,
@@ -70,4 +72,5 @@ class AlgebraicSimplifyPass(ModulePass):
 
         rewrite(op, [Identities(), BatchMatMulTransposes(), ScalarMulThroughTranspose(),
                      ScalarMulOutOfMatMul(), ReshapeSinksThroughPointwise(),
-                     ReduceThroughUnitReshape(), ReduceOfReduce(), BroadcastChain()])
+                     ReduceThroughUnitReshape(), ReduceOfReduce(), ReduceOfTilingPool(),
+                     BroadcastChain()])

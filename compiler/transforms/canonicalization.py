@@ -17,7 +17,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from compiler.ir.rewriting import roots, with_loc
-from compiler.ir.typed import shape_of
+from compiler.ir.typed import elem_of, shape_of
 from dialects import cann
 from dialects.common import int_array, ints
 
@@ -438,6 +438,69 @@ class ReduceOfReduce(RewritePattern):
         with_loc(new, op)
         rewriter.replace(op, [new])
         rewriter.erase(inner)
+
+
+def _tiling_windows(pool) -> bool:
+    """An NHWC pool whose windows tile H and W exactly: ksize = strides, both dividing H and W
+    (no pads: VALID, or SAME, which pads nothing then), so every input element is in one window."""
+    xs = list(shape_of(pool.x))
+    k, st = ints(pool.ksize), ints(pool.strides)
+    return (pool.data_format.data == cann.DataFormat.NHWC and len(xs) == 4 and k == st
+            and k[0] == k[3] == 1 and all(d > 0 for d in xs)
+            and xs[1] % k[1] == 0 and xs[2] % k[2] == 0)
+
+
+class ReduceOfTilingPool(RewritePattern):
+    """Mean(AvgPool(x)) -> Mean(x) and Max(MaxPool(x)) -> Max(x) for a pool whose windows tile H
+    and W exactly (_tiling_windows) and a reduction over the pool's H and W (and maybe N and C),
+    possibly through Reshapes that together only split or merge N (the (N*D) batch of a 3-D pool, back
+    to [N, D, H, W, C]): exact, every window has the same size (a global average pool after an
+    AveragePooling2D / 3D, as ReduceOfReduce for the depth mean).  The reduction then reads x,
+    viewed the same way, and the pool's kernel is gone."""
+
+    applies_to = roots(cann.ReduceMeanDOp, cann.ReduceMaxDOp)
+
+    def match_and_rewrite(self, op, rewriter: PatternRewriter):
+        from xdsl.dialects.builtin import TensorType
+
+        pool_cls = {cann.ReduceMeanDOp: cann.AvgPoolOp, cann.ReduceMaxDOp: cann.MaxPoolOp}.get(type(op))
+        views, v = [], op.x  # the Reshapes between (single use), last first
+        while isinstance(v.owner, cann.ReshapeOp) and _single_use(v):
+            views.append(v.owner)
+            v = v.owner.x
+        view = views[0] if views else None
+        pool = v.owner
+        if pool_cls is None or not isinstance(pool, pool_cls) or not _single_use(v) \
+                or cann.format_of(v.type) is not None or not _tiling_windows(pool):
+            return
+        qs, ps = list(shape_of(pool.y)), list(shape_of(pool.x))
+        rs = list(shape_of(op.x))
+        if rs[len(rs) - 3:] != qs[1:] or _prod(rs[:len(rs) - 3]) != qs[0]:
+            return  # the view is not [*split of N, H, W, C]
+        axes = {a % len(rs) for a in ints(op.axes)}
+        if not {len(rs) - 3, len(rs) - 2} <= axes:
+            return
+        ops: list[Operation] = []
+        x = pool.x
+        if view is not None:
+            shape = [*rs[:len(rs) - 3], *ps[1:]]
+            ops.append(with_loc(cann.ReshapeOp(operands=[x], result_types=[TensorType(
+                elem_of(x), shape)], properties={"shape": int_array(shape)}), view))
+            x = ops[-1].results[0]
+        ops.append(with_loc(type(op).create(operands=[x], result_types=[op.y.type],
+                                            properties=dict(op.properties),
+                                            attributes=dict(op.attributes)), op))
+        rewriter.replace(op, ops)
+        for r in views:
+            rewriter.erase(r)
+        rewriter.erase(pool)
+
+
+def _prod(xs) -> int:
+    out = 1
+    for d in xs:
+        out *= d
+    return out
 
 
 # --- chains of views and broadcasts become one broadcast --------------------------------------

@@ -131,9 +131,20 @@ def test_conv3d_bn_relu_pool_model_matches_tensorflow_and_fuses(tmp_path, capsys
 def test_avgpool3d_then_global_pool_is_one_mean(tmp_path, capsys):
     """AveragePooling3D(2) then GlobalAveragePooling3D: the depth windows tile D, so the depth
     mean is a ReduceMeanD over the window axis, which merges with the global mean
-    (ReduceOfReduce): one ReduceMeanD kernel after the HW AvgPool, no depth slices."""
+    (ReduceOfReduce), and the HW windows tile H and W, so the mean reads the pool's input
+    (ReduceOfTilingPool): one ReduceMeanD kernel, no AvgPool, no depth slices."""
     keras, layers = _layers()
     x = keras.Input((4, 8, 8, 24), batch_size=1, name="video")
     y = layers.GlobalAveragePooling3D()(layers.AveragePooling3D(2)(x))
     kinds = _kinds(_compile_and_compare(keras.Model(x, y), tmp_path, capsys))
-    assert kinds.count("ReduceMeanD") == 1 and "StridedSliceD" not in kinds, kinds
+    assert kinds.count("ReduceMeanD") == 1 and not {"StridedSliceD", "AvgPool"} & set(kinds), kinds
+
+
+def test_avgpool2d_then_global_pool_reads_the_pool_input(tmp_path, capsys):
+    """Conv2D, AveragePooling2D(2) (windows tiling 8x8), GlobalAveragePooling2D: the global mean
+    reads the conv's result (ReduceOfTilingPool): no AvgPool kernel, one ReduceMeanD."""
+    keras, layers = _layers()
+    x = keras.Input((8, 8, 5), batch_size=1, name="image")
+    y = layers.GlobalAveragePooling2D()(layers.AveragePooling2D(2)(layers.Conv2D(24, 3, padding="same")(x)))
+    kinds = _kinds(_compile_and_compare(keras.Model(x, y), tmp_path, capsys))
+    assert kinds.count("ReduceMeanD") == 1 and "AvgPool" not in kinds, kinds

@@ -1,4 +1,4 @@
-"""A TransData at a graph output folds into the store of the vector kernel producing it
+"""A TransData at a graph output folds into the store of the vector or cube kernel producing it
 (compiler/conversions/cann_to_kernel/data_movement.py FoldOriginTransData): compiled by
 cann-compile, the .om has no kernel.transdata but at the input, the head kernel stores `to_origin`, and cann-run
 --compare-with matches TensorFlow."""
@@ -29,7 +29,7 @@ def _kernels(om):
     return [o for o in module.walk() if isinstance(o, kernel.KernelOp)]
 
 
-def _check(tmp_path, capsys, model) -> None:
+def _check(tmp_path, capsys, model, head_kind: str = "SoftmaxV2") -> None:
     from xdsl.ir import OpResult
 
     from dialects import kernel
@@ -38,7 +38,7 @@ def _check(tmp_path, capsys, model) -> None:
     ks = _kernels(om)
     # TransData only at the graph's input (it reads a function argument), none at the output
     assert not [k for k in ks if isinstance(k, kernel.TransDataOp) and isinstance(k.src, OpResult)]
-    head = [k for k in ks if isinstance(k, kernel.VectorKernelOp) and k.kind.data == "SoftmaxV2"]
+    head = [k for k in ks if isinstance(k, kernel.BodyKernelOp) and k.kind.data == head_kind]
     assert len(head) == 1
     views = {s.view.data for s in head[0].walk() if isinstance(s, kernel.StoreOp)}
     assert views == {kernel.StoreView.to_origin}
@@ -64,3 +64,23 @@ def test_conv_gap_dense_softmax_with_odd_channels_stores_in_nd(tmp_path, capsys)
     h = k.layers.GlobalAveragePooling2D()(h)
     y = k.layers.Dense(11, activation="softmax")(h)
     _check(tmp_path, capsys, k.Model(inp, y))
+
+
+def test_conv_output_stores_nhwc_from_the_cube_kernel(tmp_path, capsys):
+    """A graph ending in a conv (bias, ReLU): the cube kernel's stores write the NHWC output."""
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((9, 9, 5), batch_size=1)
+    y = k.layers.Conv2D(21, 3, activation="relu")(inp)
+    _check(tmp_path, capsys, k.Model(inp, y), "Conv2D")
+
+
+def test_dense_output_stores_nd_from_the_cube_kernel(tmp_path, capsys):
+    """A graph ending in a Dense layer (M = 1, N = 19 of a 16-row NZ block): the matmul's cube
+    kernel stores the ND rows, its padding rows and columns not stored."""
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((37,), batch_size=1)
+    _check(tmp_path, capsys, k.Model(inp, k.layers.Dense(19)(inp)), "MatMulV2")

@@ -60,17 +60,21 @@ class TransDataToKernel(ChipPattern):
 
 class FoldOriginTransData(RewritePattern):
     """A kernel.transdata from FRACTAL_NZ / NC1HWC0 to the row-major origin layout whose source
-    is the single-use result of a vector kernel is no kernel of its own: the producer's stores
-    take the `to_origin` view (each tile placed as before, its non-padding elements written
-    straight to their origin positions; padding lanes are not stored), and its result is the
-    TransData's.  Same stored tiles, one launch and one GM round trip fewer."""
+    is the single-use result of a vector or cube kernel is no kernel of its own: the producer's
+    stores take the `to_origin` view (each tile placed as before, its non-padding elements
+    written straight to their origin positions; padding lanes are not stored), and its result
+    is the TransData's.  Same stored tiles, one launch and one GM round trip fewer.  A cube
+    kernel's output tiles leave through UB as a vector kernel's do (fixpipe to UB, the epilogue
+    there, then the store: compiler/conversions/cann_to_kernel/cube.py), so its stores fold the
+    same way."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: kernel.TransDataOp, rewriter: PatternRewriter):
         k = op.src.owner
         st, dt = op.src.type, op.dst.type
         f = cann.format_of(st)
-        if not isinstance(k, kernel.VectorKernelOp) or k.extra or not op.src.has_one_use() or f is None \
+        if not isinstance(k, (kernel.VectorKernelOp, kernel.CubeKernelOp)) or k.extra \
+                or not op.src.has_one_use() or f is None \
                 or cann.format_of(dt) is not None or elem_of(st) != elem_of(dt) \
                 or f.origin_fmt is None or tuple(shape_of(dt)) != tuple(f.origin) \
                 or op.dst_format.data != f.origin_fmt:
@@ -90,7 +94,7 @@ class FoldOriginTransData(RewritePattern):
             s.src_format, s.dst_format = (cann.FormatNameAttr.of(x) for x in layout)
             s.view = kernel.StoreViewAttr.of("to_origin")
         rewriter.replace_value_with_new_type(out, kernel.memref(list(shape_of(dt)), elem_of(dt), "GM"))
-        new = kernel.VectorKernelOp(operands=[list(k.inputs)], result_types=[dt, []],
+        new = type(k)(operands=[list(k.inputs)], result_types=[dt, []],
                                     properties=dict(k.properties), attributes=dict(k.attributes),
                                     regions=[k.detach_region(k.body)])
         rewriter.replace(op, with_loc(new, k))

@@ -14,7 +14,8 @@ A 5-D NDHWC value folded to [N*D, H, W, C] is NDC1HWC0's bytes stored as NC1HWC0
   the views (after a strided depth slice when sd > 1).
 * MaxPool3D / AvgPool3D: the window is a product box, so the pool is separable: over D, when
   the windows tile D (kd = sd, no pad), by a ReduceMaxD / ReduceMeanD over the window axis of
-  the view [N, Do, kd, H, W, C] (a global pool after it merges with it: ReduceOfReduce), else by
+  the view [N, Do, kd, H, W, C] (a global pool after it merges with it: ReduceOfReduce; and
+  with the HW pool when its windows tile H and W: ReduceOfTilingPool), else by
   strided slices combined with Maximum / Add (SAME pads D with the lowest finite value for max,
   with 0 for avg), over H and W by MaxPool / AvgPool on the (N*D) batch, in whichever order
   moves fewer elements.  An average divides by the count of valid elements, the product of the

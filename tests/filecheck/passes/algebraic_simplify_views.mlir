@@ -87,3 +87,34 @@ func.func @reduce_of_reduce(%x: tensor<1x2x2x4x4x48xf32>) -> (tensor<1x48xf32>, 
   %3 = cann.ReduceMaxD %2 {axes = array<i64: 1, 2, 3>, keep_dims = false} : (tensor<1x2x4x4x48xf32>) -> tensor<1x48xf32>
   func.return %1, %3 : tensor<1x48xf32>, tensor<1x48xf32>
 }
+
+// A global mean of an AvgPool whose windows tile H and W (ksize = strides dividing them) is the
+// mean of the pool's input (ReduceOfTilingPool), here through the view that unfolds the (N*D)
+// batch of a 3-D pool ([4, 4, 4, 48] -> [1, 2, 2, 4, 4, 48], the view now of the input); a max of
+// a MaxPool alike (2-D, no view).  Windows that overlap (ksize 3, strides 2), a mean that keeps
+// W, or a mean of a MaxPool keep the pool.
+// CHECK-LABEL: func.func @reduce_of_tiling_pool
+// CHECK-NEXT:    %[[V:.*]] = cann.Reshape %x {shape = array<i64: 1, 2, 2, 8, 8, 48>} : (tensor<4x8x8x48xf32>) -> tensor<1x2x2x8x8x48xf32>
+// CHECK-NEXT:    %[[M:.*]] = cann.ReduceMeanD %[[V]] {axes = array<i64: 1, 2, 3, 4>, keep_dims = false} : (tensor<1x2x2x8x8x48xf32>) -> tensor<1x48xf32>
+// CHECK-NEXT:    %[[X:.*]] = cann.ReduceMaxD %y {axes = array<i64: 1, 2>, keep_dims = false} : (tensor<2x6x9x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT:    %[[O:.*]] = cann.AvgPool %y {{{.*}}ksize = array<i64: 1, 3, 3, 1>
+// CHECK-NEXT:    cann.ReduceMeanD %[[O]]
+// CHECK-NEXT:    %[[P:.*]] = cann.AvgPool %y {{{.*}}ksize = array<i64: 1, 2, 3, 1>
+// CHECK-NEXT:    cann.ReduceMeanD %[[P]] {axes = array<i64: 1>
+// CHECK-NEXT:    %[[Q:.*]] = cann.MaxPool %y
+// CHECK-NEXT:    cann.ReduceMeanD %[[Q]]
+// CHECK-NEXT:    func.return %[[M]], %[[X]]
+func.func @reduce_of_tiling_pool(%x: tensor<4x8x8x48xf32>, %y: tensor<2x6x9x8xf32>) -> (tensor<1x48xf32>, tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x3x8xf32>, tensor<2x8xf32>) {
+  %0 = cann.AvgPool %x {ksize = array<i64: 1, 2, 2, 1>, strides = array<i64: 1, 2, 2, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<4x8x8x48xf32>) -> tensor<4x4x4x48xf32>
+  %1 = cann.Reshape %0 {shape = array<i64: 1, 2, 2, 4, 4, 48>} : (tensor<4x4x4x48xf32>) -> tensor<1x2x2x4x4x48xf32>
+  %2 = cann.ReduceMeanD %1 {axes = array<i64: 1, 2, 3, 4>, keep_dims = false} : (tensor<1x2x2x4x4x48xf32>) -> tensor<1x48xf32>
+  %3 = cann.MaxPool %y {ksize = array<i64: 1, 2, 3, 1>, strides = array<i64: 1, 2, 3, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<2x6x9x8xf32>) -> tensor<2x3x3x8xf32>
+  %4 = cann.ReduceMaxD %3 {axes = array<i64: 1, 2>, keep_dims = false} : (tensor<2x3x3x8xf32>) -> tensor<2x8xf32>
+  %5 = cann.AvgPool %y {ksize = array<i64: 1, 3, 3, 1>, strides = array<i64: 1, 2, 2, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<2x6x9x8xf32>) -> tensor<2x2x4x8xf32>
+  %6 = cann.ReduceMeanD %5 {axes = array<i64: 1, 2>, keep_dims = false} : (tensor<2x2x4x8xf32>) -> tensor<2x8xf32>
+  %7 = cann.AvgPool %y {ksize = array<i64: 1, 2, 3, 1>, strides = array<i64: 1, 2, 3, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<2x6x9x8xf32>) -> tensor<2x3x3x8xf32>
+  %8 = cann.ReduceMeanD %7 {axes = array<i64: 1>, keep_dims = false} : (tensor<2x3x3x8xf32>) -> tensor<2x3x8xf32>
+  %9 = cann.MaxPool %y {ksize = array<i64: 1, 2, 3, 1>, strides = array<i64: 1, 2, 3, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<2x6x9x8xf32>) -> tensor<2x3x3x8xf32>
+  %10 = cann.ReduceMeanD %9 {axes = array<i64: 1, 2>, keep_dims = false} : (tensor<2x3x3x8xf32>) -> tensor<2x8xf32>
+  func.return %2, %4, %6, %8, %10 : tensor<1x48xf32>, tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x3x8xf32>, tensor<2x8xf32>
+}

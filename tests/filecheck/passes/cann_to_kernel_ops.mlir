@@ -3,7 +3,9 @@
 // RUN: cann-opt --assign-layouts --cann-to-kernel %s | cann-opt --print-op-generic | cann-opt | filecheck %s
 
 // Matmul: operands FRACTAL_NZ (x1 via TransData, the constant converted at compile time),
-// a cube kernel loading NZ tiles; the bias goes to UB for the epilogue.
+// a cube kernel loading NZ tiles; the bias goes to UB for the epilogue.  The result's TransData
+// back to ND folds into the kernel's stores (FoldOriginTransData: to_origin of its nz store, the
+// padding rows 17..31 not stored).
 // CHECK-LABEL: func.func @matmul
 // CHECK: kernel.transdata %a {src_format = "ND", dst_format = "FRACTAL_NZ"
 // CHECK: cann.Const {{.*}} -> tensor<3x2x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [20, 33]>>
@@ -11,8 +13,9 @@
 // CHECK: kernel.load {{.*}}view = "nz"{{.*}}#kernel.space<L1>>
 // CHECK: kernel.mmad
 // CHECK: kernel.load {{.*}}view = "channel"
-// CHECK: kernel.store {{.*}}view = "nz"
-// CHECK: kernel.transdata {{.*}}src_format = "FRACTAL_NZ", dst_format = "ND"
+// CHECK: kernel.store {{.*}}view = "to_origin", {{.*}}src_view = "nz", src_format = "FRACTAL_NZ", dst_format = "ND"}{{.*}}memref<17x33xf32, #kernel.space<GM>>
+// CHECK-NOT: kernel.transdata
+// CHECK: func.return
 func.func @matmul(%a: tensor<17x20xf32>, %bias: tensor<33xf32>) -> tensor<17x33xf32> {
   %b = cann.Const dense<0.5> : tensor<20x33xf32>
   %y = cann.MatMulV2 %a, %b, %bias {transpose_x1 = 0 : i64, transpose_x2 = 0 : i64} : (tensor<17x20xf32>, tensor<20x33xf32>, tensor<33xf32>) -> tensor<17x33xf32>

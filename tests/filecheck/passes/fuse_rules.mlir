@@ -103,3 +103,23 @@ func.func @residual_broadcast(%x: tensor<1x4x4x2xf32>, %w: tensor<1x1x2x3xf32>, 
   %1 = cann.Add %0, %r : (tensor<1x4x4x3xf32>, tensor<1x1x1x3xf32>) -> tensor<1x4x4x3xf32>
   func.return %1 : tensor<1x4x4x3xf32>
 }
+
+// A Conv3D (the (N*D) batch view, DHWCN filter) folds Keras BN's scale into its filter's output
+// channels and the shift, then BiasAdd, into its bias (Conv3DScaleFusionPass,
+// Conv3DAddConstFusion, Conv3DBiasaddFusion); it stays a Conv3D with its depth geometry.
+// CHECK-LABEL: func.func @conv3d_bn_bias
+// CHECK-NEXT:    %[[W:.*]] = cann.Const dense<{{\[\[\[\[\[}}2.000000e-01, 6.000000e-01], [8.000000e-01, 1.500000e+00]]]], {{\[\[\[\[}}1.000000e+00, 2.400000e+00], [1.400000e+00, 3.750000e+00]]]]]>
+// CHECK-NEXT:    %[[B:.*]] = cann.Const dense<[1.500000e+00, 5.000000e-01]>
+// CHECK-NEXT:    %[[C:.*]] = cann.Conv3D %x, %[[W]], %[[B]] {{{.*}}depth = array<i64: 4, 3, 2, 1, 1, 0, 0>} : (tensor<12x4x4x2xf32>, tensor<2x1x1x2x2xf32>, tensor<2xf32>) -> tensor<9x4x4x2xf32>
+// CHECK-NEXT:    func.return %[[C]]
+func.func @conv3d_bn_bias(%x: tensor<12x4x4x2xf32>) -> tensor<9x4x4x2xf32> {
+  %w = cann.Const dense<[[[[[0.1, 0.2], [0.4, 0.5]]]], [[[[0.5, 0.8], [0.7, 1.25]]]]]> : tensor<2x1x1x2x2xf32>
+  %s = cann.Const dense<[2.0, 3.0]> : tensor<2xf32>
+  %t = cann.Const dense<[0.5, -0.5]> : tensor<2xf32>
+  %b = cann.Const dense<[1.0, 1.0]> : tensor<2xf32>
+  %0 = cann.Conv3D %x, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", depth = array<i64: 4, 3, 2, 1, 1, 0, 0>} : (tensor<12x4x4x2xf32>, tensor<2x1x1x2x2xf32>) -> tensor<9x4x4x2xf32>
+  %1 = cann.Mul %0, %s : (tensor<9x4x4x2xf32>, tensor<2xf32>) -> tensor<9x4x4x2xf32>
+  %2 = cann.Add %1, %t : (tensor<9x4x4x2xf32>, tensor<2xf32>) -> tensor<9x4x4x2xf32>
+  %3 = cann.BiasAdd %2, %b {data_format = "NHWC"} : (tensor<9x4x4x2xf32>, tensor<2xf32>) -> tensor<9x4x4x2xf32>
+  func.return %3 : tensor<9x4x4x2xf32>
+}
