@@ -15,13 +15,13 @@ def _keras():
     return k()
 
 
-def _relu_read_by_convs_and_a_crop(channels: int):
+def _relu_read_by_convs_and_a_crop(channels: int, activation: str = "relu"):
     keras = _keras()
     layers = keras.layers
     keras.utils.set_random_seed(12)
     x = keras.Input((8, 8, 8), batch_size=1, name="x")
     c = layers.Concatenate()([layers.Conv2D(channels, 1)(x), layers.Conv2D(channels, 3, padding="same")(x)])
-    r = layers.ReLU()(c)
+    r = layers.Activation(activation)(c)
     a = layers.Conv2D(8, 1)(r)
     b = layers.Conv2D(8, 3, padding="same")(r)
     crop = layers.Cropping2D(((1, 0), (1, 0)))(r)
@@ -33,3 +33,11 @@ def test_relu_read_by_convs_and_a_cropping_is_no_kernel(tmp_path, capsys):
     kinds = _compile_and_compare(tmp_path, capsys, _relu_read_by_convs_and_a_crop(16), "crop")
     assert "Elementwise" not in kinds, kinds
     assert kinds.count("StridedSliceD") == 1, kinds
+
+
+def test_sigmoid_with_padding_lanes_read_by_convs_and_a_cropping_is_no_kernel(tmp_path, capsys):
+    """20 channels leave C0 padding lanes, where sigmoid(0) = 0.5: the crop applies the sigmoid
+    and selects those lanes back to 0 (flat_valid); no Elementwise kernel, TF's values."""
+    kinds = _compile_and_compare(tmp_path, capsys, _relu_read_by_convs_and_a_crop(10, "sigmoid"),
+                                 "crop_lanes")
+    assert "Elementwise" not in kinds, kinds

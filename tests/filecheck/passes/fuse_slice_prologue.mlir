@@ -38,11 +38,20 @@ func.func @relu_conv_and_crop(%x: tensor<1x6x6x8xf32>) -> (tensor<1x4x4x8xf32>, 
   func.return %y, %s : tensor<1x4x4x8xf32>, tensor<1x5x5x32xf32>
 }
 
-// 20 channels leave C0 padding lanes (f(0) there, not the stored 0): the ReLU is marked, but the
-// kernels read it from GM (fused.py slice_loadable), one Elementwise kernel.
+// 20 channels leave C0 padding lanes, which the slice moves and where the body computes f(0):
+// the slice selects its tile against flat_valid (0 at those lanes, as a stored result holds),
+// and the ReLU is no kernel of its own here either.
 // KERNEL-LABEL: func.func @padding_lanes
-// KERNEL:         kind = "Elementwise"
-// KERNEL:         kind = "StridedSliceD"
+// KERNEL-NOT:     kind = "Elementwise"
+// KERNEL:         kernel.vec_kernel %[[C:.*]] {kind = "StridedSliceD"
+// KERNEL:           %[[S:.*]] = kernel.load {{.*}}view = "slice_flat"
+// KERNEL-NEXT:      %[[R:.*]] = kernel.vec %[[S]] {fn = "Relu"
+// KERNEL-NEXT:      %[[M:.*]] = kernel.load {{.*}}view = "flat_valid", params = {shape = array<i64: 1, 2, 5, 5, 16>, layout = 1 : i64, channels = 20 : i64}}
+// KERNEL-NEXT:      %[[Z:.*]] = kernel.vec {fn = "Duplicate", attrs = {value = 0.000000e+00 : f32}}
+// KERNEL-NEXT:      %[[Y:.*]] = kernel.vec %[[M]], %[[R]], %[[Z]] {fn = "SelectV2"
+// KERNEL-NEXT:      kernel.store %[[Y]]
+// KERNEL-NOT:     kind = "Elementwise"
+// KERNEL:         func.return
 func.func @padding_lanes(%x: tensor<1x6x6x8xf32>) -> (tensor<1x4x4x8xf32>, tensor<1x5x5x20xf32>) {
   %w0 = cann.Const dense<0.25> : tensor<1x1x8x10xf32>
   %w1 = cann.Const dense<-0.125> : tensor<1x1x8x10xf32>
