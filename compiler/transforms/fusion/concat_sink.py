@@ -4,8 +4,10 @@ where it broadcasts along that axis: a scalar, or a channel vector of a concat o
 XLA's algebraic simplifier sinks elementwise ops below a concatenate the same way.
 
 It is done only where each piece's producer takes the moved op into its own kernel: the
-single-use result of an OutputFusable op (a conv or matmul, whose epilogue or folded weights it
-becomes; a pool's epilogue), or of a pointwise op (the automatic fusion groups the two).  Then
+single-use result of a cube op (a conv or matmul, whose epilogue or folded weights it becomes),
+of a pool (its epilogue, when the op reads no channel vector: a pool's epilogue loads tensors of
+its shape), or of a pointwise op (the automatic fusion groups the two); and where the op's other
+operands are constants an epilogue loads (scalars, channel vectors, tensors of its shape).  Then
 the op is no kernel of its own and the concat stays what it was (NASNet's adjust block: the
 BatchNorm of the concat of two 1x1 convs folds into each conv; without this it is a vector
 kernel whose four readers, a pool, a concat, a ReLU and an Add, none could take it).  A chain of
@@ -29,7 +31,7 @@ from compiler.ir.typed import elem_of
 from compiler.transforms.fusion.helpers import const_value
 from dialects import cann
 from dialects.common import dense_from_numpy, numpy_dtype
-from dialects.op_kinds import OutputFusable, is_pointwise
+from dialects.op_kinds import OutputFusable, is_cube, is_pointwise
 
 
 @dataclass(frozen=True)
@@ -58,15 +60,33 @@ def _one_reader(v: SSAValue, op: Operation) -> bool:
     return live_uses(v) == [op]
 
 
-def takes_it(piece: SSAValue, concat: Operation) -> bool:
+def takes_it(piece: SSAValue, concat: Operation, vectors: bool) -> bool:
     """The op computing `piece` (read only by `concat`, once) takes a pointwise op after it
-    into its kernel: an OutputFusable op (cube, pool) or a pointwise op with a per-tile form."""
+    into its kernel: a pointwise op with a per-tile form (one group), a cube op (its epilogue
+    loads channel vectors too), or another OutputFusable op (a pool: its epilogue loads only
+    tensors of its result's shape, so not when `vectors`, the op reads a channel vector)."""
     from compiler.transforms.fusion.auto import tile_fn
 
     p = piece.owner
     if not isinstance(p, Operation) or len(p.results) != 1 or not _one_reader(piece, concat):
         return False
-    return p.has_trait(OutputFusable, value_if_unregistered=False) or tile_fn(p) is not None
+    if tile_fn(p) is not None or is_cube(p):
+        return True
+    return p.has_trait(OutputFusable, value_if_unregistered=False) and not vectors
+
+
+def _operand_form(k: np.ndarray, shape: list[int]) -> str | None:
+    """How a piece's kernel loads the constant `k` broadcast to `shape`: "scalar", "vector" (a
+    channel vector along the last axis, as epilogues load them), "full" (of the result's
+    shape); None for any other broadcast (no epilogue loads it)."""
+    if k.size == 1:
+        return "scalar"
+    s = list(k.shape)
+    if s == shape:
+        return "full"
+    if shape and s and all(d == 1 for d in s[:-1]) and s[-1] == shape[-1] and len(s) <= len(shape):
+        return "vector"
+    return None
 
 
 def _piece_const(k: np.ndarray, rank: int, axis: int, lo: int, hi: int, full: int) -> np.ndarray | None:
@@ -99,18 +119,23 @@ class SinkPointwiseThroughConcat(RewritePattern):
         shape = _shape(y)
         if _shape(cat_v) != shape or not _one_reader(cat_v, op) or cann.format_of(y.type) is not None:
             return
-        pieces = list(concat.x)
-        if len(set(pieces)) != len(pieces) or not all(takes_it(p, concat) for p in pieces):
-            return
-        rank = len(shape)
-        axis = concat.concat_dim.value.data % rank
         consts: dict[int, np.ndarray] = {}
+        forms: set[str | None] = set()
         for i, v in enumerate(op.operands):
             if v is not cat_v:
                 k = const_value(v)
                 if k is None:
                     return
                 consts[i] = np.asarray(k)
+                forms.add(_operand_form(consts[i], shape))
+        if None in forms:
+            return
+        pieces = list(concat.x)
+        if len(set(pieces)) != len(pieces) or \
+                not all(takes_it(p, concat, "vector" in forms) for p in pieces):
+            return
+        rank = len(shape)
+        axis = concat.concat_dim.value.data % rank
         new_ops: list[Operation] = []
         outs: list[SSAValue] = []
         lo = 0

@@ -54,3 +54,30 @@ func.func @piece_is_an_argument(%x: tensor<1x8x8x8xf32>, %b: tensor<1x8x8x4xf32>
   %bn = cann.Add %m, %o : (tensor<1x8x8x8xf32>, tensor<8xf32>) -> tensor<1x8x8x8xf32>
   func.return %bn : tensor<1x8x8x8xf32>
 }
+
+// Pieces from pools: a scalar Add moves into each (the pools' epilogues); a Mul by a channel
+// vector stays after the concat (a pool's epilogue loads only tensors of its shape).
+// CHECK-LABEL: func.func @pools
+// CHECK:         %[[P:.*]] = cann.FusedKernel %{{.*}} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK:           cann.Add
+// CHECK:         %[[Q:.*]] = cann.FusedKernel %{{.*}} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK:           cann.Add
+// CHECK:         %[[C:.*]] = cann.ConcatV2D %[[P]], %[[Q]]
+// CHECK:         %[[D:.*]] = cann.ConcatV2D %a2, %b2
+// CHECK:         cann.FusedKernel %[[D]], %s, %[[C]]
+// CHECK-NEXT:    ^{{.*}}
+// CHECK-NEXT:      cann.Mul
+func.func @pools(%x: tensor<1x8x8x4xf32>, %z: tensor<1x8x8x4xf32>) -> tensor<1x4x4x8xf32> {
+  %a = cann.AvgPool %x {ksize = array<i64: 1, 2, 2, 1>, strides = array<i64: 1, 2, 2, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+  %b = cann.MaxPool %z {ksize = array<i64: 1, 2, 2, 1>, strides = array<i64: 1, 2, 2, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+  %c = cann.ConcatV2D %a, %b {concat_dim = 3 : i64, N = 2 : i64} : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x8xf32>
+  %k = cann.Const dense<0.5> : tensor<f32>
+  %p = cann.Add %c, %k : (tensor<1x4x4x8xf32>, tensor<f32>) -> tensor<1x4x4x8xf32>
+  %a2 = cann.AvgPool %x {ksize = array<i64: 1, 2, 2, 1>, strides = array<i64: 1, 2, 2, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+  %b2 = cann.MaxPool %z {ksize = array<i64: 1, 2, 2, 1>, strides = array<i64: 1, 2, 2, 1>, padding = "VALID", data_format = "NHWC"} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+  %d = cann.ConcatV2D %a2, %b2 {concat_dim = 3 : i64, N = 2 : i64} : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x8xf32>
+  %s = cann.Const dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %m = cann.Mul %d, %s : (tensor<1x4x4x8xf32>, tensor<8xf32>) -> tensor<1x4x4x8xf32>
+  %r = cann.Add %p, %m : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  func.return %r : tensor<1x4x4x8xf32>
+}
