@@ -7,7 +7,9 @@ It is done only where each piece's producer takes the moved op into its own kern
 single-use result of a cube op (a conv or matmul, whose epilogue or folded weights it becomes),
 of a pool (its epilogue, when the op reads no channel vector: a pool's epilogue loads tensors of
 its shape), or of a pointwise op (the automatic fusion groups the two); and where the op's other
-operands are constants an epilogue loads (scalars, channel vectors, tensors of its shape).  Then
+operands are constants an epilogue loads (scalars, channel vectors, tensors of its shape); and
+not when the op computes a function result (the concat would, and a concat of a function result
+copies its inputs: one launch for the one saved, and a larger arena).  Then
 the op is no kernel of its own and the concat stays what it was (NASNet's adjust block: the
 BatchNorm of the concat of two 1x1 convs folds into each conv; without this it is a vector
 kernel whose four readers, a pool, a concat, a ReLU and an Add, none could take it).  A chain of
@@ -119,6 +121,8 @@ class SinkPointwiseThroughConcat(RewritePattern):
         shape = _shape(y)
         if _shape(cat_v) != shape or not _one_reader(cat_v, op) or cann.format_of(y.type) is not None:
             return
+        if any(u.operation.name == "func.return" for u in y.uses):
+            return  # (a concat computing a function result copies its inputs: a launch)
         consts: dict[int, np.ndarray] = {}
         forms: set[str | None] = set()
         for i, v in enumerate(op.operands):

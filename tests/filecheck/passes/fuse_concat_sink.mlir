@@ -52,7 +52,8 @@ func.func @piece_is_an_argument(%x: tensor<1x8x8x8xf32>, %b: tensor<1x8x8x4xf32>
   %o = cann.Const dense<[0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, -3.5]> : tensor<8xf32>
   %m = cann.Mul %c, %s : (tensor<1x8x8x8xf32>, tensor<8xf32>) -> tensor<1x8x8x8xf32>
   %bn = cann.Add %m, %o : (tensor<1x8x8x8xf32>, tensor<8xf32>) -> tensor<1x8x8x8xf32>
-  func.return %bn : tensor<1x8x8x8xf32>
+  %p = cann.AvgPool %bn {ksize = array<i64: 1, 3, 3, 1>, strides = array<i64: 1, 1, 1, 1>, padding = "SAME", data_format = "NHWC"} : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  func.return %p : tensor<1x8x8x8xf32>
 }
 
 // Pieces from pools: a scalar Add moves into each (the pools' epilogues); a Mul by a channel
