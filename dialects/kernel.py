@@ -579,6 +579,9 @@ LOAD_VIEWS = {
                   "the end: [t, l]",
     "chunk_channel": "a per-channel vector (or one element) broadcast to the chunk_rows tile of a "
                      "tensor stored as `shape` (channels by `layout`, as channel_flat): [t, l]",
+    "flat_valid": "1 where flat storage position t.. of a tensor stored as `shape` (channels by "
+                  "`layout`, as channel_flat) holds a channel below `channels`, 0 at channel "
+                  "padding lanes and past the end: [t]",
     "chunk_valid": "1 where the chunk_rows tile of x (stored as `shape`) holds an element of x "
                    "(inside [rows, length, inner]; on NC1HWC0, layout 1, a lane below "
                    "`channels`), else 0: [t, l]",

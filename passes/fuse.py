@@ -92,9 +92,11 @@ class FusePass(ModulePass):
                     all_rules = [x for x in all_rules if x.name != r.name]
                 all_rules.append(r)
         from compiler.transforms.fusion.auto import PROLOGUE_SWITCH, SWITCH
+        from compiler.transforms.fusion.concat_sink import SWITCH as CONCAT_SINK
         from compiler.transforms.fusion.horizontal import SWITCH as HORIZONTAL
 
-        known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name, HORIZONTAL.name]
+        known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name, HORIZONTAL.name,
+                                               CONCAT_SINK.name]
         off = set(self.disable)
         unknown = sorted(off - set(known))
         if unknown:
@@ -102,7 +104,8 @@ class FusePass(ModulePass):
                 f"fuse: error: unknown fusion rule(s) {', '.join(unknown)}; known: {', '.join(known)}")
         if self.switch_file:
             off |= disabled_by_switch_file(self.switch_file, [*all_rules, SWITCH,
-                                                              PROLOGUE_SWITCH, HORIZONTAL])
+                                                              PROLOGUE_SWITCH, HORIZONTAL,
+                                                              CONCAT_SINK])
         active = [r for r in all_rules if r.name not in off]
 
         stats = Stats()
@@ -114,6 +117,11 @@ class FusePass(ModulePass):
             from compiler.transforms.fusion.pads import slice_before_pad
 
             slice_before_pad(op)
+        if self.auto and CONCAT_SINK.name not in off and SWITCH.name not in off:
+            from compiler.transforms.fusion.concat_sink import sink_through_concats
+
+            sink_through_concats(op)  # f(concat(a, b)) -> concat(f(a), f(b)) where a, b take f
+            dead_code(op)
         run_rules(op, active, ctx, stats)
         if "PadConv2dFusionPass" not in off:  # a pad read by several convs: into each
             from compiler.transforms.fusion.pads import fold_shared_pads

@@ -392,6 +392,19 @@ def _chunk_valid(op, src: np.ndarray, idx, out):
     return out
 
 
+def _flat_valid(op, src: np.ndarray, idx, out):
+    """1 where flat storage position t.. of a tensor stored as `shape` holds a channel below
+    `channels` (channels by `layout`, channel_of), 0 at channel padding lanes and past the end
+    (the mask that keeps a fused body's f(0) out of the padding lanes a kernel stores)."""
+    (t,) = idx
+    shape = tuple(op.param("shape"))
+    pos = np.arange(t, t + out.shape[0])
+    ok = (pos < int(np.prod(shape))) & (channel_of(pos, shape, op.param("layout")) < op.param("channels"))
+    out[...] = ok
+    return out
+
+
+LOAD_VIEWS["flat_valid"] = _flat_valid
 LOAD_VIEWS["chunk_channel"] = _chunk_channel
 LOAD_VIEWS["chunk_valid"] = _chunk_valid
 

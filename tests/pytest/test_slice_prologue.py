@@ -15,13 +15,15 @@ def _keras():
     return k()
 
 
-def _relu_read_by_convs_and_a_crop(channels: int):
+def _relu_read_by_convs_and_a_crop(conv_channels: int, activation: str = "relu"):
+    """A concat of a conv and the input x (8 channels; x computes nothing that could take the
+    activation, so it stays after the concat: compiler/transforms/fusion/concat_sink.py)."""
     keras = _keras()
     layers = keras.layers
     keras.utils.set_random_seed(12)
     x = keras.Input((8, 8, 8), batch_size=1, name="x")
-    c = layers.Concatenate()([layers.Conv2D(channels, 1)(x), layers.Conv2D(channels, 3, padding="same")(x)])
-    r = layers.ReLU()(c)
+    c = layers.Concatenate()([layers.Conv2D(conv_channels, 3, padding="same")(x), x])
+    r = layers.Activation(activation)(c)
     a = layers.Conv2D(8, 1)(r)
     b = layers.Conv2D(8, 3, padding="same")(r)
     crop = layers.Cropping2D(((1, 0), (1, 0)))(r)
@@ -30,6 +32,14 @@ def _relu_read_by_convs_and_a_crop(channels: int):
 
 def test_relu_read_by_convs_and_a_cropping_is_no_kernel(tmp_path, capsys):
     """32 channels (no padding lanes): the ReLU is no Elementwise kernel; the crop applies it."""
-    kinds = _compile_and_compare(tmp_path, capsys, _relu_read_by_convs_and_a_crop(16), "crop")
+    kinds = _compile_and_compare(tmp_path, capsys, _relu_read_by_convs_and_a_crop(24), "crop")
     assert "Elementwise" not in kinds, kinds
     assert kinds.count("StridedSliceD") == 1, kinds
+
+
+def test_sigmoid_with_padding_lanes_read_by_convs_and_a_cropping_is_no_kernel(tmp_path, capsys):
+    """18 channels leave C0 padding lanes, where sigmoid(0) = 0.5: the crop applies the sigmoid
+    and selects those lanes back to 0 (flat_valid); no Elementwise kernel, TF's values."""
+    kinds = _compile_and_compare(tmp_path, capsys, _relu_read_by_convs_and_a_crop(10, "sigmoid"),
+                                 "crop_lanes")
+    assert "Elementwise" not in kinds, kinds

@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FloatAttr,
     IntegerAttr,
+    f32,
     f64,
     i64,
 )
@@ -452,13 +453,18 @@ class StridedSliceToVectorBody(ChipPattern):
 def slice_prologue_kernel(chip: ChipProfile, fk, yt, start, step, count, loc_op):
     """slice_kernel of fk's result, which fk (its readers' prologue, compiler/transforms/fusion/auto.py
     slice_reader) computes on the gathered tile: its inputs stored like the result are gathered
-    by the same `slice_flat` view, scalars loaded as one element; the body runs in UB."""
-    from compiler.conversions.cann_to_kernel.fused import emit_region
+    by the same `slice_flat` view, scalars loaded as one element; the body runs in UB.  When C
+    leaves padding lanes in C0 the tile is selected against `flat_valid` (the slice moves those
+    lanes, where the body computes f(0), and a stored result holds 0 there)."""
+    from compiler.conversions.cann_to_kernel.fused import channel_count, channel_layout, emit_region
     from compiler.transforms.fusion.auto import live_tiles
 
     et = yt.element_type
     elems = num_elems(yt)
-    t = vector_tiling("StridedSliceD", elems, 1 + live_tiles(fk.body_ops()), numpy_dtype(et).itemsize, chip)
+    layout = channel_layout(yt)
+    masked = layout is not None and channel_count(yt) % yt.get_shape()[-1] != 0
+    t = vector_tiling("StridedSliceD", elems, 1 + live_tiles(fk.body_ops()) + 2 * masked,
+                      numpy_dtype(et).itemsize, chip)  # (the mask and the zeros: 2 tiles more)
     f, tile = t.fields, t.fields["tileElems"]
     body = Body([*(v.type for v in fk.inputs), yt])
     like_y = [list(shape_of(v)) == list(shape_of(fk.y)) and cann.format_of(v.type) == cann.format_of(fk.y.type)
@@ -473,7 +479,14 @@ def slice_prologue_kernel(chip: ChipProfile, fk, yt, start, step, count, loc_op)
                 return body.load(body.args[i], [body.index(0)], "flat", [1], elem_of(v), "UB",
                                  shape=[1])
 
-            body.store(emit_region(body, fk, [tile], load, lambda e: e), body.args[-1], [ti], "flat")
+            r = emit_region(body, fk, [tile], load, lambda e: e)
+            if masked:
+                ref = body.args[like_y.index(True) if True in like_y else -1]  # (read as no data)
+                mask = body.load(ref, [ti], "flat_valid", [tile], et, "UB",
+                                 shape=list(shape_of(yt)), layout=layout, channels=channel_count(yt))
+                zero = body.vec("Duplicate", [], [tile], et, {"value": FloatAttr(0.0, f32)})
+                r = body.vec("SelectV2", [mask, r, zero], [tile], et)
+            body.store(r, body.args[-1], [ti], "flat")
     return kernel_op(kernel.VectorKernelOp, "StridedSliceD", list(fk.inputs), yt, body.region(),
                      t.block_dim, f, t.buffers, loc_op)
 

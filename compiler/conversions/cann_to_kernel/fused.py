@@ -316,16 +316,12 @@ def prologue_loadable(fk: cann.FusedKernelOp) -> str | None:
 
 def slice_loadable(fk: cann.FusedKernelOp) -> str | None:
     """Why the StridedSlices reading `fk` (NC1HWC0) cannot apply its body to the elements they
-    move, else None: each slice keeps C whole (data_movement.nc1hwc0_slice), and C fills the
-    C0 lanes (a padding lane would hold f(0), not the 0 a stored result has there)."""
+    move, else None: each slice keeps C whole (data_movement.nc1hwc0_slice; C0's padding lanes,
+    where the body computes f(0), are selected back to 0 by slice_prologue_kernel)."""
     from compiler.conversions.cann_to_kernel.data_movement import nc1hwc0_slice
     from compiler.transforms.fusion.auto import live_uses, slice_reader
 
     slices = [u for u in live_uses(fk.y) if slice_reader(u, fk.y)]
-    if not slices:
-        return None
-    if channel_count(fk.y.type) % fk.y.type.get_shape()[-1]:
-        return "its channels leave padding lanes in C0, which a slice would move"
     for u in slices:
         if nc1hwc0_slice(u) is None:
             return f"{u.name} does not keep C whole on NC1HWC0"
