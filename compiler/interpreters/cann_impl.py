@@ -433,6 +433,21 @@ LIBRARY_SEMANTICS[cann.CumsumOp] = lambda op, x: cumsum(
     x, op.axis.value.data, _b(op.exclusive), _b(op.reverse))
 
 
+def top_k_indices(x: np.ndarray, k: int, largest: bool = True) -> np.ndarray:
+    """The positions (int32) of the k largest (or smallest) elements of each row (the last axis)
+    of x, from the extreme one, equal values by the lower position (TensorFlow's TopKV2; a NaN
+    sorts after every number)."""
+    a = x.astype(np.float64)  # exact for every type the kernel takes (f16, bf16, f32, int32)
+    order = np.argsort(-a if largest else a, axis=-1, kind="stable")
+    return np.ascontiguousarray(order[..., :k].astype(np.int32))
+
+
+def _top_k(op, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TopKV2 on an origin-layout (ND) tensor: (values, indices)."""
+    idx = top_k_indices(x, op.k.value.data, _b(op.largest))
+    return np.ascontiguousarray(np.take_along_axis(x, idx, axis=-1)), idx
+
+
 def _split(op, x: np.ndarray) -> tuple[np.ndarray, ...]:
     """SplitD / SplitVD on origin-layout (plain) tensors."""
     axis = op.split_dim.value.data % x.ndim
@@ -597,6 +612,8 @@ def _install_library_impls() -> None:
     for cls in (cann.SplitDOp, cann.SplitVDOp):
         setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
                 impl(cls)(lambda self, interp, op, args: _split(op, np.asarray(args[0]))))
+    setattr(CannFunctions, "run_TopKV2",  # noqa: B010 (two results: not a LIBRARY_SEMANTICS op)
+            impl(cann.TopKV2Op)(lambda self, interp, op, args: _top_k(op, np.asarray(args[0]))))
     from compiler.interpreters.recurrent import semantics as recurrent_semantics
 
     for rnn_cls, rnn_fn in recurrent_semantics().items():  # DynamicRNN, DynamicGRUV2: several results

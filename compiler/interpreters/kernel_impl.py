@@ -819,6 +819,13 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
                              dtype=acc)
             ex = op.attrs.data.get("exclusive")
             y = scan[:, :-1] if ex is not None and int_of(ex) else scan[:, 1:]
+        elif fn == "TopKIndices":  # per row (axis 1) of the tile: the k extreme positions, int32
+            from compiler.interpreters.cann_impl import top_k_indices
+
+            y = top_k_indices(args[0], int_of(op.attrs.data["k"]),
+                              bool(int_of(op.attrs.data["largest"])))
+        elif fn == "GatherLanes":  # y[r, j] = x[r, idx[r, j]] (a per-lane gather within the row)
+            y = np.take_along_axis(xs[0], args[1].astype(np.intp), axis=1)
         elif fn == "BiasAdd":
             y = xs[0] + xs[1]
         elif fn.startswith("act:"):  # an epilogue activation (cann.Activation), alpha in attrs

@@ -96,6 +96,9 @@ VECTOR_FIT_ALIASES: dict[str, str] = {
     # rounding and sign: one vector instruction per element (vector round / compare), like Relu
     **{k: "Relu" for k in ("Floor", "Ceil", "Round", "Sign")},
     "Log1p": "Exp", "Expm1": "Exp", "FloorDiv": "Div", "FloorMod": "Div",
+    # top-k (compiler/conversions/cann_to_kernel/topk.py): the sort is costed per merge pass
+    # (compiler/target/kernel_cost_walk.py sort_steps); the per-lane gather moves data, like TransData
+    "GatherLanes": "Cast",
 }
 DEFAULT_VECTOR_FIT = "Add"
 

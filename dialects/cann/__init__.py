@@ -208,6 +208,7 @@ from dialects.cann.nn import (
     ResizeNearestNeighborV2Op,
     ResizeOp,
     SoftmaxV2Op,
+    TopKV2Op,
 )
 from dialects.cann.recurrent import (
     RECURRENT_OPS,
@@ -246,6 +247,7 @@ EXTRA_LIBRARY_OPS = (
     GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, EqualOp, NotEqualOp, LogicalAndOp,
     LogicalOrOp, LogicalNotOp, ResizeBilinearV2Op, ResizeNearestNeighborV2Op, SplitDOp, SplitVDOp,
     PadV2DOp, MirrorPadOp, CumsumOp, BroadcastToDOp, AippOp, FillDOp, RangeOp, MatrixBandPartOp,
+    TopKV2Op,
 )
 
 

@@ -62,3 +62,24 @@ def _int_model():
 def test_integer_floor_division_and_one_hot_match_tf(tmp_path, capsys):
     i = np.array([[-7, -3, -1, 0, 2, 5, 6]], dtype=np.int32)
     _compile_and_compare(tmp_path, capsys, _int_model(), "int_ops", inputs={"i": i})
+
+
+def _top_k_model():
+    import keras
+    import tensorflow as tf
+
+    def f(x):
+        # a router's top-k on logits: values (sorted, largest first) and int32 indices; quarters
+        # repeat, so ties are taken by the lower index, as TensorFlow does
+        v, i = tf.math.top_k(x * 2.0 - 1.0, k=3)
+        w, j = tf.math.top_k(tf.reshape(x, (1, 32)), k=32)  # k = n: a full descending sort
+        return v, i, w + tf.cast(j, tf.float32)
+
+    x = keras.Input((4, 8), batch_size=1, name="x")
+    return keras.Model(x, keras.layers.Lambda(f)(x))
+
+
+def test_top_k_values_and_indices_match_tf(tmp_path, capsys):
+    kinds = _compile_and_compare(tmp_path, capsys, _top_k_model(), "top_k",
+                                 inputs={"x": _quarters((1, 4, 8), seed=1)})
+    assert kinds.count("TopKV2") == 2, kinds

@@ -96,6 +96,8 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "SplitD": ANY, "SplitVD": ANY, "PadV2D": ARITH, "MirrorPad": ANY,
     # not in cann-facts.md: the types our scan kernel (compiler/conversions/cann_to_kernel/scan.py) computes
     "Cumsum": FI,
+    # not in cann-facts.md: the types our top-k kernel (compiler/conversions/cann_to_kernel/topk.py) sorts
+    "TopKV2": FI,
 }
 DTYPE_NAMES = {"f16": "float16", "f32": "float32", "bf16": "bfloat16", "f64": "float64",
                "i1": "bool", "i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32",
@@ -929,6 +931,35 @@ def _cumsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
         exclusive=flag("exclusive")(node), reverse=flag("reverse")(node)))
 
 
+def _top_k(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """TopKV2(input, k; sorted, index_type) -> TopKV2 along the last axis with the constant k as
+    an attribute (largest); int32 indices, Cast to index_type when that is int16 / int64."""
+    x = node.operand(0)
+    xs = list(shape_of(x))
+    if not xs:
+        raise LegalizationError("input must have rank at least 1")
+    n = xs[-1]
+    if n < 0:
+        raise LegalizationError("needs a static last dimension (the sorted rows)")
+    k = node.const_ints(1, "k")
+    if len(k) != 1:
+        raise LegalizationError("input 1 (k) must be a scalar")
+    if not 0 <= k[0] <= n:
+        raise LegalizationError(f"k = {k[0]} is out of range [0, {n}] (the last dimension)")
+    shape = xs[:-1] + k
+    op = b.add(cann.TopKV2Op(
+        operands=[x], result_types=[TensorType(elem_of(x), shape), TensorType(i32, shape)],
+        properties={"k": IntegerAttr(k[0], i64), "sorted": IntegerAttr(int(node.flag("sorted", True)), 1),
+                    "dim": IntegerAttr(-1, i64), "largest": IntegerAttr(1, 1)}))
+    values: SSAValue = op.results[0]
+    indices: SSAValue = op.results[1]
+    it = node.result_type(1)
+    if it.element_type != i32:
+        indices = b.create(cann.CastOp, [indices], TensorType(it.element_type, shape),
+                           dst_type=it.element_type)
+    return [values, indices]
+
+
 def _split(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """Split(axis, value) -> SplitD(split_dim, num_split)."""
     x = node.operand(1)
@@ -1525,6 +1556,9 @@ RULES: list[Rule] = [
            f"{r} + Equal + SelectV2(0..n-1, n) + ReduceMinD (int32)")
       for k, w, r in (("ArgMax", "max", "ReduceMaxD"), ("ArgMin", "min", "ReduceMinD"))],
     Rule("Cumsum", "Cumsum", _cumsum),
+    # sorting: CANN's TopKV2 (ops-math math/top_k_v2), k a constant attribute; not in cann-facts.md
+    Rule("TopKV2", "TopKV2", _top_k, note="last axis, largest, sorted; int32 indices (Cast to "
+         "index_type)"),
     # data movement: constant inputs become attributes
     Rule("Transpose", "TransposeD", one_to_one(cann.TransposeDOp, (0,), {
         "perm": const_ints(1, "perm")})),
