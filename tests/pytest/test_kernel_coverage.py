@@ -131,6 +131,8 @@ SAMPLES: dict[str, tuple] = {
                      f'"cann.BroadcastToD"(%a0) <{{shape = {_a(2, 3, 5, 7)}}}>'),
     "Cumsum": ([((3, 5, 7), F)], [((3, 5, 7), F)],
                '"cann.Cumsum"(%a0) <{axis = 1 : i64, exclusive = false, reverse = true}>'),
+    "TopKV2": ([((3, 5, 7), F)], [((3, 5, 4), F), ((3, 5, 4), "i32")],
+               '"cann.TopKV2"(%a0) <{k = 4 : i64, sorted = true, dim = -1 : i64, largest = true}>'),
 }
 
 
@@ -508,6 +510,16 @@ def _gen_cumsum(draw):
             f'reverse = {str(rev).lower()}}}>')
 
 
+def _gen_top_k(draw):
+    s = _shape(draw, max_elems=5000)
+    k = draw(st.integers(1, s[-1]))
+    largest = draw(st.booleans())
+    out = s[:-1] + [k]
+    return ([(s, F)], [(out, F), (out, "i32")],
+            f'"cann.TopKV2"(%a0) <{{k = {k} : i64, sorted = true, dim = -1 : i64, '
+            f'largest = {str(largest).lower()}}}>')
+
+
 def _gen_broadcast_to(draw):
     s = _shape(draw)
     return ([(_bcast_of(draw, s), F)], [(s, F)],
@@ -535,6 +547,7 @@ GENERATORS = {
     "Reshape": _gen_reshape,
     **{n: _gen_resize(n) for n in ("ResizeBilinearV2", "ResizeNearestNeighborV2")},
     **{n: _gen_split(n) for n in ("SplitD", "SplitVD")}, "Cumsum": _gen_cumsum,
+    "TopKV2": _gen_top_k,
     "BroadcastToD": _gen_broadcast_to,
 }
 
