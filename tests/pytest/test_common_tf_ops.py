@@ -83,3 +83,22 @@ def test_top_k_values_and_indices_match_tf(tmp_path, capsys):
     kinds = _compile_and_compare(tmp_path, capsys, _top_k_model(), "top_k",
                                  inputs={"x": _quarters((1, 4, 8), seed=1)})
     assert kinds.count("TopKV2") == 2, kinds
+
+
+def _depth_space_model():
+    import keras
+    import tensorflow as tf
+
+    def f(x):
+        # sub-pixel upsampling (DepthToSpace after a conv) and YOLO's reorg (SpaceToDepth)
+        up = tf.nn.depth_to_space(x, 2)  # [1, 4, 6, 12] -> [1, 8, 12, 3]
+        return tf.nn.space_to_depth(up * 2.0 + 1.0, 4), tf.nn.space_to_depth(x, 2)
+
+    x = keras.Input((4, 6, 12), batch_size=1, name="x")
+    y = keras.layers.Conv2D(12, 3, padding="same", name="conv")(x)
+    return keras.Model(x, keras.layers.Lambda(f)(y))
+
+
+def test_depth_to_space_and_space_to_depth_match_tf(tmp_path, capsys):
+    _compile_and_compare(tmp_path, capsys, _depth_space_model(), "depth_space",
+                         inputs={"x": _quarters((1, 4, 6, 12), seed=2)})

@@ -1150,6 +1150,42 @@ def _space_to_batch(node: TfNode, b: Builder) -> Sequence[SSAValue]:
                       + xs[m + 1:])]
 
 
+def _block_nhwc(node: TfNode) -> tuple[list[int], int]:
+    """DepthToSpace / SpaceToDepth's static NHWC input shape and block size."""
+    fmt = node.str("data_format", "NHWC")
+    if fmt != "NHWC":
+        raise LegalizationError(f"data_format {fmt} is not supported (only NHWC)")
+    xs = _static_shape(node, 0, "input")
+    if len(xs) != 4:
+        raise LegalizationError(f"input must be 4-D (NHWC), got rank {len(xs)}")
+    k = node.int("block_size")
+    if k < 2:
+        raise LegalizationError(f"block_size must be at least 2, got {k}")
+    return xs, k
+
+
+def _depth_to_space(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """DepthToSpace(x [N, H, W, C]; block_size k, NHWC) = Reshape [N, H, W, k, k, C/k^2],
+    TransposeD (0, 1, 3, 2, 4, 5), Reshape [N, H*k, W*k, C/k^2] (TensorFlow's DCR order;
+    sub-pixel upsampling)."""
+    (n, h, w, c), k = _block_nhwc(node)
+    if c % (k * k):
+        raise LegalizationError(f"depth {c} is not a multiple of block_size^2 = {k * k}")
+    y = b.transpose(b.reshape(node.operand(0), [n, h, w, k, k, c // (k * k)]), [0, 1, 3, 2, 4, 5])
+    return [b.reshape(y, [n, h * k, w * k, c // (k * k)])]
+
+
+def _space_to_depth(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """SpaceToDepth(x [N, H, W, C]; block_size k, NHWC) = Reshape [N, H/k, k, W/k, k, C],
+    TransposeD (0, 1, 3, 2, 4, 5), Reshape [N, H/k, W/k, k*k*C] (TensorFlow's definition;
+    YOLO's reorg)."""
+    (n, h, w, c), k = _block_nhwc(node)
+    if h % k or w % k:
+        raise LegalizationError(f"spatial dims {[h, w]} are not multiples of block_size {k}")
+    y = b.transpose(b.reshape(node.operand(0), [n, h // k, k, w // k, k, c]), [0, 1, 3, 2, 4, 5])
+    return [b.reshape(y, [n, h // k, w // k, k * k * c])]
+
+
 def _batch_to_space(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """BatchToSpaceND(x, block, crops) = Reshape [b1, .., bM, N, d1, .., rest], TransposeD
     (each block axis after its spatial axis), Reshape [N, d1*b1, .., rest], StridedSliceD
@@ -1593,6 +1629,10 @@ RULES: list[Rule] = [
          note="decomposed: PadD + Reshape + TransposeD + Reshape"),
     Rule("BatchToSpaceND", "TransposeD", _batch_to_space,
          note="decomposed: Reshape + TransposeD + Reshape + StridedSliceD"),
+    Rule("DepthToSpace", "TransposeD", _depth_to_space,
+         note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
+    Rule("SpaceToDepth", "TransposeD", _space_to_depth,
+         note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
     Rule("GatherV2", "GatherV2D", one_to_one(cann.GatherV2DOp, (0, 1), {
         "axis": const_int(2, "axis")})),
     Rule("StridedSlice", "StridedSliceD", _strided_slice),
