@@ -102,3 +102,26 @@ def _depth_space_model():
 def test_depth_to_space_and_space_to_depth_match_tf(tmp_path, capsys):
     _compile_and_compare(tmp_path, capsys, _depth_space_model(), "depth_space",
                          inputs={"x": _quarters((1, 4, 6, 12), seed=2)})
+
+
+def _gather_nd_model():
+    import keras
+    import tensorflow as tf
+
+    def f(args):
+        x, i = args
+        # run-time indices (all three dims: one element each) and constant indices (rows of x[0])
+        rows = tf.gather_nd(tf.reshape(x, (4, 6)), tf.constant([[3], [1], [3]]))
+        return tf.gather_nd(x, i), rows * 2.0
+
+    x = keras.Input((4, 6), batch_size=1, name="x")
+    i = keras.Input((5, 3), batch_size=1, dtype="int32", name="i")
+    return keras.Model([x, i], keras.layers.Lambda(f, output_shape=[(5,), (3, 6)])([x, i]))
+
+
+def test_gather_nd_matches_tf(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    idx = np.stack([np.zeros(5, int), rng.integers(0, 4, 5), rng.integers(0, 6, 5)], -1)
+    _compile_and_compare(tmp_path, capsys, _gather_nd_model(), "gather_nd",
+                         inputs={"x": _quarters((1, 4, 6), seed=4),
+                                 "i": idx.astype(np.int32)[None]})

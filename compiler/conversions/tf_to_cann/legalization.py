@@ -1150,6 +1150,45 @@ def _space_to_batch(node: TfNode, b: Builder) -> Sequence[SSAValue]:
                       + xs[m + 1:])]
 
 
+def _gather_nd(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """GatherNd(params [P0, .., Pm-1, rest..], indices [.., m]) = GatherV2D(axis 0) of params
+    reshaped to [P0*..*Pm-1, rest..] at the flattened index dot(indices, strides) (strides of
+    the first m dimensions): Mul + ReduceSumD on int32 (Cast from int64), or a constant when the
+    indices are constants."""
+    from compiler.interpreters.constant_eval import constant_value
+
+    ps = _static_shape(node, 0, "params")
+    idx = node.operand(1)
+    ish = _static_shape(node, 1, "indices")
+    if not ish or ish[-1] < 1:
+        raise LegalizationError("indices must have a last dimension of at least 1")
+    m = ish[-1]
+    if m > len(ps):
+        raise LegalizationError(f"the indices' last dimension {m} exceeds the rank {len(ps)} of params")
+    lead = ps[:m]
+    strides = [int(np.prod(lead[i + 1:])) for i in range(m)]
+    out = ish[:-1]
+    const = constant_value(idx)
+    if const is not None:
+        c = np.asarray(const).astype(np.int64)
+        if ((c < 0) | (c >= np.asarray(lead))).any():
+            raise LegalizationError(f"a constant index is out of range for params {ps}")
+        flat = b.const((c @ np.asarray(strides, np.int64)).astype(np.int32).reshape(out))
+    else:
+        if elem_of(idx) != i32:
+            idx = b.create(cann.CastOp, [idx], TensorType(i32, ish), dst_type=i32)
+        if m == 1:
+            flat = b.reshape(idx, out)
+        else:
+            st = b.const(np.asarray(strides, np.int32).reshape([1] * (len(ish) - 1) + [m]))
+            scaled = b.create(cann.MulOp, [idx, st], TensorType(i32, ish))
+            flat = b.create(cann.ReduceSumDOp, [scaled], TensorType(i32, out),
+                            axes=int_array([len(ish) - 1]), keep_dims=IntegerAttr(0, 1))
+    x = b.reshape(node.operand(0), [int(np.prod(lead))] + ps[m:])
+    return [b.create(cann.GatherV2DOp, [x, flat], TensorType(elem_of(x), out + ps[m:]),
+                     axis=IntegerAttr(0, i64))]
+
+
 def _block_nhwc(node: TfNode) -> tuple[list[int], int]:
     """DepthToSpace / SpaceToDepth's static NHWC input shape and block size."""
     fmt = node.str("data_format", "NHWC")
@@ -1635,6 +1674,8 @@ RULES: list[Rule] = [
          note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
     Rule("GatherV2", "GatherV2D", one_to_one(cann.GatherV2DOp, (0, 1), {
         "axis": const_int(2, "axis")})),
+    Rule("GatherNd", "GatherV2D", _gather_nd,
+         note="decomposed: Reshape + GatherV2D at dot(indices, strides) (Mul + ReduceSumD)"),
     Rule("StridedSlice", "StridedSliceD", _strided_slice),
     Rule("Reshape", "Reshape", _reshape, note="shape from the static result type"),
     Rule("Squeeze", "Reshape", _reshape),
