@@ -264,6 +264,7 @@ LIBRARY_SEMANTICS = {
     cann.PowOp: lambda op, a, b: np.power(a, b),
     cann.FloorDivOp: lambda op, a, b: _floor_div(a, b),
     cann.FloorModOp: lambda op, a, b: np.mod(a, b),  # the sign of b, as TF's FloorMod
+    cann.Atan2Op: lambda op, a, b: np.arctan2(_acc(a), _acc(b)),
     cann.SquaredDifferenceOp: lambda op, a, b: (a - b) * (a - b),
     cann.SelectV2Op: lambda op, c, a, b: np.where(c.astype(bool), a, b),
     cann.BNInferOp: _bn_infer,
@@ -414,23 +415,26 @@ LIBRARY_SEMANTICS.update({  # tensors made from scalars (folded to constants by 
 })
 
 
-def cumsum(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
-    """TensorFlow's Cumsum: the running sum along `axis`, summed in order (float16 in float32;
-    integers in their own type, wrapping as TensorFlow's do); `exclusive`: the sum before each
-    element (the first is 0); `reverse`: from the last element."""
+def cumsum(x: np.ndarray, axis: int, exclusive: bool, reverse: bool,
+           product: bool = False) -> np.ndarray:
+    """TensorFlow's Cumsum (`product`: Cumprod): the running sum (product) along `axis`, in order
+    (float16 in float32; integers in their own type, wrapping as TensorFlow's do); `exclusive`:
+    the sum (product) before each element (the first is 0, or 1); `reverse`: from the last
+    element."""
     axis %= x.ndim
     a = _acc(x) if np.issubdtype(x.dtype, np.floating) else x
     if reverse:
         a = np.flip(a, axis)
     if exclusive:
-        zero = np.zeros_like(np.take(a, [0], axis=axis))
-        a = np.concatenate([zero, np.delete(a, -1, axis=axis)], axis=axis)
-    y = np.cumsum(a, axis=axis, dtype=a.dtype)
+        first = np.full_like(np.take(a, [0], axis=axis), 1 if product else 0)
+        a = np.concatenate([first, np.delete(a, -1, axis=axis)], axis=axis)
+    y = (np.cumprod if product else np.cumsum)(a, axis=axis, dtype=a.dtype)
     return np.flip(y, axis) if reverse else y
 
 
-LIBRARY_SEMANTICS[cann.CumsumOp] = lambda op, x: cumsum(
-    x, op.axis.value.data, _b(op.exclusive), _b(op.reverse))
+for _scan_cls in (cann.CumsumOp, cann.CumprodOp):
+    LIBRARY_SEMANTICS[_scan_cls] = lambda op, x: cumsum(
+        x, op.axis.value.data, _b(op.exclusive), _b(op.reverse), isinstance(op, cann.CumprodOp))
 
 
 def top_k_indices(x: np.ndarray, k: int, largest: bool = True) -> np.ndarray:

@@ -102,6 +102,7 @@ from dialects.cann.data_movement import (
 from dialects.cann.elementwise import (
     AbsOp,
     AddOp,
+    Atan2Op,
     BiasAddOp,
     BinaryCannOp,
     CastOp,
@@ -192,7 +193,9 @@ from dialects.cann.matmul import (
 from dialects.cann.nn import (
     AvgPoolOp,
     BNInferOp,
+    CumprodOp,
     CumsumOp,
+    ScanOp,
     LayerNormOp,
     MaxPoolOp,
     Padding,
@@ -234,6 +237,7 @@ LIBRARY_OPS = (
     Relu6Op, SigmoidOp, TanhOp, EluOp, LeakyReluOp, NegOp, SqrtOp, RsqrtOp, SquareOp, ErfOp,
     ErfcOp, ExpOp, LogOp, AbsOp, ReciprocalOp, GeluOp, GeluErfOp, FastGeluOp, SoftplusOp,
     SinOp, CosOp, FloorOp, CeilOp, RoundOp, SignOp, Log1pOp, Expm1Op, FloorDivOp, FloorModOp,
+    Atan2Op,
     AddOp, MulOp, SubOp, RealDivOp, MaximumOp, MinimumOp, PowOp, SquaredDifferenceOp, SelectV2Op,
     BNInferOp, LayerNormOp, MatMulV2Op, BatchMatMulV2Op, DepthwiseConv2DOp, SoftmaxV2Op,
     MaxPoolOp, AvgPoolOp, ReduceMeanDOp, ReduceSumDOp, ReduceMaxDOp, ReduceMinDOp, ReduceProdDOp,
@@ -246,7 +250,7 @@ LIBRARY_OPS = (
 EXTRA_LIBRARY_OPS = (
     GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, EqualOp, NotEqualOp, LogicalAndOp,
     LogicalOrOp, LogicalNotOp, ResizeBilinearV2Op, ResizeNearestNeighborV2Op, SplitDOp, SplitVDOp,
-    PadV2DOp, MirrorPadOp, CumsumOp, BroadcastToDOp, AippOp, FillDOp, RangeOp, MatrixBandPartOp,
+    PadV2DOp, MirrorPadOp, CumsumOp, CumprodOp, BroadcastToDOp, AippOp, FillDOp, RangeOp, MatrixBandPartOp,
     TopKV2Op,
 )
 

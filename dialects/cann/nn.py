@@ -333,13 +333,10 @@ class ResizeNearestNeighborV2Op(ResizeOp):
 
 
 
-@irdl_op_definition
-class CumsumOp(CannOp):
-    """CANN's Cumsum(x, axis; exclusive, reverse) with a constant axis (an attribute): the running
-    sum of x along `axis`; `exclusive` leaves the element itself out (the first sum is 0),
-    `reverse` sums from the end.  TensorFlow's Cumsum."""
+class ScanOp(CannOp):
+    """A running reduction of x along a constant `axis` (an attribute); `exclusive` leaves the
+    element itself out (the first is the identity), `reverse` runs from the end."""
 
-    name = "cann.Cumsum"
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axis = prop_def(IntegerAttr)
@@ -355,6 +352,22 @@ class CumsumOp(CannOp):
         _norm_axes(n, [self.axis.value.data], len(xs))
         check_same_element_type(n, self.x.type, self.y.type)
         _check_result_shape(n, xs, _oshape(self.y))
+
+
+@irdl_op_definition
+class CumsumOp(ScanOp):
+    """CANN's Cumsum(x, axis; exclusive, reverse): the running sum (the first exclusive one is
+    0).  TensorFlow's Cumsum."""
+
+    name = "cann.Cumsum"
+
+
+@irdl_op_definition
+class CumprodOp(ScanOp):
+    """CANN's Cumprod(x, axis; exclusive, reverse): the running product (the first exclusive one
+    is 1).  TensorFlow's Cumprod."""
+
+    name = "cann.Cumprod"
 
 
 

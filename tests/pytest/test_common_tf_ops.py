@@ -125,3 +125,37 @@ def test_gather_nd_matches_tf(tmp_path, capsys):
     _compile_and_compare(tmp_path, capsys, _gather_nd_model(), "gather_nd",
                          inputs={"x": _quarters((1, 4, 6), seed=4),
                                  "i": idx.astype(np.int32)[None]})
+
+
+def _atan2_model():
+    import keras
+    import tensorflow as tf
+
+    def f(x):
+        # every quadrant, the axes and atan2(0, 0) = 0 (quarters include zeros)
+        return tf.math.atan2(x, tf.reverse(x, axis=[-1]))
+
+    x = keras.Input((4, 8), batch_size=1, name="x")
+    return keras.Model(x, keras.layers.Lambda(f)(x))
+
+
+def test_atan2_matches_tf(tmp_path, capsys):
+    _compile_and_compare(tmp_path, capsys, _atan2_model(), "atan2",
+                         inputs={"x": _quarters((1, 4, 8), seed=5)})
+
+
+def _cumprod_model():
+    import keras
+    import tensorflow as tf
+
+    def f(x):
+        # inclusive along the last axis, exclusive and reversed along axis 1
+        return tf.math.cumprod(x, axis=-1), tf.math.cumprod(x, axis=1, exclusive=True, reverse=True)
+
+    x = keras.Input((4, 8), batch_size=1, name="x")
+    return keras.Model(x, keras.layers.Lambda(f)(x))
+
+
+def test_cumprod_matches_tf(tmp_path, capsys):
+    _compile_and_compare(tmp_path, capsys, _cumprod_model(), "cumprod",
+                         inputs={"x": _quarters((1, 4, 8), seed=6)})

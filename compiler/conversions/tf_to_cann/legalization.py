@@ -80,7 +80,7 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "Reciprocal": F, "Softplus": F, "Sin": F, "Cos": F,
     # not in cann-facts.md: the CANN op library's names (ops-math) of these elementwise ops
     "Floor": F, "Ceil": F, "Round": F, "Sign": ("f16", "f32", "bf16", "i32", "i64"), "Log1p": F,
-    "Expm1": F, "FloorDiv": ARITH, "FloorMod": ("f16", "f32", "bf16", "i32", "i64"),
+    "Expm1": F, "Atan2": F, "FloorDiv": ARITH, "FloorMod": ("f16", "f32", "bf16", "i32", "i64"),
     "Add": ARITH, "Mul": ARITH, "Sub": ARITH, "RealDiv": F, "Maximum": ARITH, "Minimum": ARITH,
     "Pow": FI, "SquaredDifference": FI, "SelectV2": ANY, "InplaceUpdate": ANY,
     "MatMulV2": F, "BatchMatMulV2": F, "BNInfer": F, "LayerNorm": F, "SoftmaxV2": F,
@@ -95,7 +95,7 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "ResizeBilinearV2": F, "ResizeNearestNeighborV2": ("f16", "f32", "bf16", "i8", "ui8", "i32", "i64"),
     "SplitD": ANY, "SplitVD": ANY, "PadV2D": ARITH, "MirrorPad": ANY,
     # not in cann-facts.md: the types our scan kernel (compiler/conversions/cann_to_kernel/scan.py) computes
-    "Cumsum": FI,
+    "Cumsum": FI, "Cumprod": FI,
     # not in cann-facts.md: the types our top-k kernel (compiler/conversions/cann_to_kernel/topk.py) sorts
     "TopKV2": FI,
 }
@@ -921,14 +921,17 @@ def _axis(node: TfNode, i: int, rank: int) -> int:
     return v[0] % rank
 
 
-def _cumsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-    """Cumsum(x, axis; exclusive, reverse) -> Cumsum with the constant axis as an attribute; of a
-    constant x (Keras 3's causal mask: cumsum(ones) on both axes) it is a constant."""
-    x = node.operand(0)
-    axis = _axis(node, 1, len(shape_of(x)))
-    return _folded_if_constant(node, b, lambda: b.create(
-        cann.CumsumOp, [x], node.result_type(), axis=IntegerAttr(axis, i64),
-        exclusive=flag("exclusive")(node), reverse=flag("reverse")(node)))
+def _scan(cls: type[IRDLOperation]) -> BuildFn:
+    """Cumsum / Cumprod(x, axis; exclusive, reverse) -> Cumsum / Cumprod with the constant axis
+    as an attribute; of a constant x (Keras 3's causal mask: cumsum(ones) on both axes) it is a
+    constant."""
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        x = node.operand(0)
+        axis = _axis(node, 1, len(shape_of(x)))
+        return _folded_if_constant(node, b, lambda: b.create(
+            cls, [x], node.result_type(), axis=IntegerAttr(axis, i64),
+            exclusive=flag("exclusive")(node), reverse=flag("reverse")(node)))
+    return build
 
 
 def _top_k(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -1602,6 +1605,7 @@ RULES: list[Rule] = [
     _binary("SquaredDifference", cann.SquaredDifferenceOp),
     _binary("FloorDiv", cann.FloorDivOp),
     _binary("FloorMod", cann.FloorModOp),
+    _binary("Atan2", cann.Atan2Op),
     Rule("DivNoNan", "RealDiv", _div_no_nan, note="decomposed: SelectV2(Equal(y, 0), 0, x / y)"),
     Rule("SelectV2", "SelectV2", one_to_one(cann.SelectV2Op, (0, 1, 2)), dtype_operand=1),
     Rule("Select", "SelectV2", _select, dtype_operand=1,
@@ -1625,12 +1629,13 @@ RULES: list[Rule] = [
          note="decomposed: Cast to int32 + ReduceMinD + Cast to bool"),
     Rule("Any", "ReduceAnyD", _bool_reduce(cann.ReduceMaxDOp),
          note="decomposed: Cast to int32 + ReduceMaxD + Cast to bool"),
-    # scans: the constant axis becomes an attribute.  The op is CANN's Cumsum(x, axis;
-    # exclusive, reverse) as the CANN op library names it; cann-facts.md's table does not list it.
+    # scans: the constant axis becomes an attribute.  The ops are CANN's Cumsum / Cumprod(x, axis;
+    # exclusive, reverse) as the CANN op library names them; cann-facts.md's table does not list them.
     *[Rule(k, "ReduceMinD", _arg_reduce(k), note=f"decomposed: first index of the {w}: "
            f"{r} + Equal + SelectV2(0..n-1, n) + ReduceMinD (int32)")
       for k, w, r in (("ArgMax", "max", "ReduceMaxD"), ("ArgMin", "min", "ReduceMinD"))],
-    Rule("Cumsum", "Cumsum", _cumsum),
+    Rule("Cumsum", "Cumsum", _scan(cann.CumsumOp)),
+    Rule("Cumprod", "Cumprod", _scan(cann.CumprodOp)),
     # sorting: CANN's TopKV2 (ops-math math/top_k_v2), k a constant attribute; not in cann-facts.md
     Rule("TopKV2", "TopKV2", _top_k, note="last axis, largest, sorted; int32 indices (Cast to "
          "index_type)"),
