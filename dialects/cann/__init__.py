@@ -195,7 +195,6 @@ from dialects.cann.nn import (
     BNInferOp,
     CumprodOp,
     CumsumOp,
-    ScanOp,
     LayerNormOp,
     MaxPoolOp,
     Padding,
@@ -210,6 +209,7 @@ from dialects.cann.nn import (
     ResizeBilinearV2Op,
     ResizeNearestNeighborV2Op,
     ResizeOp,
+    ScanOp,
     SoftmaxV2Op,
     TopKV2Op,
 )
