@@ -159,3 +159,22 @@ def _cumprod_model():
 def test_cumprod_matches_tf(tmp_path, capsys):
     _compile_and_compare(tmp_path, capsys, _cumprod_model(), "cumprod",
                          inputs={"x": _quarters((1, 4, 8), seed=6)})
+
+
+def _lrn_model():
+    import keras
+    import tensorflow as tf
+
+    def f(x):
+        # AlexNet / GoogLeNet's LRN after a conv + ReLU: windows clipped at both channel ends
+        a = tf.nn.local_response_normalization(x, depth_radius=2, bias=2.0, alpha=0.1, beta=0.75)
+        return a + tf.nn.local_response_normalization(x)  # TF's defaults: r 5, 1, 1, 0.5
+
+    x = keras.Input((5, 6, 8), batch_size=1, name="x")
+    y = keras.layers.Conv2D(19, 3, padding="same", activation="relu", name="conv")(x)
+    return keras.Model(x, keras.layers.Lambda(f)(y))
+
+
+def test_lrn_matches_tf(tmp_path, capsys):
+    _compile_and_compare(tmp_path, capsys, _lrn_model(), "lrn",
+                         inputs={"x": _quarters((1, 5, 6, 8), seed=7)})

@@ -537,6 +537,35 @@ def _selu(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.create(cann.MulOp, [e, _scalar(b, SELU_SCALE, x)], node.result_type())]
 
 
+def _lrn(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """LRN(x [N, H, W, C]; depth_radius r, bias, alpha, beta) = x * (bias + alpha * s)^-beta,
+    s the sum of x^2 over the channel window [c - r, c + r] (TensorFlow's definition):
+    Square, the window sum as a MatMulV2 of the [N*H*W, C] rows by the constant [C, C] band
+    |i - j| <= r, Mul + Add, Pow, Mul."""
+    from dialects.common import numpy_dtype
+
+    x = node.operand(0)
+    xs = _static_shape(node, 0, "input")
+    if len(xs) != 4:
+        raise LegalizationError(f"input must be 4-D (NHWC), got rank {len(xs)}")
+    r = node.int("depth_radius", 5)
+    if r < 0:
+        raise LegalizationError(f"depth_radius must be non-negative, got {r}")
+    c = xs[-1]
+    dt = numpy_dtype(elem_of(x))
+    band = np.abs(np.arange(c)[:, None] - np.arange(c)[None, :]) <= r
+    sq = _same(b, cann.SquareOp, [x], x)
+    rows = b.reshape(sq, [int(np.prod(xs[:-1])), c])
+    s = b.create(cann.MatMulV2Op, [rows, b.const(band.astype(dt)), []],
+                 TensorType(elem_of(x), shape_of(rows)),
+                 transpose_x1=IntegerAttr(0, 1), transpose_x2=IntegerAttr(0, 1))
+    s = b.reshape(s, xs)
+    d = _same(b, cann.AddOp, [_same(b, cann.MulOp, [s, _scalar(b, node.float("alpha", 1.0), x)], x),
+                              _scalar(b, node.float("bias", 1.0), x)], x)
+    p = _same(b, cann.PowOp, [d, _scalar(b, -node.float("beta", 0.5), x)], x)
+    return [b.create(cann.MulOp, [x, p], node.result_type())]
+
+
 def _div_no_nan(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """DivNoNan(x, y) = y == 0 ? 0 : x / y."""
     x, y = node.operand(0), node.operand(1)
@@ -1523,6 +1552,9 @@ RULES: list[Rule] = [
     Rule("AvgPool3D", "AvgPool", _row_in("conv3d", "AvgPool3D"),
          note="separable: StridedSliceD per depth tap + Add + Mul (1 / valid count), AvgPool on "
               "the (N*D) batch"),
+    Rule("LRN", "MatMulV2", _lrn,
+         note="decomposed: Square + MatMulV2 by the [C, C] channel-window band + Mul + Add + "
+              "Pow(-beta) + Mul"),
     Rule("DepthwiseConv2dNative", "DepthwiseConv2D",
          one_to_one(cann.DepthwiseConv2DOp, (0, 1), _conv_props(), optional=(2,))),
     Rule("BiasAdd", "BiasAdd", one_to_one(cann.BiasAddOp, (0, 1), {
