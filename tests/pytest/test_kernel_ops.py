@@ -729,6 +729,23 @@ def test_cumsum_kernel_walks_the_axis_in_chunks():
     assert np.array_equal(y, want)
 
 
+def test_cumprod_kernel_walks_the_axis_in_chunks():
+    """Cumprod on the scan kernel across UB chunks: the carry (from 1) is multiplied by each
+    chunk's RowProd; +-1 with a few 2s and 0.5s keeps every partial product exact (powers of
+    two), so the result must be equal."""
+    xs = (2, 20001)
+    x = RNG.choice(np.array([-1.0, 1.0], np.float32), xs)
+    x[:, RNG.integers(0, xs[1], 40)] = 2.0
+    x[:, RNG.integers(0, xs[1], 40)] = 0.5
+    want = tf().math.cumprod(x, axis=1, exclusive=True).numpy()
+    body = f"""
+  %y = cann.Cumprod %x {{axis = 1 : i64, exclusive = true, reverse = false}} : ({tt(xs)}) -> {tt(xs)}
+  func.return %y : {tt(xs)}"""
+    text, (y,) = run_kernels({"x": x}, [(xs, np.float32)], body)
+    assert 'kind = "Cumprod"' in text and "scanLen = 20001, chunkLen = 8192" in text
+    assert np.array_equal(y, want)
+
+
 def test_cumsum_kernel_diagnostic_names_the_node():
     """A row of the inner extent that does not fit UB (no inner split): one line at the node."""
     body = f"""
