@@ -439,8 +439,8 @@ for _scan_cls in (cann.CumsumOp, cann.CumprodOp):
 
 def top_k_indices(x: np.ndarray, k: int, largest: bool = True) -> np.ndarray:
     """The positions (int32) of the k largest (or smallest) elements of each row (the last axis)
-    of x, from the extreme one, equal values by the lower position (TensorFlow's TopKV2; a NaN
-    sorts after every number)."""
+    of x, from the extreme one, equal values by the lower position (TensorFlow's TopKV2).  A NaN
+    sorts after every number here (TensorFlow's placement of NaNs is not checked)."""
     a = x.astype(np.float64)  # exact for every type the kernel takes (f16, bf16, f32, int32)
     order = np.argsort(-a if largest else a, axis=-1, kind="stable")
     return np.ascontiguousarray(order[..., :k].astype(np.int32))
