@@ -364,8 +364,9 @@ class CumsumOp(ScanOp):
 
 @irdl_op_definition
 class CumprodOp(ScanOp):
-    """CANN's Cumprod(x, axis; exclusive, reverse): the running product (the first exclusive one
-    is 1).  TensorFlow's Cumprod."""
+    """Cumprod(x, axis; exclusive, reverse): the running product (the first exclusive one is 1).
+    TensorFlow's Cumprod.  The name and signature are assumed by analogy with Cumsum (not in
+    cann-facts.md; its CANN registration is not verified)."""
 
     name = "cann.Cumprod"
 

@@ -1661,8 +1661,9 @@ RULES: list[Rule] = [
          note="decomposed: Cast to int32 + ReduceMinD + Cast to bool"),
     Rule("Any", "ReduceAnyD", _bool_reduce(cann.ReduceMaxDOp),
          note="decomposed: Cast to int32 + ReduceMaxD + Cast to bool"),
-    # scans: the constant axis becomes an attribute.  The ops are CANN's Cumsum / Cumprod(x, axis;
-    # exclusive, reverse) as the CANN op library names them; cann-facts.md's table does not list them.
+    # scans: the constant axis becomes an attribute.  The op is CANN's Cumsum(x, axis; exclusive,
+    # reverse) as the CANN op library names it (Cumprod by analogy, unverified); cann-facts.md's
+    # table lists neither.
     *[Rule(k, "ReduceMinD", _arg_reduce(k), note=f"decomposed: first index of the {w}: "
            f"{r} + Equal + SelectV2(0..n-1, n) + ReduceMinD (int32)")
       for k, w, r in (("ArgMax", "max", "ReduceMaxD"), ("ArgMin", "min", "ReduceMinD"))],
