@@ -757,3 +757,20 @@ def test_cumsum_kernel_diagnostic_names_the_node():
 
     (op, msg), = e.value.items
     assert node_name(op) == "big/Cumsum" and "inner extent 60000" in msg
+
+
+# --- TopKV2: the row kernel (compiler/conversions/cann_to_kernel/topk.py) ------------------------
+
+def test_top_k_kernel_diagnostic_names_the_node():
+    """A row too long for UB (the kernel sorts whole rows; no split of a row): one line at the
+    node, saying so."""
+    xs, ys = (2, 60000), (2, 8)
+    body = f"""
+  %v, %i = cann.TopKV2 %x {{k = 8 : i64, sorted = true, dim = -1 : i64, largest = true}} : ({ty(xs)}) -> ({ty(ys)}, {tt(ys, np.int32)}) loc("vocab/TopKV2")
+  func.return %v, %i : {ty(ys)}, {tt(ys, np.int32)}"""
+    with pytest.raises(OpError) as e:
+        run_kernels({"x": np.zeros(xs, np.float32)}, [(ys, np.float32), (ys, np.int32)], body)
+    from compiler.ir.diagnostics import node_name
+
+    (op, msg), = e.value.items
+    assert node_name(op) == "vocab/TopKV2" and "sorts whole rows of 60000 elements" in msg
