@@ -26,7 +26,7 @@ ArgMin Einsum
 Mul AddV2 Add AddN Sub RealDiv Div DivNoNan FloorDiv FloorMod Maximum Minimum Pow SquaredDifference
 Neg Abs Sqrt Rsqrt Square Exp Log Log1p Erf Erfc Tanh Sigmoid Reciprocal Sign Floor Ceil Round Sin
 Cos ClipByValue Equal NotEqual Less LessEqual Greater GreaterEqual LogicalAnd LogicalOr LogicalNot
-IsNan IsInf IsFinite Expm1 Rint
+IsNan IsInf IsFinite Expm1 Rint Atan2 Cumprod
 Mean Sum Max Min Prod All Any
 BiasAdd Conv2D DepthwiseConv2dNative Conv2DBackpropInput Conv3D Conv3DBackpropInputV2 Relu Relu6 Elu Selu LeakyRelu
 Softplus Softsign Softmax LogSoftmax MaxPool AvgPool MaxPool3D AvgPool3D MatMul BatchMatMul

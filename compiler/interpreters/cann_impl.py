@@ -264,6 +264,7 @@ LIBRARY_SEMANTICS = {
     cann.PowOp: lambda op, a, b: np.power(a, b),
     cann.FloorDivOp: lambda op, a, b: _floor_div(a, b),
     cann.FloorModOp: lambda op, a, b: np.mod(a, b),  # the sign of b, as TF's FloorMod
+    cann.Atan2Op: lambda op, a, b: np.arctan2(_acc(a), _acc(b)),
     cann.SquaredDifferenceOp: lambda op, a, b: (a - b) * (a - b),
     cann.SelectV2Op: lambda op, c, a, b: np.where(c.astype(bool), a, b),
     cann.BNInferOp: _bn_infer,
@@ -414,23 +415,41 @@ LIBRARY_SEMANTICS.update({  # tensors made from scalars (folded to constants by 
 })
 
 
-def cumsum(x: np.ndarray, axis: int, exclusive: bool, reverse: bool) -> np.ndarray:
-    """TensorFlow's Cumsum: the running sum along `axis`, summed in order (float16 in float32;
-    integers in their own type, wrapping as TensorFlow's do); `exclusive`: the sum before each
-    element (the first is 0); `reverse`: from the last element."""
+def cumsum(x: np.ndarray, axis: int, exclusive: bool, reverse: bool,
+           product: bool = False) -> np.ndarray:
+    """TensorFlow's Cumsum (`product`: Cumprod): the running sum (product) along `axis`, in order
+    (float16 in float32; integers in their own type, wrapping as TensorFlow's do); `exclusive`:
+    the sum (product) before each element (the first is 0, or 1); `reverse`: from the last
+    element."""
     axis %= x.ndim
     a = _acc(x) if np.issubdtype(x.dtype, np.floating) else x
     if reverse:
         a = np.flip(a, axis)
     if exclusive:
-        zero = np.zeros_like(np.take(a, [0], axis=axis))
-        a = np.concatenate([zero, np.delete(a, -1, axis=axis)], axis=axis)
-    y = np.cumsum(a, axis=axis, dtype=a.dtype)
+        first = np.full_like(np.take(a, [0], axis=axis), 1 if product else 0)
+        a = np.concatenate([first, np.delete(a, -1, axis=axis)], axis=axis)
+    y = (np.cumprod if product else np.cumsum)(a, axis=axis, dtype=a.dtype)
     return np.flip(y, axis) if reverse else y
 
 
-LIBRARY_SEMANTICS[cann.CumsumOp] = lambda op, x: cumsum(
-    x, op.axis.value.data, _b(op.exclusive), _b(op.reverse))
+for _scan_cls in (cann.CumsumOp, cann.CumprodOp):
+    LIBRARY_SEMANTICS[_scan_cls] = lambda op, x: cumsum(
+        x, op.axis.value.data, _b(op.exclusive), _b(op.reverse), isinstance(op, cann.CumprodOp))
+
+
+def top_k_indices(x: np.ndarray, k: int, largest: bool = True) -> np.ndarray:
+    """The positions (int32) of the k largest (or smallest) elements of each row (the last axis)
+    of x, from the extreme one, equal values by the lower position (TensorFlow's TopKV2).  A NaN
+    sorts after every number here (TensorFlow's placement of NaNs is not checked)."""
+    a = x.astype(np.float64)  # exact for every type the kernel takes (f16, bf16, f32, int32)
+    order = np.argsort(-a if largest else a, axis=-1, kind="stable")
+    return np.ascontiguousarray(order[..., :k].astype(np.int32))
+
+
+def _top_k(op, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TopKV2 on an origin-layout (ND) tensor: (values, indices)."""
+    idx = top_k_indices(x, op.k.value.data, _b(op.largest))
+    return np.ascontiguousarray(np.take_along_axis(x, idx, axis=-1)), idx
 
 
 def _split(op, x: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -597,6 +616,8 @@ def _install_library_impls() -> None:
     for cls in (cann.SplitDOp, cann.SplitVDOp):
         setattr(CannFunctions, f"run_{cls.name.removeprefix('cann.')}",
                 impl(cls)(lambda self, interp, op, args: _split(op, np.asarray(args[0]))))
+    setattr(CannFunctions, "run_TopKV2",  # noqa: B010 (two results: not a LIBRARY_SEMANTICS op)
+            impl(cann.TopKV2Op)(lambda self, interp, op, args: _top_k(op, np.asarray(args[0]))))
     from compiler.interpreters.recurrent import semantics as recurrent_semantics
 
     for rnn_cls, rnn_fn in recurrent_semantics().items():  # DynamicRNN, DynamicGRUV2: several results

@@ -813,12 +813,19 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
             y = np.where(args[0].astype(bool), xs[1], xs[2])
         elif fn == "ReduceSum":  # over the tile axes `axes`, shaped as the result tile
             y = xs[0].sum(axis=tuple(ints(op.attrs.data["axes"]))).reshape(shape)
-        elif fn == "Cumsum":  # along axis 1 of the tile, in order, from the carry xs[1]
-            # y[:, j] = carry + x[:, 0] + ... + x[:, j] (exclusive: up to x[:, j-1])
-            scan = np.cumsum(np.concatenate([xs[1][:, None], xs[0]], axis=1), axis=1,
-                             dtype=acc)
+        elif fn in ("Cumsum", "Cumprod"):  # along axis 1 of the tile, in order, from the carry
+            # y[:, j] = carry + x[:, 0] + ... + x[:, j] (exclusive: up to x[:, j-1]; Cumprod: *)
+            scan = (np.cumsum if fn == "Cumsum" else np.cumprod)(
+                np.concatenate([xs[1][:, None], xs[0]], axis=1), axis=1, dtype=acc)
             ex = op.attrs.data.get("exclusive")
             y = scan[:, :-1] if ex is not None and int_of(ex) else scan[:, 1:]
+        elif fn == "TopKIndices":  # per row (axis 1) of the tile: the k extreme positions, int32
+            from compiler.interpreters.cann_impl import top_k_indices
+
+            y = top_k_indices(args[0], int_of(op.attrs.data["k"]),
+                              bool(int_of(op.attrs.data["largest"])))
+        elif fn == "GatherLanes":  # y[r, j] = x[r, idx[r, j]] (a per-lane gather within the row)
+            y = np.take_along_axis(xs[0], args[1].astype(np.intp), axis=1)
         elif fn == "BiasAdd":
             y = xs[0] + xs[1]
         elif fn.startswith("act:"):  # an epilogue activation (cann.Activation), alpha in attrs

@@ -83,7 +83,7 @@ VECTOR_FIT_ALIASES: dict[str, str] = {
                             "LogicalAnd", "LogicalOr", "LogicalNot")},
     "RowProd": "ReduceSum", "ReduceProdD": "ReduceSum", "ReduceSumD": "ReduceSum",
     # a scan (compiler/conversions/cann_to_kernel/scan.py): a running sum per element, like a sum reduction
-    "Cumsum": "ReduceSum",
+    "Cumsum": "ReduceSum", "Cumprod": "ReduceSum",
     # data movement (gather, split, value / mirror padding, nearest resize): like TransData
     **{k: "Cast" for k in ("GatherV2D", "SplitD", "SplitVD", "PadV2D", "MirrorPad",
                            "ResizeNearestNeighborV2")},
@@ -92,10 +92,13 @@ VECTOR_FIT_ALIASES: dict[str, str] = {
     **{k: "ReduceSum" for k in ("RowSum", "RowMax", "RowMin", "RowMean", "PoolMax", "PoolAvg")},
     "Muls": "Mul", "Adds": "Add", "Fill": "Add", "SelectV2": "Add", "GeluErf": "Erf",
     "Neg": "Mul", "Abs": "Relu", "Log": "Exp", "Reciprocal": "Div", "Erfc": "Erf",
-    "Sin": "Tanh", "Cos": "Tanh",  # a polynomial after range reduction, like Tanh
+    "Sin": "Tanh", "Cos": "Tanh", "Atan2": "Tanh",  # a polynomial after range reduction, like Tanh
     # rounding and sign: one vector instruction per element (vector round / compare), like Relu
     **{k: "Relu" for k in ("Floor", "Ceil", "Round", "Sign")},
     "Log1p": "Exp", "Expm1": "Exp", "FloorDiv": "Div", "FloorMod": "Div",
+    # top-k (compiler/conversions/cann_to_kernel/topk.py): the sort is costed per merge pass
+    # (compiler/target/kernel_cost_walk.py sort_steps); the per-lane gather moves data, like TransData
+    "GatherLanes": "Cast",
 }
 DEFAULT_VECTOR_FIT = "Add"
 

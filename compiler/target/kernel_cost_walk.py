@@ -115,7 +115,16 @@ def vec_fns(op) -> list[str]:
     if fn.startswith("act:"):
         act = fn[4:]
         return list(ACTIVATION_STEPS.get(act, (act,)))
+    if fn == "TopKIndices":
+        return sort_steps(op.inputs[0].type.get_shape()[-1])
     return [fn]
+
+
+def sort_steps(n: int) -> list[str]:
+    """The vector instructions that sort rows of n elements (TopKIndices; Ascend C Sort /
+    MrgSort): an assumption, not a measured fit: a merge sort's ceil(log2 n) passes over the
+    row, each a compare and a select per element (each costed by its own fit)."""
+    return ["Greater", "SelectV2"] * max(1, (max(n, 1) - 1).bit_length())
 
 
 def walk_body(kernel_op) -> BodyCost:

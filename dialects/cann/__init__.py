@@ -102,6 +102,7 @@ from dialects.cann.data_movement import (
 from dialects.cann.elementwise import (
     AbsOp,
     AddOp,
+    Atan2Op,
     BiasAddOp,
     BinaryCannOp,
     CastOp,
@@ -192,6 +193,7 @@ from dialects.cann.matmul import (
 from dialects.cann.nn import (
     AvgPoolOp,
     BNInferOp,
+    CumprodOp,
     CumsumOp,
     LayerNormOp,
     MaxPoolOp,
@@ -207,7 +209,9 @@ from dialects.cann.nn import (
     ResizeBilinearV2Op,
     ResizeNearestNeighborV2Op,
     ResizeOp,
+    ScanOp,
     SoftmaxV2Op,
+    TopKV2Op,
 )
 from dialects.cann.recurrent import (
     RECURRENT_OPS,
@@ -233,6 +237,7 @@ LIBRARY_OPS = (
     Relu6Op, SigmoidOp, TanhOp, EluOp, LeakyReluOp, NegOp, SqrtOp, RsqrtOp, SquareOp, ErfOp,
     ErfcOp, ExpOp, LogOp, AbsOp, ReciprocalOp, GeluOp, GeluErfOp, FastGeluOp, SoftplusOp,
     SinOp, CosOp, FloorOp, CeilOp, RoundOp, SignOp, Log1pOp, Expm1Op, FloorDivOp, FloorModOp,
+    Atan2Op,
     AddOp, MulOp, SubOp, RealDivOp, MaximumOp, MinimumOp, PowOp, SquaredDifferenceOp, SelectV2Op,
     BNInferOp, LayerNormOp, MatMulV2Op, BatchMatMulV2Op, DepthwiseConv2DOp, SoftmaxV2Op,
     MaxPoolOp, AvgPoolOp, ReduceMeanDOp, ReduceSumDOp, ReduceMaxDOp, ReduceMinDOp, ReduceProdDOp,
@@ -245,7 +250,8 @@ LIBRARY_OPS = (
 EXTRA_LIBRARY_OPS = (
     GreaterOp, GreaterEqualOp, LessOp, LessEqualOp, EqualOp, NotEqualOp, LogicalAndOp,
     LogicalOrOp, LogicalNotOp, ResizeBilinearV2Op, ResizeNearestNeighborV2Op, SplitDOp, SplitVDOp,
-    PadV2DOp, MirrorPadOp, CumsumOp, BroadcastToDOp, AippOp, FillDOp, RangeOp, MatrixBandPartOp,
+    PadV2DOp, MirrorPadOp, CumsumOp, CumprodOp, BroadcastToDOp, AippOp, FillDOp, RangeOp, MatrixBandPartOp,
+    TopKV2Op,
 )
 
 

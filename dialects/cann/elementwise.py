@@ -419,6 +419,16 @@ class FloorModOp(BinaryCannOp):
 
 
 @irdl_op_definition
+class Atan2Op(BinaryCannOp):
+    """atan2(x1, x2): the angle of the point (x2, x1), in [-pi, pi] (TensorFlow's Atan2(y, x);
+    CANN ops-math `math/atan2`)."""
+
+    name = "cann.Atan2"
+
+
+
+
+@irdl_op_definition
 class SelectV2Op(CannOp):
     """y = condition ? then : else, broadcasting all three."""
 

@@ -1,4 +1,4 @@
-"""Normalizations, softmax, pooling, reductions, cumulative sums and resizing.
+"""Normalizations, softmax, pooling, reductions, cumulative sums, top-k and resizing.
 """
 
 from __future__ import annotations
@@ -333,13 +333,10 @@ class ResizeNearestNeighborV2Op(ResizeOp):
 
 
 
-@irdl_op_definition
-class CumsumOp(CannOp):
-    """CANN's Cumsum(x, axis; exclusive, reverse) with a constant axis (an attribute): the running
-    sum of x along `axis`; `exclusive` leaves the element itself out (the first sum is 0),
-    `reverse` sums from the end.  TensorFlow's Cumsum."""
+class ScanOp(CannOp):
+    """A running reduction of x along a constant `axis` (an attribute); `exclusive` leaves the
+    element itself out (the first is the identity), `reverse` runs from the end."""
 
-    name = "cann.Cumsum"
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axis = prop_def(IntegerAttr)
@@ -356,3 +353,59 @@ class CumsumOp(CannOp):
         check_same_element_type(n, self.x.type, self.y.type)
         _check_result_shape(n, xs, _oshape(self.y))
 
+
+@irdl_op_definition
+class CumsumOp(ScanOp):
+    """CANN's Cumsum(x, axis; exclusive, reverse): the running sum (the first exclusive one is
+    0).  TensorFlow's Cumsum."""
+
+    name = "cann.Cumsum"
+
+
+@irdl_op_definition
+class CumprodOp(ScanOp):
+    """Cumprod(x, axis; exclusive, reverse): the running product (the first exclusive one is 1).
+    TensorFlow's Cumprod.  The name and signature are assumed by analogy with Cumsum (not in
+    cann-facts.md; its CANN registration is not verified)."""
+
+    name = "cann.Cumprod"
+
+
+
+@irdl_op_definition
+class TopKV2Op(CannOp):
+    """CANN's TopKV2(x, k; sorted, dim, largest) (ops-math `math/top_k_v2`: values and indices
+    of the k largest, or smallest, elements of x along `dim`) with the constant k as an
+    attribute (GE's ConstToAttr, as TransposeD's perm).  Here `dim` is the last axis (TensorFlow's
+    TopKV2; the kernel sorts rows) and the indices are int32 (indices_dtype DT_INT32, the
+    default).  Sorted from the extreme value, ties by the lower index, as TensorFlow; `sorted` =
+    false allows any order, and the kernel sorts anyway."""
+
+    name = "cann.TopKV2"
+    x = operand_def(TensorType)
+    values = result_def(TensorType)
+    indices = result_def(TensorType)
+    k = prop_def(IntegerAttr)
+    sorted = prop_def(IntegerAttr)
+    dim = prop_def(IntegerAttr)
+    largest = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), Opaque(), RunsOn())  # ND only: a row-wise kernel
+
+    def verify_op(self) -> None:
+        n = self.name
+        xs = _oshape(self.x)
+        if not xs:
+            raise VerifyException(f"{n}: x must have rank >= 1")
+        dim = _norm_axes(n, [self.dim.value.data], len(xs))[0]
+        if dim != len(xs) - 1:
+            raise VerifyException(f"{n}: dim must be the last axis ({len(xs) - 1} or -1), got "
+                                  f"{self.dim.value.data}")
+        k = self.k.value.data
+        if k < 0 or 0 <= xs[dim] < k:
+            raise VerifyException(f"{n}: k = {k} is out of range [0, {xs[dim]}]")
+        check_same_element_type(n, self.x.type, self.values.type)
+        if str(elem_of(self.indices)) != "i32":
+            raise VerifyException(f"{n}: indices must be int32, got {self.indices.type}")
+        want = (*xs[:dim], k)
+        _check_result_shape(n, want, _oshape(self.values))
+        _check_result_shape(n, want, _oshape(self.indices))

@@ -49,7 +49,7 @@ UNARY = ["Relu", "Relu6", "Sigmoid", "Tanh", "Neg", "Sqrt", "Rsqrt", "Square", "
          "Exp", "Log", "Abs", "Reciprocal", "Softplus", "Sin", "Cos", "Floor", "Ceil", "Round",
          "Sign", "Log1p", "Expm1"]
 BINARY = ["Add", "Mul", "Sub", "RealDiv", "Maximum", "Minimum", "Pow", "SquaredDifference",
-          "FloorDiv", "FloorMod"]
+          "FloorDiv", "FloorMod", "Atan2"]
 COMPARE = ["Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual"]
 POSITIVE = {"Sqrt", "Rsqrt", "Log", "Reciprocal", "Pow", "RealDiv", "Log1p", "FloorDiv",
             "FloorMod"}
@@ -131,6 +131,10 @@ SAMPLES: dict[str, tuple] = {
                      f'"cann.BroadcastToD"(%a0) <{{shape = {_a(2, 3, 5, 7)}}}>'),
     "Cumsum": ([((3, 5, 7), F)], [((3, 5, 7), F)],
                '"cann.Cumsum"(%a0) <{axis = 1 : i64, exclusive = false, reverse = true}>'),
+    "Cumprod": ([((3, 5, 7), F)], [((3, 5, 7), F)],
+                '"cann.Cumprod"(%a0) <{axis = 2 : i64, exclusive = true, reverse = false}>'),
+    "TopKV2": ([((3, 5, 7), F)], [((3, 5, 4), F), ((3, 5, 4), "i32")],
+               '"cann.TopKV2"(%a0) <{k = 4 : i64, sorted = true, dim = -1 : i64, largest = true}>'),
 }
 
 
@@ -499,13 +503,25 @@ def _gen_split(name):
     return gen
 
 
-def _gen_cumsum(draw):
+def _gen_scan(name):
+    def gen(draw):
+        s = _shape(draw, max_elems=5000)
+        axis = draw(st.integers(0, len(s) - 1))
+        ex, rev = draw(st.booleans()), draw(st.booleans())
+        return ([(s, F)], [(s, F)],
+                f'"cann.{name}"(%a0) <{{axis = {axis} : i64, exclusive = {str(ex).lower()}, '
+                f'reverse = {str(rev).lower()}}}>')
+    return gen
+
+
+def _gen_top_k(draw):
     s = _shape(draw, max_elems=5000)
-    axis = draw(st.integers(0, len(s) - 1))
-    ex, rev = draw(st.booleans()), draw(st.booleans())
-    return ([(s, F)], [(s, F)],
-            f'"cann.Cumsum"(%a0) <{{axis = {axis} : i64, exclusive = {str(ex).lower()}, '
-            f'reverse = {str(rev).lower()}}}>')
+    k = draw(st.integers(1, s[-1]))
+    largest = draw(st.booleans())
+    out = s[:-1] + [k]
+    return ([(s, F)], [(out, F), (out, "i32")],
+            f'"cann.TopKV2"(%a0) <{{k = {k} : i64, sorted = true, dim = -1 : i64, '
+            f'largest = {str(largest).lower()}}}>')
 
 
 def _gen_broadcast_to(draw):
@@ -534,7 +550,9 @@ GENERATORS = {
     "ConcatV2D": _gen_concat, "GatherV2D": _gen_gather, "InplaceUpdate": _gen_inplace_update, "StridedSliceD": _gen_slice,
     "Reshape": _gen_reshape,
     **{n: _gen_resize(n) for n in ("ResizeBilinearV2", "ResizeNearestNeighborV2")},
-    **{n: _gen_split(n) for n in ("SplitD", "SplitVD")}, "Cumsum": _gen_cumsum,
+    **{n: _gen_split(n) for n in ("SplitD", "SplitVD")}, "Cumsum": _gen_scan("Cumsum"),
+    "Cumprod": _gen_scan("Cumprod"),
+    "TopKV2": _gen_top_k,
     "BroadcastToD": _gen_broadcast_to,
 }
 

@@ -729,6 +729,23 @@ def test_cumsum_kernel_walks_the_axis_in_chunks():
     assert np.array_equal(y, want)
 
 
+def test_cumprod_kernel_walks_the_axis_in_chunks():
+    """Cumprod on the scan kernel across UB chunks: the carry (from 1) is multiplied by each
+    chunk's RowProd; +-1 with a few 2s and 0.5s keeps every partial product exact (powers of
+    two), so the result must be equal."""
+    xs = (2, 20001)
+    x = RNG.choice(np.array([-1.0, 1.0], np.float32), xs)
+    x[:, RNG.integers(0, xs[1], 40)] = 2.0
+    x[:, RNG.integers(0, xs[1], 40)] = 0.5
+    want = tf().math.cumprod(x, axis=1, exclusive=True).numpy()
+    body = f"""
+  %y = cann.Cumprod %x {{axis = 1 : i64, exclusive = true, reverse = false}} : ({tt(xs)}) -> {tt(xs)}
+  func.return %y : {tt(xs)}"""
+    text, (y,) = run_kernels({"x": x}, [(xs, np.float32)], body)
+    assert 'kind = "Cumprod"' in text and "scanLen = 20001, chunkLen = 8192" in text
+    assert np.array_equal(y, want)
+
+
 def test_cumsum_kernel_diagnostic_names_the_node():
     """A row of the inner extent that does not fit UB (no inner split): one line at the node."""
     body = f"""
@@ -740,3 +757,20 @@ def test_cumsum_kernel_diagnostic_names_the_node():
 
     (op, msg), = e.value.items
     assert node_name(op) == "big/Cumsum" and "inner extent 60000" in msg
+
+
+# --- TopKV2: the row kernel (compiler/conversions/cann_to_kernel/topk.py) ------------------------
+
+def test_top_k_kernel_diagnostic_names_the_node():
+    """A row too long for UB (the kernel sorts whole rows; no split of a row): one line at the
+    node, saying so."""
+    xs, ys = (2, 60000), (2, 8)
+    body = f"""
+  %v, %i = cann.TopKV2 %x {{k = 8 : i64, sorted = true, dim = -1 : i64, largest = true}} : ({ty(xs)}) -> ({ty(ys)}, {tt(ys, np.int32)}) loc("vocab/TopKV2")
+  func.return %v, %i : {ty(ys)}, {tt(ys, np.int32)}"""
+    with pytest.raises(OpError) as e:
+        run_kernels({"x": np.zeros(xs, np.float32)}, [(ys, np.float32), (ys, np.int32)], body)
+    from compiler.ir.diagnostics import node_name
+
+    (op, msg), = e.value.items
+    assert node_name(op) == "vocab/TopKV2" and "sorts whole rows of 60000 elements" in msg

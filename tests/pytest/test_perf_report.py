@@ -166,3 +166,28 @@ def test_model_totals_grow_with_the_vector_work(model):
         old += k.launch_us + max(compute / chip.clock_mhz, k.memory_us)
         new += k.total_us
     assert new > old and epilogues > 0
+
+
+def test_top_k_kernel_costed_by_its_sort_passes():
+    """TopKV2's row kernel: each tile's sort is ceil(log2 n) merge passes over the rows, a compare
+    and a select per element (an assumption, compiler/target/kernel_cost_walk.py sort_steps),
+    then the per-lane gather (like TransData's Cast fit)."""
+    text = """
+builtin.module attributes {cann.soc_version = "Ascend910B3"} {
+  func.func @main(%x: tensor<64x100xf32>) -> (tensor<64x5xf32>, tensor<64x5xi32>) {
+    %v, %i = cann.TopKV2 %x {k = 5 : i64, sorted = true, dim = -1 : i64, largest = true} : (tensor<64x100xf32>) -> (tensor<64x5xf32>, tensor<64x5xi32>)
+    func.return %v, %i : tensor<64x5xf32>, tensor<64x5xi32>
+  }
+}
+"""
+    ctx = make_context()
+    module, _ = parse_module(ctx, text, "t.mlir")
+    run_passes(ctx, module, ["assign-layouts", "cann-to-kernel"])
+    (op,) = [o for o in module.walk() if o.name == "kernel.vec_kernel"]
+    f = op.properties["tiling"]  # tile rows, tiles on the busiest core
+    tile, trips = f["tileElems"], f["tilesPerCore"]
+    (k,) = perf_report(module).kernels
+    passes = 7  # ceil(log2 100)
+    per_tile = passes * 2 * fit("Add", tile * 100) + fit("Cast", tile * 100)
+    assert k.vector_cycles == pytest.approx(trips * per_tile)
+    assert k.note == f"TopKV2: Greater x{passes * trips}, SelectV2 x{passes * trips}, GatherLanes x{trips}"

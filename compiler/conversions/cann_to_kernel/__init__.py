@@ -10,6 +10,7 @@
 - attention: FusedMultiHeadAttention / FusedAttention (masks) / FusedGatedMatMul as cube and
   vector kernels;
 - scan: Cumsum as a chunked scan along its axis;
+- topk: TopKV2 as a row kernel (sort each row, gather the first k) with two results;
 - recurrent: DynamicRNN / DynamicGRUV2 as one cube kernel per layer looping over the time steps;
 - inplace_update: InplaceUpdate (TensorListSetItem) as an indexed row store, in place in a while body;
 - aipp: static AIPP (cann.Aipp) as the first kernel, writing the model input NC1HWC0;
@@ -59,6 +60,9 @@ def lowering_patterns(chip: ChipProfile, failures: list[tuple[Operation, str]], 
              fused.FusedKernelToVectorBody,
              data_movement.ValuePadToVectorBody, squeeze_excite.SqueezeExciteToVectorBody]
     kinds.append(__import__("compiler.conversions.cann_to_kernel.scan", fromlist=["scan"]).CumsumToVectorBody)
+    from compiler.conversions.cann_to_kernel.topk import TopKToVectorBody
+
+    kinds.append(TopKToVectorBody)  # TopKV2: values and indices of one row kernel
     from compiler.conversions.cann_to_kernel.recurrent import RecurrentToCube
 
     kinds.append(RecurrentToCube)  # DynamicRNN / DynamicGRUV2: one kernel per layer

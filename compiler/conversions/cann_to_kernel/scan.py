@@ -1,14 +1,15 @@
-"""Cumsum -> kernel.vec_kernel: a scan along one axis on the vector unit.
+"""Cumsum / Cumprod -> kernel.vec_kernel: a scan along one axis on the vector unit.
 
 x (row-major) is viewed as [rows, length, inner] around the scanned axis (rows = the extent
 before it, inner = the extent after it).  Per core, tiles of rows; for each tile a running sum
-[tile, inner] (the carry) starts at 0 and the axis is walked in UB chunks of `chunkLen`
+[tile, inner] (the carry) starts at 0 (Cumprod: 1) and the axis is walked in UB chunks of `chunkLen`
 positions (`scan_rows` view; `reverse` walks it from the last position):
 
     part = load x[rows, chunk, inner]                      GM -> UB
     s    = Cumsum(part, carry)  (exclusive or inclusive)   every prefix of the chunk + carry
     store s -> y[rows, chunk, inner]                       UB -> GM
     carry += RowSum(part)                                  kernel.accumulate
+(Cumprod: Cumprod(part, carry) from the carry, carry *= RowProd(part).)
 
 Like the reductions of compiler/conversions/cann_to_kernel/vector.py (the chunked walk, the accumulator), but every
 prefix is written.  Within a chunk the prefixes are summed in order from the carry, so an axis
@@ -40,14 +41,22 @@ from dialects.common import numpy_dtype
 SCAN_BUFFERS = 3
 
 
+#: scan op -> (its kernel.vec function, the carry's fill (dialects/kernel.py Fill: 0 or 3 = 1),
+#: the chunk's reduction, the carry's kernel.accumulate)
+SCANS = {cann.CumsumOp: ("Cumsum", 0, "RowSum", kernel.AccumulateFn.Add),
+         cann.CumprodOp: ("Cumprod", 3, "RowProd", kernel.AccumulateFn.Mul)}
+
+
 class CumsumToVectorBody(ChipPattern):
-    """cann.Cumsum on a row-major tensor with static shapes -> a scan kernel (module docstring)."""
+    """cann.Cumsum / Cumprod on a row-major tensor with static shapes -> a scan kernel (module
+    docstring)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if not isinstance(op, cann.CumsumOp):
+        if not isinstance(op, cann.ScanOp):
             return
+        kind, fill, row_fn, acc_fn = SCANS[type(op)]
         xt, yt = op.x.type, op.y.type
-        if not self.static_row_major(op, xt, yt, "Cumsum"):
+        if not self.static_row_major(op, xt, yt, kind):
             return
         xs = list(shape_of(xt))
         axis = op.axis.value.data % len(xs)
@@ -60,7 +69,7 @@ class CumsumToVectorBody(ChipPattern):
         chip = self.chip
         chunk = max(1, min(length, chip.ub // (2 * SCAN_BUFFERS * eb * inner)))
         try:
-            t = vector_tiling("Cumsum", rows, SCAN_BUFFERS, eb * inner * chunk, self.chip,
+            t = vector_tiling(kind, rows, SCAN_BUFFERS, eb * inner * chunk, self.chip,
                               inner * length)
         except TilingError as e:
             self.fail(op, f"{e} (a scan of inner extent {inner} needs whole [1, 1, {inner}] "
@@ -74,18 +83,18 @@ class CumsumToVectorBody(ChipPattern):
         body = Body([xt, yt])
         with body.cores([t.block_dim], [f["elemsPerCore"]]) as (o,):
             with body.loop(o, f["elemsPerCore"], tile, rows) as ti:
-                carry = body.vec("Fill", [], [tile, inner], et, {"fill": IntegerAttr(0, i64)})
+                carry = body.vec("Fill", [], [tile, inner], et, {"fill": IntegerAttr(fill, i64)})
                 zero = body.index(0)
                 with body.loop(zero, length, chunk, length) as li:
                     part = body.load(body.args[0], [ti, li], "scan_rows", [tile, chunk, inner],
                                      et, "UB", **geo)
-                    s = body.vec("Cumsum", [part, carry], [tile, chunk, inner], et,
+                    s = body.vec(kind, [part, carry], [tile, chunk, inner], et,
                                  {"exclusive": IntegerAttr(int(exclusive), i64)})
                     body.store(s, body.args[-1], [ti, li], "scan_rows", **geo)
-                    total = body.vec("RowSum", [part], [tile, inner], et)
+                    total = body.vec(row_fn, [part], [tile, inner], et)
                     body.add(kernel.AccumulateOp(operands=[carry, total],
                                                  properties={"fn": kernel.AccumulateFnAttr.of(
-                                                     kernel.AccumulateFn.Add)}))
-        new = kernel_op(kernel.VectorKernelOp, "Cumsum", [op.x], yt, body.region(), t.block_dim,
+                                                     acc_fn)}))
+        new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim,
                         f, t.buffers, op)
         rewriter.replace(op, new)

@@ -80,7 +80,7 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "Reciprocal": F, "Softplus": F, "Sin": F, "Cos": F,
     # not in cann-facts.md: the CANN op library's names (ops-math) of these elementwise ops
     "Floor": F, "Ceil": F, "Round": F, "Sign": ("f16", "f32", "bf16", "i32", "i64"), "Log1p": F,
-    "Expm1": F, "FloorDiv": ARITH, "FloorMod": ("f16", "f32", "bf16", "i32", "i64"),
+    "Expm1": F, "Atan2": F, "FloorDiv": ARITH, "FloorMod": ("f16", "f32", "bf16", "i32", "i64"),
     "Add": ARITH, "Mul": ARITH, "Sub": ARITH, "RealDiv": F, "Maximum": ARITH, "Minimum": ARITH,
     "Pow": FI, "SquaredDifference": FI, "SelectV2": ANY, "InplaceUpdate": ANY,
     "MatMulV2": F, "BatchMatMulV2": F, "BNInfer": F, "LayerNorm": F, "SoftmaxV2": F,
@@ -95,7 +95,9 @@ CANN_DTYPES: dict[str, tuple[str, ...]] = {
     "ResizeBilinearV2": F, "ResizeNearestNeighborV2": ("f16", "f32", "bf16", "i8", "ui8", "i32", "i64"),
     "SplitD": ANY, "SplitVD": ANY, "PadV2D": ARITH, "MirrorPad": ANY,
     # not in cann-facts.md: the types our scan kernel (compiler/conversions/cann_to_kernel/scan.py) computes
-    "Cumsum": FI,
+    "Cumsum": FI, "Cumprod": FI,
+    # not in cann-facts.md: the types our top-k kernel (compiler/conversions/cann_to_kernel/topk.py) sorts
+    "TopKV2": FI,
 }
 DTYPE_NAMES = {"f16": "float16", "f32": "float32", "bf16": "bfloat16", "f64": "float64",
                "i1": "bool", "i8": "int8", "ui8": "uint8", "i16": "int16", "i32": "int32",
@@ -535,6 +537,35 @@ def _selu(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     return [b.create(cann.MulOp, [e, _scalar(b, SELU_SCALE, x)], node.result_type())]
 
 
+def _lrn(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """LRN(x [N, H, W, C]; depth_radius r, bias, alpha, beta) = x * (bias + alpha * s)^-beta,
+    s the sum of x^2 over the channel window [c - r, c + r] (TensorFlow's definition):
+    Square, the window sum as a MatMulV2 of the [N*H*W, C] rows by the constant [C, C] band
+    |i - j| <= r, Mul + Add, Pow, Mul."""
+    from dialects.common import numpy_dtype
+
+    x = node.operand(0)
+    xs = _static_shape(node, 0, "input")
+    if len(xs) != 4:
+        raise LegalizationError(f"input must be 4-D (NHWC), got rank {len(xs)}")
+    r = node.int("depth_radius", 5)
+    if r < 0:
+        raise LegalizationError(f"depth_radius must be non-negative, got {r}")
+    c = xs[-1]
+    dt = numpy_dtype(elem_of(x))
+    band = np.abs(np.arange(c)[:, None] - np.arange(c)[None, :]) <= r
+    sq = _same(b, cann.SquareOp, [x], x)
+    rows = b.reshape(sq, [int(np.prod(xs[:-1])), c])
+    s = b.create(cann.MatMulV2Op, [rows, b.const(band.astype(dt)), []],
+                 TensorType(elem_of(x), shape_of(rows)),
+                 transpose_x1=IntegerAttr(0, 1), transpose_x2=IntegerAttr(0, 1))
+    s = b.reshape(s, xs)
+    d = _same(b, cann.AddOp, [_same(b, cann.MulOp, [s, _scalar(b, node.float("alpha", 1.0), x)], x),
+                              _scalar(b, node.float("bias", 1.0), x)], x)
+    p = _same(b, cann.PowOp, [d, _scalar(b, -node.float("beta", 0.5), x)], x)
+    return [b.create(cann.MulOp, [x, p], node.result_type())]
+
+
 def _div_no_nan(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     """DivNoNan(x, y) = y == 0 ? 0 : x / y."""
     x, y = node.operand(0), node.operand(1)
@@ -919,14 +950,46 @@ def _axis(node: TfNode, i: int, rank: int) -> int:
     return v[0] % rank
 
 
-def _cumsum(node: TfNode, b: Builder) -> Sequence[SSAValue]:
-    """Cumsum(x, axis; exclusive, reverse) -> Cumsum with the constant axis as an attribute; of a
-    constant x (Keras 3's causal mask: cumsum(ones) on both axes) it is a constant."""
+def _scan(cls: type[IRDLOperation]) -> BuildFn:
+    """Cumsum / Cumprod(x, axis; exclusive, reverse) -> Cumsum / Cumprod with the constant axis
+    as an attribute; of a constant x (Keras 3's causal mask: cumsum(ones) on both axes) it is a
+    constant."""
+    def build(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+        x = node.operand(0)
+        axis = _axis(node, 1, len(shape_of(x)))
+        return _folded_if_constant(node, b, lambda: b.create(
+            cls, [x], node.result_type(), axis=IntegerAttr(axis, i64),
+            exclusive=flag("exclusive")(node), reverse=flag("reverse")(node)))
+    return build
+
+
+def _top_k(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """TopKV2(input, k; sorted, index_type) -> TopKV2 along the last axis with the constant k as
+    an attribute (largest); int32 indices, Cast to index_type when that is int16 / int64."""
     x = node.operand(0)
-    axis = _axis(node, 1, len(shape_of(x)))
-    return _folded_if_constant(node, b, lambda: b.create(
-        cann.CumsumOp, [x], node.result_type(), axis=IntegerAttr(axis, i64),
-        exclusive=flag("exclusive")(node), reverse=flag("reverse")(node)))
+    xs = list(shape_of(x))
+    if not xs:
+        raise LegalizationError("input must have rank at least 1")
+    n = xs[-1]
+    if n < 0:
+        raise LegalizationError("needs a static last dimension (the sorted rows)")
+    k = node.const_ints(1, "k")
+    if len(k) != 1:
+        raise LegalizationError("input 1 (k) must be a scalar")
+    if not 0 <= k[0] <= n:
+        raise LegalizationError(f"k = {k[0]} is out of range [0, {n}] (the last dimension)")
+    shape = xs[:-1] + k
+    op = b.add(cann.TopKV2Op(
+        operands=[x], result_types=[TensorType(elem_of(x), shape), TensorType(i32, shape)],
+        properties={"k": IntegerAttr(k[0], i64), "sorted": IntegerAttr(int(node.flag("sorted", True)), 1),
+                    "dim": IntegerAttr(-1, i64), "largest": IntegerAttr(1, 1)}))
+    values: SSAValue = op.results[0]
+    indices: SSAValue = op.results[1]
+    it = node.result_type(1)
+    if it.element_type != i32:
+        indices = b.create(cann.CastOp, [indices], TensorType(it.element_type, shape),
+                           dst_type=it.element_type)
+    return [values, indices]
 
 
 def _split(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -1117,6 +1180,81 @@ def _space_to_batch(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     y = b.transpose(b.reshape(x, split), perm)
     return [b.reshape(y, [xs[0] * int(np.prod(block))] + [d // k for d, k in zip(padded, block)]
                       + xs[m + 1:])]
+
+
+def _gather_nd(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """GatherNd(params [P0, .., Pm-1, rest..], indices [.., m]) = GatherV2D(axis 0) of params
+    reshaped to [P0*..*Pm-1, rest..] at the flattened index dot(indices, strides) (strides of
+    the first m dimensions): Mul + ReduceSumD on int32 (Cast from int64), or a constant when the
+    indices are constants."""
+    from compiler.interpreters.constant_eval import constant_value
+
+    ps = _static_shape(node, 0, "params")
+    idx = node.operand(1)
+    ish = _static_shape(node, 1, "indices")
+    if not ish or ish[-1] < 1:
+        raise LegalizationError("indices must have a last dimension of at least 1")
+    m = ish[-1]
+    if m > len(ps):
+        raise LegalizationError(f"the indices' last dimension {m} exceeds the rank {len(ps)} of params")
+    lead = ps[:m]
+    strides = [int(np.prod(lead[i + 1:])) for i in range(m)]
+    out = ish[:-1]
+    const = constant_value(idx)
+    if const is not None:
+        c = np.asarray(const).astype(np.int64)
+        if ((c < 0) | (c >= np.asarray(lead))).any():
+            raise LegalizationError(f"a constant index is out of range for params {ps}")
+        flat = b.const((c @ np.asarray(strides, np.int64)).astype(np.int32).reshape(out))
+    else:
+        if elem_of(idx) != i32:
+            idx = b.create(cann.CastOp, [idx], TensorType(i32, ish), dst_type=i32)
+        if m == 1:
+            flat = b.reshape(idx, out)
+        else:
+            st = b.const(np.asarray(strides, np.int32).reshape([1] * (len(ish) - 1) + [m]))
+            scaled = b.create(cann.MulOp, [idx, st], TensorType(i32, ish))
+            flat = b.create(cann.ReduceSumDOp, [scaled], TensorType(i32, out),
+                            axes=int_array([len(ish) - 1]), keep_dims=IntegerAttr(0, 1))
+    x = b.reshape(node.operand(0), [int(np.prod(lead))] + ps[m:])
+    return [b.create(cann.GatherV2DOp, [x, flat], TensorType(elem_of(x), out + ps[m:]),
+                     axis=IntegerAttr(0, i64))]
+
+
+def _block_nhwc(node: TfNode) -> tuple[list[int], int]:
+    """DepthToSpace / SpaceToDepth's static NHWC input shape and block size."""
+    fmt = node.str("data_format", "NHWC")
+    if fmt != "NHWC":
+        raise LegalizationError(f"data_format {fmt} is not supported (only NHWC)")
+    xs = _static_shape(node, 0, "input")
+    if len(xs) != 4:
+        raise LegalizationError(f"input must be 4-D (NHWC), got rank {len(xs)}")
+    k = node.int("block_size")
+    if k < 2:
+        raise LegalizationError(f"block_size must be at least 2, got {k}")
+    return xs, k
+
+
+def _depth_to_space(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """DepthToSpace(x [N, H, W, C]; block_size k, NHWC) = Reshape [N, H, W, k, k, C/k^2],
+    TransposeD (0, 1, 3, 2, 4, 5), Reshape [N, H*k, W*k, C/k^2] (TensorFlow's DCR order;
+    sub-pixel upsampling)."""
+    (n, h, w, c), k = _block_nhwc(node)
+    if c % (k * k):
+        raise LegalizationError(f"depth {c} is not a multiple of block_size^2 = {k * k}")
+    y = b.transpose(b.reshape(node.operand(0), [n, h, w, k, k, c // (k * k)]), [0, 1, 3, 2, 4, 5])
+    return [b.reshape(y, [n, h * k, w * k, c // (k * k)])]
+
+
+def _space_to_depth(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """SpaceToDepth(x [N, H, W, C]; block_size k, NHWC) = Reshape [N, H/k, k, W/k, k, C],
+    TransposeD (0, 1, 3, 2, 4, 5), Reshape [N, H/k, W/k, k*k*C] (TensorFlow's definition;
+    YOLO's reorg)."""
+    (n, h, w, c), k = _block_nhwc(node)
+    if h % k or w % k:
+        raise LegalizationError(f"spatial dims {[h, w]} are not multiples of block_size {k}")
+    y = b.transpose(b.reshape(node.operand(0), [n, h // k, k, w // k, k, c]), [0, 1, 3, 2, 4, 5])
+    return [b.reshape(y, [n, h // k, w // k, k * k * c])]
 
 
 def _batch_to_space(node: TfNode, b: Builder) -> Sequence[SSAValue]:
@@ -1414,6 +1552,9 @@ RULES: list[Rule] = [
     Rule("AvgPool3D", "AvgPool", _row_in("conv3d", "AvgPool3D"),
          note="separable: StridedSliceD per depth tap + Add + Mul (1 / valid count), AvgPool on "
               "the (N*D) batch"),
+    Rule("LRN", "MatMulV2", _lrn,
+         note="decomposed: Square + MatMulV2 by the [C, C] channel-window band + Mul + Add + "
+              "Pow(-beta) + Mul"),
     Rule("DepthwiseConv2dNative", "DepthwiseConv2D",
          one_to_one(cann.DepthwiseConv2DOp, (0, 1), _conv_props(), optional=(2,))),
     Rule("BiasAdd", "BiasAdd", one_to_one(cann.BiasAddOp, (0, 1), {
@@ -1496,6 +1637,7 @@ RULES: list[Rule] = [
     _binary("SquaredDifference", cann.SquaredDifferenceOp),
     _binary("FloorDiv", cann.FloorDivOp),
     _binary("FloorMod", cann.FloorModOp),
+    _binary("Atan2", cann.Atan2Op),
     Rule("DivNoNan", "RealDiv", _div_no_nan, note="decomposed: SelectV2(Equal(y, 0), 0, x / y)"),
     Rule("SelectV2", "SelectV2", one_to_one(cann.SelectV2Op, (0, 1, 2)), dtype_operand=1),
     Rule("Select", "SelectV2", _select, dtype_operand=1,
@@ -1519,12 +1661,17 @@ RULES: list[Rule] = [
          note="decomposed: Cast to int32 + ReduceMinD + Cast to bool"),
     Rule("Any", "ReduceAnyD", _bool_reduce(cann.ReduceMaxDOp),
          note="decomposed: Cast to int32 + ReduceMaxD + Cast to bool"),
-    # scans: the constant axis becomes an attribute.  The op is CANN's Cumsum(x, axis;
-    # exclusive, reverse) as the CANN op library names it; cann-facts.md's table does not list it.
+    # scans: the constant axis becomes an attribute.  The op is CANN's Cumsum(x, axis; exclusive,
+    # reverse) as the CANN op library names it (Cumprod by analogy, unverified); cann-facts.md's
+    # table lists neither.
     *[Rule(k, "ReduceMinD", _arg_reduce(k), note=f"decomposed: first index of the {w}: "
            f"{r} + Equal + SelectV2(0..n-1, n) + ReduceMinD (int32)")
       for k, w, r in (("ArgMax", "max", "ReduceMaxD"), ("ArgMin", "min", "ReduceMinD"))],
-    Rule("Cumsum", "Cumsum", _cumsum),
+    Rule("Cumsum", "Cumsum", _scan(cann.CumsumOp)),
+    Rule("Cumprod", "Cumprod", _scan(cann.CumprodOp)),
+    # sorting: CANN's TopKV2 (ops-math math/top_k_v2), k a constant attribute; not in cann-facts.md
+    Rule("TopKV2", "TopKV2", _top_k, note="last axis, largest, sorted; int32 indices (Cast to "
+         "index_type)"),
     # data movement: constant inputs become attributes
     Rule("Transpose", "TransposeD", one_to_one(cann.TransposeDOp, (0,), {
         "perm": const_ints(1, "perm")})),
@@ -1559,8 +1706,14 @@ RULES: list[Rule] = [
          note="decomposed: PadD + Reshape + TransposeD + Reshape"),
     Rule("BatchToSpaceND", "TransposeD", _batch_to_space,
          note="decomposed: Reshape + TransposeD + Reshape + StridedSliceD"),
+    Rule("DepthToSpace", "TransposeD", _depth_to_space,
+         note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
+    Rule("SpaceToDepth", "TransposeD", _space_to_depth,
+         note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
     Rule("GatherV2", "GatherV2D", one_to_one(cann.GatherV2DOp, (0, 1), {
         "axis": const_int(2, "axis")})),
+    Rule("GatherNd", "GatherV2D", _gather_nd,
+         note="decomposed: Reshape + GatherV2D at dot(indices, strides) (Mul + ReduceSumD)"),
     Rule("StridedSlice", "StridedSliceD", _strided_slice),
     Rule("Reshape", "Reshape", _reshape, note="shape from the static result type"),
     Rule("Squeeze", "Reshape", _reshape),

@@ -3,7 +3,8 @@
 // Expm1, FloorDiv, FloorMod) and those decomposed into existing cann ops: Softsign, Selu (Elu),
 // DivNoNan, LogSoftmax, ClipByValue, IsNan / IsInf / IsFinite (compares), Unpack (SplitD),
 // OneHot (Equal against 0..depth-1 + SelectV2); ZerosLike / OnesLike / Rank / Size of static
-// shapes are constants; ArgMax / ArgMin are index-carrying reductions from existing ops.
+// shapes are constants; ArgMax / ArgMin are index-carrying reductions from existing ops; Atan2
+// is CANN's elementwise Atan2(y, x).
 // CHECK-LABEL: func.func @unary(
 // CHECK-NEXT: %0 = cann.Floor %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
 // CHECK-NEXT: %1 = cann.Ceil %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -129,4 +130,11 @@ func.func @arg(%x: tensor<3x5xf32>) -> (tensor<3xi64>, tensor<5xi32>) {
   %0 = "tf.ArgMax"(%x, %a1) : (tensor<3x5xf32>, tensor<i32>) -> tensor<3xi64>
   %1 = "tf.ArgMin"(%x, %a0) : (tensor<3x5xf32>, tensor<i32>) -> tensor<5xi32>
   func.return %0, %1 : tensor<3xi64>, tensor<5xi32>
+}
+// CHECK-LABEL: func.func @atan2(
+// CHECK-NEXT: %0 = cann.Atan2 %y, %x : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: func.return %0
+func.func @atan2(%y: tensor<2x8xf32>, %x: tensor<8xf32>) -> tensor<2x8xf32> {
+  %0 = "tf.Atan2"(%y, %x) : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  func.return %0 : tensor<2x8xf32>
 }

@@ -40,6 +40,26 @@ func.func @cumsum(%x: tensor<2x3xf32>, %i: tensor<4x5xi32>) -> (tensor<2x3xf32>,
 // KERNEL: kernel.load {{.*}}params = {rows = 1 : i64, length = 4 : i64, inner = 5 : i64, reverse = 0 : i64}} {{.*}} -> memref<1x4x5xi32, #kernel.space<UB>>
 // KERNEL-NOT: cann.Cumsum
 
+// Cumprod: the same rows and kernel, the running product: cann.Cumprod; in the kernel the carry
+// starts at 1 (Fill 3), each chunk is scanned by Cumprod from it and multiplied into it.
+// CHECK-LABEL: func.func @cumprod(
+// CHECK-NEXT: %ax = cann.Const dense<-1> : tensor<i32>
+// CHECK-NEXT: %0 = cann.Cumprod %x {axis = 1 : i64, exclusive = true, reverse = false} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: func.return %0
+// KERNEL-LABEL: func.func @cumprod(
+// KERNEL: kernel.vec_kernel %x {kind = "Cumprod", {{.*}}scanLen = 3, chunkLen = 3, inner = 1>
+// KERNEL: kernel.vec {fn = "Fill", attrs = {fill = 3 : i64}} : () -> memref<2x1xf32, #kernel.space<UB>>
+// KERNEL: kernel.vec {{.*}}{fn = "Cumprod", attrs = {exclusive = 1 : i64}} : (memref<2x3x1xf32, #kernel.space<UB>>, memref<2x1xf32, #kernel.space<UB>>) -> memref<2x3x1xf32, #kernel.space<UB>>
+// KERNEL: kernel.vec {{.*}}{fn = "RowProd", attrs = {}} {{.*}} -> memref<2x1xf32, #kernel.space<UB>>
+// KERNEL-NEXT: kernel.accumulate {{.*}}{fn = "Mul"}
+// KERNEL-NOT: cann.Cumprod
+func.func @cumprod(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %ax = "tf.Const"() {value = dense<-1> : tensor<i32>} : () -> tensor<i32>
+  %0 = "tf.Cumprod"(%x, %ax) {exclusive = true, reverse = false} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
 // ERR: cumsum_errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tf.Cumsum cannot be legalized: input 1 (axis) must be a constant [node 'runtime_axis']
 // ERR: cumsum_errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tf.Cumsum cannot be legalized: axis 2 is out of range for rank 2 [node 'bad_axis']
 // ERR: cumsum_errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tf.Cumsum cannot be legalized: Cumsum supports float16, float32, bfloat16, int32; got float64 [node 'f64']
+// ERR: cumsum_errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: tf.Cumprod cannot be legalized: input 1 (axis) must be a constant [node 'runtime_axis_prod']
