@@ -8,24 +8,24 @@
 // With --allow-host-fallback they are counted as host calls instead.
 
 // CHECK: tf.Relu %x
-// CHECK: "tf.Cumprod"(%0, %ax)
+// CHECK: "tf.Lgamma"(%0)
 // CHECK: tf.MatMul %a, %b
 // CHECK-NOT: cann.
 
 // REPORT: legalization report:
 // REPORT-NEXT: TF op   count  CANN op   host  failed
-// REPORT-NEXT: Cumprod  1      -         0     1
+// REPORT-NEXT: Lgamma  1      -         0     1
 // REPORT-NEXT: MatMul  1      MatMulV2  0     1
 // REPORT-NEXT: Relu    1      Relu      0     0
 // REPORT-NEXT: total 3 tf ops: 1 legalized, 0 on the host, 2 failed
 // REPORT-NOT: error
 
-// HOST: Cumprod  1      -         1     0
+// HOST: Lgamma  1      -         1     0
 // HOST: total 3 tf ops: 1 legalized, 2 on the host, 0 failed
 // HOST-NOT: fall back
 func.func @main(%a: tensor<2x3xf64>, %b: tensor<4x3xf64>, %x: tensor<2x3xf32>, %ax: tensor<i32>) -> (tensor<2x4xf64>, tensor<2x3xf32>) {
   %0 = "tf.Relu"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32> loc("relu")
-  %1 = "tf.Cumprod"(%0, %ax) {exclusive = false, reverse = true} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32> loc("cumprod")
+  %1 = "tf.Lgamma"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32> loc("lgamma")
   %2 = "tf.MatMul"(%a, %b) {transpose_a = false, transpose_b = true} : (tensor<2x3xf64>, tensor<4x3xf64>) -> tensor<2x4xf64> loc("mm64")
   func.return %2, %1 : tensor<2x4xf64>, tensor<2x3xf32>
 }
