@@ -8,7 +8,6 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from xdsl.dialects.builtin import (
-    UNKNOWN_LOC,
     ArrayAttr,
     DictionaryAttr,
     IndexType,
@@ -21,6 +20,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from compiler.ir.build import create_op
 from compiler.ir.rewriting import with_loc
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format, ceil_div
@@ -136,10 +136,11 @@ def params_attr(params: dict) -> DictionaryAttr:
 class Body:
     """Builds a kernel body: GM block arguments, then nested cores / for regions.
 
-    Each op is made by `Operation.create` (what compiler/ir/build.py's `build` ends in): every
-    Body op has at most one variadic operand group and no segment sizes, so its operands are the
-    flat list.  A cores / for op joins its parent block when its own block is complete (the ops
-    added to the inner block then check a short parent chain; the order is the same)."""
+    Each op is made by compiler/ir/build.py's `create_op` (Operation.create's op, as `build`
+    makes it): every Body op has at most one variadic operand group and no segment sizes, so its
+    operands are the flat list.  A cores / for op joins its parent block when its own block is
+    complete (the ops added to the inner block then check a short parent chain; the order is the
+    same)."""
 
     def __init__(self, types):
         self.block = Block(arg_types=[kernel.memref(t.get_shape(), t.element_type, "GM")
@@ -152,8 +153,7 @@ class Body:
         return op.results[0] if op.results else op
 
     def _new(self, cls, operands, result_types, properties):
-        op = cls.create(operands=operands, result_types=result_types, properties=properties,
-                        location=UNKNOWN_LOC)
+        op = create_op(cls, operands, result_types, properties)
         self.cur.add_op(op)
         return op
 
@@ -165,7 +165,7 @@ class Body:
         blk = Block(arg_types=[_INDEX] * len(grid))
         outer, self.cur = self.cur, blk
         yield list(blk.args)
-        blk.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
+        blk.add_op(create_op(kernel.YieldOp))
         self.cur = outer
         self._new(kernel.CoresOp, (), (), {"grid": int_array(grid), "tile": int_array(tile)}) \
             .add_region(Region(blk))
@@ -175,7 +175,7 @@ class Body:
         blk = Block(arg_types=[_INDEX])
         outer, self.cur = self.cur, blk
         yield blk.args[0]
-        blk.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
+        blk.add_op(create_op(kernel.YieldOp))
         self.cur = outer
         self._new(kernel.ForOp, (base,), (), {"extent": attr_of(extent), "step": attr_of(step),
                                               "limit": attr_of(limit)}).add_region(Region(blk))
@@ -203,7 +203,7 @@ class Body:
                   {"view": kernel.StoreViewAttr.of(view), "params": params_attr(params)})
 
     def region(self) -> Region:
-        self.block.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
+        self.block.add_op(create_op(kernel.YieldOp))
         return Region(self.block)
 
 
