@@ -245,6 +245,8 @@ class EnumProperties(FastBuilt):
     def __post_init__(self):
         for name, attr_type in enum_properties(type(self)).items():
             v = self.properties.get(name)
+            if type(v) is attr_type:  # already the member's attribute (no StringAttr)
+                continue
             if isinstance(v, StringAttr) and v.data in attr_type.enum_type._value2member_map_:
                 self.properties[name] = attr_type.of(v.data)
         super().__post_init__()

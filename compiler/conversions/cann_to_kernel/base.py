@@ -41,12 +41,21 @@ def _buffer_attr(space: str, size: int, role: str) -> kernel.BufferAttr:
     return got
 
 
+#: (tiling fields, buffers) -> their TilingAttr and ArrayAttr of BufferAttr (immutable; the
+#: kernels of one op kind and shape share a memoized tiling)
+_PLAN_ATTRS: dict[tuple, tuple[kernel.TilingAttr, ArrayAttr]] = {}
+
+
 def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
-    return {
-        "block_dim": i64_attr(block_dim),
-        "tiling": kernel.TilingAttr(fields),
-        "buffers": ArrayAttr([_buffer_attr(b.space, b.size, b.role) for b in buffers]),
-    }
+    key = (tuple((k, int(v)) for k, v in fields.items()),
+           tuple((str(b.space), int(b.size), str(b.role)) for b in buffers))
+    got = _PLAN_ATTRS.get(key)
+    if got is None:
+        got = (kernel.TilingAttr(dict(key[0])),
+               ArrayAttr([_buffer_attr(*b) for b in key[1]]))
+        if len(_PLAN_ATTRS) < 65536:
+            _PLAN_ATTRS[key] = got
+    return {"block_dim": i64_attr(block_dim), "tiling": got[0], "buffers": got[1]}
 
 
 class ChipPattern(RewritePattern):

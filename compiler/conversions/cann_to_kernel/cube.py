@@ -274,7 +274,7 @@ def replace_with_epilogue(rewriter: PatternRewriter, op: Operation, fk, new: Ope
         return
     from compiler.transforms.fusion.auto import live_uses
 
-    rewriter.replace_op(fk, new)
+    rewriter.replace(fk, new)
     live = live_uses(op.results[0])
     for u in [u.operation for u in op.results[0].uses if u.operation not in live]:
         rewriter.erase(u)  # a dead TransData a layout rewrite left

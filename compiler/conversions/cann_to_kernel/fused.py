@@ -40,6 +40,8 @@ from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype, numpy_from_dense
 
+_ZERO = FloatAttr(0.0, f32)  # the Duplicate of a select's zero tile (immutable: one)
+
 
 def emit_region(body: Body, fk: cann.FusedKernelOp, shape: list[int],
                 load_input: Callable[[int], SSAValue], et_of: Callable[[object], object],
@@ -399,7 +401,7 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
     mask = body.load(first, [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params)
     # a select, not a multiply: f(0) may be inf or NaN on a padding lane (rsqrt of a zero
     # variance), and NaN * 0 is NaN
-    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": FloatAttr(0.0, f32)})
+    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": _ZERO})
     return body.vec("SelectV2", [mask, r, zero], [bm, bk], et)
 
 
@@ -441,5 +443,5 @@ def emit_pool_prologue(body: Body, p: cann.MaxPoolOp | cann.AvgPoolOp, a_params:
     _, _, hp, wp, _ = p.y.type.get_shape()
     mask = body.load(body.args[0], [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params,
                      in_hw=[hp, wp])
-    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": FloatAttr(0.0, f32)})
+    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": _ZERO})
     return body.vec("SelectV2", [mask, acc, zero], [bm, bk], et)
