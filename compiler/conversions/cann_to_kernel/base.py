@@ -59,6 +59,10 @@ def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
 
 
 class ChipPattern(RewritePattern):
+    """A lowering on a chip.  A pattern whose match starts with a test of the op's class says it
+    in `applies_to` too (compiler/ir/rewriting.py `roots`): the walker then tries it only on those
+    classes, and puts no op on its worklist that no pattern applies to."""
+
     def __init__(self, chip: ChipProfile, failures: list[tuple[Operation, str]], impl=None):
         from compiler.conversions.cann_to_kernel.implmode import ImplMode
 

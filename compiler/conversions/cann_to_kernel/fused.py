@@ -34,6 +34,7 @@ from compiler.conversions.cann_to_kernel.base import (
     row_major,
     stored_as,
 )
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
 from compiler.target.tiling import TilingError, vector_tiling
@@ -128,6 +129,8 @@ class FusedKernelToVectorBody(ChipPattern):
     result's padding, where f(0) need not be 0): per core, UB tiles of the flat
     result; the inputs loaded at the tile's index, the body's ops as kernel.vec on the tile.
     The tiling counts the body's live tiles (compiler/transforms/fusion/auto.py live_tiles)."""
+
+    applies_to = roots(cann.FusedKernelOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.FusedKernelOp):

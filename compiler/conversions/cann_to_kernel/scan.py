@@ -30,6 +30,7 @@ from compiler.conversions.cann_to_kernel.base import (
     kernel_op,
     prod,
 )
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import shape_of
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
@@ -42,6 +43,8 @@ SCAN_BUFFERS = 3
 
 class CumsumToVectorBody(ChipPattern):
     """cann.Cumsum on a row-major tensor with static shapes -> a scan kernel (module docstring)."""
+
+    applies_to = roots(cann.CumsumOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.CumsumOp):
