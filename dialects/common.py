@@ -98,10 +98,22 @@ def string_attr(text: str) -> StringAttr:
     return got
 
 
+#: id(array attribute) -> (the attribute, its ints): attributes are immutable, and unpacking one
+#: costs ten lookups (a conv's strides / pads are read by every pass that looks at the conv).
+#: The entry holds the attribute, so no id is reused while it is cached.
+_INTS: dict[int, tuple[Attribute, tuple[int, ...]]] = {}
+
+
 def ints(attr: Attribute) -> tuple[int, ...]:
+    hit = _INTS.get(id(attr))
+    if hit is not None and hit[0] is attr:
+        return hit[1]
     if not isinstance(attr, DenseArrayBase):
         raise TypeError(f"expected a dense array attribute, got {attr}")
-    return tuple(int(v) for v in cast("DenseArrayBase[IntegerType]", attr).get_values())
+    got = tuple(int(v) for v in cast("DenseArrayBase[IntegerType]", attr).get_values())
+    if len(_INTS) < 65536:
+        _INTS[id(attr)] = (attr, got)
+    return got
 
 
 def check_len(op_name: str, attr_name: str, attr: DenseArrayBase, n: int) -> tuple[int, ...]:
@@ -245,6 +257,8 @@ class EnumProperties(FastBuilt):
     def __post_init__(self):
         for name, attr_type in enum_properties(type(self)).items():
             v = self.properties.get(name)
+            if type(v) is attr_type:  # already the member's attribute (no StringAttr)
+                continue
             if isinstance(v, StringAttr) and v.data in attr_type.enum_type._value2member_map_:
                 self.properties[name] = attr_type.of(v.data)
         super().__post_init__()

@@ -91,3 +91,42 @@ def test_dict_attr_is_one_per_distinct_entries_and_equals_a_fresh_one():
     assert a == DictionaryAttr({"c0": i64_attr(16), "pads": int_array([0, 1])})
     assert dict_attr({"pads": int_array([0, 1]), "c0": i64_attr(16)}) is not a  # order kept
     assert string_attr("Mul") is string_attr("Mul") and string_attr("Mul") == StringAttr("Mul")
+
+
+def _fields(op) -> dict:
+    """Every field of an op, values by what they refer to (uses as (op, index) pairs)."""
+    f = dict(vars(op))
+    f["_operand_uses"] = [(u.operation, u.index) for u in op._operand_uses]
+    f["results"] = [(type(r), r.type, r.op, r.index, r.first_use) for r in op.results]
+    f["regions"] = [r.parent for r in op.regions]
+    return f
+
+
+def test_create_op_leaves_the_fields_operation_create_leaves():
+    from compiler.ir.build import create_op
+
+    ops = []
+    for fast in (False, True):
+        blk = Block(arg_types=[kernel.memref([4, 16], f32, "GM"), IndexType(), IndexType()])
+        kw = dict(operands=(blk.args[0], blk.args[1], blk.args[1]),
+                  result_types=(kernel.memref([4, 16], f32, "UB"),),
+                  properties={"view": kernel.LoadViewAttr.of("img2col"),
+                              "params": DictionaryAttr({"c0": i64_attr(16)})})
+        op = create_op(kernel.LoadOp, **kw) if fast else kernel.LoadOp.create(**kw)
+        ops.append((op, blk))
+    (a, blk_a), (b, blk_b) = ops
+    assert type(b) is kernel.LoadOp
+    fa, fb = _fields(a), _fields(b)
+    assert list(fa) == list(fb)
+    for k in fa:
+        if k in ("_operands", "_operand_uses", "results"):
+            continue
+        assert fa[k] == fb[k], k
+    assert [blk_a.args.index(v) for v in a.operands] == [blk_b.args.index(v) for v in b.operands]
+    assert [i for _, i in fa["_operand_uses"]] == [i for _, i in fb["_operand_uses"]]
+    assert all(o is a for o, _ in fa["_operand_uses"]) and all(o is b for o, _ in fb["_operand_uses"])
+    assert [(t, i) for _, t, _, i, _ in fa["results"]] == [(t, i) for _, t, _, i, _ in fb["results"]]
+    assert all(r.op is b for r in b.results) and type(b.results) is type(a.results)
+    # each value's uses in the same order (a value used twice: the later operand first)
+    assert [u.index for u in blk_a.args[1].uses] == [u.index for u in blk_b.args[1].uses]
+    assert _generic(a) == _generic(b)

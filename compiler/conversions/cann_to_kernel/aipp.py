@@ -29,7 +29,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, kernel_op, stored_as
 from compiler.interpreters.aipp_impl import params
-from compiler.ir.rewriting import with_loc
+from compiler.ir.rewriting import roots, with_loc
 from compiler.target.formats import Format
 from dialects import cann, kernel
 from dialects.common import dense_from_numpy
@@ -51,6 +51,8 @@ def coefficients(p: dict, channels: int, c0: int) -> np.ndarray:
 
 
 class AippToVectorBody(ChipPattern):
+    applies_to = roots(cann.AippOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.AippOp):
             return

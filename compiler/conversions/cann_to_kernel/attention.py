@@ -27,7 +27,7 @@ from compiler.conversions.cann_to_kernel.cube import gemm_kernel
 from compiler.conversions.cann_to_kernel.fused import emit_region
 from compiler.conversions.cann_to_kernel.reduction_prologue import live_tiles_of
 from compiler.conversions.cann_to_kernel.vector import cast_tile, softmax_kernel, softmax_rows
-from compiler.ir.rewriting import with_loc
+from compiler.ir.rewriting import roots, with_loc
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format
@@ -47,6 +47,8 @@ class MultiHeadAttentionToKernels(ChipPattern):
     On FRACTAL_NZ (assign-layouts' "attention" rule: y [B, S, N*D]) the first GEMM reads x as
     NZ tiles and the last writes each head's [S, D] block into its columns of y as NZ tiles;
     the workspaces between them stay row-major."""
+
+    applies_to = roots(cann.FusedMultiHeadAttentionOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.FusedMultiHeadAttentionOp):
@@ -200,6 +202,8 @@ class AttentionToKernels(ChipPattern):
       p   = softmax(mask(s)) (last axis)  vector (the mask inside: masked_softmax_ops)
       y   = p @ v               cube   (BSND: written in place into y [B, S, N, D])."""
 
+    applies_to = roots(cann.FusedAttentionOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.FusedAttentionOp):
             return
@@ -263,6 +267,8 @@ class GatedMatMulToKernels(ChipPattern):
     """FusedGatedMatMul -> two kernels through a GM workspace h [M, 2F] (M = rows of x):
       h = x @ weight + bias                       cube
       y = activation(h[:, :F]) * h[:, F:]         vector (the halves read in place)."""
+
+    applies_to = roots(cann.FusedGatedMatMulOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.FusedGatedMatMulOp):

@@ -8,7 +8,6 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from xdsl.dialects.builtin import (
-    UNKNOWN_LOC,
     ArrayAttr,
     DictionaryAttr,
     IndexType,
@@ -21,6 +20,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from compiler.ir.build import create_op
 from compiler.ir.rewriting import with_loc
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format, ceil_div
@@ -41,15 +41,28 @@ def _buffer_attr(space: str, size: int, role: str) -> kernel.BufferAttr:
     return got
 
 
+#: (tiling fields, buffers) -> their TilingAttr and ArrayAttr of BufferAttr (immutable; the
+#: kernels of one op kind and shape share a memoized tiling)
+_PLAN_ATTRS: dict[tuple, tuple[kernel.TilingAttr, ArrayAttr]] = {}
+
+
 def kernel_props(block_dim: int, fields: dict[str, int], buffers) -> dict:
-    return {
-        "block_dim": i64_attr(block_dim),
-        "tiling": kernel.TilingAttr(fields),
-        "buffers": ArrayAttr([_buffer_attr(b.space, b.size, b.role) for b in buffers]),
-    }
+    key = (tuple((k, int(v)) for k, v in fields.items()),
+           tuple((str(b.space), int(b.size), str(b.role)) for b in buffers))
+    got = _PLAN_ATTRS.get(key)
+    if got is None:
+        got = (kernel.TilingAttr(dict(key[0])),
+               ArrayAttr([_buffer_attr(*b) for b in key[1]]))
+        if len(_PLAN_ATTRS) < 65536:
+            _PLAN_ATTRS[key] = got
+    return {"block_dim": i64_attr(block_dim), "tiling": got[0], "buffers": got[1]}
 
 
 class ChipPattern(RewritePattern):
+    """A lowering on a chip.  A pattern whose match starts with a test of the op's class says it
+    in `applies_to` too (compiler/ir/rewriting.py `roots`): the walker then tries it only on those
+    classes, and puts no op on its worklist that no pattern applies to."""
+
     def __init__(self, chip: ChipProfile, failures: list[tuple[Operation, str]], impl=None):
         from compiler.conversions.cann_to_kernel.implmode import ImplMode
 
@@ -136,10 +149,11 @@ def params_attr(params: dict) -> DictionaryAttr:
 class Body:
     """Builds a kernel body: GM block arguments, then nested cores / for regions.
 
-    Each op is made by `Operation.create` (what compiler/ir/build.py's `build` ends in): every
-    Body op has at most one variadic operand group and no segment sizes, so its operands are the
-    flat list.  A cores / for op joins its parent block when its own block is complete (the ops
-    added to the inner block then check a short parent chain; the order is the same)."""
+    Each op is made by compiler/ir/build.py's `create_op` (Operation.create's op, as `build`
+    makes it): every Body op has at most one variadic operand group and no segment sizes, so its
+    operands are the flat list.  A cores / for op joins its parent block when its own block is
+    complete (the ops added to the inner block then check a short parent chain; the order is the
+    same)."""
 
     def __init__(self, types):
         self.block = Block(arg_types=[kernel.memref(t.get_shape(), t.element_type, "GM")
@@ -152,8 +166,7 @@ class Body:
         return op.results[0] if op.results else op
 
     def _new(self, cls, operands, result_types, properties):
-        op = cls.create(operands=operands, result_types=result_types, properties=properties,
-                        location=UNKNOWN_LOC)
+        op = create_op(cls, operands, result_types, properties)
         self.cur.add_op(op)
         return op
 
@@ -165,7 +178,7 @@ class Body:
         blk = Block(arg_types=[_INDEX] * len(grid))
         outer, self.cur = self.cur, blk
         yield list(blk.args)
-        blk.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
+        blk.add_op(create_op(kernel.YieldOp))
         self.cur = outer
         self._new(kernel.CoresOp, (), (), {"grid": int_array(grid), "tile": int_array(tile)}) \
             .add_region(Region(blk))
@@ -175,7 +188,7 @@ class Body:
         blk = Block(arg_types=[_INDEX])
         outer, self.cur = self.cur, blk
         yield blk.args[0]
-        blk.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
+        blk.add_op(create_op(kernel.YieldOp))
         self.cur = outer
         self._new(kernel.ForOp, (base,), (), {"extent": attr_of(extent), "step": attr_of(step),
                                               "limit": attr_of(limit)}).add_region(Region(blk))
@@ -203,7 +216,7 @@ class Body:
                   {"view": kernel.StoreViewAttr.of(view), "params": params_attr(params)})
 
     def region(self) -> Region:
-        self.block.add_op(kernel.YieldOp.create(location=UNKNOWN_LOC))
+        self.block.add_op(create_op(kernel.YieldOp))
         return Region(self.block)
 
 

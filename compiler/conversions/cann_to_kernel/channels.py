@@ -24,7 +24,7 @@ from compiler.conversions.cann_to_kernel.base import (
     kernel_op,
     prod,
 )
-from compiler.ir.rewriting import with_loc
+from compiler.ir.rewriting import roots, with_loc
 from compiler.ir.typed import shape_of
 from compiler.target.formats import Format
 from dialects import cann, kernel
@@ -86,6 +86,8 @@ class ReshapeChannelsToKernel(ChipPattern):
     """Reshape with an NC1HWC0 operand or result (assign-layouts' `reshape-c`): a kernel.view
     when the bytes are the same (_view_ok), else a vector kernel moving rows (n, h, w) between
     NC1HWC0 and FRACTAL_NZ [M, C] (the NZ padding rows past M and padding lanes written zero)."""
+
+    applies_to = roots(cann.ReshapeOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ReshapeOp):

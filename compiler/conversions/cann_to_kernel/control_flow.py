@@ -25,6 +25,8 @@ _KINDS = {
 
 
 class ControlFlowToKernel(ChipPattern):
+    applies_to = staticmethod(_KINDS.__contains__)
+
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         kind = _KINDS.get(type(op))
         if kind is None:

@@ -26,6 +26,7 @@ from compiler.conversions.cann_to_kernel.fused import (
     pool_prologue_lowerable,
     prologue_lowerable,
 )
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format, c0_for, group_enlargement
@@ -63,6 +64,8 @@ class ConvToCubeBody(ChipPattern):
     tile from that kernel's inputs in UB (fused.emit_prologue: img2col loads, the body, the pad
     mask) and moves it UB -> L1; the FusedKernel is erased once no conv reads it.  A conv whose x
     is a pool marked `prologue` reads the pool's input instead (fused.emit_pool_prologue)."""
+
+    applies_to = roots(*CONV_OPS)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, CONV_OPS):
@@ -274,7 +277,7 @@ def replace_with_epilogue(rewriter: PatternRewriter, op: Operation, fk, new: Ope
         return
     from compiler.transforms.fusion.auto import live_uses
 
-    rewriter.replace_op(fk, new)
+    rewriter.replace(fk, new)
     live = live_uses(op.results[0])
     for u in [u.operation for u in op.results[0].uses if u.operation not in live]:
         rewriter.erase(u)  # a dead TransData a layout rewrite left
@@ -288,6 +291,8 @@ def flag(attr) -> bool:
 class MatMulToCube(ChipPattern):
     """The MatMulLike ops (MatMulV2, BatchMatMulV2, FusedMatMul) -> kernel.cube on FRACTAL_NZ (or
     ND) operands, bias in UB."""
+
+    applies_to = roots(cann.MatMulLike)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.MatMulLike):

@@ -31,7 +31,7 @@ from compiler.conversions.cann_to_kernel.base import (
     row_major,
     stored_as,
 )
-from compiler.ir.rewriting import with_loc
+from compiler.ir.rewriting import roots, with_loc
 from compiler.ir.typed import elem_of, shape_of, tensor_of
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format
@@ -111,6 +111,8 @@ class PadToVectorBody(ChipPattern):
     """PadD -> kernel.vec_kernel moving rows of the padded result (last storage axis) from the
     input, zero outside it.  On NC1HWC0 (assign-layouts' rule) only H and W are padded."""
 
+    applies_to = roots(cann.PadDOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.PadDOp):
             return
@@ -167,6 +169,8 @@ class TransposeToVectorBody(ChipPattern):
     from GM, as the vector unit's data-move instructions do), stored flat.  An operand in
     NC1HWC0 / FRACTAL_NZ is brought back to its origin by assign-layouts' TransData; anything
     else stored formatted is a diagnostic."""
+
+    applies_to = roots(cann.TransposeDOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.TransposeDOp):
@@ -254,6 +258,8 @@ class ConcatToVectorBody(ChipPattern):
     element p of input i goes to (p // inner_i) * row + offset_i + p % inner_i).  The kernel
     carries `concat_dim` so plan-memory can let the producers write their slabs in place."""
 
+    applies_to = roots(cann.ConcatV2DOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ConcatV2DOp):
             return
@@ -319,6 +325,8 @@ class BroadcastToVectorBody(ChipPattern):
     """BroadcastToD of a row-major tensor -> kernel.vec_kernel: per core, UB tiles of the
     flattened result, each read from x broadcast to the result's shape (the `flat` view's
     numpy broadcasting: a repeated, strided DMA from GM), stored flat."""
+
+    applies_to = roots(cann.BroadcastToDOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.BroadcastToDOp):
@@ -418,6 +426,8 @@ class StridedSliceToVectorBody(ChipPattern):
     """StridedSliceD of a row-major tensor -> kernel.vec_kernel (`slice_kernel`; new / shrunk
     axes only reshape the row-major result)."""
 
+    applies_to = roots(cann.StridedSliceDOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.StridedSliceDOp):
             return
@@ -496,6 +506,8 @@ class SplitToVectorBody(ChipPattern):
     blocks (a split of the stored array), -> one kernel.vec_kernel per part (`slice_kernel`:
     the part's slab [offset, +size) of the split axis); an empty part is an empty constant."""
 
+    applies_to = roots(cann.SplitDOp, cann.SplitVDOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, (cann.SplitDOp, cann.SplitVDOp)):
             return
@@ -546,6 +558,8 @@ class ValuePadToVectorBody(ChipPattern):
     kernel.vec_kernel: per core, UB tiles of rows of the padded result (`padded_rows`: each
     element read from x at its reflected coordinate, or the value outside x), stored as rows."""
 
+    applies_to = roots(cann.PadV2DOp, cann.MirrorPadOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, (cann.PadV2DOp, cann.MirrorPadOp)):
             return
@@ -594,6 +608,8 @@ def nz_batch_view(xt, yt) -> bool:
 class ReshapeToView(ChipPattern):
     """Reshape (Squeeze, ExpandDims) of a row-major tensor -> kernel.view: no kernel.  Also a
     reshape of FRACTAL_NZ that only regroups the batch dims (nz_batch_view)."""
+
+    applies_to = roots(cann.ReshapeOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ReshapeOp):

@@ -34,11 +34,14 @@ from compiler.conversions.cann_to_kernel.base import (
     row_major,
     stored_as,
 )
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype, numpy_from_dense
+
+_ZERO = FloatAttr(0.0, f32)  # the Duplicate of a select's zero tile (immutable: one)
 
 
 def emit_region(body: Body, fk: cann.FusedKernelOp, shape: list[int],
@@ -126,6 +129,8 @@ class FusedKernelToVectorBody(ChipPattern):
     result's padding, where f(0) need not be 0): per core, UB tiles of the flat
     result; the inputs loaded at the tile's index, the body's ops as kernel.vec on the tile.
     The tiling counts the body's live tiles (compiler/transforms/fusion/auto.py live_tiles)."""
+
+    applies_to = roots(cann.FusedKernelOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.FusedKernelOp):
@@ -395,7 +400,7 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
     mask = body.load(first, [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params)
     # a select, not a multiply: f(0) may be inf or NaN on a padding lane (rsqrt of a zero
     # variance), and NaN * 0 is NaN
-    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": FloatAttr(0.0, f32)})
+    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": _ZERO})
     return body.vec("SelectV2", [mask, r, zero], [bm, bk], et)
 
 
@@ -437,5 +442,5 @@ def emit_pool_prologue(body: Body, p: cann.MaxPoolOp | cann.AvgPoolOp, a_params:
     _, _, hp, wp, _ = p.y.type.get_shape()
     mask = body.load(body.args[0], [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params,
                      in_hw=[hp, wp])
-    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": FloatAttr(0.0, f32)})
+    zero = body.vec("Duplicate", [], [bm, bk], et, {"value": _ZERO})
     return body.vec("SelectV2", [mask, acc, zero], [bm, bk], et)

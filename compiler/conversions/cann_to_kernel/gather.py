@@ -25,6 +25,7 @@ from compiler.conversions.cann_to_kernel.base import (
     num_elems,
     prod,
 )
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -41,6 +42,8 @@ def nz_rows_result(yt) -> bool:
 
 
 class GatherToVectorBody(ChipPattern):
+    applies_to = roots(cann.GatherV2DOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.GatherV2DOp):
             return

@@ -19,6 +19,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, attr_of, kernel_op, num_elems, prod
 from compiler.conversions.cann_to_kernel.recurrent import Buf
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -49,6 +50,8 @@ def loop_carried_in_place(op: cann.InplaceUpdateOp) -> bool:
 
 
 class InplaceUpdateToVectorBody(ChipPattern):
+    applies_to = roots(cann.InplaceUpdateOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.InplaceUpdateOp):
             return

@@ -50,7 +50,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, align, kernel_op
-from compiler.ir.rewriting import with_loc
+from compiler.ir.rewriting import roots, with_loc
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import ceil_div
 from dialects import cann, kernel
@@ -100,6 +100,8 @@ def _plan(chip, t_, b_, i_, h_, gates: int, in_bytes: int, states: int, l0c_tile
 
 
 class RecurrentToCube(ChipPattern):
+    applies_to = roots(cann.DynamicRNNOp, cann.DynamicGRUV2Op, cann.TanhRNNOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, (cann.DynamicRNNOp, cann.DynamicGRUV2Op, cann.TanhRNNOp)):
             return

@@ -21,6 +21,7 @@ from compiler.conversions.cann_to_kernel.base import (
     row_major,
     stored_as,
 )
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
 from dialects import cann, kernel
@@ -28,6 +29,8 @@ from dialects.common import numpy_dtype
 
 
 class ResizeToVectorBody(ChipPattern):
+    applies_to = roots(cann.ResizeBilinearV2Op, cann.ResizeNearestNeighborV2Op)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, (cann.ResizeBilinearV2Op, cann.ResizeNearestNeighborV2Op)):
             return

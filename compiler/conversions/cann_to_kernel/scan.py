@@ -31,6 +31,7 @@ from compiler.conversions.cann_to_kernel.base import (
     kernel_op,
     prod,
 )
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import shape_of
 from compiler.target.tiling import TilingError, vector_tiling
 from dialects import cann, kernel
@@ -50,6 +51,8 @@ SCANS = {cann.CumsumOp: ("Cumsum", 0, "RowSum", kernel.AccumulateFn.Add),
 class CumsumToVectorBody(ChipPattern):
     """cann.Cumsum / Cumprod on a row-major tensor with static shapes -> a scan kernel (module
     docstring)."""
+
+    applies_to = roots(cann.CumsumOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ScanOp):

@@ -23,6 +23,7 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
 from compiler.conversions.cann_to_kernel.base import Body, ChipPattern, kernel_op, stored_as
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
 from compiler.target.tiling import TilingError, squeeze_excite_tiling
@@ -31,6 +32,8 @@ from dialects.common import int_array, numpy_dtype
 
 
 class SqueezeExciteToVectorBody(ChipPattern):
+    applies_to = roots(cann.FusedSqueezeExciteOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.FusedSqueezeExciteOp):
             return

@@ -28,6 +28,7 @@ from compiler.conversions.cann_to_kernel.base import (
 )
 from compiler.conversions.cann_to_kernel.cube import flag, replace_with_epilogue
 from compiler.conversions.cann_to_kernel.fused import emit_region
+from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format
@@ -39,6 +40,8 @@ from dialects.common import int_array, ints, numpy_dtype
 class ElementwiseToVectorBody(ChipPattern):
     """Any elementwise cann op (Relu, BiasAdd, unary and binary library ops) -> kernel.vec_kernel:
     per core, UB tiles of the flattened storage data; operands broadcast to the result."""
+
+    applies_to = roots(cann.ReluOp, cann.UnaryCannOp, cann.BiasAddOp, cann.BinaryCannOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         unary = isinstance(op, (cann.ReluOp, cann.UnaryCannOp))
@@ -87,6 +90,10 @@ class GeneralElementwiseToVectorBody(ChipPattern):
     bytes).  An operand must have the result's storage shape and format, or both
     must be row-major (numpy broadcasting of the flat data is then exact)."""
 
+    @staticmethod
+    def applies_to(cls: type[Operation]) -> bool:
+        return getattr(cls, "GENERAL_ELEMENTWISE_FN", None) is not None
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         vfn = getattr(op, "GENERAL_ELEMENTWISE_FN", None)  # the op's class says (dialects/cann)
         if vfn is None:
@@ -129,6 +136,8 @@ class BNInferToVectorBody(ChipPattern):
     """BNInfer -> kernel.vec_kernel: per core, UB tiles of the flattened x; the four per-channel
     parameters are loaded for the tile's channels (`channel_flat`: C1*C0 lanes of NC1HWC0, axis
     1 of NCHW, else the last axis) and y = (x - mean) * rsqrt(variance + eps) * scale + offset."""
+
+    applies_to = roots(cann.BNInferOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.BNInferOp):
@@ -179,6 +188,8 @@ class PoolToVectorBody(ChipPattern):
     cann.FusedKernel whose input #0 is the pool's single-use result (the automatic fusion's
     epilogue: a residual Add after a pool) runs on the reduced [tile, C0] rows before the store,
     its other inputs (stored like the result) loaded as the same rows; the kernel replaces it."""
+
+    applies_to = roots(cann.MaxPoolOp, cann.AvgPoolOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, (cann.MaxPoolOp, cann.AvgPoolOp)):
@@ -356,6 +367,8 @@ class RowsToVectorBody(ChipPattern):
     whole m1 blocks: per batch K1 bursts of j*16*C0 contiguous elements.  Rows rather than whole
     blocks are the unit so that a small M still spreads over all vector cores (BERT's M = 128
     is 8 blocks but 128 rows: 32 cores of 4 rows, K1 bursts of 4*C0 elements each)."""
+
+    applies_to = roots(cann.SoftmaxV2Op, cann.LayerNormOp, cann.AddLayerNormOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, (cann.SoftmaxV2Op, cann.LayerNormOp, cann.AddLayerNormOp)):
@@ -547,6 +560,8 @@ class ReduceToVectorBody(ChipPattern):
           the extent before it, L = the reduced extent, inner = the extent after it; axes in
           several blocks are first moved to the end by a TransposeD (its own kernel).
     Per core, tiles of rows; the reduced axis in UB chunks, each reduced and accumulated."""
+
+    applies_to = roots(cann.ReduceDOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ReduceDOp):
