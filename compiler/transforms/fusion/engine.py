@@ -39,7 +39,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from compiler.ir.diagnostics import CompileError, node_name, one_line
 from compiler.ir.fast_verify import passes
-from compiler.ir.rewriting import with_loc
+from compiler.ir.rewriting import with_loc, with_locs
 from compiler.ir.typed import parent_block_of
 from compiler.transforms.fusion.helpers import full_name, short_name
 from compiler.transforms.fusion.language import Expr, Rule, Stmt
@@ -271,9 +271,15 @@ class RulePattern(RewritePattern):
         subs = self.producers[node.name]
         if not subs or depth == 0:
             return True
-        owners = [v.owner for v in op.operands
-                  if (type(v) is OpResult or isinstance(v, OpResult)) and v.index == 0]
-        return all(any(self.may_match(o, sub, depth - 1) for o in owners) for sub in subs)
+        operands = op.operands
+        for sub in subs:
+            for v in operands:
+                if (type(v) is OpResult or isinstance(v, OpResult)) and v.index == 0 \
+                        and self.may_match(v.owner, sub, depth - 1):
+                    break
+            else:
+                return False
+        return True
 
     # --- constraints ----------------------------------------------------------------------------
 
@@ -470,8 +476,7 @@ class RulePattern(RewritePattern):
             order = {id(o): i for i, o in enumerate(block.ops)} if block is not None else {}
             matched.sort(key=lambda o: order.get(id(o), 0))
         final = new_ops[-1]
-        for o in new_ops:
-            with_loc(o, *matched)
+        with_locs(new_ops, *matched)
         rewriter.insert(new_ops, InsertPoint.before(root))
         saved = 0
         for r, nr in zip(root.results, final.results):
