@@ -3,7 +3,7 @@ walker, and dead-op erasure (xDSL's DCE)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import ArrayAttr, FusedLoc, LocationAttr, ModuleOp, NoneAttr, UnknownLoc
@@ -24,20 +24,27 @@ _OpT = TypeVar("_OpT", bound=Operation)
 def with_loc(new: _OpT, *sources: Operation) -> _OpT:
     """Give `new` the location of the op(s) it replaces (a fused location for several); a
     diagnostic about `new` then also gives the line:col of the first of them."""
+    with_locs([new], *sources)
+    return new
+
+
+def with_locs(news: Sequence[Operation], *sources: Operation) -> None:
+    """`with_loc` for each op of `news`, the location built once."""
     from compiler.ir.diagnostics import record_origin
 
     if sources:
-        record_origin(new, sources[-1])
+        for new in news:
+            record_origin(new, sources[-1])
     locs: list[LocationAttr] = []
     for s in sources:
         for p in loc_parts(s.location):
             if not isinstance(p, UnknownLoc) and p not in locs:
                 locs.append(p)
-    if len(locs) == 1:
-        new.location = locs[0]
-    elif locs:
-        new.location = FusedLoc(ArrayAttr(locs), NoneAttr())
-    return new
+    if not locs:
+        return
+    loc = locs[0] if len(locs) == 1 else FusedLoc(ArrayAttr(locs), NoneAttr())
+    for new in news:
+        new.location = loc
 
 
 def pattern_applies_to(pattern: RewritePattern) -> Callable[[type[Operation]], bool]:

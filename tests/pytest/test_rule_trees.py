@@ -1,4 +1,4 @@
-"""The built-in fusion rules' parse trees are checked in (compiler/transforms/fusion/rule_trees.py,
+"""The built-in fusion rules' parse trees are checked in (compiler/transforms/fusion/rule_trees.json,
 tools/gen_rule_trees.py): current, and a compile's built-in rules load without lark."""
 
 import os

@@ -196,10 +196,11 @@ def _describe(op: Operation) -> str:
     return describe(op)
 
 
-def _grow(root: Operation, taken: set[Operation], allow_escapes: bool = True) -> list[Operation]:
+def _grow(root: Operation, taken: set[Operation], order: dict[Operation, float],
+          allow_escapes: bool = True) -> list[Operation]:
     """The group rooted at `root`, in program order.  A producer whose result is read outside
     the group too joins as an extra output of the kernel (escapes: multi-output fusion) when
-    escape_ok says so."""
+    escape_ok says so.  `order`: the block's ops by position (fuse_pointwise keeps it)."""
     members = {root}
     shape = cann.origin_shape(root.results[0].type)
     escapes = 0
@@ -215,9 +216,9 @@ def _grow(root: Operation, taken: set[Operation], allow_escapes: bool = True) ->
                 if cann.origin_shape(p.results[0].type) != shape:
                     continue
                 escapes_too = any(u.operation not in members for u in p.results[0].uses)
-                if escapes_too and not (allow_escapes and escape_ok(p, members, root)):
+                if escapes_too and not (allow_escapes and escape_ok(p, members, root, order)):
                     continue
-                trial = _in_order(members | {p})
+                trial = _in_order(members | {p}, order)
                 if (escapes or escapes_too) and (_epilogue_input(trial) is not None
                                     or _reads_into_conv(root.results[0])):
                     continue  # an epilogue or a prologue stores no extra output: it stays one
@@ -226,9 +227,9 @@ def _grow(root: Operation, taken: set[Operation], allow_escapes: bool = True) ->
                 members.add(p)
                 escapes += escapes_too
                 changed = True
-    group = _in_order(members)
+    group = _in_order(members, order)
     if allow_escapes and escaping(group) and _has_cycle(group):
-        return _grow(root, taken, allow_escapes=False)
+        return _grow(root, taken, order, allow_escapes=False)
     return group
 
 
@@ -277,12 +278,14 @@ def _chip_of(v: SSAValue):
     return _module_chip(op) if op is not None else get_chip(DEFAULT_CHIP)
 
 
-def escape_ok(p: Operation, members: set[Operation], root: Operation) -> bool:
+def escape_ok(p: Operation, members: set[Operation], root: Operation,
+              order: dict[Operation, float] | None = None) -> bool:
     """Whether p, read outside the group `members` (rooted at `root`) too, may join it with its
     result as an extra output: the result has the root's element type, every outside reader is
     an op of the block (a func.return too), and the cost model gains (extra_output_gain_us > 0).
     No member may depend on an outside reader (a cycle: the kernel would need what needs it):
-    _grow checks the grown group (_has_cycle) and else grows it again without extra outputs."""
+    _grow checks the grown group (_has_cycle) and else grows it again without extra outputs.
+    `order`: the block's ops by position (else found by a walk of the block)."""
     v = p.results[0]
     if elem_of(v) != elem_of(root.results[0]):
         return False
@@ -290,7 +293,8 @@ def escape_ok(p: Operation, members: set[Operation], root: Operation) -> bool:
     outside = [u.operation for u in v.uses if u.operation not in members]
     if any(o.parent_block() is not block for o in outside):
         return False
-    order = {o: i for i, o in enumerate(block.ops)} if block is not None else {}
+    if order is None or any(o not in order for o in outside):
+        order = {o: i for i, o in enumerate(block.ops)} if block is not None else {}
     if any(order[o] < order[root] for o in outside):
         return False  # (a reader before the root: the kernel, at the root, would come too late)
     return extra_output_gain_us(v) > 0  # (the grown group is checked for cycles: _has_cycle)
@@ -309,9 +313,9 @@ def _ancestors(ops, block) -> set[Operation]:
     return seen
 
 
-def _in_order(ops) -> list[Operation]:
-    block = next(iter(ops)).parent_block()
-    return [o for o in block.ops if o in ops]
+def _in_order(ops, order: dict[Operation, float]) -> list[Operation]:
+    """Ops of one block, in program order (`order`: the block's ops by position)."""
+    return sorted(ops, key=order.__getitem__)
 
 
 def live_uses(v: SSAValue) -> list[Operation]:
@@ -466,16 +470,21 @@ def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
                     blocks.append(b)
     for block in blocks:
         taken: set[Operation] = set()
+        # positions of the block's ops, kept as kernels replace groups: a kernel takes its
+        # root's place (just before it; the group is erased), and groups only take ops above
+        # the ones visited (the block is visited bottom up)
+        order: dict[Operation, float] = {o: i for i, o in enumerate(block.ops)}
         for op in reversed(list(block.ops)):
             if op in taken or not _candidate(op):
                 continue
-            group = _grow(op, taken)
+            group = _grow(op, taken, order)
             taken.update(group)
             if len(group) < 2 and _epilogue_input(group) is None:
                 continue  # one op on its own: no kernel saved (a cube op's epilogue saves one)
             escaped = escaping(group)
             fk = build_fused_kernel(group)
             Rewriter.insert_op(fk, _before(group[-1]))
+            order[fk] = order[group[-1]] - 0.5
             group[-1].results[0].replace_all_uses_with(fk.y)
             for ev, er in zip(escaped, fk.extra):
                 ev.replace_all_uses_with(er)  # (the group's own uses are erased with it)

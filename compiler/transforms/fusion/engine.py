@@ -38,7 +38,8 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.ir.diagnostics import CompileError, node_name, one_line
-from compiler.ir.rewriting import with_loc
+from compiler.ir.fast_verify import passes
+from compiler.ir.rewriting import with_loc, with_locs
 from compiler.ir.typed import parent_block_of
 from compiler.transforms.fusion.helpers import full_name, short_name
 from compiler.transforms.fusion.language import Expr, Rule, Stmt
@@ -123,29 +124,36 @@ def _value(x: Any) -> Any:
 #: op class -> (how its operands map to pattern positions, its operand definitions' names):
 #: "flat" (the operand list: not a registered IRDL op), "variadic" (one variadic definition:
 #: the operand list), "none" (a variadic among others: no positions), "single" (single
-#: operands only: the operand list), "named" (optional operands: by name)
-_OPERAND_PLAN: dict[type[Operation], tuple[str, tuple[str, ...]]] = {}
+#: operands only: the operand list), "one_optional" (one optional operand, at the plan's index,
+#: among single ones: the operand list, None at that index when the list is one short),
+#: "named" (several optional operands: by name)
+_OPERAND_PLAN: dict[type[Operation], tuple[str, tuple[str, ...], int]] = {}
 
 
-def _operand_plan(cls: type[Operation]) -> tuple[str, tuple[str, ...]]:
+def _operand_plan(cls: type[Operation]) -> tuple[str, tuple[str, ...], int]:
     from xdsl.irdl import IRDLOperation
 
     plan = _OPERAND_PLAN.get(cls)
     if plan is None:
         if not issubclass(cls, IRDLOperation) or cls.name.startswith("builtin.unregistered"):
-            plan = ("flat", ())
+            plan = ("flat", (), -1)
         else:
             defs = cls.get_irdl_definition().operands
             names = tuple(name for name, _ in defs)
             if len(defs) == 1 and isinstance(defs[0][1], VarOperandDef):
-                plan = ("variadic", names)
+                plan = ("variadic", names, -1)
             elif any(isinstance(d, VarOperandDef) and not isinstance(d, OptOperandDef)
                      for _, d in defs):
-                plan = ("none", names)
+                plan = ("none", names, -1)
+            elif sum(isinstance(d, OptOperandDef) for _, d in defs) == 1:
+                # one optional operand among single ones: present exactly when the operand
+                # list is full (xDSL gives it what the single operands leave)
+                k = next(i for i, (_, d) in enumerate(defs) if isinstance(d, OptOperandDef))
+                plan = ("one_optional", names, k)
             elif any(isinstance(d, OptOperandDef) for _, d in defs):
-                plan = ("named", names)
+                plan = ("named", names, -1)
             else:
-                plan = ("single", names)
+                plan = ("single", names, -1)
         _OPERAND_PLAN[cls] = plan
     return plan
 
@@ -155,7 +163,7 @@ def operand_values(op: Operation, n: int) -> list[SSAValue | None] | None:
     (an absent optional operand is None, wherever it sits), else the flat operand list.  None
     when the op does not have that shape.  (How a class's operands map is found once per
     class: `_operand_plan`.)"""
-    kind, names = _operand_plan(type(op))
+    kind, names, opt = _operand_plan(type(op))
     if kind == "variadic":
         # one variadic operand (e.g. FusedKernel's inputs): matched by position, at most n of them
         # (missing trailing positions are None: only optional operands `v?` accept them)
@@ -169,7 +177,11 @@ def operand_values(op: Operation, n: int) -> list[SSAValue | None] | None:
             return None
         return ops + [None] * (n - len(ops))
     vals: list[SSAValue | None] = list(op.operands)
-    if kind == "named" or len(vals) != len(names):
+    if kind == "one_optional" and len(vals) == len(names) - 1:
+        vals.insert(opt, None)
+    elif kind == "one_optional" and len(vals) == len(names):
+        pass
+    elif kind != "single" or len(vals) != len(names):
         vals = [getattr(op, name) for name in names]
     if len(vals) > n:
         if any(v is not None for v in vals[n:]):
@@ -187,10 +199,14 @@ class RulePattern(RewritePattern):
         self.stats = stats
         self.nodes = {n.name: n for n in rule.nodes}
         self.internal = [n for n in rule.nodes[:-1] if not n.shared]
-        #: op -> position in walk order, set by `run_rules` (None: used standalone).  Ops
-        #: created since it was computed have no entry; the relative order of the others
-        #: never changes during fusion (ops are only inserted before a root and erased).
-        self.positions: dict[Operation, int] | None = None
+        #: node name -> the nodes its operands name (each must produce one of its operands)
+        self.producers = {n.name: [self.nodes[p.name] for p in n.operands if p.name in self.nodes]
+                          for n in rule.nodes}
+        #: op -> position in walk order, set by `run_rules` (None: used standalone; `_OpIndex`
+        #: keeps it).  Ops created since it was computed may have no entry; the relative order
+        #: of the others never changes during fusion (ops are only inserted before a root and
+        #: erased).
+        self.positions: dict[Operation, float] | None = None
 
     # --- matching ----------------------------------------------------------------------------
 
@@ -243,6 +259,27 @@ class RulePattern(RewritePattern):
         env = dict(env)
         env[p.name] = v
         yield from self._operands(pats, vals, i + 1, env)
+
+    def may_match(self, op: Operation, node, depth: int = 3) -> bool:
+        """A necessary condition of a structural match of `node` at `op`, cheap to test: the
+        op's name is one of the node's, and each node the node's operands name is the op name
+        of some operand's producer (result #0) where it may match in turn (`depth` levels
+        down).  A structural mismatch records no rejection: a root this rejects is one
+        `matches` yields nothing for."""
+        if full_name(op) not in node.ops:
+            return False
+        subs = self.producers[node.name]
+        if not subs or depth == 0:
+            return True
+        operands = op.operands
+        for sub in subs:
+            for v in operands:
+                if (type(v) is OpResult or isinstance(v, OpResult)) and v.index == 0 \
+                        and self.may_match(v.owner, sub, depth - 1):
+                    break
+            else:
+                return False
+        return True
 
     # --- constraints ----------------------------------------------------------------------------
 
@@ -322,7 +359,7 @@ class RulePattern(RewritePattern):
         """(env, replacement ops) of the first match at root `op` that passes the constraints
         and builds (each failure recorded in the stats); None when there is none.  The IR is
         not changed (`apply` does that)."""
-        if full_name(op) not in self.rule.root.ops:
+        if not self.may_match(op, self.rule.root):
             return None
         for env in self.matches(op):
             try:
@@ -418,6 +455,8 @@ class RulePattern(RewritePattern):
         else:
             rtype = root.results[0].type
         op = cls(operands=operands, result_types=[rtype], properties=props)
+        if not op.regions and passes(op):  # (the fast check of one op: compiler/ir/fast_verify)
+            return op
         try:  # an invalid replacement is the rule file's mistake: name it, not the model
             op.verify()
         except VerifyException as e:
@@ -437,8 +476,7 @@ class RulePattern(RewritePattern):
             order = {id(o): i for i, o in enumerate(block.ops)} if block is not None else {}
             matched.sort(key=lambda o: order.get(id(o), 0))
         final = new_ops[-1]
-        for o in new_ops:
-            with_loc(o, *matched)
+        with_locs(new_ops, *matched)
         rewriter.insert(new_ops, InsertPoint.before(root))
         saved = 0
         for r, nr in zip(root.results, final.results):
@@ -518,42 +556,113 @@ def run_rules(module: Operation, rules: list[Rule], ctx: Context, stats: Stats,
             if ctx.get_optional_op(st.op) is None:
                 stats.inactive[p.rule.name] = f"replacement op {st.op} is not registered"
     active = [p for p in patterns if p.rule.name not in stats.inactive]
-    # Ops by name (and walk positions), rebuilt only after a rule changed the module: each
-    # rule visits the ops of its root names, in walk order, as they were when it started -
-    # what a walk of the whole module per rule gave, without the walk.
+    # Ops by name (and walk positions), kept across rewrites (`_OpIndex`): each rule visits
+    # the ops of its root names, in walk order, as they were when it started - what a walk of
+    # the whole module per rule gave, without the walk.  A rule that matched nothing is not
+    # run again until some rule changed the module (`_Progress`).
     # Rules below LATE_PRIORITY (the elementwise chains) only start once the others have
     # reached their fixpoint: they must not take ops a higher rule would fuse in a later round.
     early = [p for p in active if p.rule.priority >= LATE_PRIORITY]
     phases = [early, active] if len(early) < len(active) else [active]
+    index, progress = _OpIndex(module, active), _Progress()
     try:
         for phase in phases:
-            _run_phase(module, phase, active, max_rounds)
+            _run_phase(index, phase, progress, max_rounds)
     finally:
         for p in active:
             p.positions = None
 
 
-def _run_phase(module: Operation, phase: list[RulePattern], active: list[RulePattern],
+class _OpIndex:
+    """The module's ops by name and their walk positions, kept up to date across rewrites
+    instead of rebuilt by a walk after each rule that changed the module.
+
+    A rewrite only inserts ops right before its root and erases ops (`RulePattern.apply`):
+    each new op gets a position between the op before it and the root; an erased op is left
+    in the index and skipped (its parent is None).  When no position fits in between (the
+    root begins its block, the op before it has regions, the gap is spent) the index is
+    rebuilt by a walk when next read."""
+
+    def __init__(self, module: Operation, patterns: list[RulePattern]):
+        self.module = module
+        self.patterns = patterns
+        self.by_name: dict[str, list[Operation]] = {}
+        self.pos: dict[Operation, float] = {}
+        #: names with ops added since their list was last in walk order
+        self.unsorted: set[str] = set()
+        self.stale = True
+
+    def ops(self, names: tuple[str, ...]) -> list[Operation]:
+        """The live ops of these names, in walk order."""
+        if self.stale:
+            self._rebuild()
+        roots = set(names)
+        for name in roots & self.unsorted:
+            live = [o for o in self.by_name[name] if o.parent is not None]
+            live.sort(key=self.pos.__getitem__)
+            self.by_name[name] = live
+            self.unsorted.discard(name)
+        todo = [o for name in roots for o in self.by_name.get(name, ()) if o.parent is not None]
+        if len(roots) > 1:
+            todo.sort(key=self.pos.__getitem__)
+        return todo
+
+    def _rebuild(self) -> None:
+        by_name: dict[str, list[Operation]] = {}
+        pos: dict[Operation, float] = {}
+        for k, o in enumerate(self.module.walk()):
+            by_name.setdefault(full_name(o), []).append(o)
+            pos[o] = k
+        self.by_name, self.pos, self.stale = by_name, pos, False
+        self.unsorted.clear()
+        for q in self.patterns:
+            q.positions = pos
+
+    def inserted(self, new_ops: list[Operation], root: Operation) -> None:
+        """`new_ops` were inserted right before `root`, in order."""
+        if self.stale:
+            return
+        pos = self.pos
+        prev = new_ops[0].prev_op
+        hi = pos.get(root)
+        lo = pos.get(prev) if prev is not None and not prev.regions else None
+        if hi is None or lo is None or any(o.regions for o in new_ops):
+            self.stale = True
+            return
+        step = (hi - lo) / (len(new_ops) + 1)
+        last = lo
+        for k, o in enumerate(new_ops, 1):
+            p = lo + step * k
+            if not last < p < hi:  # (no float left in between)
+                self.stale = True
+                return
+            pos[o] = last = p
+        for o in new_ops:
+            name = full_name(o)
+            self.by_name.setdefault(name, []).append(o)
+            self.unsorted.add(name)
+
+
+@dataclass
+class _Progress:
+    """How the module changed: `version` counts the rule runs that rewrote it; `idle[id(p)]` is
+    the version at which rule p last ran over the module and matched nothing.  Run again at
+    that version - the same module - it would match nothing again: it is not run."""
+
+    version: int = 0
+    idle: dict[int, int] = field(default_factory=dict)
+
+
+def _run_phase(index: _OpIndex, phase: list[RulePattern], progress: _Progress,
                max_rounds: int) -> None:
     """Rule by rule of `phase` over the whole module, until a round changes nothing."""
-    by_name: dict[str, list[Operation]] | None = None
-    pos: dict[Operation, int] = {}
     for _ in range(max_rounds):
         changed = False
         for p in phase:
-            if by_name is None:
-                by_name, pos = {}, {}
-                for k, o in enumerate(module.walk()):
-                    by_name.setdefault(full_name(o), []).append(o)
-                    pos[o] = k
-                for q in active:
-                    q.positions = pos
-            roots = set(p.rule.root_ops)
-            todo = [o for name in roots for o in by_name.get(name, ())]
-            if len(roots) > 1:
-                todo.sort(key=pos.__getitem__)
+            if progress.idle.get(id(p)) == progress.version:
+                continue
             rule_changed = False
-            for op in todo:
+            for op in index.ops(p.rule.root_ops):
                 if op.parent is None:
                     continue
                 found = p.first_match(op)  # (a rewriter only for the roots that match)
@@ -561,11 +670,14 @@ def _run_phase(module: Operation, phase: list[RulePattern], active: list[RulePat
                     continue
                 rewriter = PatternRewriter(op)
                 p.apply(found[0], op, found[1], rewriter)
+                index.inserted(found[1], op)
                 if rewriter.has_done_action:
                     rule_changed = True
             if rule_changed:
                 changed = True
-                by_name = None
+                progress.version += 1
+            else:
+                progress.idle[id(p)] = progress.version
         if not changed:
             break
 

@@ -52,7 +52,7 @@ _PARSER: Any = None
 
 def parser() -> Any:
     """lark's LALR parser of the rule grammar (lark is imported here: a compile whose rule files
-    are all pre-parsed, `rule_trees.py`, never imports it)."""
+    are all pre-parsed, `rule_trees.json`, never imports it)."""
     global _PARSER
     if _PARSER is None:
         from lark import Lark
@@ -107,9 +107,9 @@ def grammar_key(text: str) -> str:
 
 
 def encode_tree(t: Any) -> Any:
-    """lark's parse tree as plain tuples (what `tools/gen_rule_trees.py` writes and
-    `decode_tree` reads): a token (text, terminal, line, column); a tree (rule, line, column,
-    start_pos, end_pos, children), line -1 when it spans no token; None stays None."""
+    """lark's parse tree as plain tuples (what `tools/gen_rule_trees.py` writes, as JSON lists,
+    and `decode_tree` reads): a token (text, terminal, line, column); a tree (rule, line,
+    column, start_pos, end_pos, children), line -1 when it spans no token; None stays None."""
     from lark import Token as LarkToken
 
     if t is None:
@@ -131,14 +131,22 @@ def decode_tree(e: Any) -> Any:
                 None if line == -1 else (line, column, start, end))
 
 
+_TREES = os.path.join(os.path.dirname(__file__), "rule_trees.json")
+_PARSED: dict[str, Any] | None = None
+
+
 def _parse_tree(text: str, path: str) -> Tree:
     """The parse of a rule file: the built-in rule files' parses are checked in
-    (`rule_trees.py`, written by `python -m tools.gen_rule_trees`, a test keeps it current) and
+    (`rule_trees.json`, written by `python -m tools.gen_rule_trees`, a test keeps it current) and
     found by the key of the grammar and the text; any other text is parsed by lark (the LALR
     parse of the built-in rules would be a third of a small model's compile)."""
-    from compiler.transforms.fusion.rule_trees import PARSED
+    global _PARSED
+    if _PARSED is None:
+        import json
 
-    pre = PARSED.get(grammar_key(text))
+        with open(_TREES, encoding="utf-8") as f:
+            _PARSED = json.load(f)
+    pre = _PARSED.get(grammar_key(text))
     if pre is not None:
         return decode_tree(pre)
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
