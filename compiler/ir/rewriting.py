@@ -151,14 +151,19 @@ def erase_dead(root: Operation, only: tuple[type[Operation], ...] = ()) -> bool:
     from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
     erased: set[Operation] = set()
-    work = [op for op in root.walk() if op is not root]  # popped from the end: last op first
+    # Popped from the end: last op first.  An op whose result is read is not dead: it is left
+    # out here (the test is_trivially_dead makes first, without its call), and comes back as a
+    # producer when its last reader goes (a reader nested in an erased op's regions included).
+    work = [op for op in root.walk() if op is not root
+            and not any(r.first_use is not None for r in op.results)]
     while work:
         op = work.pop()
         if op in erased or op.parent is None or (only and not isinstance(op, only)) \
                 or not is_trivially_dead(op):
             continue
-        producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
-        erased.update(op.walk())
+        inside = list(op.walk())
+        producers = [v.owner for o in inside for v in o.operands if isinstance(v.owner, Operation)]
+        erased.update(inside)
         op.parent.erase_op(op)
         work.extend(producers)
     return bool(erased)
