@@ -350,11 +350,9 @@ def element_type_of(dtype: np.dtype) -> IntegerType | AnyFloat:
     raise ValueError(f"numpy dtype {dtype} has no element type here")
 
 
-def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
-    """O(1) in the number of elements: the bytes are taken as they are (xdsl-notes: Weights)."""
-    from xdsl.dialects.builtin import BytesAttr
-
-    array = np.asarray(array, order="C")  # (ascontiguousarray would make a scalar 1-d)
+def dense_type_of(array: np.ndarray) -> TensorType[IntegerType | AnyFloat]:
+    """The type `dense_from_numpy(array)` has (ValueError for a dtype with no element type)."""
+    array = np.asarray(array)
     key = (array.dtype, array.shape)
     typ = _DENSE_TYPES.get(key)  # types are immutable: built once per (dtype, shape)
     if typ is None:
@@ -362,6 +360,15 @@ def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
         typ = TensorType(elt, array.shape)
         if len(_DENSE_TYPES) < 65536:
             _DENSE_TYPES[key] = typ
+    return typ
+
+
+def dense_from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
+    """O(1) in the number of elements: the bytes are taken as they are (xdsl-notes: Weights)."""
+    from xdsl.dialects.builtin import BytesAttr
+
+    array = np.asarray(array, order="C")  # (ascontiguousarray would make a scalar 1-d)
+    typ = dense_type_of(array)
     if array.dtype == np.bool_:
         array = array.astype(np.int8)  # i1 is stored one byte per element
     return DenseIntOrFPElementsAttr(typ, BytesAttr(array.tobytes()))

@@ -178,10 +178,15 @@ def _view_value(v: SSAValue, op: Operation, memo: dict, limit: int | None,
 
 def fold_module(module: ModuleOp) -> int:
     """Fold every foldable op with constant operands into a `cann.Const`; return how many were
-    folded.  Then xDSL's DCE erases what nothing reads any more (the folded ops' operands)."""
+    folded.  Then xDSL's DCE erases what nothing reads any more (the folded ops' operands).
+
+    The values are computed in one walk; a `cann.Const` is built only for a folded op that an op
+    not folded reads (the constant every other fold would build is one nothing reads once its
+    readers are folded too, which the DCE would erase): the same module, without building and
+    erasing the intermediate constants of a chain (BN's Rsqrt(var + eps) * gamma, ...)."""
     from compiler.ir.rewriting import erase_dead, with_loc
     from dialects import cann
-    from dialects.common import dense_from_numpy
+    from dialects.common import dense_from_numpy, dense_type_of
 
     consts: dict[SSAValue, Operation] = {}  # constant results, read when an op needs them
     values: dict[SSAValue, np.ndarray] = {}
@@ -195,7 +200,8 @@ def fold_module(module: ModuleOp) -> int:
             values[v] = arr
         return arr is not None
 
-    folded = 0
+    folded: list[tuple[Operation, np.ndarray]] = []
+    done: set[Operation] = set()
     for op in list(module.walk()):
         if is_constant_op(op):
             consts[op.results[0]] = op
@@ -207,15 +213,22 @@ def fold_module(module: ModuleOp) -> int:
         if out is None:
             continue
         rt = tensor_of(op.results[0])
-        dense = dense_from_numpy(out)  # (np.ascontiguousarray would make a 0-d result 1-d)
-        if shape_of(dense.type) != shape_of(rt):
+        # (the type dense_from_numpy gives: np.ascontiguousarray would make a 0-d result 1-d)
+        if shape_of(dense_type_of(out)) != shape_of(rt):
             continue
-        new = with_loc(cann.ConstOp(dense, rt if rt != dense.type else None), op)
+        values[op.results[0]] = out
+        folded.append((op, out))
+        done.add(op)
+    # last first: a folded op's readers, which come after it, are gone when it goes
+    for op, out in reversed(folded):
         block = parent_block_of(op)
-        block.insert_op_before(new, op)
-        op.results[0].replace_all_uses_with(new.results[0])
-        values[new.results[0]] = out
-        block.erase_op(op)
-        folded += 1
+        result = op.results[0]
+        if any(use.operation not in done for use in result.uses):
+            rt = tensor_of(result)
+            dense = dense_from_numpy(out)
+            new = with_loc(cann.ConstOp(dense, rt if rt != dense.type else None), op)
+            block.insert_op_before(new, op)
+            result.replace_all_uses_with(new.results[0])
+        block.erase_op(op, safe_erase=False)
     erase_dead(module)  # the constants nothing reads any more
-    return folded
+    return len(folded)

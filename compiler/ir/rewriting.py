@@ -148,6 +148,41 @@ def rewrite(module: ModuleOp, patterns: list[RewritePattern], recursive: bool = 
     return walker.rewrite_module(module)
 
 
+#: op class -> whether an op of it has no effect but its results (xDSL's
+#: `would_be_trivially_dead` is then true of every op of the class: memory-effect traits that
+#: are all NoMemoryEffect's own, no terminator, no symbol); a class's traits are fixed when it
+#: is defined
+_EFFECT_FREE_CLASS: dict[type[Operation], bool] = {}
+
+
+def _effect_free_class(cls: type[Operation]) -> bool:
+    from xdsl.dialects.builtin import UnregisteredOp
+    from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect, SymbolOpInterface
+
+    if issubclass(cls, UnregisteredOp):
+        return False
+    effects = cls.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]
+    own = NoMemoryEffect.get_effects.__func__  # type: ignore[attr-defined]
+    return bool(effects) and all(
+        getattr(type(t).get_effects, "__func__", None) is own for t in effects) \
+        and not cls.has_trait(IsTerminator) and not cls.has_trait(SymbolOpInterface)
+
+
+def is_dead(op: Operation) -> bool:
+    """xDSL's `is_trivially_dead(op)`, the class's answer to its effects memoized."""
+    if any(r.first_use is not None for r in op.results):
+        return False
+    cls = type(op)
+    free = _EFFECT_FREE_CLASS.get(cls)
+    if free is None:
+        free = _EFFECT_FREE_CLASS[cls] = _effect_free_class(cls)
+    if free:
+        return True
+    from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
+
+    return would_be_trivially_dead(op)
+
+
 def erase_dead(root: Operation, only: tuple[type[Operation], ...] = ()) -> bool:
     """Erase the ops under `root` that nothing reads and that have no other effect (Pure ops,
     transitively), as xDSL's DCE decides (`is_trivially_dead`): a worklist from the last op
@@ -155,17 +190,20 @@ def erase_dead(root: Operation, only: tuple[type[Operation], ...] = ()) -> bool:
     on this acyclic IR, without its liveness sweeps over every op).  `only`: erase just ops of
     these types (a pass cleaning up what it made, leaving other unused ops to later passes and
     their diagnostics).  True if anything was erased."""
-    from xdsl.transforms.dead_code_elimination import is_trivially_dead
-
     erased: set[Operation] = set()
-    work = [op for op in root.walk() if op is not root]  # popped from the end: last op first
+    # Popped from the end: last op first.  An op whose result is read is not dead: it is left
+    # out here (the test is_trivially_dead makes first, without its call), and comes back as a
+    # producer when its last reader goes (a reader nested in an erased op's regions included).
+    work = [op for op in root.walk() if op is not root
+            and not any(r.first_use is not None for r in op.results)]
     while work:
         op = work.pop()
         if op in erased or op.parent is None or (only and not isinstance(op, only)) \
-                or not is_trivially_dead(op):
+                or not is_dead(op):
             continue
-        producers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
-        erased.update(op.walk())
+        inside = list(op.walk())
+        producers = [v.owner for o in inside for v in o.operands if isinstance(v.owner, Operation)]
+        erased.update(inside)
         op.parent.erase_op(op)
         work.extend(producers)
     return bool(erased)

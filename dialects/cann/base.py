@@ -11,7 +11,6 @@ from typing import ClassVar
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import (
-    IRDLOperation,
     ParsePropInAttrDict,
     irdl_attr_definition,
     irdl_op_definition,
@@ -25,6 +24,7 @@ from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, OpTrait,
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from compiler.ir.build import FastBuilt
 from compiler.ir.typed import shape_of, tensor_of
 from compiler.target.formats import FORMAT_NAMES, Format, storage_shape
 from dialects.common import EnumProperties, dims_compatible, numpy_dtype, string_enum_attr
@@ -357,7 +357,7 @@ class AlwaysFolded(OpTrait):
 
 
 @irdl_op_definition
-class ConstOp(IRDLOperation):
+class ConstOp(FastBuilt):
     """`%w = cann.Const dense<...> : tensor<...> -> tensor<..., #cann.format<FRACTAL_Z, ...>>`.
 
     The value holds the storage data (already in its device layout); the result type may carry

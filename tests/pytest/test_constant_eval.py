@@ -80,3 +80,44 @@ def test_fuse_folds_the_traits_ops_of_constants():
     names = [o.name for o in m.body.block.ops.first.body.block.ops]
     assert names.count("cann.Const") == 4 and "cann.Relu" in names
     assert "cann.Add" not in names and "cann.FillD" not in names
+
+
+def test_fold_module_builds_one_constant_for_a_chain_read_by_an_op_not_folded():
+    # Neg(Neg(c)) read by a function argument's Add: one cann.Const, where the outer Neg stood
+    # and named by it; a fold that only other folds read (the inner Neg) leaves nothing behind
+    from compiler.interpreters.constant_eval import fold_module
+
+    m, _ = _ops('''
+    func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %c = cann.Const dense<[1.0, -2.0]> : tensor<2xf32> loc("c")
+      %n1 = cann.Neg %c : (tensor<2xf32>) -> tensor<2xf32> loc("n1")
+      %n2 = cann.Neg %n1 : (tensor<2xf32>) -> tensor<2xf32> loc("n2")
+      %a = cann.Add %x, %n2 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> loc("a")
+      func.return %a : tensor<2xf32>
+    }''')
+    assert fold_module(m) == 2
+    const, add, _ = m.body.block.ops.first.body.block.ops
+    assert isinstance(const, cann.ConstOp) and add.operands[1] is const.results[0]
+    assert str(const.location) == 'loc("n2")'
+    np.testing.assert_array_equal(constant_value(const.results[0]), np.array([1.0, -2.0], np.float32))
+
+
+def test_erase_dead_erases_a_producer_read_only_inside_an_erased_op():
+    # %c is read only by a Neg nested in the region of an unused pure op: erasing that op
+    # leaves %c unread, so it goes too
+    from xdsl.dialects.test import TestPureOp
+    from xdsl.ir import Block, Region
+
+    from compiler.ir.rewriting import erase_dead
+
+    m, ops = _ops('''
+    func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %c = cann.Const dense<[1.0, -2.0]> : tensor<2xf32>
+      func.return %x : tensor<2xf32>
+    }''')
+    c, ret = ops
+    inner = cann.NegOp(operands=[c.results[0]], result_types=[c.results[0].type])
+    holder = TestPureOp(regions=[Region(Block([inner]))], result_types=[c.results[0].type])
+    ret.parent.insert_op_before(holder, ret)
+    assert erase_dead(m)
+    assert [o.name for o in m.body.block.ops.first.body.block.ops] == ["func.return"]
