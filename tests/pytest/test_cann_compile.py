@@ -644,3 +644,16 @@ def test_svg_outlines_the_fused_groups(tmp_path):
     # the fused op; after fusion: the one fused op.
     assert 'class="cluster"' in text and "FusedConv2D" in text
     assert 'stroke-dasharray' in text
+
+
+def test_tensorflow_imported_in_a_paused_compile_is_not_left_young():
+    # cann-compile imports TensorFlow inside its paused compile (cycle_collection_paused): its
+    # ~3*10^5 objects must not stay in the youngest generation, which the first collection after
+    # the compile scans; nothing stays frozen and the collector stays as it was (paused).
+    code = ("import gc; gc.disable(); from compiler.frontend.tf_loader import tensorflow; "
+            "tensorflow(); print(len(gc.get_objects(0)), gc.get_freeze_count(), gc.isenabled())")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    young, frozen, enabled = r.stdout.split()
+    assert int(young) < 1000 and frozen == "0" and enabled == "False"

@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from compiler.backend.gear_model import MBATCH_INPUT
 from compiler.frontend.shape_spec import parse_named_shapes
 from compiler.ir.diagnostics import CompileError
 from tools.driver.atc_options import option_error
@@ -278,7 +277,7 @@ def compile_gears_to_om(args, spec: GearSpec, compile_one, log_step, warn, out: 
     import sys
     import time
 
-    from compiler.backend.gear_model import write_gears
+    from compiler.backend.gear_model import MBATCH_INPUT, write_gears
     from compiler.backend.memory_plan import read_plan
     from compiler.ir.entry import main_func
 
@@ -351,6 +350,7 @@ def run_gears(args, gears, load_npy) -> int:
     output line starts with `[gear k: shapes]`."""
     import numpy as np
 
+    from compiler.backend.gear_model import MBATCH_INPUT
     from compiler.backend.offline_model import run_planned
     from compiler.interpreters.aipp_impl import framework_inputs  # AIPP'd raw images
     from compiler.interpreters.execute import check_inputs, random_inputs
