@@ -52,7 +52,7 @@ class CumsumToVectorBody(ChipPattern):
     """cann.Cumsum / Cumprod on a row-major tensor with static shapes -> a scan kernel (module
     docstring)."""
 
-    applies_to = roots(cann.CumsumOp)
+    applies_to = roots(cann.ScanOp)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ScanOp):
