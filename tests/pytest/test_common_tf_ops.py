@@ -16,8 +16,15 @@ def _quarters(shape, seed=0):
     return (rng.integers(-12, 12, shape) / 4).astype("float32")
 
 
-def _float_model():
+def _lambda_model(f, shape, batch_size=1):
+    """A Keras model of one Lambda layer applying f to an input `x` of `shape`."""
     import keras
+
+    x = keras.Input(shape, batch_size=batch_size, name="x")
+    return keras.Model(x, keras.layers.Lambda(f)(x))
+
+
+def _float_model():
     import tensorflow as tf
 
     def f(x):
@@ -37,8 +44,7 @@ def _float_model():
         parts = tf.unstack(tf.reshape(x, (1, 4, 2, 4)), axis=2)
         return r + tf.reshape(tf.concat([parts[1] * 3.0, parts[0]], axis=-1), (1, 4, 8))
 
-    x = keras.Input((4, 8), name="x")
-    return keras.Model(x, keras.layers.Lambda(f)(x))
+    return _lambda_model(f, (4, 8), batch_size=None)
 
 
 def test_rounding_activations_and_predicates_match_tf(tmp_path, capsys):
@@ -65,7 +71,6 @@ def test_integer_floor_division_and_one_hot_match_tf(tmp_path, capsys):
 
 
 def _top_k_model():
-    import keras
     import tensorflow as tf
 
     def f(x):
@@ -75,8 +80,7 @@ def _top_k_model():
         w, j = tf.math.top_k(tf.reshape(x, (1, 32)), k=32)  # k = n: a full descending sort
         return v, i, w + tf.cast(j, tf.float32)
 
-    x = keras.Input((4, 8), batch_size=1, name="x")
-    return keras.Model(x, keras.layers.Lambda(f)(x))
+    return _lambda_model(f, (4, 8))
 
 
 def test_top_k_values_and_indices_match_tf(tmp_path, capsys):
@@ -128,15 +132,13 @@ def test_gather_nd_matches_tf(tmp_path, capsys):
 
 
 def _atan2_model():
-    import keras
     import tensorflow as tf
 
     def f(x):
         # every quadrant, the axes and atan2(0, 0) = 0 (quarters include zeros)
         return tf.math.atan2(x, tf.reverse(x, axis=[-1]))
 
-    x = keras.Input((4, 8), batch_size=1, name="x")
-    return keras.Model(x, keras.layers.Lambda(f)(x))
+    return _lambda_model(f, (4, 8))
 
 
 def test_atan2_matches_tf(tmp_path, capsys):
@@ -145,15 +147,13 @@ def test_atan2_matches_tf(tmp_path, capsys):
 
 
 def _cumprod_model():
-    import keras
     import tensorflow as tf
 
     def f(x):
         # inclusive along the last axis, exclusive and reversed along axis 1
         return tf.math.cumprod(x, axis=-1), tf.math.cumprod(x, axis=1, exclusive=True, reverse=True)
 
-    x = keras.Input((4, 8), batch_size=1, name="x")
-    return keras.Model(x, keras.layers.Lambda(f)(x))
+    return _lambda_model(f, (4, 8))
 
 
 def test_cumprod_matches_tf(tmp_path, capsys):
