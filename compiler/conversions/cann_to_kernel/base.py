@@ -82,6 +82,20 @@ class ChipPattern(RewritePattern):
             self.fail(op, msg)
         return msg is not None
 
+    def cube_formats_or_fail(self, op, filter_format: Format, x_what: str = "NC1HWC0"):
+        """(x's, filter's) storage formats of a conv-like op whose x is NC1HWC0 and filter
+        `filter_format`, with a format on y and static shapes; else None after a diagnostic at
+        the op (the layouts come from assign-layouts)."""
+        xf, wf = cann.format_of(op.x.type), cann.format_of(op.filter.type)
+        if xf is None or xf.fmt != Format.NC1HWC0 or wf is None or wf.fmt != filter_format \
+                or cann.format_of(op.y.type) is None:
+            self.fail(op, f"{op.name}: x must be {x_what} and the filter {filter_format}; "
+                          "run assign-layouts before cann-to-kernel")
+            return None
+        if self.fails_on_dynamic_dims(op, op.x.type, op.y.type):
+            return None
+        return xf, wf
+
     def vector_tiling_or_fail(self, op: Operation, kind: str, units: int, n_buffers: int,
                               unit_bytes: int, unit_elems: int = 1, note: str = ""):
         """compiler.target.tiling.vector_tiling on this pattern's chip, or None after a diagnostic at

@@ -83,14 +83,10 @@ class ConvToCubeBody(ChipPattern):
                 self.match_and_rewrite(u, rewriter)
             return
         dwp = op.x.owner if is_depthwise_prologue(op.x.owner) else None
-        xf, wf = cann.format_of(op.x.type), cann.format_of(op.filter.type)
-        if xf is None or xf.fmt != Format.NC1HWC0 or wf is None or wf.fmt != Format.FRACTAL_Z \
-                or cann.format_of(op.y.type) is None:
-            self.fail(op, f"{op.name}: x must be NC1HWC0 and the filter FRACTAL_Z; "
-                          "run assign-layouts before cann-to-kernel")
+        formats = self.cube_formats_or_fail(op, Format.FRACTAL_Z)
+        if formats is None:
             return
-        if self.fails_on_dynamic_dims(op, op.x.type, op.y.type):
-            return
+        _, wf = formats
         et = elem_of(op.x)
         dtype = numpy_dtype(et)
         c0 = c0_for(dtype)

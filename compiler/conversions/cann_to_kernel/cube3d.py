@@ -28,14 +28,11 @@ from dialects.common import numpy_dtype
 def lower_conv3d(pattern: ChipPattern, op: cann.Conv3DOp, rewriter: PatternRewriter) -> None:
     from compiler.conversions.cann_to_kernel.cube import _epilogue, epilogue_tiles, replace_with_epilogue
 
-    xf, wf = cann.format_of(op.x.type), cann.format_of(op.filter.type)
-    if xf is None or xf.fmt != Format.NC1HWC0 or wf is None or wf.fmt != Format.FRACTAL_Z_3D \
-            or cann.format_of(op.y.type) is None:
-        pattern.fail(op, f"{op.name}: x must be NC1HWC0 (the batch view of NDC1HWC0) and the "
-                         "filter FRACTAL_Z_3D; run assign-layouts before cann-to-kernel")
+    formats = pattern.cube_formats_or_fail(op, Format.FRACTAL_Z_3D,
+                                           "NC1HWC0 (the batch view of NDC1HWC0)")
+    if formats is None:
         return
-    if pattern.fails_on_dynamic_dims(op, op.x.type, op.y.type):
-        return
+    _, wf = formats
     et = elem_of(op.x)
     dtype = numpy_dtype(et)
     c0 = c0_for(dtype)
