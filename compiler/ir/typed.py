@@ -54,6 +54,12 @@ def shape_of(x: SSAValue | Attribute) -> tuple[int, ...]:
     return tuple(shaped_of(x).get_shape())
 
 
+def is_static(x: SSAValue | Attribute) -> bool:
+    """True when x (a value or a type) is a tensor with no dynamic dimension."""
+    t = _type(x)
+    return isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape())
+
+
 def elem_of(x: SSAValue | Attribute) -> Attribute:
     """The element type of a tensor or memref value or type."""
     return shaped_of(x).element_type

@@ -43,7 +43,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.ir.rewriting import with_loc
-from compiler.ir.typed import elem_of, shape_of
+from compiler.ir.typed import elem_of, is_static, shape_of
 from compiler.target.formats import c0_for
 from dialects import cann
 from dialects.common import dense_from_numpy, ints, numpy_dtype
@@ -82,8 +82,8 @@ def _const(v: SSAValue) -> np.ndarray | None:
 
 
 def _static(v: SSAValue) -> bool:
-    t = v.type
-    return isinstance(t, TensorType) and cann.format_of(t) is None and all(d >= 0 for d in t.get_shape())
+    """A static tensor with no device format yet."""
+    return is_static(v) and cann.format_of(v.type) is None
 
 
 def _channels_axis_concat(op: Operation) -> TypeGuard[cann.ConcatV2DOp]:

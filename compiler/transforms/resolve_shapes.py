@@ -19,11 +19,11 @@ naming its node.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 
 from compiler.ir.diagnostics import OpError
-from compiler.ir.typed import parent_block_of, shape_of
+from compiler.ir.typed import is_static, parent_block_of, shape_of
 
 #: TensorFlow's integer arithmetic on shapes that `shape_derived` walks through before
 #: tf-to-cann has converted it (every pure cann op is walked through).
@@ -64,10 +64,6 @@ def shape_derived(v: SSAValue) -> bool:
     return shapes > 0
 
 
-def _static(t) -> bool:
-    return isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape())
-
-
 def _replace(op: Operation, new: Operation) -> None:
     from compiler.ir.rewriting import with_loc
 
@@ -83,7 +79,7 @@ def _const_to_attr(op: Operation) -> Operation | None:
     from dialects import cann
     from dialects.common import int_array
 
-    if not _static(op.results[0].type):
+    if not is_static(op.results[0]):
         return None
     if isinstance(op, cann.BroadcastToOp):
         shape = constant_value(op.shape)
@@ -118,7 +114,7 @@ def resolve_module(module: ModuleOp) -> None:
     if not ops:
         return
     for op in ops:
-        if isinstance(op, cann.ShapeOp) and _static(op.x.type):
+        if isinstance(op, cann.ShapeOp) and is_static(op.x):
             et = op.y.type.element_type
             value = np.asarray(shape_of(op.x), numpy_dtype(et))
             _replace(op, cann.ConstOp(dense_from_numpy(value), op.y.type))

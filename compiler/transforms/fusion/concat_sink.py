@@ -29,7 +29,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from compiler.ir.rewriting import rewrite, with_loc
-from compiler.ir.typed import elem_of
+from compiler.ir.typed import elem_of, is_static
 from compiler.transforms.fusion.helpers import const_value
 from dialects import cann
 from dialects.common import dense_from_numpy, numpy_dtype
@@ -50,10 +50,6 @@ SWITCH = Switch()
 
 def _shape(v: SSAValue) -> list[int]:
     return list(cann.origin_shape(v.type))
-
-
-def _static(v: SSAValue) -> bool:
-    return isinstance(v.type, TensorType) and all(d >= 0 for d in v.type.get_shape())
 
 
 def _one_reader(v: SSAValue, op: Operation) -> bool:
@@ -109,7 +105,7 @@ class SinkPointwiseThroughConcat(RewritePattern):
         from compiler.transforms.fusion.auto import tile_fn
 
         if not is_pointwise(op) or tile_fn(op) is None or len(op.results) != 1 \
-                or not all(_static(v) for v in (*op.operands, *op.results)):
+                or not all(is_static(v) for v in (*op.operands, *op.results)):
             return
         cats = [v for v in op.operands if isinstance(v.owner, cann.ConcatV2DOp)]
         if len(cats) != 1 or sum(1 for v in op.operands if v is cats[0]) != 1:
