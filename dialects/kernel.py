@@ -532,6 +532,43 @@ class IndexOp(IRDLOperation):
 
 
 @irdl_op_definition
+class MulIndexOp(IRDLOperation):
+    """`kernel.mul_index %i {by = 96}`: i * by, an offset from a core's block index (Ascend C's
+    `GetBlockIdx() * tileLength`), where one grid index gives two offsets (a row of a workspace
+    and a channel offset: compiler/conversions/cann_to_kernel/squeeze_excite.py)."""
+
+    name = "kernel.mul_index"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$value attr-dict"
+    value = operand_def(IndexType)
+    by = prop_def(IntegerAttr)
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if self.by.value.data < 1:
+            raise VerifyException(f"{self.name}: by must be >= 1")
+
+
+@irdl_op_definition
+class SyncAllOp(IRDLOperation):
+    """`kernel.sync_all`: every core of the kernel waits here until all have arrived (Ascend C
+    `SyncAll()`, the hard all-core barrier of Atlas A2: "when different cores operate on the same
+    global memory with read-after-write dependencies"; hiascend.com atlasascendc_api_07_0204).  It
+    stands between two `kernel.cores` phases of one body: the second phase reads what the first
+    stored to GM.  Its cycle cost is not in the reference: the cost walk charges none, and the
+    perf report says so."""
+
+    name = "kernel.sync_all"
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if not isinstance(parent, BodyKernelOp):
+            raise VerifyException(f"{self.name}: must be in a kernel body, between kernel.cores phases")
+
+
+@irdl_op_definition
 class YieldOp(IRDLOperation):
     name = "kernel.yield"
     assembly_format = "attr-dict"
@@ -1215,7 +1252,7 @@ class DispatchOp(IRDLOperation):
 KERNEL = Dialect(
     "kernel",
     [CubeConv2DOp, VectorOp, TransDataOp, CubeKernelOp, VectorKernelOp, CoresOp, ForOp, IndexOp,
-     YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp,
+     MulIndexOp, SyncAllOp, YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp,
      GatherOp, ScatterOp,
      *CONTROL_KERNEL_OPS, DispatchOp],
     [TilingAttr, BufferAttr, SpaceAttr, VectorFunctionAttr, LoadViewAttr, StoreViewAttr,

@@ -911,6 +911,14 @@ class KernelBodyFunctions(InterpreterFunctions):
     def run_index(self, interp: Interpreter, op: kernel.IndexOp, args):
         return (op.value.value.data,)
 
+    @impl(kernel.MulIndexOp)
+    def run_mul_index(self, interp: Interpreter, op: kernel.MulIndexOp, args):
+        return (int(args[0]) * op.by.value.data,)
+
+    @impl(kernel.SyncAllOp)
+    def run_sync_all(self, interp: Interpreter, op: kernel.SyncAllOp, args):
+        return ()  # each kernel.cores phase has run on every core before the next starts
+
     @impl(kernel.AllocOp)
     def run_alloc(self, interp: Interpreter, op: kernel.AllocOp, args):
         return (np.zeros(_shape(op.result.type), numpy_dtype(op.result.type.element_type)),)

@@ -13,6 +13,8 @@ Every op counts once per turn of the loops around it:
                      `numerics.activate` computes them).  Element bytes: the first operand's (an
                      elementwise Cast f16->f32 is the measured f16 fit), the result's without one.
   kernel.accumulate  like its fn: Add, Max (Maximum), Min (Minimum), Mul, on the accumulator tile
+  kernel.sync_all    nothing (the all-core barrier between two kernel.cores phases, whose busiest
+                     cores' work adds up; the reference gives no figure for the barrier itself)
   kernel.store       MTE3 bytes (UB -> GM, 64 B/cycle per core: reference section 6)
   kernel.load        UB -> L1 (a vector-scaled cube operand, or a conv's A tile computed by a
                      fused prologue, whose kernel.vec ops and pad-mask Mul count as above): bytes at an
@@ -95,6 +97,8 @@ def min_index(v) -> int:
     owner = v.owner
     if isinstance(owner, kernel.IndexOp):
         return owner.value.value.data
+    if isinstance(owner, kernel.MulIndexOp):
+        return min_index(owner.value) * owner.by.value.data
     if isinstance(owner, Block):
         parent = owner.parent_op()
         if isinstance(parent, kernel.ForOp):
@@ -143,6 +147,9 @@ def _walk_block(block: Block, trips: int, cost: BodyCost) -> None:
             _walk_block(op.body.block, trips * trip_count(op), cost)
         elif isinstance(op, kernel.CoresOp):
             _walk_block(op.body.block, trips, cost)  # one core's share: one block
+        elif isinstance(op, kernel.SyncAllOp):  # the phases before and after it add up
+            cost.counts["SyncAll"] = cost.counts.get("SyncAll", 0) + trips
+            cost.aliases["SyncAll"] = "not charged (the reference gives no cycles for a barrier)"
         elif isinstance(op, kernel.VecOp):
             tiles = [*(v.type for v in op.inputs), op.result.type]
             elems = max(_elems(t) for t in tiles)

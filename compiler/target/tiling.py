@@ -369,24 +369,36 @@ def cache_stats() -> dict[str, tuple[int, int]]:
 def squeeze_excite_tiling(n: int, c1: int, hw: int, c0: int, hidden: int, channels: int,
                           elem_bytes: int, chip: ChipProfile) -> VectorTiling:
     """The squeeze-excite gate kernel (compiler/conversions/cann_to_kernel/squeeze_excite.py): one batch per
-    vector core; UB in six equal parts, each holding one of the largest tiles that are live
+    vector core, or, when the batches fill at most half the cores, each batch over `splits` cores
+    (blocksPerSplit channel blocks each; the partial hidden sums pass through a GM workspace of
+    splits x hidden per batch); UB in six equal parts, each holding one of the largest tiles that are live
     together: x chunk and its accumulator [c1Tile, chunkLen, C0], w1 block and its product
     [hidden, c1Tile, C0]; later w2 block and its product [cTile, hidden]."""
     check_extents("SqueezeExcite", N=n, C1=c1, HW=hw, hidden=hidden)
     cores = min(n, chip.vector_cores)
     per_core = ceil_div(n, cores)
     cores = ceil_div(n, per_core)
+    # Too few batches to fill the cores: split each batch's channel blocks over `splits` cores
+    # (two phases with a barrier between: partial hidden sums, then output channels).
+    splits = min(c1, chip.vector_cores // n) if n * 2 <= chip.vector_cores else 1
+    blocks_per_split = ceil_div(c1, max(splits, 1))
+    splits = ceil_div(c1, blocks_per_split)
+    if splits > 1:
+        cores, per_core = n * splits, 1
     part = chip.ub // 6 // elem_bytes  # elements per part
-    if hidden * c0 > part:
+    if hidden * c0 > part or splits * hidden > part:
         raise TilingError(f"SqueezeExcite: a hidden width of {hidden} does not fit {chip.name}'s UB "
                           f"({chip.ub} bytes) with one C0 block of channels")
-    c1_tile = min(c1, part // (hidden * c0))
+    share = blocks_per_split if splits > 1 else c1  # channel blocks one core reduces
+    c1_tile = min(share, part // (hidden * c0))
     chunk = min(hw, max(1, part // (c1_tile * c0)))
-    c_tile = min(align(channels, ALIGN_N), max(ALIGN_N, part // hidden // ALIGN_N * ALIGN_N))
+    c_out = min(channels, share * c0)  # output channels one core computes
+    c_tile = min(align(c_out, ALIGN_N), max(ALIGN_N, part // hidden // ALIGN_N * ALIGN_N))
     fields = {"batch": n, "batchPerCore": per_core, "channels": channels, "hidden": hidden,
-              "channelBlocks": c1,
+              "channelBlocks": c1, "splits": splits, "blocksPerSplit": blocks_per_split,
               "reduceLen": hw, "c1Tile": c1_tile, "chunkLen": chunk, "cTile": c_tile,
-              "totalElems": n * c1 * hw * c0, "elemsPerCore": per_core * c1 * hw * c0}
+              "totalElems": n * c1 * hw * c0,
+              "elemsPerCore": per_core * min(c1, blocks_per_split) * hw * c0}
     buffers = (Buffer("UB", c1_tile * chunk * c0 * elem_bytes, "x"),
                Buffer("UB", c1_tile * chunk * c0 * elem_bytes, "xsum"),
                Buffer("UB", hidden * c1_tile * c0 * elem_bytes, "w1"),
