@@ -102,7 +102,8 @@ func.func @main(%x: {x}, %w1: {t(1, 1, c, cr)}, %b1: {t(cr)}, %w2: {t(1, 1, cr, 
 
 
 @pytest.mark.parametrize("n,hw,c,cr,co,chip", [
-    (2, 5, 40, 10, 24, "Ascend910B3"),     # batch 2 (one batch per core), C not a multiple of C0
+    (2, 5, 40, 10, 24, "Ascend910B3"),     # batch 2 (3 cores a batch), C not a multiple of C0
+    (24, 3, 40, 10, 24, "Ascend910B3"),    # 24 batches: one batch per core, one phase
     (1, 7, 1152, 48, 40, "Ascend910B3"),   # EfficientNetB0's widest SE: several w1 / w2 blocks
     (1, 40, 32, 8, 16, "Ascend910B3"),     # H*W summed in several UB chunks
     (1, 20, 96, 4, 256, "Ascend310P3"),    # 256 KiB L0C: the base block shrinks so UB holds the
@@ -133,6 +134,9 @@ def test_se_kernels_plan_memory_and_report():
     gate = [k for k in rep.kernels if k.note.startswith("SqueezeExcite")]
     conv = [k for k in rep.kernels if k.unit == "cube"]
     assert len(gate) == 1 and gate[0].unit == "vector" and gate[0].vector_cycles > 0
+    # batch 1, 96 channels: the 6 channel blocks on 6 cores, the barrier named, not charged
+    assert gate[0].cores == 6 and "SyncAll x1" in gate[0].note
+    assert "SyncAll" in gate[0].aliases and "not charged" in gate[0].aliases["SyncAll"]
     # the A tiles' scaling is charged to the vector unit, with its assumption stated
     assert len(conv) == 1 and conv[0].vector_cycles > 0 and "UB->L1" in conv[0].note
 

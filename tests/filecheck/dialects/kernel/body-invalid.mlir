@@ -96,3 +96,24 @@ builtin.module attributes {cann.soc_version = "Ascend910B3"} {
     func.return %y : tensor<256xf32>
   }
 }
+
+// -----
+
+// kernel.sync_all is the barrier between two kernel.cores phases of one body: nowhere else.
+builtin.module attributes {cann.soc_version = "Ascend910B3"} {
+  func.func @stray_barrier(%x: tensor<256xf32>) -> tensor<256xf32> {
+    %y = kernel.vec_kernel %x {kind = "Elementwise", block_dim = 1 : i64, tiling = #kernel.tiling<tileElems = 256>, buffers = []} : (tensor<256xf32>) -> tensor<256xf32> {
+    ^bb0(%a: memref<256xf32, #kernel.space<GM>>, %o: memref<256xf32, #kernel.space<GM>>):
+      kernel.cores attributes {grid = array<i64: 1>, tile = array<i64: 256>} {
+      ^bb0(%c: index):
+        // CHECK: body-invalid.mlir:[[# @LINE + 1]]:9: error: kernel.sync_all: must be in a kernel body, between kernel.cores phases
+        kernel.sync_all
+        // CHECK: body-invalid.mlir:[[# @LINE + 1]]:9: error: kernel.mul_index: by must be >= 1
+        %off = kernel.mul_index %c {by = 0 : i64}
+        kernel.yield
+      }
+      kernel.yield
+    }
+    func.return %y : tensor<256xf32>
+  }
+}
