@@ -85,12 +85,15 @@ class CannToKernelPass(ModulePass):
         failures: list[tuple[Operation, str]] = []
         rewrite(op, lowering_patterns(profile, failures, impl=impl),
                 recursive=False)
-        from compiler.conversions.cann_to_kernel.data_movement import FoldOriginTransData
+        from compiler.conversions.cann_to_kernel.data_movement import (
+            FoldInputTransData,
+            FoldOriginTransData,
+        )
 
-        fold = FoldOriginTransData()
-        for t in [o for o in host_ops(op) if isinstance(o, kernel.TransDataOp)]:
-            if t.parent is not None:
-                fold.match_and_rewrite(t, PatternRewriter(t))
+        for fold in (FoldOriginTransData(), FoldInputTransData()):
+            for t in [o for o in host_ops(op) if isinstance(o, kernel.TransDataOp)]:
+                if t.parent is not None:
+                    fold.match_and_rewrite(t, PatternRewriter(t))
         select_implementations(op, impl)
         for left in host_ops(op):
             if left.dialect_name() in ("tf", "cann") and not isinstance(left, cann.ConstOp) \
