@@ -645,19 +645,20 @@ LOAD_VIEWS = {
               "(m1, k1, 16, C0): [g, m, k]",
     # UB -> L1
     "copy": "the tile as it is",
-    # GM -> L1, converting on the way
-    "from_origin": "a load whose source's TransData from its row-major origin was folded in "
-                   "(compiler/conversions/cann_to_kernel/data_movement.py FoldInputTransData): "
-                   "the tile the view `dst_view` (a property; its params kept) reads from the "
-                   "device storage (param `dst_shape`, format `dst_format`) of the row-major "
-                   "source (format `src_format`; the folded TransData's formats, one of "
-                   "FROM_ORIGIN_LAYOUTS), padding zero: the GM -> L1 DMA converting ND -> NZ / "
-                   "NHWC -> NC1HWC0 on the way (copy_gm_to_cbuf_multi_nd2nz; Ascend C DataCopy "
-                   "with Nd2NzParams)",
     # L1 -> L0A / L0B
     "Zz": "an [m, k] L1 tile as L0A fractals (m1, k1, 16, C0)",
     "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0)",
 }
+#: GM -> L1, converting on the way
+LOAD_VIEWS["from_origin"] = (
+    "a load whose source's TransData from its row-major origin was folded in "
+    "(compiler/conversions/cann_to_kernel/data_movement.py FoldInputTransData): "
+    "the tile the view `dst_view` (a property; its params kept) reads from the "
+    "device storage (param `dst_shape`, format `dst_format`) of the row-major "
+    "source (format `src_format`; the folded TransData's formats, one of "
+    "FROM_ORIGIN_LAYOUTS), padding zero: the GM -> L1 DMA converting ND -> NZ / "
+    "NHWC -> NC1HWC0 on the way (copy_gm_to_cbuf_multi_nd2nz; Ascend C DataCopy "
+    "with Nd2NzParams)")
 #: concat_flat: a flat tile of input i (elements [t, +tile)) into its columns of the result
 #: viewed as [outer, row]: element p -> (p // inner) * row + offset + p % inner.
 #: nz_origin_rows: the inverse of the load view of that name; each row is written across all K1
