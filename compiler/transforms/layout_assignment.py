@@ -575,11 +575,16 @@ def converts_on_load(op: Operation, i: int, src: str, dst: str) -> bool:
     a channels-last / row-major origin, which the load converts on the way
     (compiler/conversions/cann_to_kernel/data_movement.py FoldInputTransData; the DMA's pairs
     are dialects/kernel.py FROM_ORIGIN_LAYOUTS: not from NCHW).  The fold checks the kernel's
-    loads after lowering; a conv whose A tiles go through UB keeps its TransData."""
+    loads after lowering; a conv whose A tiles go through UB keeps its TransData, and so does
+    one whose x is a fused prologue (compiler/transforms/fusion/auto.py PROLOGUE_ATTR: the cube
+    kernel runs it on the A tiles it loads GM -> UB from the prologue's own input)."""
+    from compiler.transforms.fusion.auto import PROLOGUE_ATTR
     from dialects.op_kinds import is_cube
 
+    owner = op.operands[i].owner if i < len(op.operands) else None
     return src == ND and dst in DEVICE and i == 0 and is_cube(op) and _static(op) \
-        and (dst == FRACTAL_NZ or origin_format(op) == "NHWC")
+        and (dst == FRACTAL_NZ or origin_format(op) == "NHWC") \
+        and not (isinstance(owner, Operation) and PROLOGUE_ATTR in owner.attributes)
 
 
 def _bias(fmt: str) -> int:
