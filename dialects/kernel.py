@@ -686,6 +686,16 @@ LOAD_VIEWS = {
     "Zz": "an [m, k] L1 tile as L0A fractals (m1, k1, 16, C0)",
     "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0)",
 }
+#: GM -> L1, converting on the way
+LOAD_VIEWS["from_origin"] = (
+    "a load whose source's TransData from its row-major origin was folded in "
+    "(compiler/conversions/cann_to_kernel/data_movement.py FoldInputTransData): "
+    "the tile the view `dst_view` (a property; its params kept) reads from the "
+    "device storage (param `dst_shape`, format `dst_format`) of the row-major "
+    "source (format `src_format`; the folded TransData's formats, one of "
+    "FROM_ORIGIN_LAYOUTS), padding zero: the GM -> L1 DMA converting ND -> NZ / "
+    "NHWC -> NC1HWC0 on the way (copy_gm_to_cbuf_multi_nd2nz; Ascend C DataCopy "
+    "with Nd2NzParams)")
 #: concat_flat: a flat tile of input i (elements [t, +tile)) into its columns of the result
 #: viewed as [outer, row]: element p -> (p // inner) * row + offset + p % inner.
 #: nz_origin_rows: the inverse of the load view of that name; each row is written across all K1
@@ -708,6 +718,12 @@ STORE_VIEWS += ("to_origin",)
 #: the (src_format, dst_format) pairs of a `to_origin` store: a device format and its origin
 TO_ORIGIN_LAYOUTS: tuple[tuple[str, str], ...] = (("FRACTAL_NZ", "ND"), ("NC1HWC0", "NHWC"),
                                                    ("NC1HWC0", "NCHW"))
+#: the (src_format, dst_format) pairs of a `from_origin` load: what the GM -> L1 converting DMA
+#: does (copy_gm_to_cbuf_multi_nd2nz, CANN cce intrinsics cceapi_0096: "ND->NZ, NHWC->NC1HWC0
+#: and NHWC->C1HWNC0 ... if the lowest dimension is not aligned to 32 bytes it is padded with
+#: zeros in L1"; a 3-D conv's NDHWC input is its [N*D, H, W, C] view: compiler/conversions/
+#: tf_to_cann/conv3d.py).  NCHW -> NC1HWC0 is a transpose, which the DMA does not do.
+FROM_ORIGIN_LAYOUTS: tuple[tuple[str, str], ...] = (("ND", "FRACTAL_NZ"), ("NHWC", "NC1HWC0"))
 
 #: The closed sets of views (their meanings above): `view = "nz"` (dialects/common.py: closed sets).
 if TYPE_CHECKING:  # the members are made from the lists at run time: LoadView.<any view> is one
@@ -763,11 +779,41 @@ class LoadOp(EnumProperties):
     indices = var_operand_def(IndexType)
     view = enum_prop(LoadViewAttr)
     params = prop_def(DictionaryAttr)
+    #: a `from_origin` load's own: the view reading the tile from the device storage, and the
+    #: folded TransData's formats (LOAD_VIEWS: from_origin); absent on every other load
+    dst_view = opt_enum_prop(LoadViewAttr)
+    src_format = opt_enum_prop(FormatNameAttr)
+    dst_format = opt_enum_prop(FormatNameAttr)
     result = result_def(MemRefType)
 
     def verify_(self) -> None:
         src = _need_space(self, "source", self.src.type, tuple(LOAD_PATHS))
-        _need_space(self, "result", self.result.type, LOAD_PATHS[src])
+        dst = _need_space(self, "result", self.result.type, LOAD_PATHS[src])
+        origin = ("dst_view", "src_format", "dst_format")
+        if self.view.data != LoadView.from_origin:
+            extra = [k for k in origin if k in self.properties]
+            if extra:
+                raise VerifyException(f"{self.name}: '{extra[0]}' is a from_origin load's, not "
+                                      f"a '{self.view.data}' load's")
+            return
+        missing = [k for k in origin if k not in self.properties]
+        if self.param("dst_shape") is None:
+            missing.append("params.dst_shape")
+        if missing:
+            raise VerifyException(f"{self.name}: a from_origin load needs '{missing[0]}'")
+        assert self.dst_view is not None and self.src_format is not None \
+            and self.dst_format is not None
+        if self.dst_view.data == LoadView.from_origin:
+            raise VerifyException(f"{self.name}: dst_view of a from_origin load cannot be "
+                                  "'from_origin'")
+        if (src, dst) != ("GM", "L1"):
+            raise VerifyException(f"{self.name}: a from_origin load goes GM -> L1 (the converting "
+                                  f"DMA's path); got {src} -> {dst}")
+        layout = (self.src_format.data.value, self.dst_format.data.value)
+        if layout not in FROM_ORIGIN_LAYOUTS:
+            allowed = ", ".join(f"{a} -> {b}" for a, b in FROM_ORIGIN_LAYOUTS)
+            raise VerifyException(f"{self.name}: a from_origin load goes {allowed}; got "
+                                  f"{layout[0]} -> {layout[1]}")
 
     def param(self: _HasParams, key: str, default=None):
         v = self.params.data.get(key)

@@ -68,6 +68,10 @@ class CannToKernelPass(ModulePass):
     implmode_ops: tuple[str, ...] = ()
     """ATC's --optypelist_for_implmode: the op types that take `implmode` (empty: all)."""
 
+    layout_report: str = ""
+    """Where assign-layouts' layout report went ("-": stderr, else a file): the TransData kernels
+    folded into their producer's stores or readers' loads are appended to it."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         chip = self.soc_version
         if not chip:
@@ -85,12 +89,9 @@ class CannToKernelPass(ModulePass):
         failures: list[tuple[Operation, str]] = []
         rewrite(op, lowering_patterns(profile, failures, impl=impl),
                 recursive=False)
-        from compiler.conversions.cann_to_kernel.data_movement import FoldOriginTransData
-
-        fold = FoldOriginTransData()
-        for t in [o for o in host_ops(op) if isinstance(o, kernel.TransDataOp)]:
-            if t.parent is not None:
-                fold.match_and_rewrite(t, PatternRewriter(t))
+        folded = fold_transdata(op)
+        if self.layout_report:
+            report_folds(self.layout_report, folded)
         select_implementations(op, impl)
         for left in host_ops(op):
             if left.dialect_name() in ("tf", "cann") and not isinstance(left, cann.ConstOp) \
@@ -101,3 +102,55 @@ class CannToKernelPass(ModulePass):
 
             drop_consequences(failures)
             raise OpError(failures)
+
+
+def fold_transdata(module: Operation) -> list[str]:
+    """Fold the kernel.transdata that need no launch into the kernels next to them: a
+    conversion to the origin layout into its producer's stores (FoldOriginTransData), one from
+    a row-major layout into its readers' GM -> L1 loads (FoldInputTransData).  One line per
+    folded TransData: its formats, shape, TF node and the kernels that do it now."""
+    from compiler.conversions.cann_to_kernel.data_movement import (
+        FoldInputTransData,
+        FoldOriginTransData,
+    )
+    from compiler.ir.diagnostics import node_name
+    from compiler.ir.typed import shape_of
+
+    def name(o: Operation) -> str:
+        n = node_name(o)
+        return f"{o.name} '{n}'" if n else o.name
+
+    lines: list[str] = []
+    for fold, into in ((FoldOriginTransData(), "the stores of"), (FoldInputTransData(), "the GM -> L1 loads of")):
+        for t in [o for o in host_ops(module) if isinstance(o, kernel.TransDataOp)]:
+            if t.parent is None:
+                continue
+            node = node_name(t)
+            origin = t.dst if into == "the stores of" else t.src  # the row-major side
+            what = f"TransData {t.src_format.data} -> {t.dst_format.data} {list(shape_of(origin))}" \
+                + (f" at '{node}'" if node else "")
+            uses = [(u.operation, u.index) for u in t.dst.uses]
+            fold.match_and_rewrite(t, PatternRewriter(t))
+            if t.parent is not None:
+                continue
+            # the producer (rebuilt: its result replaced the TransData's), or the readers
+            kernels = [o.operands[i].owner for o, i in uses] if into == "the stores of" \
+                else [o for o, _ in uses]
+            lines.append(f"{what}: folded into {into} "
+                         + ", ".join(dict.fromkeys(name(k) for k in kernels if isinstance(k, Operation)))
+                         + " (no launch)")
+    return lines
+
+
+def report_folds(where: str, lines: list[str]) -> None:
+    """Append the folded TransData to the layout report (`where`: "-" for stderr, else the file
+    assign-layouts wrote)."""
+    import sys
+
+    text = f"after cann-to-kernel: {len(lines)} TransData folded into kernels' DMA\n" \
+        + "".join(f"{ln}\n" for ln in lines)
+    if where == "-":
+        sys.stderr.write(text)
+    else:
+        with open(where, "a", encoding="utf-8") as f:
+            f.write(text)

@@ -55,8 +55,15 @@ from compiler.target.formats import ceil_div
 from compiler.target.kernel_cost_walk import walk_body
 from dialects.cann import Activation
 from dialects.common import string_value
-from dialects.kernel import BodyKernelOp, TransDataOp, ViewOp
+from dialects.kernel import BodyKernelOp, LoadOp, LoadView, TransDataOp, ViewOp
 
+#: The note of a cube kernel whose loads convert a row-major input on the way (kernel.load view
+#: from_origin), and the assumption its cost rests on.
+FROM_ORIGIN_NOTE = "by the GM -> L1 DMA"
+FROM_ORIGIN_ASSUMPTION = ("a load converting ND -> NZ / NHWC -> NC1HWC0 on the way (copy_gm_to_cbuf_"
+                          "multi_nd2nz) moves GM -> L1 at the GM->L1 rate on the L1 bytes it "
+                          "writes, padding included (the reference gives no rate for it); HBM "
+                          "bytes are the row-major source's")
 #: Assumption (not a number in the reference, which says "microseconds"): per kernel launch.
 LAUNCH_OVERHEAD_US = 3.0
 
@@ -172,6 +179,7 @@ class PerfReport:
             "only as HBM bytes: no per-core rate in the reference); cube kernels: compute = "
             "max(cube, epilogue vector)",
             *alias_note,
+            *([FROM_ORIGIN_ASSUMPTION] if any(FROM_ORIGIN_NOTE in k.note for k in self.kernels) else []),
             *self.control_notes,
         ]
 
@@ -285,6 +293,11 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
         flops = 2 * t.get("M", 0) * t.get("N", 0) * t["Ka"]
         if a_gm is not None:
             note += "; A by Load3D from x's rows in L1"
+        converted = sorted({f"{ld.src_format.data} -> {ld.dst_format.data}" for ld in op.walk()
+                            if isinstance(ld, LoadOp) and ld.view.data == LoadView.from_origin
+                            and ld.src_format is not None and ld.dst_format is not None})
+        if converted:
+            note += f"; {', '.join(converted)} {FROM_ORIGIN_NOTE}"
         if walk is not None:
             # the epilogue (bias, activation, residual) and a scaled conv's A tiles, in UB
             vec = walk.vector_cycles + walk.ub_to_l1_cycles

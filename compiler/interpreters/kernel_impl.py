@@ -40,7 +40,7 @@ from compiler.interpreters import numerics
 from compiler.interpreters.cann_impl import transdata
 from compiler.interpreters.common import SemanticsError, layout_of, result_dtype
 from compiler.ir.typed import int_of, num_of
-from compiler.target.formats import Format, ceil_div, from_storage
+from compiler.target.formats import Format, ceil_div, from_storage, to_storage
 from dialects import kernel
 from dialects.cann import format_of
 from dialects.common import ints
@@ -350,8 +350,12 @@ def _fmap_first_row(P, m0: int) -> int:
     return fmap_first_row(m0, P("in_hw")[0], ho, wo, P("strides")[0], P("pads")[0])
 
 
-def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray:
-    view = op.view.data
+def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
+         view: str | None = None) -> np.ndarray:
+    """The tile `view` (default: the op's view) reads from src at idx."""
+    view = op.view.data if view is None else view
+    if view == kernel.LoadView.from_origin:
+        return load(op, _device_storage(op, src), idx, op.dst_view.data if op.dst_view else None)
     rt = op.result.type
     shape = _shape(rt)
     dt = numpy_dtype(rt.element_type)
@@ -713,6 +717,18 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         _scan_rows(op, dst, idx, v)
         return
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot store")
+
+
+def _device_storage(op: kernel.LoadOp, src: np.ndarray) -> np.ndarray:
+    """The `from_origin` view's source: the row-major src as the device storage the converting
+    DMA writes (padding zero), of the shape param `dst_shape`."""
+    assert op.src_format is not None and op.dst_format is not None
+    dev = to_storage(src, Format(op.dst_format.data), Format(op.src_format.data))
+    want = tuple(op.param("dst_shape"))
+    if tuple(dev.shape) != want:
+        raise SemanticsError(op, f"{op.name}: {op.src_format.data} {list(src.shape)} converts to "
+                                 f"{op.dst_format.data} {list(dev.shape)}, not the view's {list(want)}")
+    return dev
 
 
 def _store_to_origin(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray,

@@ -569,6 +569,24 @@ def conversion_cost(src: str, dst: str, nbytes: int) -> int:
     return (2 if ND in (src, dst) else 4) * nbytes * SCALE
 
 
+def converts_on_load(op: Operation, i: int, src: str, dst: str) -> bool:
+    """Whether operand i of `op`, produced in `src` and read in `dst`, needs no TransData
+    kernel: a cube op's A operand (x / x1, loaded GM -> L1) read on a device format from ND of
+    a channels-last / row-major origin, which the load converts on the way
+    (compiler/conversions/cann_to_kernel/data_movement.py FoldInputTransData; the DMA's pairs
+    are dialects/kernel.py FROM_ORIGIN_LAYOUTS: not from NCHW).  The fold checks the kernel's
+    loads after lowering; a conv whose A tiles go through UB keeps its TransData, and so does
+    one whose x is a fused prologue (compiler/transforms/fusion/auto.py PROLOGUE_ATTR: the cube
+    kernel runs it on the A tiles it loads GM -> UB from the prologue's own input)."""
+    from compiler.transforms.fusion.auto import PROLOGUE_ATTR
+    from dialects.op_kinds import is_cube
+
+    owner = op.operands[i].owner if i < len(op.operands) else None
+    return src == ND and dst in DEVICE and i == 0 and is_cube(op) and _static(op) \
+        and (dst == FRACTAL_NZ or origin_format(op) == "NHWC") \
+        and not (isinstance(owner, Operation) and PROLOGUE_ATTR in owner.attributes)
+
+
 def _bias(fmt: str) -> int:
     """Between arrangements that move the same bytes, an op runs on the device format (so a
     TransData sinks toward the graph's outputs, as the TransData of a conv's result did before
@@ -619,9 +637,13 @@ class Problem:
         total = sum(self.unary(k, f) for k, f in enumerate(labels))
         for v, rs in self.readers.items():
             p = self.produced(v, labels)
-            want = {w for w in (self.read(k, i, labels) for k, i in rs) if w is not None and w != p}
+            want: dict[str, bool] = {}  # format -> every reader in it converts on its load
+            for k, i in rs:
+                w = self.read(k, i, labels)
+                if w is not None and w != p:
+                    want[w] = want.get(w, True) and k >= 0 and converts_on_load(self.ops[k], i, p, w)
             b = self.bytes_of(v)
-            total += sum(conversion_cost(p, w, b) for w in want)
+            total += sum(conversion_cost(p, w, b) for w, free in want.items() if not free)
         return total
 
 
@@ -729,7 +751,9 @@ def _expand(prob: Problem, labels: list[str], alpha: str) -> list[str]:
                       b: int = b) -> int:
                 p = ND if kp < 0 else prob.layouts(kp, lab(kp, xp))[1][r]
                 w = ND if kq < 0 else prob.layouts(kq, lab(kq, xq))[0][i]
-                return 0 if w is None else conversion_cost(p, w, b)
+                if w is None or (kq >= 0 and converts_on_load(prob.ops[kq], i, p, w)):
+                    return 0
+                return conversion_cost(p, w, b)
 
             vp, vq = var.get(kp) if kp >= 0 else None, var.get(kq) if kq >= 0 else None
             if vp is None and vq is None:

@@ -151,7 +151,7 @@ def _layouts(o: PipelineOptions) -> list[ModulePass]:
 
 def _lower(o: PipelineOptions) -> list[ModulePass]:
     return [_pass("cann-to-kernel", soc_version=o.chip.name, implmode=o.implmode,
-                  implmode_ops=o.implmode_ops)]
+                  implmode_ops=o.implmode_ops, layout_report=o.layout_report)]
 
 
 def _plan(o: PipelineOptions) -> list[ModulePass]:

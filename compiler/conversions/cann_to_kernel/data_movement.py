@@ -32,7 +32,7 @@ from compiler.conversions.cann_to_kernel.base import (
     stored_as,
 )
 from compiler.ir.rewriting import roots, with_loc
-from compiler.ir.typed import elem_of, shape_of, tensor_of
+from compiler.ir.typed import elem_of, is_static, shape_of, tensor_of
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format
 from compiler.target.tiling import TilingError, vector_tiling, vector_tiling_on
@@ -100,6 +100,61 @@ class FoldOriginTransData(RewritePattern):
                                     regions=[k.detach_region(k.body)])
         rewriter.replace(op, with_loc(new, k))
         rewriter.erase(k)
+
+
+class FoldInputTransData(RewritePattern):
+    """A kernel.transdata from a row-major layout (ND, NHWC) to FRACTAL_NZ / NC1HWC0 (the model
+    input's, or any GM value's) whose every reader is a cube or vector kernel that loads that
+    operand only GM -> L1 is no kernel of its own: each such load takes the `from_origin` view
+    (the tile it read from the device storage, read by the converting DMA straight from the
+    row-major tensor, channel / column padding zero in L1) and the readers take the
+    TransData's source.  The GM -> L1 DMA does this conversion on the way:
+    copy_gm_to_cbuf_multi_nd2nz (CANN cce intrinsic API cceapi_0096: "supports ND->NZ,
+    NHWC->NC1HWC0 and NHWC->C1HWNC0 format conversion ... if the lowest dimension is not aligned
+    to 32 bytes it is padded with zeros in L1"; Ascend C DataCopy with Nd2NzParams,
+    atlasascendc_api_07_00127, GM -> L1 on Atlas A2).  The pairs it does are
+    kernel.FROM_ORIGIN_LAYOUTS (not NCHW -> NC1HWC0: a transpose).  Same L1 tiles, one launch
+    and one GM round trip of the converted tensor fewer; the cube's GM -> L1 cycles stay those
+    of the L1 bytes written (compiler/target/cost_model.py), its HBM bytes are now the
+    row-major source's.  A GM -> UB load (a vector kernel's) keeps its TransData: the
+    documentation found names the converting path GM -> L1 only."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: kernel.TransDataOp, rewriter: PatternRewriter):
+        st, dt = op.src.type, op.dst.type
+        f = cann.format_of(dt)
+        if f is None or cann.format_of(st) is not None or f.origin_fmt is None \
+                or not is_static(st) or not is_static(dt) or elem_of(st) != elem_of(dt) \
+                or tuple(shape_of(st)) != tuple(f.origin) or op.src_format.data != f.origin_fmt \
+                or op.dst_format.data != f.fmt:
+            return
+        layout = (f.origin_fmt.value, f.fmt.value)
+        if layout not in kernel.FROM_ORIGIN_LAYOUTS or not op.dst.uses:
+            return
+        reads: list[tuple[kernel.BodyKernelOp, int, list[kernel.LoadOp]]] = []
+        for use in op.dst.uses:
+            k = use.operation
+            if not isinstance(k, (kernel.VectorKernelOp, kernel.CubeKernelOp)) \
+                    or use.index >= len(k.inputs):
+                return
+            arg = k.body.block.args[use.index]
+            loads = [u.operation for u in arg.uses]
+            if not loads or not all(
+                    isinstance(ld, kernel.LoadOp) and ld.src is arg
+                    and ld.view.data != kernel.LoadView.from_origin
+                    and kernel.space_of(ld.result.type) == "L1" for ld in loads):
+                return  # read otherwise than by GM -> L1 loads
+            reads.append((k, use.index, loads))
+        for k, i, loads in reads:
+            for ld in loads:
+                ld.params = DictionaryAttr({**ld.params.data, "dst_shape": attr_of(list(shape_of(dt)))})
+                ld.dst_view = ld.view
+                ld.src_format, ld.dst_format = (cann.FormatNameAttr.of(x) for x in layout)
+                ld.view = kernel.LoadViewAttr.of("from_origin")
+            rewriter.replace_value_with_new_type(k.body.block.args[i],
+                                                 kernel.memref(list(shape_of(st)), elem_of(st), "GM"))
+            k.operands[i] = op.src
+        rewriter.erase(op)
 
 
 

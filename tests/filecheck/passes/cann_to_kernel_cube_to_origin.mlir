@@ -3,10 +3,11 @@
 
 // A conv at the graph output: its result's TransData NC1HWC0 -> NHWC folds into the cube
 // kernel's stores (FoldOriginTransData): they take the to_origin view of the conv's nc1hwc0
-// store, and the kernel's result is the NHWC output; the only TransData is the input's.
+// store, and the kernel's result is the NHWC output; the input's TransData folds into the
+// kernel's loads (FoldInputTransData, tests/filecheck/passes/cann_to_kernel_fold_input.mlir).
 // CHECK-LABEL: func.func @main
-// CHECK:         kernel.transdata %{{.*}} {src_format = "NHWC", dst_format = "NC1HWC0"
-// CHECK:         kernel.cube {{.*}}kind = "Conv2D"{{.*}} -> tensor<1x6x6x21xf32>
+// CHECK-NOT:     kernel.transdata
+// CHECK:         kernel.cube %x, {{.*}}kind = "Conv2D"{{.*}} -> tensor<1x6x6x21xf32>
 // CHECK:         kernel.store {{.*}}view = "to_origin", {{.*}}src_view = "nc1hwc0", src_format = "NC1HWC0", dst_format = "NHWC"}{{.*}}memref<1x6x6x21xf32, #kernel.space<GM>>
 // CHECK-NOT:     kernel.transdata
 // CHECK:         func.return

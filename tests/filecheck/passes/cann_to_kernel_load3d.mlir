@@ -10,7 +10,9 @@
 // CHECK: kernel.cube {{.*}}kind = "Conv2D", {{.*}}tiling = #kernel.tiling<{{.*}}M = 392, N = 32, Ka = 288, {{.*}}baseM = [[BM:[0-9]+]], {{.*}}fmapRows = [[ROWS:[0-9]+]], fmapBytes = {{[0-9]+}}>, buffers = [#kernel.buffer<L1, {{[0-9]+}}, "fmap">,
 // CHECK: kernel.for {{.*}}step = [[BM]] : i64, limit = 392 : i64
 // CHECK-NEXT: ^bb0(%[[M:[0-9]+]]: index):
-// CHECK-NEXT: %[[WIN:[0-9]+]] = kernel.load %{{[0-9]+}}[%{{[0-9]+}}, %[[M]]] {view = "fmap", {{.*}}in_hw = array<i64: 16, 16>}} : memref<2x2x16x16x16xf32, #kernel.space<GM>> -> memref<2x[[ROWS]]x16x16xf32, #kernel.space<L1>>
+// (x is the graph input: the window's load converts it NHWC -> NC1HWC0 on the way, view
+// from_origin of the fmap view, FoldInputTransData.)
+// CHECK-NEXT: %[[WIN:[0-9]+]] = kernel.load %{{[0-9]+}}[%{{[0-9]+}}, %[[M]]] {view = "from_origin", {{.*}}in_hw = array<i64: 16, 16>, dst_shape = array<i64: 2, 2, 16, 16, 16>}, dst_view = "fmap", {{.*}}} : memref<2x16x16x32xf32, #kernel.space<GM>> -> memref<2x[[ROWS]]x16x16xf32, #kernel.space<L1>>
 // CHECK-NEXT: kernel.for
 // CHECK: kernel.load %[[WIN]][%{{[0-9]+}}, %[[M]], %{{[0-9]+}}] {view = "load3d", {{.*}}#kernel.space<L0A>>
 // CHECK-NEXT: kernel.load {{.*}}view = "fz"

@@ -25,11 +25,12 @@ func.func @compare(%a: tensor<3x37xi32>, %b: tensor<37xi32>) -> tensor<3x37xi1> 
 }
 
 // ResizeBilinearV2 after a conv runs on its NC1HWC0 output (per (n, c1) plane, C0 lanes): four
-// corner loads, two weight loads, three lerps; only the model's input TransData remains (the
-// output one folds into the resize's rows store: view to_origin, an NHWC result).
+// corner loads, two weight loads, three lerps; no TransData remains (the input's folds into the
+// conv's loads, FoldInputTransData; the output one into the resize's rows store: view
+// to_origin, an NHWC result).
 // CHECK-LABEL: func.func @resize
-// CHECK: kernel.transdata %x {src_format = "NHWC", dst_format = "NC1HWC0"
-// CHECK: kernel.cube
+// CHECK-NOT: kernel.transdata
+// CHECK: kernel.cube %x,
 // CHECK: kernel.vec_kernel %{{.*}} {kind = "ResizeBilinearV2", block_dim = 2 : i64, tiling = #kernel.tiling<totalElems = 104, elemsPerCore = 52, {{.*}}} : (tensor<1x2x6x9x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 6, 9, 19]>>) -> tensor<1x13x4x19xf32> {
 // CHECK-COUNT-4: kernel.load {{.*}} {view = "resize_rows", params = {corner = {{[0-3]}} : i64, out_hw = array<i64: 13, 4>, align_corners = 0 : i64, half_pixel_centers = 1 : i64}} : memref<1x2x6x9x16xf32, #kernel.space<GM>> -> memref<52x16xf32, #kernel.space<UB>>
 // CHECK-COUNT-2: kernel.load {{.*}} {view = "resize_weights", params = {axis = {{[01]}} : i64, {{.*}}} : {{.*}} -> memref<52x1xf32, #kernel.space<UB>>

@@ -2,15 +2,15 @@
 // RUN: filecheck %s --check-prefix=STATS < %t.stats
 // RUN: cann-opt --assign-layouts --cann-to-kernel %s | cann-opt --print-op-generic | cann-opt | filecheck %s
 
-// Matmul: operands FRACTAL_NZ (x1 via TransData, the constant converted at compile time),
-// a cube kernel loading NZ tiles; the bias goes to UB for the epilogue.  The result's TransData
+// Matmul: operands FRACTAL_NZ (x1 converted ND -> NZ by its GM -> L1 loads, FoldInputTransData;
+// the constant converted at compile time), a cube kernel loading NZ tiles; the bias goes to UB for the epilogue.  The result's TransData
 // back to ND folds into the kernel's stores (FoldOriginTransData: to_origin of its nz store, the
 // padding rows 17..31 not stored).
 // CHECK-LABEL: func.func @matmul
-// CHECK: kernel.transdata %a {src_format = "ND", dst_format = "FRACTAL_NZ"
+// CHECK-NOT: kernel.transdata
 // CHECK: cann.Const {{.*}} -> tensor<3x2x16x16xf32, #cann.format<FRACTAL_NZ, origin ND [20, 33]>>
-// CHECK: kernel.cube {{.*}}kind = "MatMulV2"{{.*}}tiling = #kernel.tiling<usedCoreNum = {{[0-9]+}}, M = 17, N = 33, Ka = 32, Kb = 32,
-// CHECK: kernel.load {{.*}}view = "nz"{{.*}}#kernel.space<L1>>
+// CHECK: kernel.cube %a, {{.*}}kind = "MatMulV2"{{.*}}tiling = #kernel.tiling<usedCoreNum = {{[0-9]+}}, M = 17, N = 33, Ka = 32, Kb = 32,
+// CHECK: kernel.load {{.*}}view = "from_origin"{{.*}}dst_view = "nz", src_format = "ND", dst_format = "FRACTAL_NZ"}{{.*}}#kernel.space<L1>>
 // CHECK: kernel.mmad
 // CHECK: kernel.load {{.*}}view = "channel"
 // CHECK: kernel.store {{.*}}view = "to_origin", {{.*}}src_view = "nz", src_format = "FRACTAL_NZ", dst_format = "ND"}{{.*}}memref<17x33xf32, #kernel.space<GM>>
@@ -27,7 +27,7 @@ func.func @matmul(%a: tensor<17x20xf32>, %bias: tensor<33xf32>) -> tensor<17x33x
 // CHECK-LABEL: func.func @depthwise
 // CHECK: cann.Const {{.*}} -> tensor<18x1x16x16xf32, #cann.format<FRACTAL_Z, origin HWCN [3, 3, 32, 1], groups 32>>
 // CHECK: kernel.cube {{.*}}kind = "DepthwiseConv2D"{{.*}}N = 16, Ka = 144, Kb = 144,{{.*}}batchNum = 2, singleCoreBatch = {{[12]}}>
-// CHECK: kernel.load {{.*}}view = "img2col"{{.*}}cin_group = 16 : i64, cin = 32 : i64
+// CHECK: kernel.load {{.*}}view = "from_origin"{{.*}}cin_group = 16 : i64, cin = 32 : i64{{.*}}dst_view = "img2col"
 func.func @depthwise(%x: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
   %w = cann.Const dense<0.5> : tensor<3x3x32x1xf32>
   %y = cann.DepthwiseConv2D %x, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, data_format = "NHWC"} : (tensor<1x8x8x32xf32>, tensor<3x3x32x1xf32>) -> tensor<1x8x8x32xf32>

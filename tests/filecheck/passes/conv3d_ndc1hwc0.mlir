@@ -28,7 +28,8 @@
 // one (depth stride 2: its taps read each element 1.5 times) keeps the img2col tiles (with the
 // depth params), K = 3*2*1*1*16 = 96.
 // KERNEL:       kernel.cube {{.*}}kind = "Conv3D", {{.*}}tiling = #kernel.tiling<{{.*}}M = 288, N = 32, Ka = 864, {{.*}}fmapRows =
-// KERNEL:       view = "fmap", {{.*}}depth = array<i64: 4, 4, 3, 1, 1, 1, 1>
+// (x is the graph input: its window loads convert NHWC -> NC1HWC0 on the way, FoldInputTransData)
+// KERNEL:       view = "from_origin", {{.*}}depth = array<i64: 4, 4, 3, 1, 1, 1, 1>{{.*}}dst_view = "fmap"
 // KERNEL:       view = "load3d"
 // KERNEL:       view = "fz"
 // KERNEL:       fn = "Relu"

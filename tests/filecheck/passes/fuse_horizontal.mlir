@@ -5,8 +5,8 @@
 // gets zero input rows (3x3x16x8); the 8-channel piece, read by a max pool, cannot be padded and
 // goes last.  Every piece is then whole C0 blocks of the NC1HWC0 output, so plan-memory makes
 // each of the split's kernels a view of the wide conv's output (mem.elided: no launch): 3 conv
-// launches become 1 (7 launches -> 5 with the transdata kernel and the readers; the output
-// TransData of the max pool and of the two convs fold into their stores).
+// launches become 1 (6 launches -> 4 with the readers; the input's TransData folds into the
+// wide conv's loads, the output TransData of the max pool and of the two convs into their stores).
 // RUN: cann-opt --fuse='report=-' %s 2>%t.report | filecheck %s
 // RUN: filecheck %s --check-prefix=REPORT < %t.report
 // RUN: cann-opt --fuse='disable=HorizontalConvFusion' %s | filecheck %s --check-prefix=OFF
@@ -34,8 +34,8 @@
 // PLAN-COUNT-3: mem.elided, kind = "SplitVD"
 // PLAN-NOT: kind = "SplitVD"
 
-// PERF: model: 5 kernel launches
-// PERF-OFF: model: 7 kernel launches
+// PERF: model: 4 kernel launches
+// PERF-OFF: model: 6 kernel launches
 func.func @main(%x: tensor<1x8x8x4xf32>) -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x4x4x8xf32>) {
   %w1 = cann.Const dense<0.125> : tensor<1x1x4x16xf32>
   %w2 = cann.Const dense<-0.25> : tensor<1x1x4x12xf32>

@@ -84,7 +84,7 @@ builtin.module attributes {cann.soc_version = "Ascend910B3"} {
 // verifier error listing the members.
 builtin.module attributes {cann.soc_version = "Ascend910B3"} {
   func.func @view(%x: tensor<256xf32>) -> tensor<256xf32> {
-    // CHECK-NEXT: body-invalid.mlir:[[# @LINE + 4]]:7: error: kernel.load: 'view' must be one of img2col, fz, nz, nd, {{.*}}, copy, Zz, Zn; got 'diagonal' [node 'ld']
+    // CHECK-NEXT: body-invalid.mlir:[[# @LINE + 4]]:7: error: kernel.load: 'view' must be one of img2col, fz, nz, nd, {{.*}}, copy, Zz, Zn, from_origin; got 'diagonal' [node 'ld']
     %y = kernel.vec_kernel %x {kind = "Elementwise", block_dim = 1 : i64, tiling = #kernel.tiling<tileElems = 256>, buffers = []} : (tensor<256xf32>) -> tensor<256xf32> {
     ^bb0(%a: memref<256xf32, #kernel.space<GM>>, %o: memref<256xf32, #kernel.space<GM>>):
       %i = kernel.index {value = 0 : i64}
