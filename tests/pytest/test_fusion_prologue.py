@@ -1,7 +1,7 @@
 """Conv prologues (compiler/transforms/fusion/auto.py mark_prologues, compiler/conversions/cann_to_kernel/cube.py): the
 BatchNorm (per-channel Mul / Add) + ReLU in front of a convolution of pre-activation and densely
-connected CNNs runs on the conv kernel's A tiles in UB, conv pads and channel padding lanes
-masked back to zero.  Keras blocks checked against TensorFlow at the cann and the kernel level."""
+connected CNNs runs in the conv kernel, in UB: on x's rows before Load3D (channel padding lanes
+masked back to zero) or on the A tiles (conv pads and padding lanes masked).  Keras blocks checked against TensorFlow at the cann and the kernel level."""
 
 from __future__ import annotations
 
@@ -121,15 +121,16 @@ def test_dense_block_prologue_recomputed_by_each_conv(tmp_path):
 
 
 def test_padding_stays_zero_after_the_prologue(tmp_path):
-    """Without the img2col_valid mask relu(scale * 0 + shift) would leak into the pads: the
-    kernel body selects the prologue's tile where the mask is 1 and 0 elsewhere (a select, not
-    a multiply: f(0) may be inf or NaN on a padding lane, and NaN * 0 is NaN)."""
+    """The prologue runs on x's rows before Load3D, which inserts the conv pads as zeros after
+    it; relu(scale * 0 + shift) would still leak into the 20 channels' padding lanes (C1 = 2):
+    the kernel body selects the prologue's window where fmap_valid is 1 and 0 elsewhere (a
+    select, not a multiply: f(0) may be inf or NaN on a padding lane, and NaN * 0 is NaN)."""
     path = _preact_block(tmp_path, 1)
     ctx, module = _compile(path, ("tf-to-cann", "cann-cleanup", "fuse", "assign-layouts",
                                   "cann-to-kernel"))
     (cube,) = [o for o in module.walk() if o.name == "kernel.cube"]
     (mask,) = [o for o in cube.walk() if o.name == "kernel.load"
-               and o.view.data == "img2col_valid"]
+               and o.view.data == "fmap_valid"]
     (use,) = [u.operation for u in mask.result.uses]
     assert use.name == "kernel.vec" and use.fn.data == "SelectV2" and use.operands[0] is mask.result
 

@@ -9,9 +9,11 @@
     its other inputs are loaded at the output tile's index (same shape: the store's view; a
     channel vector: the bias view).
   * a conv kernel's prologue (compiler/conversions/cann_to_kernel/cube.py): a FusedKernel marked `prologue` by
-    the automatic fusion runs on each img2col A tile in UB before L1 (its x-shaped inputs
-    loaded with view img2col, channel vectors with img2col_channel), then is multiplied by the
-    img2col_valid mask so that conv pads and channel padding lanes stay zero;
+    the automatic fusion runs on the window of x's rows that an M block reads, in UB before L1
+    where the conv's A comes by Load3D (emit_rows_prologue: each element once per M block, the
+    conv pads inserted by Load3D after it); else on each img2col A tile in UB before L1 (its
+    x-shaped inputs loaded with view img2col, channel vectors with img2col_channel), then
+    selected by the img2col_valid mask so that conv pads and channel padding lanes stay zero;
   * a pool marked `prologue` runs on the A tiles the same way (emit_pool_prologue): the max
     (mean) of one img2col tile of the pool's input per window offset.
 Each body op becomes kernel.vec `tile_fn(op)` (compiler/transforms/fusion/auto.py) with the op's
@@ -402,6 +404,40 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
     # variance), and NaN * 0 is NaN
     zero = body.vec("Duplicate", [], [bm, bk], et, {"value": _ZERO})
     return body.vec("SelectV2", [mask, r, zero], [bm, bk], et)
+
+
+def emit_rows_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], win: dict,
+                       cin: int, et, g, mi, shape: list[int]) -> SSAValue:
+    """fk's body on the window of x's rows (C1, rows, W, C0) that M block mi reads (view fmap,
+    GM -> UB; channel vectors by fmap_channel): each element of x once per M block, for the
+    conv's Load3D (compiler/conversions/cann_to_kernel/base.py gemm_body rows_prologue).  No pad
+    mask: Load3D inserts the conv's zero pads as it expands the rows, after the body.  Only the
+    channel padding lanes (cin not a multiple of C0), where the body computes f(0), are selected
+    back to 0 by fmap_valid: Load3D moves whole C0 blocks, and f(0) may be inf or NaN."""
+    y = fk.y.type
+
+    def load(i: int) -> SSAValue:
+        v = fk.inputs[i]
+        arg = body.args[arg_of[i]]
+        if list(shape_of(v)) == list(y.get_shape()) and \
+                cann.format_of(v.type) == cann.format_of(y):
+            return body.load(arg, [g, mi], "fmap", shape, elem_of(v), "UB", **win)
+        return body.load(arg, [g, mi], "fmap_channel", shape, elem_of(v), "UB")
+
+    r = emit_region(body, fk, shape, load, lambda t: t)
+    if cin % shape[-1] == 0:
+        return r
+    mask = body.load(body.args[0], [g, mi], "fmap_valid", shape, et, "UB", cin=cin)
+    zero = body.vec("Duplicate", [], shape, et, {"value": _ZERO})
+    return body.vec("SelectV2", [mask, r, zero], shape, et)
+
+
+def rows_prologue_tiles(fk: cann.FusedKernelOp, cin: int, c0: int) -> int:
+    """Window-sized UB tiles emit_rows_prologue keeps live: the body's, and the channel mask and
+    its zeros when there are padding lanes."""
+    from compiler.transforms.fusion.auto import live_tiles
+
+    return live_tiles(fk.body_ops()) + (2 if cin % c0 else 0)
 
 
 def pool_prologue_lowerable(p: Operation) -> bool:
