@@ -96,3 +96,40 @@ def test_rows_are_staged_once_per_m_block(tmp_path):
         p = p.parent_op()
     assert len(loops) == 2  # the M block and the batch loops, no N or K loop around it
     assert {u.operation.name for u in win.result.uses} == {"kernel.vec"}  # the body reads it
+
+
+def _relu_conv(tmp_path, c):
+    """ReLU -> Conv2D 3x3 SAME: relu(0) = 0, so neither pads nor padding lanes need a mask."""
+    from tests.model_zoo.zoo import freeze, tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((9, 9, c), name="x")
+    h = k.layers.Activation("relu")(inp)
+    h = k.layers.Conv2D(8, 3, padding="same", use_bias=False)(h)
+    path = tmp_path / f"reluconv{c}.pb"
+    path.write_bytes(freeze(k.Model(inp, h)).SerializeToString())
+    return str(path)
+
+
+def test_a_body_that_keeps_zero_needs_no_mask(tmp_path, capsys):
+    """13 channels leave padding lanes, but relu(0) = 0 there (fused.keeps_zero): no select."""
+    from tools import cann_compile, cann_run
+
+    pb = _relu_conv(tmp_path, 13)
+    cube = _cube(pb)
+    fns = [o.fn.data for o in cube.walk() if o.name == "kernel.vec"]
+    assert fns == ["Relu"] and "fmap_valid" not in _views(cube)
+    om = tmp_path / "m.om"
+    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                            f"--output={om}"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err
+
+
+def test_bn_does_not_keep_zero(tmp_path):
+    """bn(0) = shift: 13 channels' padding lanes are selected back to 0 (fmap_valid)."""
+    cube = _cube(_bn_relu_conv(tmp_path, 13, 8, 3, 1, 1, "same"))
+    assert "fmap_valid" in _views(cube)

@@ -375,10 +375,70 @@ def prologue_lowerable(fk: Operation) -> bool:
     return is_prologue(fk) and isinstance(fk, cann.FusedKernelOp) and prologue_loadable(fk) is None
 
 
+#: body ops whose result is 0 where their operands in ZERO_ARGS are 0 (and the others finite)
+ZERO_PRESERVING = {"Relu": (0,), "Relu6": (0,), "Neg": (0,), "Abs": (0,), "Square": (0,),
+                   "Mul": (0, 1), "Muls": (0,)}
+
+
+def _finite_const(v: SSAValue) -> bool:
+    o = v.owner
+    if not isinstance(o, cann.ConstOp):
+        return False
+    import numpy as np
+
+    return bool(np.isfinite(numpy_from_dense(o.value).astype(np.float64)).all())
+
+
+def keeps_zero(fk: cann.FusedKernelOp) -> bool:
+    """fk's result is 0 wherever its x-shaped inputs are 0, whatever its channel vectors and
+    scalars are, as long as they are finite constants: each op on the way is one of
+    ZERO_PRESERVING with a zero operand where it needs one and finite others (relu(x), x * s,
+    relu(x * s)); bn(0) = shift is not.  A conv pad, a channel padding lane or an element past
+    K then need no mask after the body."""
+    from compiler.transforms.fusion.auto import tile_fn
+
+    block = fk.body.block
+    y_shape = list(fk.y.type.get_shape())
+    zero: set[SSAValue] = set()
+    finite: set[SSAValue] = set()
+    for a, v in zip(block.args, fk.inputs):
+        if list(shape_of(v)) == y_shape and cann.format_of(v.type) == cann.format_of(fk.y.type):
+            zero.add(a)
+        elif _finite_const(v):
+            finite.add(a)
+    for op in block.ops:
+        if isinstance(op, cann.YieldOp):
+            return all(v in zero for v in op.values)
+        if isinstance(op, cann.ConstOp):
+            if _finite_const(op.output):
+                finite.add(op.output)
+            continue
+        args = ZERO_PRESERVING.get(tile_fn(op) or "")
+        ops = list(op.operands)
+        if args is not None and any(ops[i] in zero for i in args if i < len(ops)) and \
+                all(v in zero or v in finite for v in ops):
+            zero.add(op.results[0])
+        elif all(v in finite for v in ops):
+            finite.add(op.results[0])  # (an op on finite constants may overflow: not zero, at least)
+    return False
+
+
+def a_tile_needs_mask(fk: cann.FusedKernelOp, a_params: dict, c0: int, bk: int) -> bool:
+    """Whether fk's body on an img2col A tile must be selected back to 0 outside x: unless the
+    body keeps 0 (keeps_zero), a conv pad, a channel padding lane (cin % C0, a group's
+    channels) or an element past K reads 0 in A and would hold f(0)."""
+    if keeps_zero(fk):
+        return False
+    pads = any(p != 0 for p in a_params["pads"])
+    lanes = a_params["cin"] % c0 != 0 or a_params["cin_group"] != a_params["cin"]
+    return pads or lanes or a_params["K"] % bk != 0
+
+
 def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_params: dict,
                   c0: int, et, g, mi, ki, bm: int, bk: int) -> SSAValue:
     """fk's body on the [bm, bk] img2col A tile (input i is kernel argument arg_of[i]), masked
-    by img2col_valid: a conv pad or a channel padding lane is 0 in A, whatever f(0) is."""
+    by img2col_valid where a_tile_needs_mask: a conv pad or a channel padding lane is 0 in A,
+    whatever f(0) is.  (Rows past M need none: their output rows are never stored.)"""
     y = fk.y.type
     first = None
 
@@ -395,6 +455,8 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
                          "UB", **a_params, c0=c0)
 
     r = emit_region(body, fk, [bm, bk], load, lambda t: t)
+    if not a_tile_needs_mask(fk, a_params, c0, bk):
+        return r
     if first is None:  # the x-shaped input the body did not read first: any one gives the mask
         i = next(i for i, v in enumerate(fk.inputs) if list(shape_of(v)) ==
                  list(y.get_shape()))
@@ -425,7 +487,7 @@ def emit_rows_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], wi
         return body.load(arg, [g, mi], "fmap_channel", shape, elem_of(v), "UB")
 
     r = emit_region(body, fk, shape, load, lambda t: t)
-    if cin % shape[-1] == 0:
+    if cin % shape[-1] == 0 or keeps_zero(fk):
         return r
     mask = body.load(body.args[0], [g, mi], "fmap_valid", shape, et, "UB", cin=cin)
     zero = body.vec("Duplicate", [], shape, et, {"value": _ZERO})
@@ -437,7 +499,7 @@ def rows_prologue_tiles(fk: cann.FusedKernelOp, cin: int, c0: int) -> int:
     its zeros when there are padding lanes."""
     from compiler.transforms.fusion.auto import live_tiles
 
-    return live_tiles(fk.body_ops()) + (2 if cin % c0 else 0)
+    return live_tiles(fk.body_ops()) + (2 if cin % c0 and not keeps_zero(fk) else 0)
 
 
 def pool_prologue_lowerable(p: Operation) -> bool:
