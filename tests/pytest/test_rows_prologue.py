@@ -129,7 +129,34 @@ def test_a_body_that_keeps_zero_needs_no_mask(tmp_path, capsys):
     assert rc == 0, out.out + out.err
 
 
-def test_bn_does_not_keep_zero(tmp_path):
-    """bn(0) = shift: 13 channels' padding lanes are selected back to 0 (fmap_valid)."""
-    cube = _cube(_bn_relu_conv(tmp_path, 13, 8, 3, 1, 1, "same"))
-    assert "fmap_valid" in _views(cube)
+def _shift_relu_conv(tmp_path, c):
+    """relu(x + 0.5) -> Conv2D 3x3 SAME: the scalar shift is 0.5 on the padding lanes too."""
+    from tests.model_zoo.zoo import freeze, tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((9, 9, c), name="x")
+    h = k.layers.Activation("relu")(inp + 0.5)
+    h = k.layers.Conv2D(8, 3, padding="same", use_bias=False)(h)
+    path = tmp_path / f"shiftreluconv{c}.pb"
+    path.write_bytes(freeze(k.Model(inp, h)).SerializeToString())
+    return str(path)
+
+
+def test_a_scalar_shift_needs_the_lane_mask(tmp_path, capsys):
+    """relu(0 + 0.5) != 0 on 13 channels' padding lanes: the window is selected against
+    fmap_valid (a select, not a multiply: f(0) may be inf or NaN), and matches TensorFlow."""
+    from tools import cann_compile, cann_run
+
+    pb = _shift_relu_conv(tmp_path, 13)
+    cube = _cube(pb)
+    (mask,) = [o for o in cube.walk() if o.name == "kernel.load" and o.view.data == "fmap_valid"]
+    (use,) = [u.operation for u in mask.result.uses]
+    assert use.name == "kernel.vec" and use.fn.data == "SelectV2" and use.operands[0] is mask.result
+    om = tmp_path / "m.om"
+    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
+                            f"--output={om}"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
+    out = capsys.readouterr()
+    assert rc == 0, out.out + out.err

@@ -375,9 +375,12 @@ def prologue_lowerable(fk: Operation) -> bool:
     return is_prologue(fk) and isinstance(fk, cann.FusedKernelOp) and prologue_loadable(fk) is None
 
 
-#: body ops whose result is 0 where their operands in ZERO_ARGS are 0 (and the others finite)
+#: body ops whose result is 0 where the operands at these places are 0 (and the others 0 or
+#: finite constants: 0 * inf is NaN)
 ZERO_PRESERVING = {"Relu": (0,), "Relu6": (0,), "Neg": (0,), "Abs": (0,), "Square": (0,),
-                   "Mul": (0, 1), "Muls": (0,)}
+                   "Mul": (0, 1)}
+#: body ops whose result is 0 where all their operands are 0
+ZERO_WHEN_ALL_ZERO = {"Add", "AddV2", "Sub", "Maximum", "Minimum"}
 
 
 def _finite_const(v: SSAValue) -> bool:
@@ -389,23 +392,27 @@ def _finite_const(v: SSAValue) -> bool:
     return bool(np.isfinite(numpy_from_dense(o.value).astype(np.float64)).all())
 
 
-def keeps_zero(fk: cann.FusedKernelOp) -> bool:
-    """fk's result is 0 wherever its x-shaped inputs are 0, whatever its channel vectors and
-    scalars are, as long as they are finite constants: each op on the way is one of
-    ZERO_PRESERVING with a zero operand where it needs one and finite others (relu(x), x * s,
-    relu(x * s)); bn(0) = shift is not.  A conv pad, a channel padding lane or an element past
-    K then need no mask after the body."""
+def keeps_zero(fk: cann.FusedKernelOp, lanes: bool = False) -> bool:
+    """fk's result is 0 where its x-shaped inputs are 0 (a conv pad: its channel vectors and
+    scalars as they are there, so they must be finite constants), or with `lanes` where its
+    x-shaped inputs and its channel vectors are 0 (a channel padding lane or past K: the
+    img2col_channel / fmap_channel views give 0 past C; scalars are finite constants): each op
+    on the way is one of ZERO_PRESERVING with a zero operand and the others zero or finite, or
+    of ZERO_WHEN_ALL_ZERO with zero operands.  relu(x), x * s keep the pads 0; bn(0) = shift does
+    not, but it keeps the lanes 0 (0 * 0 + 0).  Where it holds, no mask is needed there."""
     from compiler.transforms.fusion.auto import tile_fn
 
     block = fk.body.block
-    y_shape = list(fk.y.type.get_shape())
+    y = fk.y.type
     zero: set[SSAValue] = set()
     finite: set[SSAValue] = set()
-    for a, v in zip(block.args, fk.inputs):
-        if list(shape_of(v)) == y_shape and cann.format_of(v.type) == cann.format_of(fk.y.type):
-            zero.add(a)
+    for arg, v in zip(block.args, fk.inputs):
+        x_shaped = list(shape_of(v)) == list(y.get_shape()) and \
+            cann.format_of(v.type) == cann.format_of(y)
+        if x_shaped or (lanes and num_elems(v.type) > 1):
+            zero.add(arg)
         elif _finite_const(v):
-            finite.add(a)
+            finite.add(arg)
     for op in block.ops:
         if isinstance(op, cann.YieldOp):
             return all(v in zero for v in op.values)
@@ -413,25 +420,25 @@ def keeps_zero(fk: cann.FusedKernelOp) -> bool:
             if _finite_const(op.output):
                 finite.add(op.output)
             continue
-        args = ZERO_PRESERVING.get(tile_fn(op) or "")
+        fn = tile_fn(op) or ""
         ops = list(op.operands)
-        if args is not None and any(ops[i] in zero for i in args if i < len(ops)) and \
+        places = ZERO_PRESERVING.get(fn)
+        if places is not None and any(ops[i] in zero for i in places if i < len(ops)) and \
                 all(v in zero or v in finite for v in ops):
             zero.add(op.results[0])
-        elif all(v in finite for v in ops):
-            finite.add(op.results[0])  # (an op on finite constants may overflow: not zero, at least)
+        elif fn in ZERO_WHEN_ALL_ZERO and all(v in zero for v in ops):
+            zero.add(op.results[0])
     return False
 
 
 def a_tile_needs_mask(fk: cann.FusedKernelOp, a_params: dict, c0: int, bk: int) -> bool:
-    """Whether fk's body on an img2col A tile must be selected back to 0 outside x: unless the
-    body keeps 0 (keeps_zero), a conv pad, a channel padding lane (cin % C0, a group's
-    channels) or an element past K reads 0 in A and would hold f(0)."""
-    if keeps_zero(fk):
-        return False
-    pads = any(p != 0 for p in a_params["pads"])
-    lanes = a_params["cin"] % c0 != 0 or a_params["cin_group"] != a_params["cin"]
-    return pads or lanes or a_params["K"] % bk != 0
+    """Whether fk's body on an img2col A tile must be selected back to 0 outside x: a conv pad
+    or a lane past a group's channels (where the channel vectors read the next group's values)
+    unless keeps_zero, a channel padding lane (cin % C0) or an element past K unless keeps_zero
+    on lanes: A reads 0 of x there and would hold f(0)."""
+    pads = any(p != 0 for p in a_params["pads"]) or a_params["cin_group"] != a_params["cin"]
+    lanes = a_params["cin"] % c0 != 0 or a_params["K"] % bk != 0
+    return (pads and not keeps_zero(fk)) or (lanes and not keeps_zero(fk, lanes=True))
 
 
 def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_params: dict,
@@ -475,7 +482,8 @@ def emit_rows_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], wi
     conv's Load3D (compiler/conversions/cann_to_kernel/base.py gemm_body rows_prologue).  No pad
     mask: Load3D inserts the conv's zero pads as it expands the rows, after the body.  Only the
     channel padding lanes (cin not a multiple of C0), where the body computes f(0), are selected
-    back to 0 by fmap_valid: Load3D moves whole C0 blocks, and f(0) may be inf or NaN."""
+    back to 0 by fmap_valid unless it keeps them 0 (keeps_zero on lanes): Load3D moves whole C0
+    blocks, and f(0) may be inf or NaN."""
     y = fk.y.type
 
     def load(i: int) -> SSAValue:
@@ -487,7 +495,7 @@ def emit_rows_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], wi
         return body.load(arg, [g, mi], "fmap_channel", shape, elem_of(v), "UB")
 
     r = emit_region(body, fk, shape, load, lambda t: t)
-    if cin % shape[-1] == 0 or keeps_zero(fk):
+    if cin % shape[-1] == 0 or keeps_zero(fk, lanes=True):
         return r
     mask = body.load(body.args[0], [g, mi], "fmap_valid", shape, et, "UB", cin=cin)
     zero = body.vec("Duplicate", [], shape, et, {"value": _ZERO})
@@ -499,7 +507,7 @@ def rows_prologue_tiles(fk: cann.FusedKernelOp, cin: int, c0: int) -> int:
     its zeros when there are padding lanes."""
     from compiler.transforms.fusion.auto import live_tiles
 
-    return live_tiles(fk.body_ops()) + (2 if cin % c0 and not keeps_zero(fk) else 0)
+    return live_tiles(fk.body_ops()) + (2 if cin % c0 and not keeps_zero(fk, lanes=True) else 0)
 
 
 def pool_prologue_lowerable(p: Operation) -> bool:
