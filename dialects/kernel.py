@@ -676,6 +676,11 @@ LOAD_VIEWS = {
             "from the first that output pixel m reads (compiler/target/conv_geometry.py "
             "fmap_first_row; img2col's params, in_hw = x's H, W) into the tile (C1, rows, W, C0), "
             "zero past N*H: [g, m]",
+    "fmap_channel": "a per-channel vector (ND, last axis C; or one element) broadcast to the "
+                    "window tile (C1, rows, W, C0) of view fmap: element (c1, r, w, c0) = "
+                    "v[c1*C0 + c0], 0 past C: [g, m]",
+    "fmap_valid": "1 on the lanes of the window tile (C1, rows, W, C0) of view fmap holding a "
+                  "channel of x (< cin), 0 on its channel padding lanes (fmap's params): [g, m]",
     # L1 -> L0A
     "load3d": "Load3D: the img2col tile A[m.., k..] of group g (img2col's params and in_hw) "
               "read from the L1 window the view fmap loaded for M block m, as L0A fractals "

@@ -303,6 +303,8 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
             vec = walk.vector_cycles + walk.ub_to_l1_cycles
             if walk.ub_to_l1_bytes:
                 note += "; " + (RECURRENT_NOTE if _kind(op) in ("DynamicRNN", "DynamicGRUV2", "SimpleRNN")
+                                else ROWS_PROLOGUE_NOTE if a_gm is not None
+                                else TILE_PROLOGUE_NOTE if _kind(op) in ("Conv2D", "DepthwiseConv2D")
                                 else SCALED_CONV_NOTE)
             if "weightReads" in t and t.get("timeStep", 0) > 1 and \
                     t["weightReads"] * 16 <= t["singleCoreM"] // t["timeStep"]:
@@ -356,6 +358,12 @@ def _kind(op) -> str:
 #: every step, at the same assumed rate.
 RECURRENT_NOTE = ("h_{t-1} moved UB->L1 every time step, a path and bandwidth not in the reference: "
                   "assumed like UB->GM")
+ROWS_PROLOGUE_NOTE = ("prologue on x's rows in UB once per M block, moved UB->L1 for Load3D, a path "
+                      "and bandwidth not in the reference: assumed like UB->GM")
+TILE_PROLOGUE_NOTE = ("prologue on each A tile in UB (x's rows not staged: a grouped conv, a depthwise "
+                      "or pool prologue, or the window and the body's tiles do not fit L1 / UB, or "
+                      "the A tiles are fewer elements), moved UB->L1, a path and bandwidth not in the "
+                      "reference: assumed like UB->GM")
 SCALED_CONV_NOTE = ("A tiles scaled in UB (Mul) and moved UB->L1, a path and bandwidth not in the "
                     "reference: assumed like UB->GM")
 

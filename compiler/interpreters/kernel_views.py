@@ -335,6 +335,34 @@ LOAD_VIEWS["img2col_channel"] = _img2col_channel
 LOAD_VIEWS["img2col_valid"] = _img2col_valid
 
 
+def _window_channels(out) -> np.ndarray:
+    """The channel of each lane of a feature-map window tile (C1, rows, W, C0)."""
+    c1_, _, _, c0 = out.shape
+    return (np.arange(c1_)[:, None] * c0 + np.arange(c0)[None, :])[:, None, None, :]
+
+
+def _fmap_channel(op, src: np.ndarray, idx, out):
+    """A per-channel vector (ND, last axis C; one element: a scalar) broadcast to the window
+    tile (C1, rows, W, C0) of view fmap: element (c1, r, w, c0) = v[c1*C0 + c0], 0 past C (a
+    fused conv prologue's channel operand on x's rows, compiler/conversions/cann_to_kernel/cube.py)."""
+    v = np.asarray(src).reshape(-1)
+    ch = np.broadcast_to(_window_channels(out), out.shape)
+    out[...] = v[0] if v.size == 1 else np.where(ch < v.size, v[np.minimum(ch, v.size - 1)], 0)
+    return out
+
+
+def _fmap_valid(op, src: np.ndarray, idx, out):
+    """1 on the lanes of the window tile (C1, rows, W, C0) that hold a channel of x (< cin), 0
+    on its channel padding lanes: the mask that keeps them zero after a prologue (f(0) need not
+    be 0, nor finite, and Load3D moves whole C0 blocks)."""
+    out[...] = np.broadcast_to(_window_channels(out) < op.param("cin"), out.shape)
+    return out
+
+
+LOAD_VIEWS["fmap_channel"] = _fmap_channel
+LOAD_VIEWS["fmap_valid"] = _fmap_valid
+
+
 def channel_of(pos: np.ndarray, shape: tuple[int, ...], layout: int) -> np.ndarray:
     """The channel of flat storage positions `pos` of a tensor stored as `shape`: layout 1
     NC1HWC0 (c1*C0 + c0), 2 NCHW (axis 1), 3 FRACTAL_NZ (..., K1, M1, 16, C0) (column

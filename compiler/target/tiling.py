@@ -138,7 +138,7 @@ def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int) -> tuple[int,
 
 def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int,
                 base_k: int, ub_a_tiles: int, ub_epilogue_tiles: int, fmap: Fmap | None,
-                fixed: list[tuple[int, int]]):
+                fixed: list[tuple[int, int]], ub_window_tiles: int = 0):
     """The cheapest (core split, base block) under `tiling_cost`: the least key (cycles, cores
     used, -(baseM*baseN)), the first in the search order among equal keys, or None when no
     block fits UB.  Returns (key + (grid order,), singleM, singleN, used, baseM, baseN,
@@ -202,9 +202,8 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
             if (bm, bn) in costed:
                 continue
             costed.add((bm, bn))
-            if ub_bound and bm * bn * 4 * ub_epilogue_tiles + ub_a_tiles * bm * base_k * in_bytes \
-                    > chip.ub:
-                continue  # the epilogue tiles and the A tiles staged in UB must fit together
+            epi_ub = bm * bn * 4 * ub_epilogue_tiles
+            tiles_fit = not ub_bound or epi_ub + ub_a_tiles * bm * base_k * in_bytes <= chip.ub
             cycles = share * cost.cycles(bm, bn)
             window = 0
             if with_window:
@@ -213,10 +212,17 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
                 if win is None:
                     assert fmap is not None
                     win = windows[bm] = fmap_window_bytes(fmap, bm, c0, in_bytes)[1]
-                if 2 * win + bn * b_l1 + bn * 4 <= chip.l1:
+                if 2 * win + bn * b_l1 + bn * 4 <= chip.l1 and \
+                        epi_ub + ub_window_tiles * win <= chip.ub:
                     c_win = share * cost.cycles(bm, bn, a_gm_bytes=ceil_div(single_m, bm) * win)
-                    if c_win < cycles:
+                    # a prologue staged on the window runs once per window element, on the A
+                    # tiles once per tile element per N block: the fewer elements wins (the
+                    # cube cost above does not see that vector work)
+                    tile_bytes = ceil_div(single_n, bn) * k * bm * in_bytes
+                    if c_win < cycles or not tiles_fit or (ub_window_tiles and win < tile_bytes):
                         cycles, window = c_win, win
+            if not tiles_fit and not window:
+                continue  # the epilogue tiles and the A tiles staged in UB must fit together
             key = (cycles, used * b_used, -(bm * bn), order)
             if best is None or key < best[0]:
                 best = (key, single_m, single_n, used, bm, bn, single_b, b_used, window)
@@ -227,11 +233,13 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
 @lru_cache(maxsize=4096)
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                  chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
-                 ub_epilogue_tiles: int = 1, fmap: Fmap | None = None) -> CubeTiling:
+                 ub_epilogue_tiles: int = 1, fmap: Fmap | None = None,
+                 ub_window_tiles: int = 0) -> CubeTiling:
     check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
     best = _best_split(chip, m, n, k, in_bytes, c0, batch, base_k, ub_a_tiles, ub_epilogue_tiles,
-                       fmap, _block_candidates(chip, base_m, base_n, base_k, in_bytes))
+                       fmap, _block_candidates(chip, base_m, base_n, base_k, in_bytes),
+                       ub_window_tiles)
     if best is None:
         raise TilingError(f"{kind}: no base block fits {chip.name}'s UB ({chip.ub} bytes) with "
                           f"{ub_a_tiles} A tiles staged there and {ub_epilogue_tiles} epilogue tiles")
@@ -279,8 +287,10 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         Buffer("UB", base_m * base_n * 4, "epilogue"),
         # a fused epilogue's further live tiles (compiler/transforms/fusion/auto.py live_tiles)
         *(Buffer("UB", base_m * base_n * 4, f"epilogue{i}") for i in range(1, ub_epilogue_tiles)),
-        # A tiles staged in UB (Conv2DScaled: the tile and its scale)
-        *(Buffer("UB", base_m * base_k * in_bytes, f"A{i}") for i in range(ub_a_tiles)),
+        # A tiles staged in UB (Conv2DScaled: the tile and its scale), or with the window a
+        # prologue's tiles of it (GM -> UB, the body, UB -> L1)
+        *((Buffer("UB", window, f"fmap{i}") for i in range(ub_window_tiles)) if window else
+          (Buffer("UB", base_m * base_k * in_bytes, f"A{i}") for i in range(ub_a_tiles))),
     )
     for b in buffers:
         cap = chip.capacity(b.space)
@@ -292,15 +302,20 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
 
 def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                 chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
-                ub_epilogue_tiles: int = 1, fmap: Fmap | None = None) -> CubeTiling:
+                ub_epilogue_tiles: int = 1, fmap: Fmap | None = None,
+                ub_window_tiles: int = 0) -> CubeTiling:
     """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch,
     ub_a_tiles: A tiles also held in UB next to the epilogue tile; ub_epilogue_tiles: the [baseM,
     baseN] fp32 tiles a fused epilogue keeps live in UB at once; fmap: a conv whose A tiles may
     come from its feature map in L1 by Load3D (`Fmap`): where the cost model finds that cheaper
     than the img2col tiles from GM, the fields get fmapRows / fmapBytes, the rows and bytes of
-    one base block's window of x, and L1 holds two windows instead of the A tiles)."""
+    one base block's window of x, and L1 holds two windows instead of the A tiles);
+    ub_window_tiles: a fused prologue that may run on the window in UB instead of on the A tiles
+    (compiler/conversions/cann_to_kernel/cube.py), that many window-sized UB tiles: the window
+    is then also taken where the prologue runs on fewer elements so, and where the ub_a_tiles
+    A tiles do not fit UB)."""
     return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles, ub_epilogue_tiles,
-                        fmap)
+                        fmap, ub_window_tiles)
 
 
 @dataclass(frozen=True)

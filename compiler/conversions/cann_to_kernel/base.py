@@ -236,7 +236,7 @@ class Body:
 
 def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_load, store,
               bias_load=None, epilogue=(), residual=None, a_scale=None,
-              a_prologue=None) -> Region:
+              a_prologue=None, rows_prologue=None) -> Region:
     """The cube body shared by conv, depthwise and (batch) matmul: cores x base-block loops over
     mmad on fractal tiles, fixpipe to UB, the epilogue there, store to GM.
 
@@ -248,6 +248,9 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     A tiling with fmapRows (an img2col a_load, compiler/target/tiling.py): per M block, the
     rows of x it reads go GM -> L1 once (view fmap) and each A tile is expanded from them on the
     way to L0A (view load3d: Ascend C's Load3D, compiler/target/conv_geometry.py).
+    rows_prologue: with fmapRows, fn(body, g, mi, window shape, window params) -> the window
+    computed in UB (a fused prologue on x's rows, once per M block, before any N block),
+    moved UB -> L1 for Load3D, whose conv pads are zeros inserted after the prologue.
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
     kernel's body there (compiler/conversions/cann_to_kernel/fused.py)."""
     f = t.fields
@@ -266,8 +269,12 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                 if "fmapRows" in f:  # x's rows this M block reads, GM -> L1 once (Load3D)
                     _, c1x, hx, wx, c0x = types[0].get_shape()
                     win = dict(a_load[1], in_hw=[hx, wx])
-                    fm = body.load(x_a, [g, mi], "fmap", [c1x, f["fmapRows"], wx, c0x], et,
-                                   "L1", **win)
+                    wshape = [c1x, f["fmapRows"], wx, c0x]
+                    if rows_prologue is not None:
+                        fu = rows_prologue(body, g, mi, wshape, win)
+                        fm = body.load(fu, [], "copy", wshape, et, "L1")
+                    else:
+                        fm = body.load(x_a, [g, mi], "fmap", wshape, et, "L1", **win)
                 with body.loop(n0, f["singleCoreN"], bn, n) as ni:
                     c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
                     zero = body.index(0)

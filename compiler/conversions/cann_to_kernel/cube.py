@@ -22,9 +22,11 @@ from compiler.conversions.cann_to_kernel.fused import (
     Epilogue,
     emit_pool_prologue,
     emit_prologue,
+    emit_rows_prologue,
     epilogue_consumer,
     pool_prologue_lowerable,
     prologue_lowerable,
+    rows_prologue_tiles,
 )
 from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
@@ -60,9 +62,12 @@ class ConvToCubeBody(ChipPattern):
     FusedConv2DScaled (kind "Conv2DScaled"): each A tile is loaded GM -> UB, multiplied there by
     the per-(n, c) scale broadcast to the tile (view img2col_scale of the NC1HWC0 scale) and
     moved UB -> L1 (an assumed path, see dialects/kernel.py LOAD_PATHS); the rest is Conv2D's.
-    A conv whose x is a FusedKernel marked `prologue` (compiler/transforms/fusion/auto.py) computes each A
-    tile from that kernel's inputs in UB (fused.emit_prologue: img2col loads, the body, the pad
-    mask) and moves it UB -> L1; the FusedKernel is erased once no conv reads it.  A conv whose x
+    A conv whose x is a FusedKernel marked `prologue` (compiler/transforms/fusion/auto.py) computes,
+    where its tiling takes the Load3D window (ungrouped, the window and the body's tiles fit
+    L1 / UB, compiler/target/tiling.py), the window of x's rows from that kernel's inputs in UB
+    once per M block (fused.emit_rows_prologue) and moves it UB -> L1 for Load3D; else each A
+    tile in UB (fused.emit_prologue: img2col loads, the body, the pad mask) and moves it UB -> L1;
+    the FusedKernel is erased once no conv reads it.  A conv whose x
     is a pool marked `prologue` reads the pool's input instead (fused.emit_pool_prologue)."""
 
     applies_to = roots(*CONV_OPS)
@@ -132,14 +137,17 @@ class ConvToCubeBody(ChipPattern):
             ub_a += live_tiles(pro.body_ops()) + 1
         if pool is not None:  # the running max / sum, a window tile, the mask and the zeros
             ub_a = 4
-        fmap = None
-        if groups == 1 and not scaled and pro is None and pool is None and dwp is None:
-            # A straight from x: its rows may go to L1 as they are, img2col by Load3D
+        fmap, ub_win = None, 0
+        if groups == 1 and not scaled and pool is None and dwp is None:
+            # A straight from x (or from x's prologue, run on the rows in UB first): its rows
+            # may go to L1, img2col by Load3D
             _, _, hx, wx, _ = shape_of(op.x)
             fmap = (n_, hx, wx, c1x, ho, wo, kh, sh, dh)
+            ub_win = rows_prologue_tiles(pro, cin, c0) if pro is not None else 0
         try:
             t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
-                            ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap)
+                            ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap,
+                            ub_window_tiles=ub_win)
         except TilingError as e:
             self.fail(op, str(e))
             return
@@ -154,6 +162,7 @@ class ConvToCubeBody(ChipPattern):
         a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
         operands, y_type = list(op.operands), op.y.type
         a_prologue: Callable[..., SSAValue] | None = None
+        rows_prologue: Callable[..., SSAValue] | None = None
         if dwp is not None:
             operands[0] = dwp.x
         if pro is not None:  # x is computed on the A tile from the prologue's inputs
@@ -170,7 +179,13 @@ class ConvToCubeBody(ChipPattern):
 
             def fused_a_tile(body, g, mi, ki, bm, bk, params=a_params):
                 return emit_prologue(body, pro, arg_of, params, c0, et, g, mi, ki, bm, bk)
-            a_prologue = fused_a_tile
+
+            def fused_rows(body, g, mi, shape, win):
+                return emit_rows_prologue(body, pro, arg_of, win, cin, et, g, mi, shape)
+            if "fmapRows" in t.fields:  # on x's rows, once per M block, before Load3D
+                rows_prologue = fused_rows
+            else:
+                a_prologue = fused_a_tile
         if dwp is not None:  # the A tile is the depthwise conv's result, computed in UB
             dw_args = (len(operands), len(operands) + 1 if dwp.bias is not None else None)
             operands += [dwp.filter] + ([dwp.bias] if dwp.bias is not None else [])
@@ -195,6 +210,7 @@ class ConvToCubeBody(ChipPattern):
             [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=ncols, k=kk, et=et,
             a_load=("img2col", a_params),
             a_scale=(3, "img2col_scale", a_params) if scaled else None, a_prologue=a_prologue,
+            rows_prologue=rows_prologue,
             b_load=("fz", dict(K=kk, N=ncols)),
             bias_load=("channel", dict(offset=col_off, N=ncols)) if has_bias else None,
             epilogue=epilogue, residual=residual, store=("nc1hwc0", store_p))

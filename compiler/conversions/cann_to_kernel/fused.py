@@ -9,9 +9,11 @@
     its other inputs are loaded at the output tile's index (same shape: the store's view; a
     channel vector: the bias view).
   * a conv kernel's prologue (compiler/conversions/cann_to_kernel/cube.py): a FusedKernel marked `prologue` by
-    the automatic fusion runs on each img2col A tile in UB before L1 (its x-shaped inputs
-    loaded with view img2col, channel vectors with img2col_channel), then is multiplied by the
-    img2col_valid mask so that conv pads and channel padding lanes stay zero;
+    the automatic fusion runs on the window of x's rows that an M block reads, in UB before L1
+    where the conv's A comes by Load3D (emit_rows_prologue: each element once per M block, the
+    conv pads inserted by Load3D after it); else on each img2col A tile in UB before L1 (its
+    x-shaped inputs loaded with view img2col, channel vectors with img2col_channel), then
+    selected by the img2col_valid mask so that conv pads and channel padding lanes stay zero;
   * a pool marked `prologue` runs on the A tiles the same way (emit_pool_prologue): the max
     (mean) of one img2col tile of the pool's input per window offset.
 Each body op becomes kernel.vec `tile_fn(op)` (compiler/transforms/fusion/auto.py) with the op's
@@ -373,10 +375,77 @@ def prologue_lowerable(fk: Operation) -> bool:
     return is_prologue(fk) and isinstance(fk, cann.FusedKernelOp) and prologue_loadable(fk) is None
 
 
+#: body ops whose result is 0 where the operands at these places are 0 (and the others 0 or
+#: finite constants: 0 * inf is NaN)
+ZERO_PRESERVING = {"Relu": (0,), "Relu6": (0,), "Neg": (0,), "Abs": (0,), "Square": (0,),
+                   "Mul": (0, 1)}
+#: body ops whose result is 0 where all their operands are 0
+ZERO_WHEN_ALL_ZERO = {"Add", "AddV2", "Sub", "Maximum", "Minimum"}
+
+
+def _finite_const(v: SSAValue) -> bool:
+    o = v.owner
+    if not isinstance(o, cann.ConstOp):
+        return False
+    import numpy as np
+
+    return bool(np.isfinite(numpy_from_dense(o.value).astype(np.float64)).all())
+
+
+def keeps_zero(fk: cann.FusedKernelOp, lanes: bool = False) -> bool:
+    """fk's result is 0 where its x-shaped inputs are 0 (a conv pad: its channel vectors and
+    scalars as they are there, so they must be finite constants), or with `lanes` where its
+    x-shaped inputs and its channel vectors are 0 (a channel padding lane or past K: the
+    img2col_channel / fmap_channel views give 0 past C; scalars are finite constants): each op
+    on the way is one of ZERO_PRESERVING with a zero operand and the others zero or finite, or
+    of ZERO_WHEN_ALL_ZERO with zero operands.  relu(x), x * s keep the pads 0; bn(0) = shift does
+    not, but it keeps the lanes 0 (0 * 0 + 0).  Where it holds, no mask is needed there."""
+    from compiler.transforms.fusion.auto import tile_fn
+
+    block = fk.body.block
+    y = fk.y.type
+    zero: set[SSAValue] = set()
+    finite: set[SSAValue] = set()
+    for arg, v in zip(block.args, fk.inputs):
+        x_shaped = list(shape_of(v)) == list(y.get_shape()) and \
+            cann.format_of(v.type) == cann.format_of(y)
+        if x_shaped or (lanes and num_elems(v.type) > 1):
+            zero.add(arg)
+        elif _finite_const(v):
+            finite.add(arg)
+    for op in block.ops:
+        if isinstance(op, cann.YieldOp):
+            return all(v in zero for v in op.values)
+        if isinstance(op, cann.ConstOp):
+            if _finite_const(op.output):
+                finite.add(op.output)
+            continue
+        fn = tile_fn(op) or ""
+        ops = list(op.operands)
+        places = ZERO_PRESERVING.get(fn)
+        if places is not None and any(ops[i] in zero for i in places if i < len(ops)) and \
+                all(v in zero or v in finite for v in ops):
+            zero.add(op.results[0])
+        elif fn in ZERO_WHEN_ALL_ZERO and all(v in zero for v in ops):
+            zero.add(op.results[0])
+    return False
+
+
+def a_tile_needs_mask(fk: cann.FusedKernelOp, a_params: dict, c0: int, bk: int) -> bool:
+    """Whether fk's body on an img2col A tile must be selected back to 0 outside x: a conv pad
+    or a lane past a group's channels (where the channel vectors read the next group's values)
+    unless keeps_zero, a channel padding lane (cin % C0) or an element past K unless keeps_zero
+    on lanes: A reads 0 of x there and would hold f(0)."""
+    pads = any(p != 0 for p in a_params["pads"]) or a_params["cin_group"] != a_params["cin"]
+    lanes = a_params["cin"] % c0 != 0 or a_params["K"] % bk != 0
+    return (pads and not keeps_zero(fk)) or (lanes and not keeps_zero(fk, lanes=True))
+
+
 def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_params: dict,
                   c0: int, et, g, mi, ki, bm: int, bk: int) -> SSAValue:
     """fk's body on the [bm, bk] img2col A tile (input i is kernel argument arg_of[i]), masked
-    by img2col_valid: a conv pad or a channel padding lane is 0 in A, whatever f(0) is."""
+    by img2col_valid where a_tile_needs_mask: a conv pad or a channel padding lane is 0 in A,
+    whatever f(0) is.  (Rows past M need none: their output rows are never stored.)"""
     y = fk.y.type
     first = None
 
@@ -393,6 +462,8 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
                          "UB", **a_params, c0=c0)
 
     r = emit_region(body, fk, [bm, bk], load, lambda t: t)
+    if not a_tile_needs_mask(fk, a_params, c0, bk):
+        return r
     if first is None:  # the x-shaped input the body did not read first: any one gives the mask
         i = next(i for i, v in enumerate(fk.inputs) if list(shape_of(v)) ==
                  list(y.get_shape()))
@@ -402,6 +473,41 @@ def emit_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], a_param
     # variance), and NaN * 0 is NaN
     zero = body.vec("Duplicate", [], [bm, bk], et, {"value": _ZERO})
     return body.vec("SelectV2", [mask, r, zero], [bm, bk], et)
+
+
+def emit_rows_prologue(body: Body, fk: cann.FusedKernelOp, arg_of: list[int], win: dict,
+                       cin: int, et, g, mi, shape: list[int]) -> SSAValue:
+    """fk's body on the window of x's rows (C1, rows, W, C0) that M block mi reads (view fmap,
+    GM -> UB; channel vectors by fmap_channel): each element of x once per M block, for the
+    conv's Load3D (compiler/conversions/cann_to_kernel/base.py gemm_body rows_prologue).  No pad
+    mask: Load3D inserts the conv's zero pads as it expands the rows, after the body.  Only the
+    channel padding lanes (cin not a multiple of C0), where the body computes f(0), are selected
+    back to 0 by fmap_valid unless it keeps them 0 (keeps_zero on lanes): Load3D moves whole C0
+    blocks, and f(0) may be inf or NaN."""
+    y = fk.y.type
+
+    def load(i: int) -> SSAValue:
+        v = fk.inputs[i]
+        arg = body.args[arg_of[i]]
+        if list(shape_of(v)) == list(y.get_shape()) and \
+                cann.format_of(v.type) == cann.format_of(y):
+            return body.load(arg, [g, mi], "fmap", shape, elem_of(v), "UB", **win)
+        return body.load(arg, [g, mi], "fmap_channel", shape, elem_of(v), "UB")
+
+    r = emit_region(body, fk, shape, load, lambda t: t)
+    if cin % shape[-1] == 0 or keeps_zero(fk, lanes=True):
+        return r
+    mask = body.load(body.args[0], [g, mi], "fmap_valid", shape, et, "UB", cin=cin)
+    zero = body.vec("Duplicate", [], shape, et, {"value": _ZERO})
+    return body.vec("SelectV2", [mask, r, zero], shape, et)
+
+
+def rows_prologue_tiles(fk: cann.FusedKernelOp, cin: int, c0: int) -> int:
+    """Window-sized UB tiles emit_rows_prologue keeps live: the body's, and the channel mask and
+    its zeros when there are padding lanes."""
+    from compiler.transforms.fusion.auto import live_tiles
+
+    return live_tiles(fk.body_ops()) + (2 if cin % c0 and not keeps_zero(fk, lanes=True) else 0)
 
 
 def pool_prologue_lowerable(p: Operation) -> bool:

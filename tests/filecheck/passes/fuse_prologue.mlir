@@ -1,8 +1,10 @@
 // Conv prologues by the automatic fusion (compiler/transforms/fusion/auto.py mark_prologues): the BatchNorm
 // (per-channel Mul / Add) + Relu in front of a conv becomes a cann.FusedKernel marked `prologue`;
-// cann-to-kernel runs its body on each img2col A tile in UB (channel vectors broadcast by
-// img2col_channel), multiplies it by the img2col_valid mask (conv pads and channel padding lanes
-// stay zero) and moves it to L1: one conv kernel, the pre-activation tensor never in GM.
+// cann-to-kernel runs its body on the window of x's rows an M block reads, in UB (channel
+// vectors broadcast by fmap_channel, 0 on the 20 channels' padding lanes, where the body then
+// computes relu(0 * 0 + 0) = 0: no mask) and moves it to L1, where Load3D expands it with the
+// conv pads as zeros: one conv kernel, the pre-activation tensor never in GM
+// (cann_to_kernel_rows_prologue.mlir: more).
 // RUN: cann-opt --fuse %s | filecheck %s
 // RUN: cann-opt --fuse %s | cann-opt --fuse | filecheck %s
 // RUN: cann-opt --fuse --assign-layouts --cann-to-kernel %s | filecheck %s --check-prefix=KERNEL
@@ -24,17 +26,17 @@
 // OFF-NOT:       {prologue}
 // KERNEL-LABEL: func.func @bn_relu_conv
 // KERNEL-NOT:     kernel.vec_kernel
-// KERNEL:         kernel.cube %{{.*}}, %{{.*}}, %s, %t {kind = "Conv2D"
-// KERNEL:           kernel.load %{{.*}} {view = "img2col", {{.*}}-> memref<{{.*}}, #kernel.space<UB>>
-// KERNEL-NEXT:      kernel.load %{{.*}} {view = "img2col_channel"
+// KERNEL:         kernel.cube %{{.*}}, %{{.*}}, %s, %t {kind = "Conv2D", {{.*}}fmapRows = {{[0-9]+}}
+// KERNEL:           kernel.load %{{.*}} {view = "fmap", {{.*}}-> memref<{{.*}}, #kernel.space<UB>>
+// KERNEL-NEXT:      kernel.load %{{.*}} {view = "fmap_channel"
 // KERNEL-NEXT:      kernel.vec {{.*}}fn = "Mul"
-// KERNEL-NEXT:      kernel.load %{{.*}} {view = "img2col_channel"
+// KERNEL-NEXT:      kernel.load %{{.*}} {view = "fmap_channel"
 // KERNEL-NEXT:      kernel.vec {{.*}}fn = "Add"
 // KERNEL-NEXT:      kernel.vec {{.*}}fn = "Relu"
-// KERNEL-NEXT:      kernel.load %{{.*}} {view = "img2col_valid"
-// KERNEL-NEXT:      kernel.vec {fn = "Duplicate", attrs = {value = 0.000000e+00 : f32}}
-// KERNEL-NEXT:      kernel.vec {{.*}}fn = "SelectV2"
 // KERNEL-NEXT:      kernel.load %{{.*}} {view = "copy"{{.*}}#kernel.space<L1>>
+// KERNEL-NEXT:      kernel.for
+// KERNEL-NOT:       _valid
+// KERNEL:           kernel.load %{{.*}} {view = "load3d"
 func.func @bn_relu_conv(%x: tensor<1x5x5x20xf32>) -> tensor<1x3x3x24xf32> {
   %s = cann.Const dense<1.5> : tensor<20xf32>
   %t = cann.Const dense<0.25> : tensor<20xf32>

@@ -1,7 +1,7 @@
 // Injective prologues (compiler/transforms/fusion/auto.py slice_reader): a ReLU read by a conv
 // as its x and by a StridedSlice (NASNet's Cropping2D), its producer a Concat (no epilogue host;
 // one of its inputs, an argument, computes nothing that could take the ReLU: concat_sink.py),
-// is a cann.FusedKernel marked `prologue`: the conv runs it on its A tiles, the slice on the
+// is a cann.FusedKernel marked `prologue`: the conv runs it on x's rows, the slice on the
 // elements it gathers (compiler/conversions/cann_to_kernel/data_movement.py
 // slice_prologue_kernel: slice_flat loads of its input, the body, the store): no kernel of its own.
 // RUN: cann-opt --fuse %s | filecheck %s
@@ -18,7 +18,7 @@
 // KERNEL:         %[[C:.*]] = kernel.vec_kernel %{{.*}}, %{{.*}} {{{.*}}kind = "ConcatV2D"
 // KERNEL-NOT:     kind = "Elementwise"
 // KERNEL:         kernel.cube %[[C]], %{{.*}} {kind = "Conv2D"
-// KERNEL:           kernel.load {{.*}}view = "img2col"
+// KERNEL:           kernel.load {{.*}}view = "fmap"{{.*}}#kernel.space<UB>>
 // KERNEL-NEXT:      kernel.vec {{.*}}fn = "Relu"
 // KERNEL-NOT:     kind = "Elementwise"
 // KERNEL:         kernel.vec_kernel %[[C]] {kind = "StridedSliceD"
