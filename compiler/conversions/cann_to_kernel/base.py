@@ -249,7 +249,8 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     rows of x it reads go GM -> L1 once (view fmap) and each A tile is expanded from them on the
     way to L0A (view load3d: Ascend C's Load3D, compiler/target/conv_geometry.py).
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
-    kernel's body there (compiler/conversions/cann_to_kernel/fused.py)."""
+    kernel's body there (compiler/conversions/cann_to_kernel/fused.py), ("rows", RowStep) a
+    row op on whole rows (compiler/conversions/cann_to_kernel/row_epilogue.py)."""
     f = t.fields
     body = Body(types)
     x_a, x_b, y = body.args[0], body.args[1], body.args[-1]
@@ -309,6 +310,8 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                             from compiler.conversions.cann_to_kernel.fused import emit_epilogue
 
                             u = emit_epilogue(body, attrs, u, g, mi, ni, bm, bn)
+                        elif fn == "rows":  # a row op on whole rows (row_epilogue.py RowStep)
+                            u = attrs.emit(body, u, g, mi, ni, bm, bn)
                         elif fn != "none":
                             u = body.vec(f"act:{fn}", [u], [bm, bn], f32, attrs)
                     body.store(u, y, [g, mi, ni], store[0], **store[1])

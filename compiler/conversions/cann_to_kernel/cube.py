@@ -17,6 +17,7 @@ from compiler.conversions.cann_to_kernel.base import (
     align,
     gemm_body,
     kernel_op,
+    row_major,
 )
 from compiler.conversions.cann_to_kernel.fused import (
     Epilogue,
@@ -313,12 +314,14 @@ class MatMulToCube(ChipPattern):
         dtype = numpy_dtype(et)
         c0 = c0_for(dtype)
         fk = epilogue_consumer(op)
-        try:
-            t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize, c0,
-                            self.chip, batch, ub_epilogue_tiles=epilogue_tiles(fk))
-        except TilingError as e:
-            self.fail(op, str(e))
-            return
+        row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch)
+        if t is None:
+            try:
+                t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize,
+                                c0, self.chip, batch, ub_epilogue_tiles=epilogue_tiles(fk))
+            except TilingError as e:
+                self.fail(op, str(e))
+                return
 
         def operand_view(v, transpose):
             f = cann.format_of(v.type)
@@ -335,6 +338,16 @@ class MatMulToCube(ChipPattern):
             epilogue = [*epilogue, ("region", Epilogue(fk, len(operands), tile,
                                                        ("channel", dict(offset=0, N=n))))]
             operands, y_type = operands + list(fk.inputs)[1:], fk.y.type
+        if row is not None:  # the row op reading the result runs on the output tile's rows
+            from compiler.conversions.cann_to_kernel.row_epilogue import RowStep
+
+            ry = row.results[0].type
+            rf = cann.format_of(ry)
+            sview = "nz" if rf is not None and rf.fmt == Format.FRACTAL_NZ else "nd"
+            tile = (sview, dict(transpose=False, batch=list(out_batch), rows=m, cols=n))
+            step = RowStep(row, y, len(operands), n, tile)
+            epilogue = [*epilogue, ("rows", step)]
+            operands, y_type = operands + step.operands(), ry
         region = gemm_body(
             [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=n, k=align(k, c0),
             et=et, a_load=operand_view(x1, ta), b_load=operand_view(x2, tb),
@@ -342,8 +355,34 @@ class MatMulToCube(ChipPattern):
             epilogue=epilogue, store=(sview, dict(batch=list(out_batch), rows=m, cols=n)))
         kind = "BatchMatMulV2" if batched or out_batch else "MatMulV2"
         new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type,
-                      region, t.block_dim, t.fields, t.buffers, fk or op)
-        replace_with_epilogue(rewriter, op, fk, new)
+                      region, t.block_dim, t.fields, t.buffers, row or fk or op)
+        replace_with_epilogue(rewriter, op, row or fk, new)
+
+    def _row_epilogue(self, op, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int):
+        """(the marked row op reading op's result, the whole-row tiling) when the row op's
+        operands load on the output tile and a tiling with every row in one base block fits;
+        (None, None) otherwise (the row op is then a kernel of its own)."""
+        from compiler.conversions.cann_to_kernel.row_epilogue import live_tiles
+        from compiler.transforms.fusion.row_epilogue import row_epilogue_of
+
+        row = row_epilogue_of(op)
+        if row is None:
+            return None, None
+        ry = row.results[0].type
+        rf = cann.format_of(ry)
+        others = [v for v in row.operands[:2] if v is not op.results[0]] \
+            if isinstance(row, cann.AddLayerNormOp) else []
+        stored = row_major(ry) or (rf is not None and rf.fmt == Format.FRACTAL_NZ)
+        if not stored or any(cann.format_of(v.type) != rf and not (row_major(v.type) and row_major(ry))
+                             for v in others) or \
+                any(not row_major(v.type) for v in row.operands[len(others) + 1:]):
+            return None, None  # the result, the residual, gamma / beta: not loadable on the tile
+        try:
+            t = cube_tiling(op.name.removeprefix("cann."), m, n, k, in_bytes, c0, self.chip, batch,
+                            ub_epilogue_tiles=live_tiles(row), whole_n=True)
+        except TilingError:
+            return None, None
+        return row, t
 
 
 def gemm_kernel(chip: ChipProfile, kind: str, operands, y_type, *, batch, m, n, k, a_load, b_load,
