@@ -333,6 +333,7 @@ class MatMulToCube(ChipPattern):
         sview = "nz" if yf is not None and yf.fmt == Format.FRACTAL_NZ else "nd"
         has_bias = len(op.operands) > 2
         epilogue, operands, y_type = _epilogue(op), list(op.operands), y.type
+        store_batch = list(out_batch)
         if fk is not None:  # the fused kernel reading the result runs on the output tile
             tile = (sview, dict(transpose=False, batch=list(out_batch), rows=m, cols=n))
             epilogue = [*epilogue, ("region", Epilogue(fk, len(operands), tile,
@@ -340,37 +341,58 @@ class MatMulToCube(ChipPattern):
             operands, y_type = operands + list(fk.inputs)[1:], fk.y.type
         if row is not None:  # the row op reading the result runs on the output tile's rows
             from compiler.conversions.cann_to_kernel.row_epilogue import RowStep
+            from compiler.transforms.fusion.row_epilogue import host_input
 
             ry = row.results[0].type
             rf = cann.format_of(ry)
             sview = "nz" if rf is not None and rf.fmt == Format.FRACTAL_NZ else "nd"
-            tile = (sview, dict(transpose=False, batch=list(out_batch), rows=m, cols=n))
-            step = RowStep(row, y, len(operands), n, tile)
+            # the row op's batch: the matmul's, or leading 1s added or dropped (row_epilogue.py)
+            rbatch = list(cann.origin_shape(ry)[:-2])
+            tile = (sview, dict(transpose=False, batch=rbatch, rows=m, cols=n))
+            x = host_input(row)
+            assert x is not None
+            step = RowStep(row, x, len(operands), n, tile)
             epilogue = [*epilogue, ("rows", step)]
             operands, y_type = operands + step.operands(), ry
+            store_batch = rbatch
         region = gemm_body(
             [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=n, k=align(k, c0),
             et=et, a_load=operand_view(x1, ta), b_load=operand_view(x2, tb),
             bias_load=("channel", dict(offset=0, N=n)) if has_bias else None,
-            epilogue=epilogue, store=(sview, dict(batch=list(out_batch), rows=m, cols=n)))
+            epilogue=epilogue, store=(sview, dict(batch=store_batch, rows=m, cols=n)))
         kind = "BatchMatMulV2" if batched or out_batch else "MatMulV2"
         new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type,
                       region, t.block_dim, t.fields, t.buffers, row or fk or op)
-        replace_with_epilogue(rewriter, op, row or fk, new)
+        if row is not None:  # the Reshapes between the matmul and the row op
+            x = host_input(row)
+            rewriter.replace(row, new)
+            while x is not None and x.owner is not op:
+                view = x.owner
+                assert isinstance(view, cann.ReshapeOp)  # (host_views)
+                x = view.x
+                for u in [u.operation for u in view.results[0].uses]:
+                    rewriter.erase(u)  # a dead TransData a layout rewrite left
+                rewriter.erase(view)
+            for u in [u.operation for u in op.results[0].uses]:
+                rewriter.erase(u)
+            rewriter.erase(op)
+            return
+        replace_with_epilogue(rewriter, op, fk, new)
 
     def _row_epilogue(self, op, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int):
         """(the marked row op reading op's result, the whole-row tiling) when the row op's
         operands load on the output tile and a tiling with every row in one base block fits;
         (None, None) otherwise (the row op is then a kernel of its own)."""
         from compiler.conversions.cann_to_kernel.row_epilogue import live_tiles
-        from compiler.transforms.fusion.row_epilogue import row_epilogue_of
+        from compiler.transforms.fusion.row_epilogue import host_input, row_epilogue_of
 
         row = row_epilogue_of(op)
         if row is None:
             return None, None
         ry = row.results[0].type
         rf = cann.format_of(ry)
-        others = [v for v in row.operands[:2] if v is not op.results[0]] \
+        x = host_input(row)
+        others = [v for v in row.operands[:2] if v is not x] \
             if isinstance(row, cann.AddLayerNormOp) else []
         stored = row_major(ry) or (rf is not None and rf.fmt == Format.FRACTAL_NZ)
         if not stored or any(cann.format_of(v.type) != rf and not (row_major(v.type) and row_major(ry))

@@ -9,8 +9,9 @@ recommended baseN = 256, shared/reference/cann-facts.md section 7).  cann-to-ker
 extent in one base block of one core and runs the row op on each [baseM, baseN] tile after the
 fixpipe (and bias / activation), before the store: the matmul's result is never written to
 GM and the row op is no kernel of its own (a classifier's Dense + softmax; a transformer's
-output projection + residual + LayerNorm).  Where no such tiling fits the chip, the two stay
-two kernels.  At the cann level nothing else changes: the mark is a unit attribute.
+output projection + residual + LayerNorm; directly or through Reshapes that only add or drop
+leading 1s).  Where no such tiling fits the chip, the two stay two kernels.  At the cann level
+nothing else changes: the mark is a unit attribute.
 """
 
 from __future__ import annotations
@@ -49,15 +50,39 @@ def last_axis_only(op: Operation) -> bool:
             and op.begin_params_axis.value.data % rank == rank - 1)  # type: ignore[attr-defined]
 
 
-def host_input(op: Operation) -> SSAValue | None:
-    """The data input of `op` that is the single-use result of a matmul in its block, of its
-    shape; None when there is none."""
-    shape = cann.origin_shape(op.results[0].type)
-    for v in row_inputs(op):
+def _without_leading_ones(shape) -> list[int]:
+    s = list(shape)
+    while len(s) > 2 and s[0] == 1:
+        s = s[1:]
+    return s
+
+
+def host_views(v: SSAValue, op: Operation) -> tuple[SSAValue, list[Operation]] | None:
+    """(the matmul's result, the Reshapes between it and `op`) when `op`'s data input v is a
+    matmul's single-use result in op's block, directly or through single-use Reshapes that only
+    add or drop leading 1s (the same rows and bytes: Tensordot's [M, N] -> [1, M, N]); None
+    otherwise."""
+    views: list[Operation] = []
+    reader = op
+    shape = _without_leading_ones(cann.origin_shape(op.results[0].type))
+    while True:
+        if set(live_uses(v)) != {reader} or _without_leading_ones(cann.origin_shape(v.type)) != shape:
+            return None
         h = v.owner
-        if (isinstance(h, cann.MatMulLike) and h.parent_block() is op.parent_block()
-                and len(h.operands) <= 3 and set(live_uses(v)) == {op}
-                and cann.origin_shape(v.type) == shape):
+        if isinstance(h, cann.ReshapeOp) and h.parent_block() is op.parent_block():
+            views.append(h)
+            v, reader = h.x, h
+            continue
+        if isinstance(h, cann.MatMulLike) and h.parent_block() is op.parent_block() \
+                and len(h.operands) <= 3:
+            return v, views
+        return None
+
+
+def host_input(op: Operation) -> SSAValue | None:
+    """The data input of `op` computed by a matmul (host_views), None when there is none."""
+    for v in row_inputs(op):
+        if host_views(v, op) is not None:
             return v
     return None
 
@@ -91,10 +116,18 @@ def row_epilogue_of(host: Operation) -> Operation | None:
     """The marked row op that is the matmul `host`'s epilogue, or None."""
     if not isinstance(host, cann.MatMulLike):
         return None
-    uses = list(dict.fromkeys(live_uses(host.results[0])))
-    if len(uses) != 1 or not is_row_epilogue(uses[0]) or host_input(uses[0]) is not host.results[0]:
+    v = host.results[0]
+    while True:  # through the Reshapes host_views sees through
+        uses = list(dict.fromkeys(live_uses(v)))
+        if len(uses) != 1:
+            return None
+        if not isinstance(uses[0], cann.ReshapeOp):
+            break
+        v = uses[0].y
+    op = uses[0]
+    if not is_row_epilogue(op) or host_input(op) is not v:
         return None
-    return uses[0]
+    return op
 
 
 def mark_row_epilogues(root: Operation) -> int:
