@@ -363,13 +363,13 @@ class MatMulToCube(ChipPattern):
         kind = "BatchMatMulV2" if batched or out_batch else "MatMulV2"
         new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type,
                       region, t.block_dim, t.fields, t.buffers, row or fk or op)
-        if row is not None:  # the Reshapes between the matmul and the row op
+        if row is not None:  # the views between the matmul and the row op
             x = host_input(row)
             rewriter.replace(row, new)
             while x is not None and x.owner is not op:
                 view = x.owner
-                assert isinstance(view, cann.ReshapeOp)  # (host_views)
-                x = view.x
+                assert isinstance(view, (cann.ReshapeOp, cann.TransDataOp))  # (host_views)
+                x = view.operands[0]
                 for u in [u.operation for u in view.results[0].uses]:
                     rewriter.erase(u)  # a dead TransData a layout rewrite left
                 rewriter.erase(view)

@@ -10,7 +10,7 @@ extent in one base block of one core and runs the row op on each [baseM, baseN] 
 fixpipe (and bias / activation), before the store: the matmul's result is never written to
 GM and the row op is no kernel of its own (a classifier's Dense + softmax; a transformer's
 output projection + residual + LayerNorm; directly or through Reshapes that only add or drop
-leading 1s).  Where no such tiling fits the chip, the two stay two kernels.  At the cann level
+leading 1s, and layout conversions).  Where no such tiling fits the chip, the two stay two kernels.  At the cann level
 nothing else changes: the mark is a unit attribute.
 """
 
@@ -58,10 +58,10 @@ def _without_leading_ones(shape) -> list[int]:
 
 
 def host_views(v: SSAValue, op: Operation) -> tuple[SSAValue, list[Operation]] | None:
-    """(the matmul's result, the Reshapes between it and `op`) when `op`'s data input v is a
+    """(the matmul's result, the views between it and `op`) when `op`'s data input v is a
     matmul's single-use result in op's block, directly or through single-use Reshapes that only
-    add or drop leading 1s (the same rows and bytes: Tensordot's [M, N] -> [1, M, N]); None
-    otherwise."""
+    add or drop leading 1s (the same rows: Tensordot's [M, N] -> [1, M, N]) and TransDatas (the
+    epilogue's tile is stored in the row op's own format); None otherwise."""
     views: list[Operation] = []
     reader = op
     shape = _without_leading_ones(cann.origin_shape(op.results[0].type))
@@ -69,9 +69,9 @@ def host_views(v: SSAValue, op: Operation) -> tuple[SSAValue, list[Operation]] |
         if set(live_uses(v)) != {reader} or _without_leading_ones(cann.origin_shape(v.type)) != shape:
             return None
         h = v.owner
-        if isinstance(h, cann.ReshapeOp) and h.parent_block() is op.parent_block():
+        if isinstance(h, (cann.ReshapeOp, cann.TransDataOp)) and h.parent_block() is op.parent_block():
             views.append(h)
-            v, reader = h.x, h
+            v, reader = h.operands[0], h
             continue
         if isinstance(h, cann.MatMulLike) and h.parent_block() is op.parent_block() \
                 and len(h.operands) <= 3:
@@ -117,13 +117,13 @@ def row_epilogue_of(host: Operation) -> Operation | None:
     if not isinstance(host, cann.MatMulLike):
         return None
     v = host.results[0]
-    while True:  # through the Reshapes host_views sees through
+    while True:  # through the views host_views sees through
         uses = list(dict.fromkeys(live_uses(v)))
         if len(uses) != 1:
             return None
-        if not isinstance(uses[0], cann.ReshapeOp):
+        if not isinstance(uses[0], (cann.ReshapeOp, cann.TransDataOp)):
             break
-        v = uses[0].y
+        v = uses[0].results[0]
     op = uses[0]
     if not is_row_epilogue(op) or host_input(op) is not v:
         return None
