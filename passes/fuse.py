@@ -149,6 +149,9 @@ class FusePass(ModulePass):
                 from compiler.transforms.fusion.depthwise import mark_depthwise_prologues
 
                 auto.depthwise_prologues = mark_depthwise_prologues(op, self.soc_version or None)
+                from compiler.transforms.fusion.mean_prologue import mark_mean_prologues
+
+                auto.prologues += mark_mean_prologues(op)  # global average pools into matmuls
             if ROW_EPILOGUE.name not in off:  # softmax / LayerNorm on a matmul's output tiles
                 from compiler.transforms.fusion.row_epilogue import mark_row_epilogues
 

@@ -610,6 +610,9 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         flat[:v.shape[0], :v.shape[1]] = v
         return out
     if view == kernel.LoadView.copy:
+        if src.size != out.size:  # fewer rows: the rows of the tile first, zero after
+            out[:src.shape[0]] = src
+            return out
         return np.array(src, dtype=dt).reshape(shape)
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot load")
 

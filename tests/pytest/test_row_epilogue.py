@@ -87,3 +87,31 @@ def test_whole_row_tiling_puts_n_in_one_block():
     t = cube_tiling("MatMulV2", 512, 200, 64, 4, 16, CHIPS["Ascend910B3"], whole_n=True)
     f = t.fields
     assert f["singleCoreN"] == f["baseN"] == 208
+
+
+@pytest.mark.parametrize("channels", [64, 21])
+def test_gap_dense_softmax_is_conv_and_one_matmul_kernel(tmp_path, capsys, channels):
+    """Conv -> global average pool -> Dense(10) + softmax (a classifier's tail): the pool runs
+    on the matmul's A tiles (compiler/transforms/fusion/mean_prologue.py) and the softmax on its
+    output tiles, so the tail is one kernel; 21 channels leave C0 padding lanes; equals
+    TensorFlow."""
+    keras = _keras()
+    layers = keras.layers
+    keras.utils.set_random_seed(channels)
+    inp = keras.Input((9, 9, 5), batch_size=1, name="x")
+    h = layers.Conv2D(channels, 3, activation="relu")(inp)
+    y = layers.Dense(10, activation="softmax")(layers.GlobalAveragePooling2D()(h))
+    kinds = _compile_and_compare(tmp_path, capsys, keras.Model(inp, y), "gap")
+    assert kinds == ["Conv2D", "MatMulV2"], kinds
+
+
+def test_gap_read_by_two_layers_stays_a_kernel(tmp_path, capsys):
+    """A pool read by two Dense layers is no prologue (one reader only): it stays a kernel."""
+    keras = _keras()
+    layers = keras.layers
+    keras.utils.set_random_seed(8)
+    inp = keras.Input((6, 6, 16), batch_size=1, name="x")
+    p = layers.GlobalAveragePooling2D()(inp)
+    y = layers.Concatenate()([layers.Dense(8)(p), layers.Dense(4)(p)])
+    kinds = _compile_and_compare(tmp_path, capsys, keras.Model(inp, y), "gap2")
+    assert "ReduceMeanD" in kinds, kinds

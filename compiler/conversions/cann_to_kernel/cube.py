@@ -314,14 +314,28 @@ class MatMulToCube(ChipPattern):
         dtype = numpy_dtype(et)
         c0 = c0_for(dtype)
         fk = epilogue_consumer(op)
-        row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch)
+        from compiler.transforms.fusion.mean_prologue import mean_prologue_of
+
+        gap = mean_prologue_of(op) if not batched and not out_batch else None
+        ub_a = MEAN_CHUNK + 2 if gap is not None else 0  # a pixel chunk, its sum, the mean
+        row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch, ub_a)
         if t is None:
             try:
                 t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize,
-                                c0, self.chip, batch, ub_epilogue_tiles=epilogue_tiles(fk))
+                                c0, self.chip, batch, ub_a_tiles=ub_a,
+                                ub_epilogue_tiles=epilogue_tiles(fk))
             except TilingError as e:
-                self.fail(op, str(e))
-                return
+                if gap is None:
+                    self.fail(op, str(e))
+                    return
+                gap = None  # the pool stays a kernel of its own
+                try:
+                    t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0),
+                                    dtype.itemsize, c0, self.chip, batch,
+                                    ub_epilogue_tiles=epilogue_tiles(fk))
+                except TilingError as e2:
+                    self.fail(op, str(e2))
+                    return
 
         def operand_view(v, transpose):
             f = cann.format_of(v.type)
@@ -355,11 +369,16 @@ class MatMulToCube(ChipPattern):
             epilogue = [*epilogue, ("rows", step)]
             operands, y_type = operands + step.operands(), ry
             store_batch = rbatch
+        a_prologue = None
+        if gap is not None:  # the A tiles are the global average pool of its input
+            operands[0] = gap.x
+            a_prologue = _mean_a_tile(gap, m, et)
         region = gemm_body(
             [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=n, k=align(k, c0),
             et=et, a_load=operand_view(x1, ta), b_load=operand_view(x2, tb),
             bias_load=("channel", dict(offset=0, N=n)) if has_bias else None,
-            epilogue=epilogue, store=(sview, dict(batch=store_batch, rows=m, cols=n)))
+            epilogue=epilogue, store=(sview, dict(batch=store_batch, rows=m, cols=n)),
+            a_prologue=a_prologue)
         kind = "BatchMatMulV2" if batched or out_batch else "MatMulV2"
         new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type,
                       region, t.block_dim, t.fields, t.buffers, row or fk or op)
@@ -376,10 +395,13 @@ class MatMulToCube(ChipPattern):
             for u in [u.operation for u in op.results[0].uses]:
                 rewriter.erase(u)
             rewriter.erase(op)
-            return
-        replace_with_epilogue(rewriter, op, fk, new)
+        else:
+            replace_with_epilogue(rewriter, op, fk, new)
+        if gap is not None:
+            erase_unread(rewriter, gap)
 
-    def _row_epilogue(self, op, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int):
+    def _row_epilogue(self, op, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int,
+                      ub_a: int = 0):
         """(the marked row op reading op's result, the whole-row tiling) when the row op's
         operands load on the output tile and a tiling with every row in one base block fits;
         (None, None) otherwise (the row op is then a kernel of its own)."""
@@ -401,10 +423,38 @@ class MatMulToCube(ChipPattern):
             return None, None  # the result, the residual, gamma / beta: not loadable on the tile
         try:
             t = cube_tiling(op.name.removeprefix("cann."), m, n, k, in_bytes, c0, self.chip, batch,
-                            ub_epilogue_tiles=live_tiles(row), whole_n=True)
+                            ub_a_tiles=ub_a, ub_epilogue_tiles=live_tiles(row), whole_n=True)
         except TilingError:
             return None, None
         return row, t
+
+
+#: Pixels per chunk of a global average pool computed on a matmul's A tiles.
+MEAN_CHUNK = 16
+
+
+def _mean_a_tile(gap: cann.ReduceMeanDOp, m: int, et):
+    """The matmul's [bm, bk] A tile of the global average pool `gap` (compiler/transforms/fusion/
+    mean_prologue.py) from its NC1HWC0 input (kernel argument 0): per chunk of MEAN_CHUNK
+    pixels, the [rows, chunk, bk] tile (view nc1hwc0_pixels) summed over its pixels and
+    accumulated, then times 1/(H*W).  The tile has the rows of A that exist (min(bm, M)); the
+    UB -> L1 copy puts them first in the [bm, bk] tile, zero rows after."""
+    from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32, i64
+
+    _, h, w, _ = cann.origin_shape(gap.x.type)
+    hw = h * w
+    chunk = min(hw, MEAN_CHUNK)
+
+    def mean_a_tile(body, g, mi, ki, bm, bk):
+        rv = min(bm, m)
+        acc = body.vec("Fill", [], [rv, bk], et, {"fill": IntegerAttr(0, i64)})
+        with body.loop(body.index(0), hw, chunk, hw) as pi:
+            t = body.load(body.args[0], [mi, pi, ki], "nc1hwc0_pixels", [rv, chunk, bk], et, "UB")
+            s = body.vec("RowSum", [t], [rv, bk], et)
+            body.add(kernel.AccumulateOp(operands=[acc, s],
+                                         properties={"fn": kernel.AccumulateFnAttr.of("Add")}))
+        return body.vec("Muls", [acc], [rv, bk], et, {"value": FloatAttr(1.0 / hw, f32)})
+    return mean_a_tile
 
 
 def gemm_kernel(chip: ChipProfile, kind: str, operands, y_type, *, batch, m, n, k, a_load, b_load,

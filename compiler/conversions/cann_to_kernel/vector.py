@@ -578,6 +578,16 @@ class ReduceToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ReduceDOp):
             return
+        from compiler.transforms.fusion.mean_prologue import is_mean_prologue, mean_reader
+
+        if is_mean_prologue(op):  # its matmul computes it on its A tiles: lower that now
+            from compiler.conversions.cann_to_kernel.cube import MatMulToCube
+
+            mm = mean_reader(op)
+            assert mm is not None  # (is_mean_prologue)
+            MatMulToCube(self.chip, self.failures, self.impl).match_and_rewrite(mm, rewriter)
+            if op.parent is None:  # (erased: the matmul's kernel computes it)
+                return
         xt, yt = op.x.type, op.y.type
         if self.fails_on_dynamic_dims(op, xt, yt):
             return
