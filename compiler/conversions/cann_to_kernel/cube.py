@@ -421,10 +421,16 @@ class MatMulToCube(ChipPattern):
                              for v in others) or \
                 any(not row_major(v.type) for v in row.operands[len(others) + 1:]):
             return None, None  # the result, the residual, gamma / beta: not loadable on the tile
+        from compiler.conversions.cann_to_kernel.row_epilogue import gains
+
+        kind = op.name.removeprefix("cann.")
         try:
-            t = cube_tiling(op.name.removeprefix("cann."), m, n, k, in_bytes, c0, self.chip, batch,
-                            ub_a_tiles=ub_a, ub_epilogue_tiles=live_tiles(row), whole_n=True)
+            t = cube_tiling(kind, m, n, k, in_bytes, c0, self.chip, batch, ub_a_tiles=ub_a,
+                            ub_epilogue_tiles=live_tiles(row), whole_n=True)
+            free = cube_tiling(kind, m, n, k, in_bytes, c0, self.chip, batch, ub_a_tiles=ub_a)
         except TilingError:
+            return None, None
+        if not gains(row, self.chip, t, free, m * batch, n):  # whole rows: maybe fewer cores
             return None, None
         return row, t
 

@@ -56,3 +56,36 @@ class RowStep:
 
 def live_tiles(op: Operation) -> int:
     return LIVE_TILES[type(op)]  # type: ignore[index]
+
+
+_LN_FNS = ("RowMean", "Sub", "Mul", "RowMean", "Adds", "Rsqrt", "Mul", "Mul", "Add")
+#: The vector functions of each row op's body (softmax_rows / layer_norm_rows).
+ROW_FNS = {cann.SoftmaxV2Op: ("RowMax", "Sub", "Exp", "RowSum", "RealDiv"),
+           cann.LayerNormOp: _LN_FNS, cann.AddLayerNormOp: ("Add", *_LN_FNS)}
+
+
+def row_cycles(op: Operation, elems_per_core: int) -> float:
+    """One core's vector cycles of the row op on `elems_per_core` fp32 elements (the cost
+    model's fits, compiler/target/cost_model.py)."""
+    from compiler.target.cost_model import vector_core_cycles
+
+    fns: tuple[str, ...] = ROW_FNS[type(op)]  # type: ignore[index]
+    return sum((vector_core_cycles(fn, elems_per_core, 4) for fn in fns), 0.0)
+
+
+def gains(op: Operation, chip, whole, free, m: int, n: int) -> bool:
+    """The row epilogue is estimated faster than the row kernel of its own: the whole-row
+    tiling `whole` (its slowest core's cube cycles, or the epilogue's vector cycles on its rows
+    when more) against the free tiling `free`, plus the row kernel's launch and vector cycles
+    (its rows over the vector cores; compiler/backend/perf_report.py LAUNCH_OVERHEAD_US)."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+    from compiler.target.formats import ceil_div
+    from compiler.target.tiling import MIN_ELEMS_PER_CORE
+
+    f = whole.fields
+    epi = row_cycles(op, f["singleCoreM"] * f["singleCoreN"])
+    cores = max(1, min(chip.vector_cores, m, ceil_div(m * n, MIN_ELEMS_PER_CORE)))
+    own = row_cycles(op, ceil_div(m, cores) * n)
+    whole_us = max(whole.est_cycles, epi) / chip.clock_mhz
+    free_us = (free.est_cycles + own) / chip.clock_mhz + LAUNCH_OVERHEAD_US
+    return whole_us < free_us
