@@ -126,6 +126,15 @@ class InputFusable(OpTrait):
     their prologue (compiler/transforms/fusion/auto.py; compiler/conversions/cann_to_kernel/vector.py)."""
 
 
+@dataclass(frozen=True)
+class RowEpilogue(OpTrait):
+    """Not a kind: a row op over the last axis (softmax, LayerNorm, AddLayerNorm) that a cube
+    kernel runs on its [baseM, baseN] output tile when that tile holds whole rows (the last
+    axis is one N block of one core): the cube op's result is never written to GM
+    (compiler/transforms/fusion/row_epilogue.py marks it; compiler/conversions/cann_to_kernel/
+    row_epilogue.py emits it)."""
+
+
 KINDS: tuple[type[OpKind], ...] = (Elementwise, Broadcast, Injective, Reduction, Cube, View,
                                    Constant, Opaque)
 

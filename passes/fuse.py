@@ -94,9 +94,10 @@ class FusePass(ModulePass):
         from compiler.transforms.fusion.auto import PROLOGUE_SWITCH, SWITCH
         from compiler.transforms.fusion.concat_sink import SWITCH as CONCAT_SINK
         from compiler.transforms.fusion.horizontal import SWITCH as HORIZONTAL
+        from compiler.transforms.fusion.row_epilogue import SWITCH as ROW_EPILOGUE
 
         known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name, HORIZONTAL.name,
-                                               CONCAT_SINK.name]
+                                               CONCAT_SINK.name, ROW_EPILOGUE.name]
         off = set(self.disable)
         unknown = sorted(off - set(known))
         if unknown:
@@ -105,7 +106,7 @@ class FusePass(ModulePass):
         if self.switch_file:
             off |= disabled_by_switch_file(self.switch_file, [*all_rules, SWITCH,
                                                               PROLOGUE_SWITCH, HORIZONTAL,
-                                                              CONCAT_SINK])
+                                                              CONCAT_SINK, ROW_EPILOGUE])
         active = [r for r in all_rules if r.name not in off]
 
         stats = Stats()
@@ -148,6 +149,13 @@ class FusePass(ModulePass):
                 from compiler.transforms.fusion.depthwise import mark_depthwise_prologues
 
                 auto.depthwise_prologues = mark_depthwise_prologues(op, self.soc_version or None)
+                from compiler.transforms.fusion.mean_prologue import mark_mean_prologues
+
+                auto.prologues += mark_mean_prologues(op)  # global average pools into matmuls
+            if ROW_EPILOGUE.name not in off:  # softmax / LayerNorm on a matmul's output tiles
+                from compiler.transforms.fusion.row_epilogue import mark_row_epilogues
+
+                auto.row_epilogues = mark_row_epilogues(op)
             dead_code(op)
         after = count_kernels(op)
         LAST_REPORT = build_report(all_rules, off, stats, before, after, auto)

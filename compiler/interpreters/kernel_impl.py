@@ -614,6 +614,9 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
         flat[:v.shape[0], :v.shape[1]] = v
         return out
     if view == kernel.LoadView.copy:
+        if src.size != out.size:  # fewer rows: the rows of the tile first, zero after
+            out[:src.shape[0]] = src
+            return out
         return np.array(src, dtype=dt).reshape(shape)
     raise SemanticsError(op, f"{op.name}: view '{view}' cannot load")
 
@@ -810,7 +813,9 @@ def vec(op: kernel.VecOp, args: tuple[np.ndarray, ...]) -> np.ndarray:
         elif fn in ("RowSum", "RowMax", "RowMin", "RowMean", "RowProd"):  # along axis 1 of the tile
             reds: dict[str, Callable[..., Any]] = {"RowSum": np.sum, "RowMax": np.max, "RowMin": np.min,
                                                    "RowMean": np.mean, "RowProd": np.prod}
-            y = reds[fn](xs[0], axis=1, keepdims=len(shape) == xs[0].ndim)
+            cols = op.attrs.data.get("cols")  # the row's leading columns of a wider tile
+            x0 = xs[0][:, :int_of(cols)] if cols is not None else xs[0]
+            y = reds[fn](x0, axis=1, keepdims=len(shape) == xs[0].ndim)
         elif fn in ("Muls", "Adds"):  # with a scalar
             c = acc.type(num_of(op.attrs.data["value"]))
             y = xs[0] * c if fn == "Muls" else xs[0] + c

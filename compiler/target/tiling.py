@@ -138,7 +138,7 @@ def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int) -> tuple[int,
 
 def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int,
                 base_k: int, ub_a_tiles: int, ub_epilogue_tiles: int, fmap: Fmap | None,
-                fixed: list[tuple[int, int]], ub_window_tiles: int = 0):
+                fixed: list[tuple[int, int]], ub_window_tiles: int = 0, whole_n: bool = False):
     """The cheapest (core split, base block) under `tiling_cost`: the least key (cycles, cores
     used, -(baseM*baseN)), the first in the search order among equal keys, or None when no
     block fits UB.  Returns (key + (grid order,), singleM, singleN, used, baseM, baseN,
@@ -170,6 +170,8 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
         if grid in seen:
             continue
         seen.add(grid)
+        if whole_n and single_n < n:
+            continue  # a row epilogue: the whole N extent on each core
         used = ceil_div(m, single_m) * ceil_div(n, single_n)
         b_used = ceil_div(batch, single_b)
         if used * b_used > chip.cube_cores:
@@ -196,6 +198,9 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
                 if bm_b * fits_l0 <= chip.l0a and bn_b * fits_l0 <= chip.l0b \
                         and bm_b * bn_b * 4 <= chip.l0c:
                     cands.append((bm_b, bn_b))
+        if whole_n:  # every block spans the core's N extent, where L0B and L0C hold it
+            cands = [(bm0, single_n) for bm0, _ in cands
+                     if single_n * fits_l0 <= chip.l0b and min(bm0, single_m) * single_n * 4 <= chip.l0c]
         costed: set[tuple[int, int]] = set()
         for bm0, bn0 in cands:
             bm, bn = min(bm0, single_m), min(bn0, single_n)
@@ -234,12 +239,15 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                  chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
                  ub_epilogue_tiles: int = 1, fmap: Fmap | None = None,
-                 ub_window_tiles: int = 0) -> CubeTiling:
+                 ub_window_tiles: int = 0, whole_n: bool = False) -> CubeTiling:
     check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
     best = _best_split(chip, m, n, k, in_bytes, c0, batch, base_k, ub_a_tiles, ub_epilogue_tiles,
                        fmap, _block_candidates(chip, base_m, base_n, base_k, in_bytes),
-                       ub_window_tiles)
+                       ub_window_tiles, whole_n)
+    if best is None and whole_n:
+        raise TilingError(f"{kind}: no base block holds the {n} columns of a row on "
+                          f"{chip.name} (L0B {chip.l0b}, L0C {chip.l0c}, UB {chip.ub} bytes)")
     if best is None:
         raise TilingError(f"{kind}: no base block fits {chip.name}'s UB ({chip.ub} bytes) with "
                           f"{ub_a_tiles} A tiles staged there and {ub_epilogue_tiles} epilogue tiles")
@@ -303,7 +311,7 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
 def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                 chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
                 ub_epilogue_tiles: int = 1, fmap: Fmap | None = None,
-                ub_window_tiles: int = 0) -> CubeTiling:
+                ub_window_tiles: int = 0, whole_n: bool = False) -> CubeTiling:
     """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch,
     ub_a_tiles: A tiles also held in UB next to the epilogue tile; ub_epilogue_tiles: the [baseM,
     baseN] fp32 tiles a fused epilogue keeps live in UB at once; fmap: a conv whose A tiles may
@@ -313,9 +321,11 @@ def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
     ub_window_tiles: a fused prologue that may run on the window in UB instead of on the A tiles
     (compiler/conversions/cann_to_kernel/cube.py), that many window-sized UB tiles: the window
     is then also taken where the prologue runs on fewer elements so, and where the ub_a_tiles
-    A tiles do not fit UB)."""
+    A tiles do not fit UB); whole_n: every output row in one base block of one core (nDim = 1,
+    baseN = singleCoreN: a row epilogue, compiler/conversions/cann_to_kernel/row_epilogue.py), a
+    TilingError where that fits no L0)."""
     return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles, ub_epilogue_tiles,
-                        fmap, ub_window_tiles)
+                        fmap, ub_window_tiles, whole_n)
 
 
 @dataclass(frozen=True)

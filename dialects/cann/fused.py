@@ -63,7 +63,7 @@ from dialects.common import (
     string_enum_attr,
 )
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, Cube, InputFusable, Opaque, OutputFusable, Reduction
+from dialects.op_kinds import Broadcast, Cube, InputFusable, Opaque, OutputFusable, Reduction, RowEpilogue
 
 
 @irdl_op_definition
@@ -356,7 +356,7 @@ class AddLayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), InputFusable(),
+    traits = traits_def(Pure(), Reduction(), RowEpilogue(), InputFusable(),
                         RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")))
 
     def verify_op(self) -> None:

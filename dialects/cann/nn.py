@@ -36,7 +36,7 @@ from dialects.common import (
     string_enum_attr,
 )
 from dialects.layouts import RunsOn
-from dialects.op_kinds import Broadcast, InputFusable, Opaque, OutputFusable, PrecisionReduce, Reduction
+from dialects.op_kinds import Broadcast, InputFusable, Opaque, OutputFusable, PrecisionReduce, Reduction, RowEpilogue
 
 
 class Padding(StrEnum):
@@ -115,7 +115,7 @@ class LayerNormOp(CannOp):
     begin_norm_axis = prop_def(IntegerAttr)
     begin_params_axis = prop_def(IntegerAttr)
     epsilon = prop_def(FloatAttr)
-    traits = traits_def(Pure(), Reduction(), InputFusable(),
+    traits = traits_def(Pure(), Reduction(), RowEpilogue(), InputFusable(),
                         RunsOn(nc1hwc0="rows", fractal_nz="rows", params=("gamma", "beta")),
                         PrecisionReduce(False))
 
@@ -131,7 +131,8 @@ class SoftmaxV2Op(CannOp):
     x = operand_def(TensorType)
     y = result_def(TensorType)
     axes = prop_def(I64Array)
-    traits = traits_def(Pure(), Reduction(), RunsOn(nc1hwc0="rows", fractal_nz="rows"), PrecisionReduce(False))
+    traits = traits_def(Pure(), Reduction(), RowEpilogue(), RunsOn(nc1hwc0="rows", fractal_nz="rows"),
+                        PrecisionReduce(False))
 
     def verify_op(self) -> None:
         from dialects.common import ints

@@ -67,7 +67,13 @@ def kernels(om: str) -> list[tuple[str, str, str]]:
 
 
 def dtype_of(om: str, kind: str) -> set[str]:
-    return {d for k, _, d in kernels(om) if k == kind}
+    """The result dtypes of the kernels of `kind`; for SoftmaxV2, of the kernel computing the
+    softmax: its own, or the MatMulV2 kernel whose row epilogue it is (one dtype there:
+    compiler/transforms/fusion/row_epilogue.py)."""
+    found = {d for k, _, d in kernels(om) if k == kind}
+    if kind == "SoftmaxV2" and not found:
+        return dtype_of(om, "MatMulV2")
+    return found
 
 
 # --- models ------------------------------------------------------------------------------------

@@ -252,7 +252,8 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     computed in UB (a fused prologue on x's rows, once per M block, before any N block),
     moved UB -> L1 for Load3D, whose conv pads are zeros inserted after the prologue.
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
-    kernel's body there (compiler/conversions/cann_to_kernel/fused.py)."""
+    kernel's body there (compiler/conversions/cann_to_kernel/fused.py), ("rows", RowStep) a
+    row op on whole rows (compiler/conversions/cann_to_kernel/row_epilogue.py)."""
     f = t.fields
     body = Body(types)
     x_a, x_b, y = body.args[0], body.args[1], body.args[-1]
@@ -316,6 +317,8 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                             from compiler.conversions.cann_to_kernel.fused import emit_epilogue
 
                             u = emit_epilogue(body, attrs, u, g, mi, ni, bm, bn)
+                        elif fn == "rows":  # a row op on whole rows (row_epilogue.py RowStep)
+                            u = attrs.emit(body, u, g, mi, ni, bm, bn)
                         elif fn != "none":
                             u = body.vec(f"act:{fn}", [u], [bm, bn], f32, attrs)
                     body.store(u, y, [g, mi, ni], store[0], **store[1])

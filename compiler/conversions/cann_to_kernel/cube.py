@@ -17,6 +17,7 @@ from compiler.conversions.cann_to_kernel.base import (
     align,
     gemm_body,
     kernel_op,
+    row_major,
 )
 from compiler.conversions.cann_to_kernel.fused import (
     Epilogue,
@@ -329,12 +330,28 @@ class MatMulToCube(ChipPattern):
         dtype = numpy_dtype(et)
         c0 = c0_for(dtype)
         fk = epilogue_consumer(op)
-        try:
-            t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize, c0,
-                            self.chip, batch, ub_epilogue_tiles=epilogue_tiles(fk))
-        except TilingError as e:
-            self.fail(op, str(e))
-            return
+        from compiler.transforms.fusion.mean_prologue import mean_prologue_of
+
+        gap = mean_prologue_of(op) if not batched and not out_batch else None
+        ub_a = MEAN_CHUNK + 2 if gap is not None else 0  # a pixel chunk, its sum, the mean
+        row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch, ub_a)
+        if t is None:
+            try:
+                t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize,
+                                c0, self.chip, batch, ub_a_tiles=ub_a,
+                                ub_epilogue_tiles=epilogue_tiles(fk))
+            except TilingError as e:
+                if gap is None:
+                    self.fail(op, str(e))
+                    return
+                gap = None  # the pool stays a kernel of its own
+                try:
+                    t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0),
+                                    dtype.itemsize, c0, self.chip, batch,
+                                    ub_epilogue_tiles=epilogue_tiles(fk))
+                except TilingError as e2:
+                    self.fail(op, str(e2))
+                    return
 
         def operand_view(v, transpose):
             f = cann.format_of(v.type)
@@ -346,20 +363,120 @@ class MatMulToCube(ChipPattern):
         sview = "nz" if yf is not None and yf.fmt == Format.FRACTAL_NZ else "nd"
         has_bias = len(op.operands) > 2
         epilogue, operands, y_type = _epilogue(op), list(op.operands), y.type
+        store_batch = list(out_batch)
         if fk is not None:  # the fused kernel reading the result runs on the output tile
             tile = (sview, dict(transpose=False, batch=list(out_batch), rows=m, cols=n))
             epilogue = [*epilogue, ("region", Epilogue(fk, len(operands), tile,
                                                        ("channel", dict(offset=0, N=n))))]
             operands, y_type = operands + list(fk.inputs)[1:], fk.y.type
+        if row is not None:  # the row op reading the result runs on the output tile's rows
+            from compiler.conversions.cann_to_kernel.row_epilogue import RowStep
+            from compiler.transforms.fusion.row_epilogue import host_input
+
+            ry = row.results[0].type
+            rf = cann.format_of(ry)
+            sview = "nz" if rf is not None and rf.fmt == Format.FRACTAL_NZ else "nd"
+            # the row op's batch: the matmul's, or leading 1s added or dropped (row_epilogue.py)
+            rbatch = list(cann.origin_shape(ry)[:-2])
+            tile = (sview, dict(transpose=False, batch=rbatch, rows=m, cols=n))
+            x = host_input(row)
+            assert x is not None
+            step = RowStep(row, x, len(operands), n, tile)
+            epilogue = [*epilogue, ("rows", step)]
+            operands, y_type = operands + step.operands(), ry
+            store_batch = rbatch
+        a_prologue = None
+        if gap is not None:  # the A tiles are the global average pool of its input
+            operands[0] = gap.x
+            a_prologue = _mean_a_tile(gap, m, et)
         region = gemm_body(
             [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=n, k=align(k, c0),
             et=et, a_load=operand_view(x1, ta), b_load=operand_view(x2, tb),
             bias_load=("channel", dict(offset=0, N=n)) if has_bias else None,
-            epilogue=epilogue, store=(sview, dict(batch=list(out_batch), rows=m, cols=n)))
+            epilogue=epilogue, store=(sview, dict(batch=store_batch, rows=m, cols=n)),
+            a_prologue=a_prologue)
         kind = "BatchMatMulV2" if batched or out_batch else "MatMulV2"
         new = kernel_op(kernel.CubeKernelOp, kind, operands, y_type,
-                      region, t.block_dim, t.fields, t.buffers, fk or op)
-        replace_with_epilogue(rewriter, op, fk, new)
+                      region, t.block_dim, t.fields, t.buffers, row or fk or op)
+        if row is not None:  # the views between the matmul and the row op
+            x = host_input(row)
+            rewriter.replace(row, new)
+            while x is not None and x.owner is not op:
+                view = x.owner
+                assert isinstance(view, (cann.ReshapeOp, cann.TransDataOp))  # (host_views)
+                x = view.operands[0]
+                for u in [u.operation for u in view.results[0].uses]:
+                    rewriter.erase(u)  # a dead TransData a layout rewrite left
+                rewriter.erase(view)
+            for u in [u.operation for u in op.results[0].uses]:
+                rewriter.erase(u)
+            rewriter.erase(op)
+        else:
+            replace_with_epilogue(rewriter, op, fk, new)
+        if gap is not None:
+            erase_unread(rewriter, gap)
+
+    def _row_epilogue(self, op, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int,
+                      ub_a: int = 0):
+        """(the marked row op reading op's result, the whole-row tiling) when the row op's
+        operands load on the output tile and a tiling with every row in one base block fits;
+        (None, None) otherwise (the row op is then a kernel of its own)."""
+        from compiler.conversions.cann_to_kernel.row_epilogue import live_tiles
+        from compiler.transforms.fusion.row_epilogue import host_input, row_epilogue_of
+
+        row = row_epilogue_of(op)
+        if row is None:
+            return None, None
+        ry = row.results[0].type
+        rf = cann.format_of(ry)
+        x = host_input(row)
+        others = [v for v in row.operands[:2] if v is not x] \
+            if isinstance(row, cann.AddLayerNormOp) else []
+        stored = row_major(ry) or (rf is not None and rf.fmt == Format.FRACTAL_NZ)
+        if not stored or any(cann.format_of(v.type) != rf and not (row_major(v.type) and row_major(ry))
+                             for v in others) or \
+                any(not row_major(v.type) for v in row.operands[len(others) + 1:]):
+            return None, None  # the result, the residual, gamma / beta: not loadable on the tile
+        from compiler.conversions.cann_to_kernel.row_epilogue import gains
+
+        kind = op.name.removeprefix("cann.")
+        try:
+            t = cube_tiling(kind, m, n, k, in_bytes, c0, self.chip, batch, ub_a_tiles=ub_a,
+                            ub_epilogue_tiles=live_tiles(row), whole_n=True)
+            free = cube_tiling(kind, m, n, k, in_bytes, c0, self.chip, batch, ub_a_tiles=ub_a)
+        except TilingError:
+            return None, None
+        if not gains(row, self.chip, t, free, m * batch, n):  # whole rows: maybe fewer cores
+            return None, None
+        return row, t
+
+
+#: Pixels per chunk of a global average pool computed on a matmul's A tiles.
+MEAN_CHUNK = 16
+
+
+def _mean_a_tile(gap: cann.ReduceMeanDOp, m: int, et):
+    """The matmul's [bm, bk] A tile of the global average pool `gap` (compiler/transforms/fusion/
+    mean_prologue.py) from its NC1HWC0 input (kernel argument 0): per chunk of MEAN_CHUNK
+    pixels, the [rows, chunk, bk] tile (view nc1hwc0_pixels) summed over its pixels and
+    accumulated, then times 1/(H*W).  The tile has the rows of A that exist (min(bm, M)); the
+    UB -> L1 copy puts them first in the [bm, bk] tile, zero rows after."""
+    from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32, i64
+
+    _, h, w, _ = cann.origin_shape(gap.x.type)
+    hw = h * w
+    chunk = min(hw, MEAN_CHUNK)
+
+    def mean_a_tile(body, g, mi, ki, bm, bk):
+        rv = min(bm, m)
+        acc = body.vec("Fill", [], [rv, bk], et, {"fill": IntegerAttr(0, i64)})
+        with body.loop(body.index(0), hw, chunk, hw) as pi:
+            t = body.load(body.args[0], [mi, pi, ki], "nc1hwc0_pixels", [rv, chunk, bk], et, "UB")
+            s = body.vec("RowSum", [t], [rv, bk], et)
+            body.add(kernel.AccumulateOp(operands=[acc, s],
+                                         properties={"fn": kernel.AccumulateFnAttr.of("Add")}))
+        return body.vec("Muls", [acc], [rv, bk], et, {"value": FloatAttr(1.0 / hw, f32)})
+    return mean_a_tile
 
 
 def gemm_kernel(chip: ChipProfile, kind: str, operands, y_type, *, batch, m, n, k, a_load, b_load,

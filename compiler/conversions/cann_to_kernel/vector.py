@@ -294,21 +294,33 @@ def pool_epilogue(op: cann.MaxPoolOp | cann.AvgPoolOp) -> cann.FusedKernelOp | N
 
 
 
-def softmax_rows(body: Body, x, tile: int, length: int, et):
-    """softmax along the rows of a [tile, length] UB tile: max, x - max, exp, sum, divide."""
-    mx = body.vec("RowMax", [x], [tile, 1], et)
+def _row_attrs(length: int, cols: int | None) -> dict:
+    """A row reduction's attributes: `cols`, the leading columns of the tile it reduces, when
+    the row is shorter than the tile (a cube output tile's padding columns: the vector
+    instructions' mask, Ascend C's `mask` of the element count per repeat)."""
+    return {"cols": IntegerAttr(cols, 64)} if cols is not None and cols < length else {}
+
+
+def softmax_rows(body: Body, x, tile: int, length: int, et, cols: int | None = None):
+    """softmax along the rows of a [tile, length] UB tile: max, x - max, exp, sum, divide (the
+    statistics over the first `cols` columns when given)."""
+    ra = _row_attrs(length, cols)
+    mx = body.vec("RowMax", [x], [tile, 1], et, ra)
     d = body.vec("Sub", [x, mx], [tile, length], et)
     e = body.vec("Exp", [d], [tile, length], et)
-    sm = body.vec("RowSum", [e], [tile, 1], et)
+    sm = body.vec("RowSum", [e], [tile, 1], et, ra)
     return body.vec("RealDiv", [e, sm], [tile, length], et)
 
 
-def layer_norm_rows(body: Body, x, g, b, eps: float, tile: int, length: int, et):
-    """LayerNorm along the rows of a [tile, length] UB tile: mean, variance, rsqrt, gamma, beta."""
-    mean = body.vec("RowMean", [x], [tile, 1], et)
+def layer_norm_rows(body: Body, x, g, b, eps: float, tile: int, length: int, et,
+                    cols: int | None = None):
+    """LayerNorm along the rows of a [tile, length] UB tile: mean, variance, rsqrt, gamma, beta
+    (the statistics over the first `cols` columns when given)."""
+    ra = _row_attrs(length, cols)
+    mean = body.vec("RowMean", [x], [tile, 1], et, ra)
     d = body.vec("Sub", [x, mean], [tile, length], et)
     sq = body.vec("Mul", [d, d], [tile, length], et)
-    var = body.vec("RowMean", [sq], [tile, 1], et)
+    var = body.vec("RowMean", [sq], [tile, 1], et, ra)
     ve = body.vec("Adds", [var], [tile, 1], et, {"value": FloatAttr(eps, f32)})
     rs = body.vec("Rsqrt", [ve], [tile, 1], et)
     nrm = body.vec("Mul", [d, rs], [tile, length], et)
@@ -566,6 +578,16 @@ class ReduceToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ReduceDOp):
             return
+        from compiler.transforms.fusion.mean_prologue import is_mean_prologue, mean_reader
+
+        if is_mean_prologue(op):  # its matmul computes it on its A tiles: lower that now
+            from compiler.conversions.cann_to_kernel.cube import MatMulToCube
+
+            mm = mean_reader(op)
+            assert mm is not None  # (is_mean_prologue)
+            MatMulToCube(self.chip, self.failures, self.impl).match_and_rewrite(mm, rewriter)
+            if op.parent is None:  # (erased: the matmul's kernel computes it)
+                return
         xt, yt = op.x.type, op.y.type
         if self.fails_on_dynamic_dims(op, xt, yt):
             return

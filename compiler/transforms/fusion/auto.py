@@ -188,6 +188,7 @@ class Report:
     prologues: int = 0  # FusedKernels marked as their consumers' prologue (convs, gathers, reductions)
     depthwise_prologues: int = 0  # depthwise convs run in their pointwise reader's A tiles
     extra_outputs: int = 0  # values stored as extra outputs (of fused kernels, of reductions)
+    row_epilogues: int = 0  # row ops run on their matmul's output tiles (row_epilogue.py)
 
 
 def _describe(op: Operation) -> str:

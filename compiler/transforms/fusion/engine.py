@@ -57,11 +57,14 @@ def count_kernels(root: Operation) -> int:
     its 1x1 reader's A tiles, is part of that op's kernel."""
     from compiler.transforms.fusion.auto import epilogue_host, is_prologue
     from compiler.transforms.fusion.depthwise import is_depthwise_prologue
+    from compiler.transforms.fusion.mean_prologue import is_mean_prologue
+    from compiler.transforms.fusion.row_epilogue import row_epilogue_of
     from dialects.cann import FusedKernelOp
 
     return sum(1 for op in root.walk() if is_kernel(op)
                and not isinstance(op.parent_op(), FusedKernelOp) and epilogue_host(op) is None
-               and not is_prologue(op) and not is_depthwise_prologue(op))
+               and not is_prologue(op) and not is_depthwise_prologue(op)
+               and row_epilogue_of(op) is None and not is_mean_prologue(op))
 
 
 def describe(op: Operation) -> str:
