@@ -32,7 +32,11 @@ Reuse.
 * Views (zero-copy slices): a slicing kernel (SplitD / SplitVD piece, StridedSliceD) whose result
   is one contiguous slab of its operand (`slice_view_offset`; on NC1HWC0 a piece of whole C0
   blocks, N = 1) shares the operand's bytes at that offset and moves no data (`mem.elided`), when
-  the result is an arena tensor not already a concat slab and the offset is SLAB_ALIGN-aligned.
+  the result is an arena tensor and the offset is SLAB_ALIGN-aligned.  A piece that is a concat
+  slab too joins the concat's group with its operand: the two buffers then meet on the piece
+  (a wide conv's last piece as a concat's first input: the wide output ends where the concat's
+  buffer starts), an overlap the checker allows because every byte they share is the piece's,
+  a slab of both (`_in_common_slab`); any other overlap refuses the merge (the split copies).
   The overlap checker treats it as a slab of its operand, so nothing may write over either
   while the other is read (an in-place write over the operand is refused).
 * Groups: tensors sharing one buffer (concat slabs, in-place results) form a group at fixed
@@ -315,6 +319,16 @@ def _containers(reqs: list[TensorReq], offsets: list[int],
     return out
 
 
+def _in_common_slab(i: int, j: int, offsets: list[int], reqs: list[TensorReq],
+                    inside: list[set[int]]) -> bool:
+    """The bytes i and j share are all one tensor's that is a slab of both (a piece of a wide
+    conv's output that is a view of it and its concat's slab: the two buffers meet on it)."""
+    lo = max(offsets[i], offsets[j])
+    hi = min(offsets[i] + reqs[i].size, offsets[j] + reqs[j].size)
+    return any(i in inside[k] and j in inside[k] and offsets[k] <= lo and
+               hi <= offsets[k] + reqs[k].size for k in range(len(reqs)))
+
+
 def check_plan(reqs: list[TensorReq], offsets: list[int], arena: int,
                alignment: int = ALIGNMENT,
                allowed: dict[tuple[int, int], tuple[str, int]] | None = None) -> list[str]:
@@ -364,7 +378,7 @@ def check_plan(reqs: list[TensorReq], offsets: list[int], arena: int,
             ri, rj = reqs[i], reqs[j]
             if ri.end < rj.start or rj.end < ri.start:
                 continue
-            if j in inside[i] or i in inside[j]:
+            if j in inside[i] or i in inside[j] or _in_common_slab(i, j, offsets, reqs, inside):
                 continue
             key = (min(i, j), max(i, j))
             rule = allowed.get(key)
@@ -862,8 +876,7 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
             view_off = slice_view_offset(op)
             view_out = c.result_tensor.get((k, 0))
             i = value_tensor.get(op.operands[0]) if view_off is not None else None
-            if view_off is None or i is None or view_out is None or view_out in claimed \
-                    or view_off % SLAB_ALIGN:
+            if view_off is None or i is None or view_out is None or view_off % SLAB_ALIGN:
                 continue
             c.allowed[(min(i, view_out), max(i, view_out))] = ("concat", view_off if view_out < i else -view_off)
             c.views[k] = (view_out, i, view_off)
@@ -955,9 +968,8 @@ def choose_aliases(c: Collected, inplace: bool = True, concat: bool = True) -> N
                 if groups.root[i] == i:
                     groups.merge(i, out_idx, off, "concat")
         for k in sorted(c.views):  # a slicing kernel's result as a view of its operand
-            out_idx, i, off = c.views[k]
-            if groups.root[out_idx] == out_idx:
-                groups.merge(out_idx, i, off, "concat")
+            out_idx, i, off = c.views[k]  # (a concat slab too: its concat's group joins)
+            groups.merge(out_idx, i, off, "concat")
     if inplace:
         taken: set[int] = set()
         for (i, j), (kind, _) in sorted(c.allowed.items(), key=lambda kv: -kv[0][1]):

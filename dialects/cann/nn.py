@@ -170,6 +170,17 @@ class PoolOp(CannOp):
             return (k[2], k[3]), (s[2], s[3])
         return (k[1], k[2]), (s[1], s[2])
 
+    def pads(self) -> tuple[int, int, int, int]:
+        """(top, bottom, left, right): TensorFlow's SAME pads of x's static H and W, 0 for VALID."""
+        from compiler.target.conv_geometry import same_pads
+
+        (kh, kw), (sh, sw) = self.window()
+        if self.padding.data != Padding.SAME:
+            return 0, 0, 0, 0
+        xs = _oshape(self.x)
+        h, w = (xs[2], xs[3]) if self.data_format.data == DataFormat.NCHW else (xs[1], xs[2])
+        return (*same_pads(h, kh, sh, 1), *same_pads(w, kw, sw, 1))
+
     def verify_op(self) -> None:
         from compiler.target.conv_geometry import out_size, same_pads
 

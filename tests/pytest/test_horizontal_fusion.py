@@ -43,6 +43,22 @@ def test_sibling_convs_merge_into_one_wide_conv_and_match_tensorflow(tmp_path, c
     om_matches_tf(tmp_path, capsys, model, oms["on"], pb)
 
 
+def test_concat_first_piece_is_a_view_of_the_wide_conv_and_the_concat(tmp_path, capsys):
+    """The block's concat read by another conv (an arena tensor, not the model's output): b1's
+    piece goes last in the wide conv, whose output then meets the concat's buffer on it
+    (compiler/backend/memory_plan.py _in_common_slab): no SplitVD kernel copies it."""
+    from tests.model_zoo.zoo import _keras
+
+    keras = _keras()
+    block = _block()
+    y = keras.layers.Conv2D(8, 1, name="after")(block.output)
+    model = keras.Model(block.input, y)
+    pb, oms = compile_on_off(tmp_path, capsys, model, "HorizontalConvFusion:off\n")
+    # b1, b2a, b3a: 3 conv launches become 1, no copy of a piece
+    assert om_launches(oms["on"]) == om_launches(oms["off"]) - 2
+    om_matches_tf(tmp_path, capsys, model, oms["on"], pb)
+
+
 def _two_heads():
     """Two Keras Dense branches (constant weights, ReLU) reading one [1, 16, 32] feature, each
     followed by its own Dense, summed: the sibling matmuls (widths 16 and 32, whole C0 column

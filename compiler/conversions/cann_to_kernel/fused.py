@@ -526,24 +526,48 @@ def emit_pool_prologue(body: Body, p: cann.MaxPoolOp | cann.AvgPoolOp, a_params:
                        g, mi, ki, bm: int, bk: int) -> SSAValue:
     """The conv's [bm, bk] A tile of pool(x), computed from x (kernel argument 0): the conv reads
     pooled row i = ho*sh - pt + ki*dh, which is the max (mean) over the window offsets a of x row
-    i*sph + a = ho*(sh*sph) - (pt*sph - a) + ki*(dh*sph): one img2col tile of x per offset, the
-    conv's strides and dilations times the pool's, its pads times the pool's stride less the
-    offset.  The pooled tensor's extent (in_hw) gives the mask that keeps the conv's pads 0."""
+    i*sph - qt + a = ho*(sh*sph) - (pt*sph + qt - a) + ki*(dh*sph) (qt the pool's own top pad):
+    one img2col tile of x per offset, the conv's strides and dilations times the pool's, its pads
+    times the pool's stride plus the pool's less the offset.  A padded pool (SAME) ignores the
+    offsets outside x, as TensorFlow does: each offset's img2col_valid mask of x keeps the
+    running max where the offset is outside (the window's offset (qt, ql) never is: pooled row
+    i reads x row i*sph < H, so the max starts from it), and a mean divides by the count of
+    offsets inside.  The pooled tensor's extent (in_hw) gives the mask that keeps the conv's
+    pads 0."""
     (kh, kw), (sph, spw) = p.window()
+    qt, _, ql, _ = p.pads()
+    padded = p.pads() != (0, 0, 0, 0)
     sh, sw = a_params["strides"]
     dh, dw = a_params["dilations"]
     pt, pb, pl, pr = a_params["pads"]
     is_max = isinstance(p, cann.MaxPoolOp)
-    acc = None
-    for a in range(kh):
-        for b in range(kw):
-            geo = dict(a_params, strides=[sh * sph, sw * spw], dilations=[dh * sph, dw * spw],
-                       pads=[pt * sph - a, pb * sph + a, pl * spw - b, pr * spw + b])
-            t = body.load(body.args[0], [g, mi, ki], "img2col", [bm, bk], et, "UB", **geo)
-            acc = t if acc is None else body.vec("Maximum" if is_max else "Add", [acc, t],
-                                                 [bm, bk], et)
+
+    def geo(a: int, b: int) -> dict:
+        return dict(a_params, strides=[sh * sph, sw * spw], dilations=[dh * sph, dw * spw],
+                    pads=[pt * sph + qt - a, pb * sph - qt + a, pl * spw + ql - b,
+                          pr * spw - ql + b])
+
+    offsets = [(qt, ql)] + [(a, b) for a in range(kh) for b in range(kw) if (a, b) != (qt, ql)]
+    acc = count = None
+    for a, b in offsets:
+        t = body.load(body.args[0], [g, mi, ki], "img2col", [bm, bk], et, "UB", **geo(a, b))
+        if acc is None:
+            acc = t
+        elif is_max and padded and (a, b) != (qt, ql):
+            inside = body.load(body.args[0], [g, mi, ki], "img2col_valid", [bm, bk], et, "UB",
+                               **geo(a, b))
+            acc = body.vec("SelectV2", [inside, body.vec("Maximum", [acc, t], [bm, bk], et), acc],
+                           [bm, bk], et)
+        else:
+            acc = body.vec("Maximum" if is_max else "Add", [acc, t], [bm, bk], et)
+        if not is_max and padded:  # img2col reads 0 outside x: the sum is right, count the rest
+            inside = body.load(body.args[0], [g, mi, ki], "img2col_valid", [bm, bk], et, "UB",
+                               **geo(a, b))
+            count = inside if count is None else body.vec("Add", [count, inside], [bm, bk], et)
     assert acc is not None
-    if not is_max:
+    if count is not None:  # 0 only where the conv's mask below selects 0
+        acc = body.vec("RealDiv", [acc, count], [bm, bk], et)
+    elif not is_max:
         acc = body.vec("Muls", [acc], [bm, bk], et, {"value": FloatAttr(1.0 / (kh * kw), f32)})
     _, _, hp, wp, _ = p.y.type.get_shape()
     mask = body.load(body.args[0], [g, mi, ki], "img2col_valid", [bm, bk], et, "UB", **a_params,

@@ -213,16 +213,10 @@ class PoolToVectorBody(ChipPattern):
             return
         if self.fails_on_dynamic_dims(op, xt, yt):
             return
-        from compiler.target.conv_geometry import same_pads
-
         (kh, kw), (sh, sw) = op.window()
         n_, c1, h, w, c0 = shape_of(xt)
         _, _, ho, wo, _ = yt.get_shape()
-        if op.padding.data == cann.Padding.SAME:
-            pt, pb = same_pads(h, kh, sh, 1)
-            pl, pr = same_pads(w, kw, sw, 1)
-        else:
-            pt = pb = pl = pr = 0
+        pt, pb, pl, pr = op.pads()
         rows = n_ * c1 * ho * wo
         et = yt.element_type
         eb = numpy_dtype(et).itemsize

@@ -786,25 +786,17 @@ def _fk_problem(fk: cann.FusedKernelOp) -> str | None:
 
 
 def pool_prologue_problem(p: Operation) -> str | None:
-    """Why the pool `p` cannot run on the A tiles of the convs reading it, or None.  A pool whose
-    windows need no padding (VALID, or SAME that pads by 0: a 2x2 / stride-2 pool of an even
-    size) is, on each conv's A tile, the max (mean) of kh*kw img2col tiles of its input x, the
-    conv's strides and dilations times the pool's, shifted by the window offset
-    (compiler/conversions/cann_to_kernel/fused.py emit_pool_prologue): the pooled tensor is never
-    written to GM and the pool is no kernel."""
-    from compiler.target.conv_geometry import same_pads
-
+    """Why the pool `p` cannot run on the A tiles of the convs reading it, or None.  A static
+    NHWC pool is, on each conv's A tile, the max (mean) of kh*kw img2col tiles of its input x,
+    the conv's strides and dilations times the pool's, shifted by the window offset; a SAME
+    pool's offsets outside x are masked out (compiler/conversions/cann_to_kernel/fused.py
+    emit_pool_prologue): the pooled tensor is never written to GM and the pool is no kernel."""
     if not isinstance(p, (cann.MaxPoolOp, cann.AvgPoolOp)):
         return "not a pool"
     if p.data_format.data != cann.DataFormat.NHWC:
         return "the pool is not NHWC"
     if not _static_tensor(p.x) or not _static_tensor(p.y):
         return "a dynamic shape"
-    (kh, kw), (sh, sw) = p.window()
-    xs = list(cann.origin_shape(p.x.type))
-    if p.padding.data == "SAME" and (same_pads(xs[1], kh, sh, 1) != (0, 0)
-                                     or same_pads(xs[2], kw, sw, 1) != (0, 0)):
-        return "its windows are padded"
     return _consumer_problem(p.results[0])
 
 

@@ -27,10 +27,15 @@ with zero filter columns when all its readers are convs with constant filters, w
 input rows (they read the padding lanes times zero: the cube K of such a conv is C1*kh*kw*C0
 either way, so it costs no MACs); one unpaddable piece may go last, others stay separate convs.
 
+A piece that is a concat's first input (and no other concat's or return's) goes last, one that
+is a concat's last input first: the memory plan then lays the wide output and the concat's buffer
+so that they meet on that piece, a view of the one and a slab of the other (an inception block's
+1x1 branch: no copy, `_edge_slab`).
+
 Cost (launch count, the perf report's dominant term at LAUNCH_OVERHEAD_US per launch,
 compiler/backend/perf_report.py): k separate convs are k launches; the merge is the wide conv
-plus one copy for each piece a concat reads (a concat slab cannot also be a view of the wide
-output) or the function returns (its buffer is the caller's).  The merge is done when it launches fewer
+plus one copy for each other piece a concat reads (a concat slab inside the wide output cannot
+also be a view of it) or the function returns (its buffer is the caller's).  The merge is done when it launches fewer
 kernels.  Each merge, and each group of
 siblings left alone with the reason, is in the fusion report.  Switch: HorizontalConvFusion
 (group GraphFusion).
@@ -201,6 +206,18 @@ def _padding_readers(op: _Conv) -> list[_Reader] | None:
     return convs
 
 
+def _edge_slab(op: _Conv, first: bool) -> bool:
+    """op's result is read once, as the first (first) or last input of a concat (NHWC, channel
+    axis), and by no other concat or return: the memory plan can lay the wide output so that
+    the piece is both its slab and the concat's (compiler/backend/memory_plan.py)."""
+    uses = [u for u in _result(op).uses
+            if isinstance(u.operation, (cann.ConcatV2DOp, func.ReturnOp))]
+    if len(uses) != 1 or not isinstance(cat := uses[0].operation, cann.ConcatV2DOp):
+        return False
+    return int_of(cat.concat_dim) in (3, -1) and \
+        uses[0].index == (0 if first else len(cat.operands) - 1)
+
+
 def _plan(ops: list[_Conv], c0: int):
     """(order, padded channels, readers to pad) of the merge, or None when it does not pay.
 
@@ -216,12 +233,21 @@ def _plan(ops: list[_Conv], c0: int):
     fixed = [o for o in ops if chans[o] % c0 and o not in pad]
     last = max(fixed, key=lambda o: chans[o]) if fixed else None
     order = aligned + [o for o in ops if o in pad] + ([last] if last is not None else [])
+    # a piece that is a concat's first input goes last (its last input: first), so the wide
+    # output and the concat's buffer meet on it and it is a view of both (no copy)
+    edges = []
+    if conv and len(order) > 1:
+        head = next((o for o in order if _edge_slab(o, True)), None) if last is None else None
+        tail = next((o for o in order if o is not head and _edge_slab(o, False)), None)
+        order = ([tail] if tail else []) + [o for o in order if o not in (head, tail)] + \
+            ([head] if head else [])
+        edges = [o for o in (head, tail) if o is not None]
     widths = [chans[o] if o not in pad else -(-chans[o] // c0) * c0 for o in order]
-    # launches: each conv is one; the merge is the wide conv, plus a copy for each piece a
-    # concat reads (a concat slab cannot also be a view of the wide output) or the function
-    # returns (a model output lives in the caller's buffer, not in the arena)
-    copies = sum(1 for o in order if any(isinstance(u.operation, (cann.ConcatV2DOp, func.ReturnOp))
-                                         for u in _result(o).uses))
+    # launches: each conv is one; the merge is the wide conv, plus a copy for each other piece
+    # a concat reads (a concat slab inside the wide output cannot also be a view of it) or the
+    # function returns (a model output lives in the caller's buffer, not in the arena)
+    copies = sum(1 for o in order if o not in edges and any(
+        isinstance(u.operation, (cann.ConcatV2DOp, func.ReturnOp)) for u in _result(o).uses))
     if not conv and _batches(ops[0]) > 1:  # NZ pieces of several batches are strided: copies
         copies = len(order)
     if len(order) < 2 or 1 + copies >= len(order):
