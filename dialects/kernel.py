@@ -365,7 +365,10 @@ def memref(shape: Sequence[int], element_type: Attribute, space: str) -> MemRefT
     key = (tuple(int(d) for d in shape), element_type, space)
     t = _MEMREFS.get(key)
     if t is None:
-        t = _MEMREFS[key] = MemRefType(element_type, list(key[0]), NoneAttr(), SpaceAttr(space))
+        # `new`: MemRefType.__init__ tests its shape against ArrayAttr[IntAttr] with `isa`,
+        # which builds that constraint from the type hint on every call (half of its cost)
+        t = _MEMREFS[key] = MemRefType.new(
+            (ArrayAttr(tuple(IntAttr(d) for d in key[0])), element_type, NoneAttr(), SpaceAttr(space)))
     return t
 
 

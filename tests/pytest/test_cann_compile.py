@@ -652,6 +652,29 @@ def test_svg_outlines_the_fused_groups(tmp_path):
     assert 'stroke-dasharray' in text
 
 
+def test_objects_of_a_paused_compile_are_not_left_young():
+    # cycle_collection_paused moves what the paused region allocated to the oldest generation
+    # (unscanned) before it enables the collector again: the first collection after a compile
+    # would otherwise scan the whole compile's heap, and the next generation's again; nothing
+    # stays frozen.
+    import gc
+
+    from tools.cann_compile import cycle_collection_paused
+
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        with cycle_collection_paused():
+            assert not gc.isenabled()
+            kept = [[i] for i in range(50_000)]
+        old = any(o is kept for o in gc.get_objects(2))
+        frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    finally:
+        if not was:
+            gc.disable()
+    assert old and frozen == 0 and enabled
+
+
 def test_tensorflow_imported_in_a_paused_compile_is_not_left_young():
     # cann-compile imports TensorFlow inside its paused compile (cycle_collection_paused): its
     # ~3*10^5 objects must not stay in the youngest generation, which the first collection after
