@@ -425,7 +425,8 @@ def packed_cost(members: list[KernelCost], chip: ChipProfile) -> KernelCost:
     aliases: dict[str, str] = {}
     for m in live:
         aliases.update(m.aliases)
-    note = "packed: " + " | ".join(f"{m.op} '{m.node}' on {m.cores} {m.unit} cores" for m in live)
+    note = "packed: " + " | ".join(f"{m.op} '{m.node.split('+')[-1]}' on {m.cores} {m.unit} cores"
+                                   for m in live)
     return KernelCost(
         0, "pack", live[0].node, "cube" if "cube" in units else "vector",
         sum(m.cores for m in live), max(m.cube_cycles for m in live),

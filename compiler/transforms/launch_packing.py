@@ -11,13 +11,13 @@ own range of cores (that one launch may run different bodies on its core ranges 
 assumption, stated in the perf report).
 
 The mechanism, at the cann level just before cann-to-kernel:
-1. Levels: each top-level op of @main gets its dependency level (1 + the deepest level of the
-   ops it reads).  Two ops of one level have no path between them, and a path between two
-   packs always climbs levels, so packing ops of one level keeps the graph a DAG.
+1. Independence: an op may join a pack when no path (through any op, and through the packs
+   chosen so far, each contracted to one node) leads from it to a member or back, so the
+   contracted graph stays a DAG and one topological order has each pack's members adjacent.
 2. Costs: a trial lowering of a copy of the module (cann-to-kernel itself) gives every op its
    kernels and their perf-report cost.  Candidates: ops that lower to exactly one launch that
    is not a concat or a slicing view (the memory plan may make those free).
-3. Packs: per level, members are added in program order while the estimated packed time,
+3. Packs: members are added in program order while the estimated packed time,
    LAUNCH + max(member compute at its core share, all members' HBM bytes / bandwidth), is
    below the members' separate times.  Core shares: a cube member on b cube cores also holds
    b * vector_cores / cube_cores vector cores (its epilogue runs on the vector cores paired
@@ -144,14 +144,56 @@ def _main_ops(module: ModuleOp) -> list[Operation]:
     return [] if block is None else [o for o in block.ops if not isinstance(o, func.ReturnOp)]
 
 
-def levels(ops: list[Operation]) -> list[int]:
-    """Dependency level of each op (constants and ops reading only arguments: 0)."""
+def _preds(ops: list[Operation]) -> list[set[int]]:
+    """The ops of @main each op reads (by index)."""
     pos = {o: k for k, o in enumerate(ops)}
-    lv = [0] * len(ops)
-    for k, o in enumerate(ops):
-        deps = [pos[v.owner] for v in o.operands if isinstance(v.owner, Operation) and v.owner in pos]
-        lv[k] = 1 + max((lv[d] for d in deps), default=-1)
-    return lv
+    out: list[set[int]] = []
+    for o in ops:
+        out.append({d for v in o.operands if isinstance(v.owner, Operation)
+                    and (d := pos.get(v.owner)) is not None})
+    return out
+
+
+class _Packing:
+    """The graph of @main's ops with the packs chosen so far contracted to one node each, and
+    what every node reaches (bitsets): an op may join a pack only when neither reaches the other,
+    so the contracted graph stays a DAG."""
+
+    def __init__(self, preds: list[set[int]]):
+        self.preds = preds
+        self.node = list(range(len(preds)))  # op -> its pack's node (its first member)
+        self._reach()
+
+    def _reach(self) -> None:
+        n = len(self.preds)
+        succ: list[set[int]] = [set() for _ in range(n)]
+        for k, ps in enumerate(self.preds):
+            for d in ps:
+                if self.node[d] != self.node[k]:
+                    succ[self.node[d]].add(self.node[k])
+        # program order is topological for single ops; a pack sits at its last member
+        last: dict[int, int] = {}
+        for k in range(n):
+            last[self.node[k]] = k
+        order = sorted(last, key=lambda v: last[v], reverse=True)
+        reach = [0] * n
+        for v in order:
+            r = 0
+            for s in succ[v]:
+                r |= reach[s] | (1 << s)
+            reach[v] = r
+        self.reach = reach
+
+    def independent(self, a: int, b: int) -> bool:
+        na, nb = self.node[a], self.node[b]
+        return not (self.reach[na] >> nb) & 1 and not (self.reach[nb] >> na) & 1
+
+    def merge(self, a: int, b: int) -> None:
+        na, nb = self.node[a], self.node[b]
+        for k, v in enumerate(self.node):
+            if v == nb:
+                self.node[k] = na
+        self._reach()
 
 
 def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
@@ -236,21 +278,27 @@ def _estimate(members: list[Member], shares: list[int], launch_us: float) -> flo
     return launch_us + max(compute, sum(m.memory_us for m in members))
 
 
-def plan_packs(cands: list[Member], chip: ChipProfile, launch_us: float) -> list[Pack]:
-    """Packs of one level's candidates: greedily, in program order, a member joins while the
-    estimate beats the separate launches."""
+def plan_packs(ops: list[Operation], cands: list[Member], chip: ChipProfile,
+               launch_us: float) -> list[Pack]:
+    """Packs of independent candidates: greedily, in program order, a candidate joins the pack
+    of an earlier one while the estimate beats the separate launches and neither reaches the
+    other (through the packs already made)."""
+    g = _Packing(_preds(ops))
     left = list(cands)
     out: list[Pack] = []
     while len(left) >= 2:
         pack = [left[0]]
         shares = [left[0].cores]
         for m in left[1:]:
+            if not g.independent(pack[0].index, m.index):
+                continue
             trial = [*pack, m]
             s = _shares(trial, chip)
             if s is None:
                 continue
             if _estimate(trial, s, launch_us) < _estimate(pack, shares, launch_us) + m.total_us:
                 pack, shares = trial, s
+                g.merge(pack[0].index, m.index)
         if len(pack) > 1:
             out.append(Pack(pack, shares, _estimate(pack, shares, launch_us)))
         left = [m for m in left if m not in pack]
@@ -259,7 +307,7 @@ def plan_packs(cands: list[Member], chip: ChipProfile, launch_us: float) -> list
 
 def _reorder(block_ops: list[Operation], groups: list[list[int]]) -> list[Operation]:
     """A topological order of the ops, as close to program order as possible, with the ops of
-    each group adjacent (groups are of one level: the order exists)."""
+    each group adjacent (the groups were chosen so that the order exists)."""
     import heapq
 
     n = len(block_ops)
@@ -311,15 +359,8 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     full = _trial(module, lower, {})
     if full is None:
         return []
-    lv = levels(ops)
-    by_level: dict[int, list[Member]] = {}
-    for k, kernels in enumerate(full):
-        m = _member(k, kernels, chip)
-        if m is not None:
-            by_level.setdefault(lv[k], []).append(m)
-    proposed: list[Pack] = []
-    for level in sorted(by_level):
-        proposed += plan_packs(by_level[level], chip, launch)
+    cands = [m for k, kernels in enumerate(full) if (m := _member(k, kernels, chip)) is not None]
+    proposed = plan_packs(ops, cands, chip, launch)
     if not proposed:
         return []
     budgets: dict[int, tuple[int, int]] = {}
@@ -333,7 +374,8 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     lines: list[str] = []
     kept: list[list[int]] = []
     for p in proposed:
-        names = ", ".join(f"'{node_name(ops[m.index]) or ops[m.index].name}'" for m in p.members)
+        names = ", ".join(f"'{(node_name(ops[m.index]) or ops[m.index].name).split('+')[-1]}'"
+                          for m in p.members)
         ks = [tiled[m.index] for m in p.members]
         live = [[o for o in k if o.name != "kernel.view"] for k in ks]
         if any(len(k) != 1 for k in live):
