@@ -171,13 +171,23 @@ class _Packing:
             for d in ps:
                 if self.node[d] != self.node[k]:
                     succ[self.node[d]].add(self.node[k])
-        # program order is topological for single ops; a pack sits at its last member
-        last: dict[int, int] = {}
-        for k in range(n):
-            last[self.node[k]] = k
-        order = sorted(last, key=lambda v: last[v], reverse=True)
+        nodes = sorted(set(self.node))
+        indeg = {v: 0 for v in nodes}
+        for v in nodes:
+            for t in succ[v]:
+                indeg[t] += 1
+        ready = [v for v in nodes if indeg[v] == 0]
+        order: list[int] = []  # a topological order of the contracted graph (Kahn)
+        while ready:
+            v = ready.pop()
+            order.append(v)
+            for t in succ[v]:
+                indeg[t] -= 1
+                if indeg[t] == 0:
+                    ready.append(t)
+        assert len(order) == len(nodes), "launch packing: the packs made a cycle"
         reach = [0] * n
-        for v in order:
+        for v in reversed(order):
             r = 0
             for s in succ[v]:
                 r |= reach[s] | (1 << s)
@@ -220,14 +230,38 @@ def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
     return out
 
 
-def _member(k: int, kernels: list[Operation], chip: ChipProfile) -> Member | None:
+def _same_edges(kernels: list[Operation], preds: set[int], succs: set[int]) -> bool:
+    """The kernels an op became read only what the op read and are read only by its readers
+    (a lowering that took a neighbour in, e.g. a conv taking the residual Add after it as its
+    epilogue, or a TransData folded into a store, has other edges: not a candidate, its
+    dependencies are not the op's)."""
+    from compiler.backend.launch_packs import pack_id
+
+    mine = set(kernels)
+    for o in kernels:
+        for v in o.operands:
+            d = v.owner
+            if isinstance(d, Operation) and d not in mine and (t := pack_id(d)) is not None \
+                    and t not in preds:
+                return False
+        for r in o.results:
+            for u in r.uses:
+                if u.operation not in mine and (t := pack_id(u.operation)) is not None \
+                        and t not in succs:
+                    return False
+    return True
+
+
+def _member(k: int, kernels: list[Operation], chip: ChipProfile, preds: set[int],
+            succs: set[int]) -> Member | None:
     from compiler.backend import memory_plan as mp
     from compiler.backend.perf_report import kernel_cost
     from dialects.kernel import ViewOp
 
     live = [o for o in kernels if not isinstance(o, ViewOp)]
     if len(live) != 1 or mp.is_control(live[0]) or mp.is_concat(live[0]) \
-            or mp.slice_view_offset(live[0]) is not None or mp.workspace_bytes(live[0]):
+            or mp.slice_view_offset(live[0]) is not None or mp.workspace_bytes(live[0]) \
+            or not _same_edges(kernels, preds, succs):
         return None
     c = kernel_cost(live[0], 0, chip)
     if c.unit not in ("cube", "vector"):
@@ -359,7 +393,13 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     full = _trial(module, lower, {})
     if full is None:
         return []
-    cands = [m for k, kernels in enumerate(full) if (m := _member(k, kernels, chip)) is not None]
+    preds = _preds(ops)
+    succs: list[set[int]] = [set() for _ in ops]
+    for k, ps in enumerate(preds):
+        for d in ps:
+            succs[d].add(k)
+    cands = [m for k, kernels in enumerate(full)
+             if (m := _member(k, kernels, chip, preds[k], succs[k])) is not None]
     proposed = plan_packs(ops, cands, chip, launch)
     if not proposed:
         return []
