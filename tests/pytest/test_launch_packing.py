@@ -44,7 +44,7 @@ def _check(tmp_path, capsys, branches: str):
     from compiler.backend.perf_report import perf_report
 
     model = _model(branches)
-    pb, oms = compile_on_off(tmp_path, capsys, model, OFF)
+    pb, oms = compile_on_off(tmp_path, capsys, model, OFF, common="")
     assert om_launches(oms["on"]) == om_launches(oms["off"]) - 1
     module, members = _packs(oms["on"])
     assert len(members) == 2 and len({o.attributes["kernel.pack"] for o in members}) == 1
