@@ -230,11 +230,12 @@ def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
     return out
 
 
-def _same_edges(kernels: list[Operation], preds: set[int], succs: set[int]) -> bool:
-    """The kernels an op became read only what the op read and are read only by its readers
-    (a lowering that took a neighbour in, e.g. a conv taking the residual Add after it as its
-    epilogue, or a TransData folded into a store, has other edges: not a candidate, its
-    dependencies are not the op's)."""
+def _same_edges(kernels: list[Operation], preds: int, succs: int) -> bool:
+    """The kernels an op became read only what the op depends on and are read only by what
+    depends on the op (bitsets of its ancestors / descendants in the cann graph).  A lowering
+    that took a neighbour in, e.g. a conv taking the residual Add after it as its epilogue, reads
+    a value the op does not depend on: not a candidate (its dependencies are not the op's).  A
+    consumer that took the op's reader in as its prologue is a descendant: fine."""
     from compiler.backend.launch_packs import pack_id
 
     mine = set(kernels)
@@ -242,18 +243,18 @@ def _same_edges(kernels: list[Operation], preds: set[int], succs: set[int]) -> b
         for v in o.operands:
             d = v.owner
             if isinstance(d, Operation) and d not in mine and (t := pack_id(d)) is not None \
-                    and t not in preds:
+                    and not (preds >> t) & 1:
                 return False
         for r in o.results:
             for u in r.uses:
                 if u.operation not in mine and (t := pack_id(u.operation)) is not None \
-                        and t not in succs:
+                        and not (succs >> t) & 1:
                     return False
     return True
 
 
-def _member(k: int, kernels: list[Operation], chip: ChipProfile, preds: set[int],
-            succs: set[int]) -> Member | None:
+def _member(k: int, kernels: list[Operation], chip: ChipProfile, preds: int,
+            succs: int) -> Member | None:
     from compiler.backend import memory_plan as mp
     from compiler.backend.perf_report import kernel_cost
     from dialects.kernel import ViewOp
@@ -394,12 +395,16 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     if full is None:
         return []
     preds = _preds(ops)
-    succs: list[set[int]] = [set() for _ in ops]
+    anc = [0] * len(ops)  # ancestors / descendants of each op (program order is topological)
     for k, ps in enumerate(preds):
         for d in ps:
-            succs[d].add(k)
+            anc[k] |= anc[d] | (1 << d)
+    desc = [0] * len(ops)
+    for k in range(len(ops) - 1, -1, -1):
+        for d in preds[k]:
+            desc[d] |= desc[k] | (1 << k)
     cands = [m for k, kernels in enumerate(full)
-             if (m := _member(k, kernels, chip, preds[k], succs[k])) is not None]
+             if (m := _member(k, kernels, chip, anc[k], desc[k])) is not None]
     proposed = plan_packs(ops, cands, chip, launch)
     if not proposed:
         return []
