@@ -72,6 +72,8 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "align-concat-slabs": _lazy("passes.align_concat_slabs", "AlignConcatSlabsPass"),
     "assign-layouts": _assign_layouts,
     "cann-to-kernel": _cann_to_kernel,
+    # independent ops packed into one launch (compiler/transforms/launch_packing.py)
+    "pack-launches": _lazy("passes.pack_launches", "PackLaunchesPass"),
     "plan-memory": _plan_memory,
     "perf-report": _perf_report,
     "recompose-rnn": _lazy("passes.recompose_rnn", "RecomposeRnnPass"),  # LSTM / GRU loops

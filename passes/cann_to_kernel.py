@@ -19,6 +19,11 @@ tile by tile on the device layouts by compiler/interpreters/kernel_impl.py:
 - control flow: cann.If / Case / While become the host-side kernel.if / case / while naming the
   same functions, whose bodies are lowered like @main.
 
+An op carrying `cann.core_budget = array<i64: cube, vector>` (written by pack-launches,
+compiler/transforms/launch_packing.py) is tiled for that many cores, and the kernels of an op
+carrying `cann.pack = N` carry `kernel.pack = N` (one packed launch,
+compiler/backend/launch_packs.py).
+
 Any op left
 is a diagnostic naming the op and its TF node; every such op is reported in one run.  The
 lowerings live in compiler/conversions/cann_to_kernel/, one module per kind; this pass picks the chip and runs them.
@@ -40,6 +45,7 @@ from compiler.conversions.cann_to_kernel.implmode import ImplMode, select_implem
 from compiler.ir.diagnostics import CompileError, OpError
 from compiler.ir.rewriting import rewrite
 from compiler.target.chips import DEFAULT_CHIP, UnknownChipError, get_chip
+from compiler.transforms.launch_packing import BUDGET_ATTR, PACK_ATTR, lower_packed
 from dialects import cann, kernel
 
 
@@ -87,8 +93,11 @@ class CannToKernelPass(ModulePass):
             raise CompileError(f"cann-to-kernel: error: {e}") from None
         op.attributes[kernel.SOC_ATTR] = StringAttr(chip)
         failures: list[tuple[Operation, str]] = []
-        rewrite(op, lowering_patterns(profile, failures, impl=impl),
-                recursive=False)
+        if any(PACK_ATTR in o.attributes or BUDGET_ATTR in o.attributes for o in host_ops(op)):
+            lower_packed(op, profile, failures, impl)
+        else:
+            rewrite(op, lowering_patterns(profile, failures, impl=impl),
+                    recursive=False)
         folded = fold_transdata(op)
         if self.layout_report:
             report_folds(self.layout_report, folded)

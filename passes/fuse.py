@@ -95,6 +95,7 @@ class FusePass(ModulePass):
         from compiler.transforms.fusion.concat_sink import SWITCH as CONCAT_SINK
         from compiler.transforms.fusion.horizontal import SWITCH as HORIZONTAL
         from compiler.transforms.fusion.row_epilogue import SWITCH as ROW_EPILOGUE
+        from compiler.transforms.launch_packing import SWITCH as LAUNCH_PACKING
 
         known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name, HORIZONTAL.name,
                                                CONCAT_SINK.name, ROW_EPILOGUE.name]
@@ -106,7 +107,8 @@ class FusePass(ModulePass):
         if self.switch_file:
             off |= disabled_by_switch_file(self.switch_file, [*all_rules, SWITCH,
                                                               PROLOGUE_SWITCH, HORIZONTAL,
-                                                              CONCAT_SINK, ROW_EPILOGUE])
+                                                              CONCAT_SINK, ROW_EPILOGUE,
+                                                              LAUNCH_PACKING])
         active = [r for r in all_rules if r.name not in off]
 
         stats = Stats()

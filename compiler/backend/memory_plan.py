@@ -91,6 +91,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import ConstantLike
 
+from compiler.backend.launch_packs import launch_slots
 from compiler.ir.typed import block_of, dict_of, int_of
 from compiler.target.formats import ceil_div
 from dialects.common import ints, string_value
@@ -822,28 +823,33 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
                         "run cann-to-kernel before plan-memory")
     c = Collected(launches, [])
     value_tensor: dict[SSAValue, int] = {}
-    n_steps = len(launches)
+    # a packed launch (compiler/backend/launch_packs.py) is one time slot: its members' inputs
+    # live until it ends, its members' outputs from its start
+    slot = launch_slots(launches)
+    n_steps = slot[-1] + 1 if slot else 0
     for k, op in enumerate(launches):
         for r, res in enumerate(op.results):
             if res in returned or not isinstance(res.type, TensorType):
                 continue
-            last = k
+            last = slot[k]
             for use in res.uses:
                 user = use.operation
                 while user is not None and user.parent_op() is not fn:
                     user = user.parent_op()
                 if user in step_of:
-                    last = max(last, step_of[user])
+                    last = max(last, slot[step_of[user]])
                 elif user is not None and not isinstance(user, func.ReturnOp):
                     last = n_steps  # used by something we do not order: keep it to the end
             idx = len(c.reqs)
-            c.reqs.append(TensorReq(f"{_describe(op, k)} result {r}", tensor_bytes(res.type), k, last))
+            c.reqs.append(TensorReq(f"{_describe(op, k)} result {r}", tensor_bytes(res.type),
+                                    slot[k], last))
             c.result_tensor[(k, r)] = idx
             value_tensor[res] = idx
         ws = workspace_bytes(op)
         if ws:
             idx = len(c.reqs)
-            c.reqs.append(TensorReq(f"{_describe(op, k)} workspace", ws, k, k, kind="workspace"))
+            c.reqs.append(TensorReq(f"{_describe(op, k)} workspace", ws, slot[k], slot[k],
+                                    kind="workspace"))
             c.workspace_tensor[k] = idx
     c.outputs = len(returned)
 
@@ -861,7 +867,7 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
             for v, slab in zip(op.operands, slabs):
                 i = value_tensor.get(v)
                 if slab is None or i is None or v in seen or i in claimed or slab[0] % SLAB_ALIGN \
-                        or (slab[1] and c.reqs[i].end != k):
+                        or (slab[1] and c.reqs[i].end != slot[k]):
                     seen.add(v)
                     continue  # the concat kernel copies this input
                 seen.add(v)
@@ -888,10 +894,19 @@ def collect(fn: func.FuncOp, inplace: bool = True, concat: bool = True,
             out_idx = c.result_tensor[(k, 0)]
             for v in op.operands:
                 i = value_tensor.get(v)
-                if i is None or v.type != op.results[0].type or c.reqs[i].end != k:
+                if i is None or v.type != op.results[0].type or c.reqs[i].end != slot[k] \
+                        or _read_by_another_member(v, op, launches, slot, k):
                     continue
                 c.allowed[(i, out_idx)] = ("inplace", 0)
     return c
+
+
+def _read_by_another_member(v: SSAValue, op: Operation, launches: list[Operation],
+                            slot: list[int], k: int) -> bool:
+    """v is also read by another member of launch k's packed launch (their cores run at the
+    same time: writing over v in place would race with that read)."""
+    mates = {o for o, s in zip(launches, slot, strict=True) if s == slot[k] and o is not op}
+    return any(u.operation in mates for u in v.uses) if mates else False
 
 
 class _Groups:

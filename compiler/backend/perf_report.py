@@ -31,6 +31,11 @@ Assumptions (stated in every report):
   3 us per launch (host submit + device dispatch), an assumption.
 * HBM bandwidth: the chip profile's figure and its source (`compiler/target/chips.py`).
 * Cube peak: cores x 8192 flop/cycle x clock for fp16/bf16, half that for fp32 (16x16x8 fractal).
+* Packed launches (`kernel.pack`, compiler/backend/launch_packs.py): consecutive kernels with
+  one pack id are one launch on disjoint core ranges: one row, one launch overhead, compute =
+  the slowest member, HBM bytes = all members' (an Ascend C kernel branches on its block index;
+  that one launch may run different bodies on its core ranges is an assumption, stated in the
+  report when the model has a packed launch).
 * Control flow (kernel.if / case / while): which branch runs and how often a loop turns are known
   only at run time.  A branch op counts its costliest branch; a while counts its trip count x
   (cond + body) when the trip count is a compile-time constant (`kernel.trip_count`, found by
@@ -180,6 +185,7 @@ class PerfReport:
             "max(cube, epilogue vector)",
             *alias_note,
             *([FROM_ORIGIN_ASSUMPTION] if any(FROM_ORIGIN_NOTE in k.note for k in self.kernels) else []),
+            *([PACK_NOTE] if any(k.op == "pack" for k in self.kernels) else []),
             *self.control_notes,
         ]
 
@@ -354,6 +360,11 @@ def _kind(op) -> str:
     return k.data if isinstance(k, StringAttr) else ""
 
 
+#: The assumption behind a packed launch (compiler/backend/launch_packs.py).
+PACK_NOTE = ("packed launches: one kernel runs each member on its own range of block indices "
+             "(Ascend C GetBlockIdx), the members' cores disjoint and together within the chip "
+             "(a cube core's epilogue on vector_cores / cube_cores vector cores); the kernel time "
+             "is launch + max(slowest member, all members' HBM bytes / bandwidth): assumption")
 #: A recurrent kernel (compiler/conversions/cann_to_kernel/recurrent.py) moves h_{t-1} UB -> L1
 #: every step, at the same assumed rate.
 RECURRENT_NOTE = ("h_{t-1} moved UB->L1 every time step, a path and bandwidth not in the reference: "
@@ -405,8 +416,16 @@ def perf_report(module: ModuleOp, chip_name: str | None = None,
 
 def _function_costs(launches, chip: ChipProfile, launch_us: float, notes: list[str],
                     prefix: str = "") -> list[KernelCost]:
+    from compiler.backend.launch_packs import packs
+
     out: list[KernelCost] = []
-    for op in launches:
+    for group in packs(launches):
+        op = group[0]
+        if len(group) > 1:  # one packed launch (compiler/backend/launch_packs.py): one row
+            cost = packed_cost([kernel_cost(m, 0, chip, launch_us) for m in group], chip)
+            cost.node = prefix + cost.node
+            out.append(cost)
+            continue
         if not mp.is_control(op):
             cost = kernel_cost(op, 0, chip, launch_us)
             cost.node = prefix + cost.node
@@ -414,6 +433,27 @@ def _function_costs(launches, chip: ChipProfile, launch_us: float, notes: list[s
             continue
         out += _control_costs(op, chip, launch_us, notes, prefix)
     return out
+
+
+def packed_cost(members: list[KernelCost], chip: ChipProfile) -> KernelCost:
+    """One launch running `members` on disjoint core ranges at once: one launch overhead,
+    compute = the slowest member's, HBM bytes = every member's (one shared HBM bandwidth)."""
+    live = [m for m in members if m.unit != "elided"]
+    if not live:
+        return members[0]
+    hbm_in, hbm_out = sum(m.hbm_in for m in live), sum(m.hbm_out for m in live)
+    units = {m.unit for m in live}
+    aliases: dict[str, str] = {}
+    for m in live:
+        aliases.update(m.aliases)
+    note = "packed: " + " | ".join(f"{m.op} '{m.node.split('+')[-1]}' on {m.cores} {m.unit} cores"
+                                   for m in live)
+    return KernelCost(
+        0, "pack", live[0].node, "cube" if "cube" in units else "vector",
+        sum(m.cores for m in live), max(m.cube_cycles for m in live),
+        max(m.vector_cycles for m in live), hbm_in, hbm_out, sum(m.flops for m in live),
+        live[0].launch_us, max(m.compute_us for m in live),
+        (hbm_in + hbm_out) / (chip.hbm_tb_per_s * 1e12) * 1e6, note, aliases)
 
 
 def _control_costs(op, chip: ChipProfile, launch_us: float, notes: list[str],

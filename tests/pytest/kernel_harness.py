@@ -41,18 +41,23 @@ def om_launches(om) -> int:
     return perf_report(load_offline_model(str(om)).module, "Ascend910B3").launches
 
 
-def compile_on_off(tmp_path, capsys, model, switches: str) -> tuple:
-    """The Keras `model` frozen and compiled by cann-compile twice for the Ascend910B3: as is
-    ("on") and with the fusion switch file `switches` ("off"); (the .pb, {"on": .om, "off": .om})."""
+def compile_on_off(tmp_path, capsys, model, switches: str,
+                   common: str = "LaunchPacking:off\n") -> tuple:
+    """The Keras `model` frozen and compiled by cann-compile twice for the Ascend910B3: with the
+    fusion switch file `common` ("on") and with `common` + `switches` ("off"); (the .pb,
+    {"on": .om, "off": .om}).  By default both compile with launch packing off
+    (compiler/transforms/launch_packing.py), so a launch count compares one fusion alone."""
     from tests.model_zoo.zoo import freeze
     from tools import cann_compile
 
     pb = tmp_path / "model.pb"
     pb.write_bytes(freeze(model).SerializeToString())
-    off = tmp_path / "off.cfg"
-    off.write_text(switches)
+    on, off = tmp_path / "on.cfg", tmp_path / "off.cfg"
+    on.write_text(common or "# nothing off\n")
+    off.write_text(common + switches)
     oms = {}
-    for name, extra in (("on", []), ("off", [f"--fusion_switch_file={off}"])):
+    for name, extra in (("on", [f"--fusion_switch_file={on}"]),
+                        ("off", [f"--fusion_switch_file={off}"])):
         oms[name] = tmp_path / f"{name}.om"
         rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
                                 f"--output={oms[name]}", *extra])

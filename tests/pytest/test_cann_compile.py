@@ -205,7 +205,7 @@ def test_cann_opt_to_level_is_the_same_pipeline(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stderr.strip() == ('tf-to-cann,cann-cleanup,recompose-rnn,fuse{fold_constants=false soc_version="Ascend910B3"},'
                                 'set-precision{mode="force_fp16"},cann-cleanup,align-concat-slabs,assign-layouts,'
-                                'cann-to-kernel{soc_version="Ascend910B3"}')
+                                'pack-launches{soc_version="Ascend910B3"},cann-to-kernel{soc_version="Ascend910B3"}')
 
 
 def test_pipeline_builder_options_reach_their_passes():

@@ -98,6 +98,10 @@ class PipelineOptions:
     aipp_config: str = ""
     """ATC's --insert_op_conf: the static AIPP file insert-aipp reads ("": no AIPP)."""
 
+    pack_launches: bool = True
+    """Pack independent kernels into one launch (pack-launches; also `LaunchPacking:off` in
+    the fusion switch file)."""
+
     def __post_init__(self):
         if self.level not in LEVEL_ORDER:
             raise CompileError(f"unknown level '{self.level}'; known: {', '.join(LEVEL_ORDER)}")
@@ -150,8 +154,12 @@ def _layouts(o: PipelineOptions) -> list[ModulePass]:
 
 
 def _lower(o: PipelineOptions) -> list[ModulePass]:
-    return [_pass("cann-to-kernel", soc_version=o.chip.name, implmode=o.implmode,
-                  implmode_ops=o.implmode_ops, layout_report=o.layout_report)]
+    # independent ops packed into one launch each (costed by trial lowerings), then lowered
+    pack = [_pass("pack-launches", soc_version=o.chip.name, implmode=o.implmode,
+                  implmode_ops=o.implmode_ops, switch_file=o.fusion_switch_file,
+                  report=bool(o.fusion_report))] if o.pack_launches else []
+    return [*pack, _pass("cann-to-kernel", soc_version=o.chip.name, implmode=o.implmode,
+                         implmode_ops=o.implmode_ops, layout_report=o.layout_report)]
 
 
 def _plan(o: PipelineOptions) -> list[ModulePass]:

@@ -7,7 +7,7 @@
 // cann-opt's level flags build cann-compile's pipeline (tools/driver/pipelines.py); --print-pipeline
 // prints the -p spec that runs, driver options included as pass options.
 // FUSED: tf-to-cann,cann-cleanup,recompose-rnn,fuse{fold_constants=false soc_version="Ascend910B3"}
-// KERNEL: tf-to-cann,cann-cleanup,recompose-rnn,fuse{switch_file="{{.*}}none.cfg" fold_constants=false soc_version="Ascend910A"},set-precision{mode="allow_mix_precision"},cann-cleanup,align-concat-slabs,assign-layouts,cann-to-kernel{soc_version="Ascend910A"}
+// KERNEL: tf-to-cann,cann-cleanup,recompose-rnn,fuse{switch_file="{{.*}}none.cfg" fold_constants=false soc_version="Ascend910A"},set-precision{mode="allow_mix_precision"},cann-cleanup,align-concat-slabs,assign-layouts,pack-launches{soc_version="Ascend910A" switch_file="{{.*}}none.cfg"},cann-to-kernel{soc_version="Ascend910A"}
 // FLAGS: tf-to-cann{allow_host_fallback=true},fuse{report="-"}
 // IR: cann.Relu
 // IR-NOT: tf.
