@@ -638,7 +638,9 @@ LOAD_VIEWS = {
     "fmap": "x NC1HWC0 (N, C1, H, W, C0) as N*H rows of (C1, W, C0) (row n*H + h): the rows "
             "from the first that output pixel m reads (compiler/target/conv_geometry.py "
             "fmap_first_row; img2col's params, in_hw = x's H, W) into the tile (C1, rows, W, C0), "
-            "zero past N*H: [g, m]",
+            "zero past N*H; with plane_rows (a 3-D conv's, conv_geometry.py fmap3d_plane_window) "
+            "the tile is (kd*C1, plane_rows, W, C0), slots [d_i*C1, +C1) the rows of depth tap "
+            "d_i's plane from the block's first row (zero for a depth pad): [g, m]",
     # L1 -> L0A
     "load3d": "Load3D: the img2col tile A[m.., k..] of group g (img2col's params and in_hw) "
               "read from the L1 window the view fmap loaded for M block m, as L0A fractals "

@@ -93,3 +93,38 @@ def fmap3d_first_row(fmap, m_lo: int, bm: int) -> int:
     first, _ = fmap3d_row_bounds(fmap)
     wo = fmap[5]
     return int(first[m_lo // wo: (m_lo + bm - 1) // wo + 1].min())
+
+
+# A block of output pixels inside one output plane (n, do) reads, at each of the kd depth taps,
+# one input plane (do*sd - pf + kd_i*dd of clip n, or none: a depth pad) and in it the rows of
+# the 2-D conv's window.  So the L1 window can hold kd 2-D windows, one per tap, slot kd_i being
+# an NC1HWC0 (C1, rows, W, C0) feature map that Load3D expands for tap kd_i's K columns
+# (FRACTAL_Z_3D's K is (d, c1, i, j, c0): tap-major) instead of every row from the first
+# plane's to the last's: a k x k x k conv's span covers (kd - 1) whole planes in between.
+# The tile is (kd*C1, rows, W, C0), row kd_i*C1 + c1 of its first axis the tap's C1 block.
+
+def fmap3d_plane_rows(fmap, bm: int) -> int:
+    """The rows each depth tap's window holds for blocks of bm output pixels that start at
+    multiples of bm inside one output plane (Ho*Wo a multiple of bm): the most rows of one
+    input plane any such block reads; 0 when Ho*Wo is not a multiple of bm (a block may span
+    two output planes)."""
+    h, ho, wo, kh, sh, dh, pt = fmap[1], fmap[4], fmap[5], fmap[6], fmap[7], fmap[8], fmap[9]
+    if (ho * wo) % bm:
+        return 0
+    dk = dh * (kh - 1) + 1
+    rows = 0
+    for m_lo in range(0, ho * wo, bm):
+        r_lo, r_hi = m_lo // wo, (m_lo + bm - 1) // wo
+        lo = min(max(r_lo * sh - pt, 0), h)
+        rows = max(rows, min(max(r_hi * sh - pt + dk, 0), h) - lo)
+    return rows
+
+
+def fmap3d_plane_window(fmap, m_lo: int) -> tuple[int, int, int]:
+    """(clip, top, row): the block at output pixel m_lo reads, at tap kd_i, depth d = top +
+    kd_i*dd of its clip (x's plane clip + d of its N*D_in planes; no plane when d is outside
+    [0, D_in): a depth pad, zeros), from row `row` of that plane on."""
+    _, h, _, _, ho, wo, _, sh, _, pt, d_in, d_out, _, sd, _, pf = fmap
+    nd, r = divmod(m_lo // wo, ho)
+    n, do = divmod(nd, d_out)
+    return n * d_in, do * sd - pf, min(max(r * sh - pt, 0), h)

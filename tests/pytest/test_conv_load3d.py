@@ -79,3 +79,34 @@ def test_load3d_conv_matches_tf(n, h, w, cin, cout, k, s, d, pads):
     xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
     want = tf().nn.relu(tf().nn.bias_add(tf().nn.conv2d(xp, f, s, "VALID", dilations=d), b)).numpy()
     assert np.abs(y - want).max() <= 1e-4
+
+
+CONVS3D = [  # (N, D, H, W, Cin, Cout, (kd, kh, kw), (sd, sh), (dd, dh), (pf, pb), (pt, pb, pl, pr))
+    (2, 4, 32, 32, 3, 16, (3, 3, 3), (1, 1), (1, 1), (1, 1), (1, 1, 1, 1)),
+    (1, 6, 16, 16, 20, 8, (3, 3, 3), (1, 1), (2, 1), (2, 2), (1, 1, 1, 1)),
+    (2, 7, 16, 15, 5, 24, (3, 3, 3), (2, 2), (1, 1), (1, 1), (1, 1, 1, 0)),
+    (1, 5, 20, 20, 16, 16, (2, 3, 3), (1, 1), (1, 2), (0, 1), (0, 0, 2, 2)),
+]
+
+
+@pytest.mark.parametrize("n,d,h,w,cin,cout,k,s,dil,dpads,pads", CONVS3D)
+def test_load3d_conv3d_plane_windows_match_tf(n, d, h, w, cin, cout, k, s, dil, dpads, pads):
+    """A Conv3D whose every M block lies in one output plane takes one 2-D window per depth tap
+    (fmapPlaneRows: conv_geometry.py fmap3d_plane_rows) and computes TensorFlow's conv3d (depth
+    pads, depth dilation and stride, several clips, odd channels and widths)."""
+    rng = np.random.default_rng(5)
+    (kd, kh, kw), (sd, sh), (dd, dh), (pf, pbk), (pt, pb, pl, pr) = k, s, dil, dpads, pads
+    x = rng.standard_normal((n * d, h, w, cin)).astype(np.float32)
+    f = rng.normal(0, 0.5, (kd, kh, kw, cin, cout)).astype(np.float32)
+    do = out_size(d, kd, sd, dd, pf, pbk)
+    ho, wo = out_size(h, kh, sh, dh, pt, pb), out_size(w, kw, 1, 1, pl, pr)
+    yshape = (n * do, ho, wo, cout)
+    body = f"""
+  %w = cann.Const {dense(f)} : {ty(f.shape)}
+  %y = cann.Conv3D %x, %w {{strides = array<i64: 1, {sh}, 1, 1>, pads = array<i64: {pt}, {pb}, {pl}, {pr}>, dilations = array<i64: 1, {dh}, 1, 1>, groups = 1 : i64, data_format = "NHWC", depth = array<i64: {d}, {do}, {kd}, {sd}, {dd}, {pf}, {pbk}>}} : ({ty(x.shape)}, {ty(f.shape)}) -> {ty(yshape)}
+  func.return %y : {ty(yshape)}"""
+    text, y = compile_and_run(body, {"x": x}, yshape)
+    assert "fmapPlaneRows" in text and "plane_rows" in text
+    xp = np.pad(x.reshape(n, d, h, w, cin), ((0, 0), (pf, pbk), (pt, pb), (pl, pr), (0, 0)))
+    want = tf().nn.conv3d(xp, f, [1, sd, sh, 1, 1], "VALID", dilations=[1, dd, dh, 1, 1]).numpy()
+    assert np.abs(y - want.reshape(yshape)).max() <= 1e-4

@@ -266,8 +266,9 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                 if "fmapRows" in f:  # x's rows this M block reads, GM -> L1 once (Load3D)
                     _, c1x, hx, wx, c0x = types[0].get_shape()
                     win = dict(a_load[1], in_hw=[hx, wx])
-                    fm = body.load(x_a, [g, mi], "fmap", [c1x, f["fmapRows"], wx, c0x], et,
-                                   "L1", **win)
+                    rows = f.get("fmapPlaneRows", f["fmapRows"])  # per depth tap: kd slots
+                    fm = body.load(x_a, [g, mi], "fmap",
+                                   [c1x * (f["fmapRows"] // rows), rows, wx, c0x], et, "L1", **win)
                 with body.loop(n0, f["singleCoreN"], bn, n) as ni:
                     c = body.alloc([bn // 16, bm // 16, 16, 16], f32, "L0C")
                     zero = body.index(0)
