@@ -5,6 +5,8 @@ The SAME formula is canndev's GetPadConv2D (cann-facts.md section 4), which equa
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -46,12 +48,16 @@ def fmap_rows(m_lo: int, m_hi: int, h: int, ho: int, wo: int, kh: int, sh: int, 
     return lo, max(lo, n * h + min(max(r * sh - pt + dk, 0), h))
 
 
-def fmap_window_rows(bm: int, n: int, h: int, ho: int, wo: int, kh: int, sh: int, dh: int) -> int:
-    """At most how many rows `fmap_rows` spans for any bm consecutive output pixels: the output
-    rows they touch, (rows - 1) * stride + the dilated kernel, plus H - Ho*stride per image
-    boundary crossed (rows an image has past its last window), at most all N*H rows."""
+def fmap_window_rows(bm: int, n: int, h: int, ho: int, wo: int, kh: int, sh: int, dh: int,
+                     start_align: int = 1) -> int:
+    """At most how many rows `fmap_rows` spans for any bm consecutive output pixels starting at
+    a multiple of start_align (a core's blocks start at c*singleCoreM + i*baseM: multiples of
+    their gcd): the output rows they touch (the first pixel at most Wo - gcd(start_align, Wo)
+    into its row: 0 when Wo divides the starts), (rows - 1) * stride + the dilated kernel, plus
+    H - Ho*stride per image boundary crossed (rows an image has past its last window), at most
+    all N*H rows."""
     dk = dh * (kh - 1) + 1
-    out_rows = (bm + wo - 2) // wo + 1
+    out_rows = (wo - math.gcd(start_align, wo) + bm - 1) // wo + 1
     crossings = out_rows // ho + 1
     return min(n * h, (out_rows - 1) * sh + dk + crossings * max(0, h - ho * sh))
 

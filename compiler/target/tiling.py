@@ -10,6 +10,7 @@ Results are cached by (op kind, shapes, dtype, chip).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -142,7 +143,7 @@ def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int,
                 rows, plane = fmap[12] * per_tap, per_tap
         return rows, fmap[3] * rows * fmap[2] * c0 * in_bytes, plane
     n, h, w, c1, ho, wo, kh, sh, dh = fmap
-    rows = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh)
+    rows = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh, math.gcd(single_m, bm) if single_m else 1)
     return rows, c1 * rows * w * c0 * in_bytes, 0
 
 

@@ -18,8 +18,9 @@ from compiler.target.tiling import cube_tiling
 
 
 def test_window_bound_covers_every_block():
-    """fmap_window_rows(bm) >= the rows any bm consecutive output pixels read (brute force over
-    small geometries with 1-3 images, every start)."""
+    """fmap_window_rows(bm, start_align) >= the rows any bm consecutive output pixels starting at
+    a multiple of start_align read (brute force over small geometries with 1-3 images, every
+    such start)."""
     for n, h, kh, sh, dh, pt, pb in itertools.product((1, 2, 3), (1, 2, 5, 7), (1, 3), (1, 2),
                                                       (1, 2), (0, 1), (0, 2)):
         dk = dh * (kh - 1) + 1
@@ -28,10 +29,18 @@ def test_window_bound_covers_every_block():
         ho = out_size(h, kh, sh, dh, pt, pb)
         for wo, bm in itertools.product((1, 3, 4), (1, 2, 5, 16, 33)):
             m = n * ho * wo
-            bound = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh)
-            for lo in range(m):
-                r_lo, r_hi = fmap_rows(lo, min(lo + bm, m), h, ho, wo, kh, sh, dh, pt)
-                assert r_hi - r_lo <= bound, (n, h, kh, sh, dh, pt, wo, bm, lo)
+            for align in (1, 2, 3, 4, 8, 12):  # blocks starting at multiples of align
+                bound = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh, align)
+                for lo in range(0, m, align):
+                    r_lo, r_hi = fmap_rows(lo, min(lo + bm, m), h, ho, wo, kh, sh, dh, pt)
+                    assert r_hi - r_lo <= bound, (n, h, kh, sh, dh, pt, wo, bm, align, lo)
+
+
+def test_window_of_blocks_starting_at_row_starts_has_no_spare_row():
+    """Blocks of 4 output rows of 64 pixels (3x3 conv, stride 1) read 4 + 2 rows when they start
+    at a row's first pixel (starts multiples of 64), 7 when a block may start anywhere."""
+    assert fmap_window_rows(256, 1, 64, 64, 64, 3, 1, 1, 256) == 6
+    assert fmap_window_rows(256, 1, 64, 64, 64, 3, 1, 1) == 7
 
 
 def test_tiling_takes_load3d_where_cheaper():
