@@ -107,7 +107,10 @@ def fmap3d_first_row(fmap, m_lo: int, bm: int) -> int:
 # an NC1HWC0 (C1, rows, W, C0) feature map that Load3D expands for tap kd_i's K columns
 # (FRACTAL_Z_3D's K is (d, c1, i, j, c0): tap-major) instead of every row from the first
 # plane's to the last's: a k x k x k conv's span covers (kd - 1) whole planes in between.
-# The tile is (kd*C1, rows, W, C0), row kd_i*C1 + c1 of its first axis the tap's C1 block.
+# The tile is (kd*C1, rows, W, C0), row kd_i*C1 + c1 of its first axis the tap's C1 block: a
+# 2-D feature map of kd*C1 channel blocks whose K order (c1', i, j, c0), c1' = kd_i*C1 + c1, is
+# the 3-D conv's, so one Load3D over it expands any K block, across taps too.  A depth pad's
+# slot is zeros (written in L1, not read from GM; charged as GM -> L1 bytes all the same).
 
 def fmap3d_plane_rows(fmap, bm: int) -> int:
     """The rows each depth tap's window holds for blocks of bm output pixels that start at
