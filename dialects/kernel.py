@@ -649,7 +649,8 @@ LOAD_VIEWS = {
     "copy": "the tile as it is",
     # L1 -> L0A / L0B
     "Zz": "an [m, k] L1 tile as L0A fractals (m1, k1, 16, C0)",
-    "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0)",
+    "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0); with an index [k], rows "
+          "[k, +k1*C0) of it (a B panel resident in L1 across M blocks)",
 }
 #: concat_flat: a flat tile of input i (elements [t, +tile)) into its columns of the result
 #: viewed as [outer, row]: element p -> (p // inner) * row + offset + p % inner.

@@ -389,8 +389,10 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...]) -> np.ndarray
         k0 = shape[3]
         return np.ascontiguousarray(src.reshape(m // N0, N0, k // k0, k0).transpose(0, 2, 1, 3))
     if view == kernel.LoadView.Zn:  # [k, n] -> (k1, n1, 16(n), k0)
-        k, n = src.shape
         k0 = shape[3]
+        if idx:  # rows [k, +k1*k0) of an L1 panel (a resident B)
+            src = src[idx[0]:idx[0] + shape[0] * k0]
+        k, n = src.shape
         return np.ascontiguousarray(src.reshape(k // k0, k0, n // N0, N0).transpose(0, 2, 3, 1))
     if view == kernel.LoadView.img2col:
         g, m0, k0_ = idx

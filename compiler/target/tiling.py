@@ -265,6 +265,12 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
     if l1_bytes(step_ka, step_kb) > chip.l1:
         raise TilingError(f"{kind}: no tiling fits L1 ({chip.l1} bytes) for M={m} N={n} K={k}")
     depth_a1, depth_b1 = step_ka * 2, step_kb * 2
+    # B stays in L1 across the core's M blocks (GM -> L1 once, cube_core_cycles' b_reads) where
+    # the core has one N block and L1 holds all its K blocks (stepKb = K / baseK): the same
+    # [K, baseN] panel every M block would load again (compiler/conversions/cann_to_kernel/base.py
+    # gemm_body loads it once, before the M loop)
+    b_resident = ceil_div(single_n, base_n) == 1 and ceil_div(single_m, base_m) > 1 \
+        and step_kb == k_blocks
     fields = {
         "usedCoreNum": used * b_used, "M": m, "N": n, "Ka": k, "Kb": k,
         "singleCoreM": single_m, "singleCoreN": single_n, "singleCoreK": k,
@@ -274,6 +280,8 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         "iterateOrder": 0 if single_m >= single_n else 1,
         "dbL0A": db_a, "dbL0B": db_b, "dbL0C": db_c,
     }
+    if b_resident:
+        fields["weightReads"] = 1
     if batch != 1:  # batch / group split over the cores (this project's extension of TCubeTiling)
         fields["batchNum"] = batch
         fields["singleCoreBatch"] = single_b
