@@ -681,7 +681,9 @@ LOAD_VIEWS = {
     "fmap": "x NC1HWC0 (N, C1, H, W, C0) as N*H rows of (C1, W, C0) (row n*H + h): the rows "
             "from the first that output pixel m reads (compiler/target/conv_geometry.py "
             "fmap_first_row; img2col's params, in_hw = x's H, W) into the tile (C1, rows, W, C0), "
-            "zero past N*H: [g, m]",
+            "zero past N*H; with plane_rows (a 3-D conv's, conv_geometry.py fmap3d_plane_window) "
+            "the tile is (kd*C1, plane_rows, W, C0), slots [d_i*C1, +C1) the rows of depth tap "
+            "d_i's plane from the block's first row (zero for a depth pad): [g, m]",
     "fmap_channel": "a per-channel vector (ND, last axis C; or one element) broadcast to the "
                     "window tile (C1, rows, W, C0) of view fmap: element (c1, r, w, c0) = "
                     "v[c1*C0 + c0], 0 past C: [g, m]",
@@ -695,7 +697,8 @@ LOAD_VIEWS = {
     "copy": "the tile as it is (a tile of fewer rows: its rows first, zero rows after)",
     # L1 -> L0A / L0B
     "Zz": "an [m, k] L1 tile as L0A fractals (m1, k1, 16, C0)",
-    "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0)",
+    "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0); with an index [k], rows "
+          "[k, +k1*C0) of it (a B panel resident in L1 across M blocks)",
 }
 #: GM -> L1, converting on the way
 LOAD_VIEWS["from_origin"] = (

@@ -350,6 +350,33 @@ def _fmap_first_row(P, m0: int) -> int:
     return fmap_first_row(m0, P("in_hw")[0], ho, wo, P("strides")[0], P("pads")[0])
 
 
+def _load3d_planes(op, src: np.ndarray, P, idx, shape, dt) -> np.ndarray:
+    """Load3D from a 3-D conv's window of one 2-D window per depth tap (view fmap with
+    plane_rows): tap d_i's plane in slots [d_i*C1, +C1), its rows from the block's first."""
+    from compiler.target.conv_geometry import fmap3d_plane_window
+
+    g, m0, k0_ = idx
+    fm = P("fmap3d")
+    kd, dd, plane = fm[12], fm[14], P("plane_rows")
+    c1x = src.shape[0] // kd
+    h_, w_ = P("in_hw")
+    clip, top, lo = fmap3d_plane_window(fm, m0)
+
+    def fetch(nn, c1, hi, wi, cc):
+        kdi, off = np.divmod(nn - clip - top, dd)
+        r = hi - lo
+        if r.size and (off.any() or kdi.min() < 0 or kdi.max() >= kd or r.min() < 0
+                       or r.max() >= plane):
+            raise SemanticsError(op, f"{op.name}: the A tile at m = {m0} reads a plane or row "
+                                     f"of x outside the L1 window (depth taps from {top}, rows "
+                                     f"[{lo}, {lo + plane}))")
+        return src[kdi * c1x + c1, r, wi, cc]
+    m1, k1, m16, kf = shape
+    a = _img2col(P, fetch, (h_, w_, c1x, src.shape[3]), g, m0, k0_,
+                 np.zeros((m1 * m16, k1 * kf), dt))
+    return np.ascontiguousarray(a.reshape(m1, m16, k1, kf).transpose(0, 2, 1, 3))
+
+
 def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
          view: str | None = None) -> np.ndarray:
     """The tile `view` (default: the op's view) reads from src at idx."""
@@ -366,8 +393,10 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
         k0 = shape[3]
         return np.ascontiguousarray(src.reshape(m // N0, N0, k // k0, k0).transpose(0, 2, 1, 3))
     if view == kernel.LoadView.Zn:  # [k, n] -> (k1, n1, 16(n), k0)
-        k, n = src.shape
         k0 = shape[3]
+        if idx:  # rows [k, +k1*k0) of an L1 panel (a resident B)
+            src = src[idx[0]:idx[0] + shape[0] * k0]
+        k, n = src.shape
         return np.ascontiguousarray(src.reshape(k // k0, k0, n // N0, N0).transpose(0, 2, 3, 1))
     if view == kernel.LoadView.img2col:
         g, m0, k0_ = idx
@@ -379,6 +408,18 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
     if view == kernel.LoadView.fmap:  # rows of x (N*H rows of (C1, W, C0)) from the window's first
         g, m0 = idx
         n_, c1_, h_, w_, c0 = src.shape
+        plane = P("plane_rows")
+        if plane is not None:  # a 3-D conv's window per depth tap: slot d_i = rows of one plane
+            from compiler.target.conv_geometry import fmap3d_plane_window
+
+            fm = P("fmap3d")
+            clip, top, lo = fmap3d_plane_window(fm, m0)
+            for kdi in range(fm[12]):
+                d = top + kdi * fm[14]
+                if 0 <= d < fm[10]:
+                    part = src[clip + d, :, lo:lo + plane]
+                    out[kdi * c1_:(kdi + 1) * c1_, :part.shape[1]] = part
+            return out
         rows = src.transpose(1, 0, 2, 3, 4).reshape(c1_, n_ * h_, w_, c0)
         lo = _fmap_first_row(P, m0)
         part = rows[:, lo:lo + shape[1]]
@@ -388,6 +429,9 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
         g, m0, k0_ = idx
         c1_, n_rows, w_, c0 = src.shape
         h_, _ = P("in_hw")
+        plane = P("plane_rows")
+        if plane is not None:  # one 2-D window per depth tap (the view fmap's slots)
+            return _load3d_planes(op, src, P, idx, shape, dt)
         lo = _fmap_first_row(P, m0)
 
         def fetch3d(nn, c1, hi, wi, cc):

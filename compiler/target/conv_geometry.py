@@ -5,6 +5,8 @@ The SAME formula is canndev's GetPadConv2D (cann-facts.md section 4), which equa
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -46,12 +48,16 @@ def fmap_rows(m_lo: int, m_hi: int, h: int, ho: int, wo: int, kh: int, sh: int, 
     return lo, max(lo, n * h + min(max(r * sh - pt + dk, 0), h))
 
 
-def fmap_window_rows(bm: int, n: int, h: int, ho: int, wo: int, kh: int, sh: int, dh: int) -> int:
-    """At most how many rows `fmap_rows` spans for any bm consecutive output pixels: the output
-    rows they touch, (rows - 1) * stride + the dilated kernel, plus H - Ho*stride per image
-    boundary crossed (rows an image has past its last window), at most all N*H rows."""
+def fmap_window_rows(bm: int, n: int, h: int, ho: int, wo: int, kh: int, sh: int, dh: int,
+                     start_align: int = 1) -> int:
+    """At most how many rows `fmap_rows` spans for any bm consecutive output pixels starting at
+    a multiple of start_align (a core's blocks start at c*singleCoreM + i*baseM: multiples of
+    their gcd): the output rows they touch (the first pixel at most Wo - gcd(start_align, Wo)
+    into its row: 0 when Wo divides the starts), (rows - 1) * stride + the dilated kernel, plus
+    H - Ho*stride per image boundary crossed (rows an image has past its last window), at most
+    all N*H rows."""
     dk = dh * (kh - 1) + 1
-    out_rows = (bm + wo - 2) // wo + 1
+    out_rows = (wo - math.gcd(start_align, wo) + bm - 1) // wo + 1
     crossings = out_rows // ho + 1
     return min(n * h, (out_rows - 1) * sh + dk + crossings * max(0, h - ho * sh))
 
@@ -93,3 +99,41 @@ def fmap3d_first_row(fmap, m_lo: int, bm: int) -> int:
     first, _ = fmap3d_row_bounds(fmap)
     wo = fmap[5]
     return int(first[m_lo // wo: (m_lo + bm - 1) // wo + 1].min())
+
+
+# A block of output pixels inside one output plane (n, do) reads, at each of the kd depth taps,
+# one input plane (do*sd - pf + kd_i*dd of clip n, or none: a depth pad) and in it the rows of
+# the 2-D conv's window.  So the L1 window can hold kd 2-D windows, one per tap, slot kd_i being
+# an NC1HWC0 (C1, rows, W, C0) feature map that Load3D expands for tap kd_i's K columns
+# (FRACTAL_Z_3D's K is (d, c1, i, j, c0): tap-major) instead of every row from the first
+# plane's to the last's: a k x k x k conv's span covers (kd - 1) whole planes in between.
+# The tile is (kd*C1, rows, W, C0), row kd_i*C1 + c1 of its first axis the tap's C1 block: a
+# 2-D feature map of kd*C1 channel blocks whose K order (c1', i, j, c0), c1' = kd_i*C1 + c1, is
+# the 3-D conv's, so one Load3D over it expands any K block, across taps too.  A depth pad's
+# slot is zeros (written in L1, not read from GM; charged as GM -> L1 bytes all the same).
+
+def fmap3d_plane_rows(fmap, bm: int) -> int:
+    """The rows each depth tap's window holds for blocks of bm output pixels that start at
+    multiples of bm inside one output plane (Ho*Wo a multiple of bm): the most rows of one
+    input plane any such block reads; 0 when Ho*Wo is not a multiple of bm (a block may span
+    two output planes)."""
+    h, ho, wo, kh, sh, dh, pt = fmap[1], fmap[4], fmap[5], fmap[6], fmap[7], fmap[8], fmap[9]
+    if (ho * wo) % bm:
+        return 0
+    dk = dh * (kh - 1) + 1
+    rows = 0
+    for m_lo in range(0, ho * wo, bm):
+        r_lo, r_hi = m_lo // wo, (m_lo + bm - 1) // wo
+        lo = min(max(r_lo * sh - pt, 0), h)
+        rows = max(rows, min(max(r_hi * sh - pt + dk, 0), h) - lo)
+    return rows
+
+
+def fmap3d_plane_window(fmap, m_lo: int) -> tuple[int, int, int]:
+    """(clip, top, row): the block at output pixel m_lo reads, at tap kd_i, depth d = top +
+    kd_i*dd of its clip (x's plane clip + d of its N*D_in planes; no plane when d is outside
+    [0, D_in): a depth pad, zeros), from row `row` of that plane on."""
+    _, h, _, _, ho, wo, _, sh, _, pt, d_in, d_out, _, sd, _, pf = fmap
+    nd, r = divmod(m_lo // wo, ho)
+    n, do = divmod(nd, d_out)
+    return n * d_in, do * sd - pf, min(max(r * sh - pt, 0), h)

@@ -10,6 +10,7 @@ Results are cached by (op kind, shapes, dtype, chip).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -124,16 +125,26 @@ def tiling_cost(chip: ChipProfile, batch: int, m: int, n: int, k: int, in_bytes:
 Fmap = tuple[int, ...]  # 9 values; a 3-D conv's: conv_geometry.py Fmap3 (16)
 
 
-def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int) -> tuple[int, int]:
-    """(rows, bytes) of the L1 feature-map window of bm consecutive output pixels."""
+def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int,
+                      single_m: int = 0) -> tuple[int, int, int]:
+    """(rows, bytes, plane rows) of the L1 feature-map window of bm consecutive output pixels
+    (the blocks of a core's single_m pixels).  A 3-D conv's window is one 2-D window per depth
+    tap (plane rows each, rows = kd * plane rows: conv_geometry.py fmap3d_plane_rows) where every
+    block lies in one output plane (its starts, multiples of bm: single_m a multiple of bm) and
+    that holds fewer rows than the span from the first plane's rows to the last's (plane rows
+    0)."""
     if len(fmap) != 9:  # a 3-D conv's (conv_geometry.py Fmap3)
-        from compiler.target.conv_geometry import fmap3d_window_rows
+        from compiler.target.conv_geometry import fmap3d_plane_rows, fmap3d_window_rows
 
-        rows = fmap3d_window_rows(fmap, bm)
-        return rows, fmap[3] * rows * fmap[2] * c0 * in_bytes
+        rows, plane = fmap3d_window_rows(fmap, bm), 0
+        if single_m and single_m % bm == 0:
+            per_tap = fmap3d_plane_rows(fmap, bm)
+            if per_tap and fmap[12] * per_tap < rows:
+                rows, plane = fmap[12] * per_tap, per_tap
+        return rows, fmap[3] * rows * fmap[2] * c0 * in_bytes, plane
     n, h, w, c1, ho, wo, kh, sh, dh = fmap
-    rows = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh)
-    return rows, c1 * rows * w * c0 * in_bytes
+    rows = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh, math.gcd(single_m, bm) if single_m else 1)
+    return rows, c1 * rows * w * c0 * in_bytes, 0
 
 
 def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int,
@@ -155,7 +166,7 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
     fits_l0 = base_k * in_bytes * 2
     ub_bound = bool(ub_a_tiles or ub_epilogue_tiles > 1)
     with_window = fmap is not None and batch == 1
-    windows: dict[int, int] = {}  # baseM -> the feature-map window's bytes
+    windows: dict[tuple[int, int], int] = {}  # (baseM, singleM) -> the window's bytes
     b_l1 = 2 * base_k * in_bytes  # a double-buffered B block's bytes per column
     # the largest blocks: the recommended and power-of-two ones, the balanced ones (<= 256)
     max_bm, max_bn = max(256, *(b[0] for b in fixed)), max(256, *(b[1] for b in fixed))
@@ -213,10 +224,11 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
             window = 0
             if with_window:
                 # the feature-map window in L1 (double-buffered) beside one B block pair
-                win = windows.get(bm)
+                win = windows.get((bm, single_m))
                 if win is None:
                     assert fmap is not None
-                    win = windows[bm] = fmap_window_bytes(fmap, bm, c0, in_bytes)[1]
+                    win = windows[bm, single_m] = fmap_window_bytes(fmap, bm, c0, in_bytes,
+                                                                    single_m)[1]
                 if 2 * win + bn * b_l1 + bn * 4 <= chip.l1 and \
                         epi_ub + ub_window_tiles * win <= chip.ub:
                     c_win = share * cost.cycles(bm, bn, a_gm_bytes=ceil_div(single_m, bm) * win)
@@ -269,6 +281,12 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
     if l1_bytes(step_ka, step_kb) > chip.l1:
         raise TilingError(f"{kind}: no tiling fits L1 ({chip.l1} bytes) for M={m} N={n} K={k}")
     depth_a1, depth_b1 = step_ka * 2, step_kb * 2
+    # B stays in L1 across the core's M blocks (GM -> L1 once, cube_core_cycles' b_reads) where
+    # the core has one N block and L1 holds all its K blocks (stepKb = K / baseK): the same
+    # [K, baseN] panel every M block would load again (compiler/conversions/cann_to_kernel/base.py
+    # gemm_body loads it once, before the M loop)
+    b_resident = ceil_div(single_n, base_n) == 1 and ceil_div(single_m, base_m) > 1 \
+        and step_kb == k_blocks
     fields = {
         "usedCoreNum": used * b_used, "M": m, "N": n, "Ka": k, "Kb": k,
         "singleCoreM": single_m, "singleCoreN": single_n, "singleCoreK": k,
@@ -278,12 +296,17 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         "iterateOrder": 0 if single_m >= single_n else 1,
         "dbL0A": db_a, "dbL0B": db_b, "dbL0C": db_c,
     }
+    if b_resident:
+        fields["weightReads"] = 1
     if batch != 1:  # batch / group split over the cores (this project's extension of TCubeTiling)
         fields["batchNum"] = batch
         fields["singleCoreBatch"] = single_b
     if window:  # Load3D: the window of x's rows goes to L1, img2col on the way to L0A
         assert fmap is not None
-        fields["fmapRows"], fields["fmapBytes"] = fmap_window_bytes(fmap, base_m, c0, in_bytes)
+        rows, win_bytes, plane = fmap_window_bytes(fmap, base_m, c0, in_bytes, single_m)
+        fields["fmapRows"], fields["fmapBytes"] = rows, win_bytes
+        if plane:  # one window per depth tap (a 3-D conv's)
+            fields["fmapPlaneRows"] = plane
     buffers = (
         *((Buffer("L1", 2 * window, "fmap"),) if window else
           (Buffer("L1", depth_a1 * base_m * base_k * in_bytes, "A"),)),
@@ -317,7 +340,8 @@ def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
     baseN] fp32 tiles a fused epilogue keeps live in UB at once; fmap: a conv whose A tiles may
     come from its feature map in L1 by Load3D (`Fmap`): where the cost model finds that cheaper
     than the img2col tiles from GM, the fields get fmapRows / fmapBytes, the rows and bytes of
-    one base block's window of x, and L1 holds two windows instead of the A tiles);
+    one base block's window of x (and fmapPlaneRows, a 3-D conv's window per depth tap:
+    `fmap_window_bytes`), and L1 holds two windows instead of the A tiles);
     ub_window_tiles: a fused prologue that may run on the window in UB instead of on the A tiles
     (compiler/conversions/cann_to_kernel/cube.py), that many window-sized UB tiles: the window
     is then also taken where the prologue runs on fewer elements so, and where the ub_a_tiles

@@ -18,8 +18,9 @@ from compiler.target.tiling import cube_tiling
 
 
 def test_window_bound_covers_every_block():
-    """fmap_window_rows(bm) >= the rows any bm consecutive output pixels read (brute force over
-    small geometries with 1-3 images, every start)."""
+    """fmap_window_rows(bm, start_align) >= the rows any bm consecutive output pixels starting at
+    a multiple of start_align read (brute force over small geometries with 1-3 images, every
+    such start)."""
     for n, h, kh, sh, dh, pt, pb in itertools.product((1, 2, 3), (1, 2, 5, 7), (1, 3), (1, 2),
                                                       (1, 2), (0, 1), (0, 2)):
         dk = dh * (kh - 1) + 1
@@ -28,10 +29,18 @@ def test_window_bound_covers_every_block():
         ho = out_size(h, kh, sh, dh, pt, pb)
         for wo, bm in itertools.product((1, 3, 4), (1, 2, 5, 16, 33)):
             m = n * ho * wo
-            bound = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh)
-            for lo in range(m):
-                r_lo, r_hi = fmap_rows(lo, min(lo + bm, m), h, ho, wo, kh, sh, dh, pt)
-                assert r_hi - r_lo <= bound, (n, h, kh, sh, dh, pt, wo, bm, lo)
+            for align in (1, 2, 3, 4, 8, 12):  # blocks starting at multiples of align
+                bound = fmap_window_rows(bm, n, h, ho, wo, kh, sh, dh, align)
+                for lo in range(0, m, align):
+                    r_lo, r_hi = fmap_rows(lo, min(lo + bm, m), h, ho, wo, kh, sh, dh, pt)
+                    assert r_hi - r_lo <= bound, (n, h, kh, sh, dh, pt, wo, bm, align, lo)
+
+
+def test_window_of_blocks_starting_at_row_starts_has_no_spare_row():
+    """Blocks of 4 output rows of 64 pixels (3x3 conv, stride 1) read 4 + 2 rows when they start
+    at a row's first pixel (starts multiples of 64), 7 when a block may start anywhere."""
+    assert fmap_window_rows(256, 1, 64, 64, 64, 3, 1, 1, 256) == 6
+    assert fmap_window_rows(256, 1, 64, 64, 64, 3, 1, 1) == 7
 
 
 def test_tiling_takes_load3d_where_cheaper():
@@ -79,3 +88,34 @@ def test_load3d_conv_matches_tf(n, h, w, cin, cout, k, s, d, pads):
     xp = np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)))
     want = tf().nn.relu(tf().nn.bias_add(tf().nn.conv2d(xp, f, s, "VALID", dilations=d), b)).numpy()
     assert np.abs(y - want).max() <= 1e-4
+
+
+CONVS3D = [  # (N, D, H, W, Cin, Cout, (kd, kh, kw), (sd, sh), (dd, dh), (pf, pb), (pt, pb, pl, pr))
+    (2, 4, 32, 32, 3, 16, (3, 3, 3), (1, 1), (1, 1), (1, 1), (1, 1, 1, 1)),
+    (1, 6, 16, 16, 20, 8, (3, 3, 3), (1, 1), (2, 1), (2, 2), (1, 1, 1, 1)),
+    (2, 7, 16, 15, 5, 24, (3, 3, 3), (2, 2), (1, 1), (1, 1), (1, 1, 1, 0)),
+    (1, 5, 20, 20, 16, 16, (2, 3, 3), (1, 1), (1, 2), (0, 1), (0, 0, 2, 2)),
+]
+
+
+@pytest.mark.parametrize("n,d,h,w,cin,cout,k,s,dil,dpads,pads", CONVS3D)
+def test_load3d_conv3d_plane_windows_match_tf(n, d, h, w, cin, cout, k, s, dil, dpads, pads):
+    """A Conv3D whose every M block lies in one output plane takes one 2-D window per depth tap
+    (fmapPlaneRows: conv_geometry.py fmap3d_plane_rows) and computes TensorFlow's conv3d (depth
+    pads, depth dilation and stride, several clips, odd channels and widths)."""
+    rng = np.random.default_rng(5)
+    (kd, kh, kw), (sd, sh), (dd, dh), (pf, pbk), (pt, pb, pl, pr) = k, s, dil, dpads, pads
+    x = rng.standard_normal((n * d, h, w, cin)).astype(np.float32)
+    f = rng.normal(0, 0.5, (kd, kh, kw, cin, cout)).astype(np.float32)
+    do = out_size(d, kd, sd, dd, pf, pbk)
+    ho, wo = out_size(h, kh, sh, dh, pt, pb), out_size(w, kw, 1, 1, pl, pr)
+    yshape = (n * do, ho, wo, cout)
+    body = f"""
+  %w = cann.Const {dense(f)} : {ty(f.shape)}
+  %y = cann.Conv3D %x, %w {{strides = array<i64: 1, {sh}, 1, 1>, pads = array<i64: {pt}, {pb}, {pl}, {pr}>, dilations = array<i64: 1, {dh}, 1, 1>, groups = 1 : i64, data_format = "NHWC", depth = array<i64: {d}, {do}, {kd}, {sd}, {dd}, {pf}, {pbk}>}} : ({ty(x.shape)}, {ty(f.shape)}) -> {ty(yshape)}
+  func.return %y : {ty(yshape)}"""
+    text, y = compile_and_run(body, {"x": x}, yshape)
+    assert "fmapPlaneRows" in text and "plane_rows" in text
+    xp = np.pad(x.reshape(n, d, h, w, cin), ((0, 0), (pf, pbk), (pt, pb), (pl, pr), (0, 0)))
+    want = tf().nn.conv3d(xp, f, [1, sd, sh, 1, 1], "VALID", dilations=[1, dd, dh, 1, 1]).numpy()
+    assert np.abs(y - want.reshape(yshape)).max() <= 1e-4

@@ -43,7 +43,7 @@ def every_candidate(chip, m, n, k, in_bytes, c0, batch, ub_a, ub_epi, fmap):
             cycles = tiling.tiling_cost(chip, batch, m, n, k, in_bytes, b_used, sm, sn, bm, bn)
             window = 0
             if fmap is not None and batch == 1:
-                win = tiling.fmap_window_bytes(fmap, bm, c0, in_bytes)[1]
+                win = tiling.fmap_window_bytes(fmap, bm, c0, in_bytes, sm)[1]
                 if 2 * win + 2 * bn * base_k * in_bytes + bn * 4 <= chip.l1:
                     c_win = tiling.tiling_cost(chip, batch, m, n, k, in_bytes, b_used, sm, sn,
                                                bm, bn, ceil_div(sm, bm) * win)

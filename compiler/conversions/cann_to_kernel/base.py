@@ -265,12 +265,17 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     b_dim = ceil_div(batch, sb)
     with body.cores([b_dim, m_dim, n_dim], [sb, f["singleCoreM"], f["singleCoreN"]]) as (g0, m0, n0):
         with body.loop(g0, sb, 1, batch) as g:
+            bp = None
+            if f.get("weightReads") == 1:  # the core's one [K, baseN] B panel, L1-resident
+                bp = body.load(x_b, [g, body.index(0), n0], b_load[0],
+                               [ceil_div(k, bk) * bk, bn], et, "L1", **b_load[1])
             with body.loop(m0, f["singleCoreM"], bm, m) as mi:
                 fm, win = None, {}
                 if "fmapRows" in f:  # x's rows this M block reads, GM -> L1 once (Load3D)
                     _, c1x, hx, wx, c0x = types[0].get_shape()
                     win = dict(a_load[1], in_hw=[hx, wx])
-                    wshape = [c1x, f["fmapRows"], wx, c0x]
+                    rows = f.get("fmapPlaneRows", f["fmapRows"])  # per depth tap: kd slots
+                    wshape = [c1x * (f["fmapRows"] // rows), rows, wx, c0x]
                     if rows_prologue is not None:
                         fu = rows_prologue(body, g, mi, wshape, win)
                         fm = body.load(fu, [], "copy", wshape, et, "L1")
@@ -296,9 +301,12 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                             a1 = body.load(au, [], "copy", [bm, bk], et, "L1")
                         if fm is None:
                             a0 = body.load(a1, [], "Zz", [bm // 16, bk // k0, 16, k0], et, "L0A")
-                        b1 = body.load(x_b, [g, ki, ni],
-                                       b_load[0], [bk, bn], et, "L1", **b_load[1])
-                        b0 = body.load(b1, [], "Zn", [bk // k0, bn // 16, 16, k0], et, "L0B")
+                        if bp is not None:  # K block ki of the resident panel
+                            b0 = body.load(bp, [ki], "Zn", [bk // k0, bn // 16, 16, k0], et, "L0B")
+                        else:
+                            b1 = body.load(x_b, [g, ki, ni],
+                                           b_load[0], [bk, bn], et, "L1", **b_load[1])
+                            b0 = body.load(b1, [], "Zn", [bk // k0, bn // 16, 16, k0], et, "L0B")
                         body.mmad(c, a0, b0)
                     u = body.fixpipe(c, [bm, bn])
                     if bias_load is not None:

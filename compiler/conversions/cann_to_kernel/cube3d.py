@@ -6,9 +6,11 @@ rows (n, do, ho, wo), K = kd*C1*kh*kw*C0 columns (d, c1, i, j, c0): the A tiles 
 view with `depth` params, element (m, k) = x[n*D_in + do*sd + d*dd - pad_front, c1,
 ho*sh + i*dh - pt, wo*sw + j*dw - pl, c0], 0 outside x (D's pads are the conv's, as H's and W's).
 Where the tiling's cost model finds it cheaper, each M block's window of x's rows (from the
-first plane and row its pixels read to the last, compiler/target/conv_geometry.py Fmap3) goes
-GM -> L1 once and the A tiles are expanded from it by Load3D, as for the 2-D conv; else the A
-tiles come from GM as img2col tiles.  No A-tile prologue (the fusion pass gives a Conv3D none,
+first plane and row its pixels read to the last, compiler/target/conv_geometry.py Fmap3; or,
+where every block lies in one output plane and that is fewer rows, one 2-D window per depth
+tap, param plane_rows: conv_geometry.py fmap3d_plane_rows) goes GM -> L1 once and the A tiles
+are expanded from it by Load3D, as for the 2-D conv; else the A tiles come from GM as img2col
+tiles.  No A-tile prologue (the fusion pass gives a Conv3D none,
 compiler/transforms/fusion/auto.py _conv_reader); the epilogue (bias, a fused pointwise
 reader) is the 2-D conv's."""
 
@@ -56,6 +58,8 @@ def lower_conv3d(pattern: ChipPattern, op: cann.Conv3DOp, rewriter: PatternRewri
                     cin=cin, M=m, K=kk)
     if "fmapRows" in t.fields:  # Load3D from the window of the kd depth planes' rows in L1
         a_params.update(fmap3d=list(fmap), block_m=t.fields["baseM"])
+        if "fmapPlaneRows" in t.fields:  # one 2-D window per depth tap (conv_geometry.py)
+            a_params.update(plane_rows=t.fields["fmapPlaneRows"])
     store_p = dict(out_hw=[ho, wo], M=m, N=cout, offset=0, cout=cout)
     epilogue = _epilogue(op)
     operands, y_type = list(op.operands), op.y.type
