@@ -317,6 +317,9 @@ class MatMulToCube(ChipPattern):
         from compiler.transforms.fusion.mean_prologue import mean_prologue_of
 
         gap = mean_prologue_of(op) if not batched and not out_batch else None
+        gf = cann.format_of(gap.x.type) if gap is not None else None
+        if gf is None or gf.fmt != Format.NC1HWC0:  # (nc1hwc0_pixels reads NC1HWC0 only)
+            gap = None
         ub_a = MEAN_CHUNK + 2 if gap is not None else 0  # a pixel chunk, its sum, the mean
         row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch, ub_a)
         if t is None:
