@@ -333,6 +333,9 @@ class MatMulToCube(ChipPattern):
         from compiler.transforms.fusion.mean_prologue import mean_prologue_of
 
         gap = mean_prologue_of(op) if not batched and not out_batch else None
+        gf = cann.format_of(gap.x.type) if gap is not None else None
+        if gf is None or gf.fmt != Format.NC1HWC0:  # (nc1hwc0_pixels reads NC1HWC0 only)
+            gap = None
         ub_a = MEAN_CHUNK + 2 if gap is not None else 0  # a pixel chunk, its sum, the mean
         row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch, ub_a)
         if t is None:
@@ -385,6 +388,19 @@ class MatMulToCube(ChipPattern):
             epilogue = [*epilogue, ("rows", step)]
             operands, y_type = operands + step.operands(), ry
             store_batch = rbatch
+        if gap is not None and not _mean_gains(gap, t, m, align(k, c0), dtype.itemsize, self.chip):
+            gap = None  # the pool is cheaper as a kernel of its own
+            try:
+                if row is not None:
+                    row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch)
+                if t is None or row is None:
+                    row = None
+                    t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0),
+                                    dtype.itemsize, c0, self.chip, batch,
+                                    ub_epilogue_tiles=epilogue_tiles(fk))
+            except TilingError as e:
+                self.fail(op, str(e))
+                return
         a_prologue = None
         if gap is not None:  # the A tiles are the global average pool of its input
             operands[0] = gap.x
@@ -477,6 +493,31 @@ def _mean_a_tile(gap: cann.ReduceMeanDOp, m: int, et):
                                          properties={"fn": kernel.AccumulateFnAttr.of("Add")}))
         return body.vec("Muls", [acc], [rv, bk], et, {"value": FloatAttr(1.0 / hw, f32)})
     return mean_a_tile
+
+
+def _mean_gains(gap: cann.ReduceMeanDOp, t, m: int, k: int, eb: int, chip: ChipProfile) -> bool:
+    """The pool on the matmul's A tiles is estimated cheaper than its own kernel: the busiest
+    cube core recomputes it for each of its (M, N, K) base blocks (_mean_a_tile's chunks: a row
+    sum and an accumulate each, then the scale), against the pool kernel's launch and its row
+    sums over its vector cores ((n, c1) rows; compiler/target/cost_model.py fits)."""
+    from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
+    from compiler.target.cost_model import vector_core_cycles
+    from compiler.target.formats import ceil_div
+
+    f = t.fields
+    n_, c1, h, w, c0 = shape_of(gap.x)
+    hw = h * w
+    chunk = min(hw, MEAN_CHUNK)
+    bm, bn, bk = f["baseM"], f["baseN"], f["baseK"]
+    rv = min(bm, m)
+    blocks = ceil_div(f["singleCoreM"], bm) * ceil_div(f["singleCoreN"], bn) * ceil_div(k, bk)
+    per_block = ceil_div(hw, chunk) * (vector_core_cycles("RowSum", rv * chunk * bk, eb)
+                                       + vector_core_cycles("Add", rv * bk, eb)) \
+        + vector_core_cycles("Muls", rv * bk, eb)
+    rows = n_ * c1
+    cores = max(1, min(chip.vector_cores, rows))
+    own = vector_core_cycles("ReduceSum", ceil_div(rows, cores) * hw * c0, eb)
+    return blocks * per_block / chip.clock_mhz < LAUNCH_OVERHEAD_US + own / chip.clock_mhz
 
 
 def gemm_kernel(chip: ChipProfile, kind: str, operands, y_type, *, batch, m, n, k, a_load, b_load,

@@ -71,10 +71,13 @@ func.func @wide_softmax(%x: tensor<4x32xf32>) -> tensor<4x300xf32> {
 // is marked `prologue`: the matmul kernel computes its A tiles from the pool's NC1HWC0 input by
 // chunks of pixels, and the pool is no kernel.
 // CHECK-LABEL: func.func @gap_dense_softmax
-// CHECK:         %[[P:.*]] = cann.ReduceMeanD %x {prologue, axes = array<i64: 1, 2>, keep_dims = false}
+// CHECK:         %[[X:.*]] = cann.Conv2D %x0, %wc
+// CHECK-NEXT:    %[[P:.*]] = cann.ReduceMeanD %[[X]] {prologue, axes = array<i64: 1, 2>, keep_dims = false}
 // CHECK-NEXT:    %[[M:.*]] = cann.FusedMatMul %[[P]]
 // CHECK-NEXT:    cann.SoftmaxV2 %[[M]] {epilogue,
 // KERNEL-LABEL: func.func @gap_dense_softmax
+// KERNEL-NOT:     kind = "ReduceMeanD"
+// KERNEL:         kernel.cube {{.*}}kind = "Conv2D"
 // KERNEL-NOT:     kind = "ReduceMeanD"
 // KERNEL:         kernel.cube {{.*}}kind = "MatMulV2"
 // KERNEL:           kernel.vec {{.*}}fn = "Fill"{{.*}} -> memref<1x16xf32, #kernel.space<UB>>
@@ -88,9 +91,11 @@ func.func @wide_softmax(%x: tensor<4x32xf32>) -> tensor<4x300xf32> {
 // KERNEL:           kernel.vec {{.*}}fn = "RowMax", attrs = {cols = 10 : i64}}
 // KERNEL-NOT:     kernel.vec_kernel
 // KERNEL:         func.return
-func.func @gap_dense_softmax(%x: tensor<1x6x6x16xf32>) -> tensor<1x10xf32> {
+func.func @gap_dense_softmax(%x0: tensor<1x6x6x8xf32>) -> tensor<1x10xf32> {
+  %wc = cann.Const dense<0.5> : tensor<1x1x8x16xf32>
   %w = cann.Const dense<0.25> : tensor<16x10xf32>
   %b = cann.Const dense<0.125> : tensor<10xf32>
+  %x = cann.Conv2D %x0, %wc {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x6x6x8xf32>, tensor<1x1x8x16xf32>) -> tensor<1x6x6x16xf32>
   %p = cann.ReduceMeanD %x {axes = array<i64: 1, 2>, keep_dims = false} : (tensor<1x6x6x16xf32>) -> tensor<1x16xf32>
   %m = cann.FusedMatMul %p, %w, %b {transpose_x1 = false, transpose_x2 = false, activation = "none"} : (tensor<1x16xf32>, tensor<16x10xf32>, tensor<10xf32>) -> tensor<1x10xf32>
   %y = cann.SoftmaxV2 %m {axes = array<i64: -1>} : (tensor<1x10xf32>) -> tensor<1x10xf32>
