@@ -524,11 +524,12 @@ def test_mode1_offline_model_to_json(compiled, tmp_path, capsys):
     data = json.loads(js.read_text())
     ops = data["graph"]["functions"][0]["ops"]
     launches = [op for op in ops if op["launch"]]
-    assert len(launches) == data["model"]["kernels"] == 2  # input TransData, conv (stores NHWC)
+    # the conv alone: it loads the NHWC input converting it (from_origin) and stores NHWC
+    assert len(launches) == data["model"]["kernels"] == 1
     assert all(op["tf_nodes"] for op in launches)  # every kernel names its TF nodes
     conv = next(op for op in launches if op.get("kind") == "Conv2D")
     assert conv["tf_nodes"] == ["conv1/Conv2D", "conv1/BiasAdd", "conv1/Relu"]
-    assert conv["tiling"] and conv["block_dim"] >= 1 and conv["inputs"][0]["format"] == "NC1HWC0"
+    assert conv["tiling"] and conv["block_dim"] >= 1 and conv["inputs"][0]["format"] == "ND"
     assert data["memory_plan"]["arena"] == data["model"]["arena_bytes"]
     assert data["inputs"][0]["name"] == "x" and data["weights"]
 

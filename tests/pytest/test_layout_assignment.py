@@ -48,9 +48,10 @@ def _concat_block(channels, hw=4, cin=8, cout=16, seed=0):
 def test_concat_between_convs_runs_on_nc1hwc0(channels):
     body, args, ys, want = _concat_block(channels)
     text, y = compile_and_run(body, args, ys)
-    # the graph's input (8 channels) only: the output's 16 channels are one C0 block, so its
-    # TransData is a kernel.view (cann.stored_as_origin)
-    assert text.count("kernel.transdata") == 1, text
+    # none: the graph's input (8 channels) is converted by the first convs' loads
+    # (FoldInputTransData); the output's 16 channels are one C0 block, so its TransData is a
+    # kernel.view (cann.stored_as_origin)
+    assert text.count("kernel.transdata") == 0, text
     assert text.count("kernel.view") == 1, text
     aligned = all(c % 16 == 0 for c in channels[:-1])
     assert ('view = "concat_c0"' in text) != aligned
@@ -134,8 +135,9 @@ def test_split_between_convs_runs_on_nc1hwc0(parts, each):
     lines.append(f"%y = cann.Conv2D %cat, %w1 {CONV} : ({ty(s4)}, {ty(w1.shape)}) -> {ty(y4)}")
     lines.append(f"func.return %y : {ty(y4)}")
     text, y = compile_and_run("\n".join(lines), {"arg0": x}, y4)
-    # the input's 8 channels: a kernel.transdata; the output's 16 (one C0 block): a kernel.view
-    assert text.count("kernel.transdata") == 1, text
+    # the input's 8 channels: converted by the conv's loads; the output's 16 (one C0 block): a
+    # kernel.view
+    assert text.count("kernel.transdata") == 0, text
     assert ('view = "split_c0"' in text) == (each % 16 != 0)
     a = np.einsum("nhwc,cd->nhwd", x, w0[0, 0])
     pieces = np.split(1 / (1 + np.exp(-a)), parts, axis=-1)
@@ -145,8 +147,8 @@ def test_split_between_convs_runs_on_nc1hwc0(parts, each):
 
 def test_strided_slice_over_h_w_runs_on_nc1hwc0():
     """conv -> StridedSlice [:, 1:, ::2, :] -> conv (NASNet's cropping after a pad): a slice of
-    the stored NC1HWC0 array, C1 and C0 whole; one TransData, at the graph's input (the last
-    conv's cube kernel stores the NHWC output itself)."""
+    the stored NC1HWC0 array, C1 and C0 whole; no TransData kernel (the first conv's loads
+    convert the input, the last conv's cube kernel stores the NHWC output itself)."""
     rng = np.random.default_rng(7)
     x = rng.standard_normal((1, 5, 6, 8)).astype(np.float32)
     w0 = rng.normal(0, 0.5, (1, 1, 8, 20)).astype(np.float32)
@@ -160,6 +162,6 @@ def test_strided_slice_over_h_w_runs_on_nc1hwc0():
   %y = cann.Conv2D %s, %w1 {CONV} : ({ty(s4)}, {ty(w1.shape)}) -> {ty(y4)}
   func.return %y : {ty(y4)}"""
     text, y = compile_and_run(body, {"arg0": x}, y4)
-    assert text.count("kernel.transdata") == 1 and 'kind = "StridedSliceD"' in text, text
+    assert text.count("kernel.transdata") == 0 and 'kind = "StridedSliceD"' in text, text
     a = np.einsum("nhwc,cd->nhwd", x, w0[0, 0])[:, 1:, ::2, :]
     np.testing.assert_allclose(y, np.einsum("nhwc,cd->nhwd", a, w1[0, 0]), atol=1e-5, rtol=1e-5)
