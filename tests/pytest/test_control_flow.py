@@ -269,8 +269,9 @@ KERNEL_PASSES = ("tf-to-cann", "fuse", "assign-layouts", "cann-to-kernel")
 W = RNG.standard_normal((3, 3)).astype(np.float32)
 
 
-def _branchy(x, p):  # a matmul (FRACTAL_NZ layouts, cube kernel) in one branch
-    return tf().cond(p, lambda: tf().nn.relu(tf().matmul(x, tf().constant(W))) * 2.0,
+def _branchy(x, p):  # two matmuls (FRACTAL_NZ layouts, cube kernels) in one branch
+    w = tf().constant(W)
+    return tf().cond(p, lambda: tf().matmul(tf().nn.relu(tf().matmul(x, w)) * 2.0, w),
                      lambda: x - 1.0)
 
 
@@ -390,8 +391,8 @@ def test_single_buffered_loop_variables_would_be_clobbered(monkeypatch):
 
 def test_checker_covers_the_functions_plans():
     """A branch function's own plan is checked: its planned launch (the if's true branch: the
-    input TransData before its matmul kernel) moved past the function's arena is reported,
-    named by the function."""
+    first matmul kernel, writing the intermediate the second reads) moved past the function's
+    arena is reported, named by the function."""
     module, _, _ = _planned("if")
     body = next(f for f in module.walk() if getattr(f, "sym_name", None) is not None
                 and f.sym_name.data.startswith("cond_true"))
