@@ -229,13 +229,14 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
                     assert fmap is not None
                     win = windows[bm, single_m] = fmap_window_bytes(fmap, bm, c0, in_bytes,
                                                                     single_m)[1]
-                if 2 * win + bn * b_l1 + bn * 4 <= chip.l1 and \
-                        epi_ub + ub_window_tiles * win <= chip.ub:
+                if 2 * win + bn * b_l1 + bn * 4 <= chip.l1 and (tiles_fit or ub_window_tiles) \
+                        and epi_ub + ub_window_tiles * win <= chip.ub:
                     c_win = share * cost.cycles(bm, bn, a_gm_bytes=ceil_div(single_m, bm) * win)
                     # a prologue staged on the window runs once per window element, on the A
                     # tiles once per tile element per N block: the fewer elements wins (the
                     # cube cost above does not see that vector work)
                     tile_bytes = ceil_div(single_n, bn) * k * bm * in_bytes
+                    # (where the A tiles do not fit UB, the window staged there may)
                     if c_win < cycles or not tiles_fit or (ub_window_tiles and win < tile_bytes):
                         cycles, window = c_win, win
             if not tiles_fit and not window:
