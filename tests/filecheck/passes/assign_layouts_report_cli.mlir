@@ -15,4 +15,4 @@
 // CHECK-NEXT: TransData NC1HWC0 -> NHWC [1, 8, 8, 4] at '{{.*}}': folded into the stores of kernel.cube '{{.*}}' (no launch)
 // CHECK-NEXT: TransData NHWC -> NC1HWC0 [1, 8, 8, 3] at '{{.*}}': folded into the GM -> L1 loads of kernel.cube '{{.*}}' (no launch)
 
-// SPEC: assign-layouts{report="{{.*}}layouts.txt"},cann-to-kernel{{{.*}}layout_report="{{.*}}layouts.txt"}
+// SPEC: assign-layouts{report="{{.*}}layouts.txt"},pack-launches{{{.*}}},cann-to-kernel{{{.*}}layout_report="{{.*}}layouts.txt"}

@@ -7,10 +7,10 @@
 // computes in well under the 3 us a launch costs, so one launch with each conv tiled for its
 // share of the cores is cheaper.  Both kernels carry one `kernel.pack` id: one launch.
 // Each is tiled for 10 of the 20 cube cores.
-// CHECK: kernel.cube %{{[0-9]+}}, %{{[0-9]+}} {kernel.pack = 0 : i64, kind = "Conv2D", block_dim = 10 : i64
-// CHECK: kernel.cube %{{[0-9]+}}, %{{[0-9]+}} {kernel.pack = 0 : i64, kind = "Conv2D", block_dim = 10 : i64
+// CHECK: kernel.cube %{{[0-9x]+}}, %{{[0-9]+}} {kernel.pack = 0 : i64, kind = "Conv2D", block_dim = 10 : i64
+// CHECK: kernel.cube %{{[0-9x]+}}, %{{[0-9]+}} {kernel.pack = 0 : i64, kind = "Conv2D", block_dim = 10 : i64
 // The third conv reads the first: it is not independent of it and launches alone.
-// CHECK: kernel.cube %{{[0-9]+}}, %{{[0-9]+}} {kind = "Conv2D", block_dim = 18 : i64
+// CHECK: kernel.cube %{{[0-9x]+}}, %{{[0-9]+}} {kind = "Conv2D", block_dim = 18 : i64
 // CHECK-NOT: kernel.pack
 // CHECK: func.return
 
