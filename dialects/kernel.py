@@ -700,6 +700,29 @@ LOAD_VIEWS = {
     "Zn": "a [k, n] L1 tile as L0B fractals (k1, n1, 16, C0); with an index [k], rows "
           "[k, +k1*C0) of it (a B panel resident in L1 across M blocks)",
 }
+def _converting_props(op, converting: str, view_prop: str, shape_param: str, what: str) -> bool:
+    """Checks the properties of a load / store (`what`) that converts the layout on the way (view
+    `converting`: from_origin / to_origin): `view_prop` (the view it places the tile by), the two
+    formats and the param `shape_param` exist exactly when its view is `converting`, and
+    `view_prop` is another view.  True when it is such a load / store."""
+    props = (view_prop, "src_format", "dst_format")
+    if op.view.data != converting:
+        extra = [k for k in props if k in op.properties]
+        if extra:
+            raise VerifyException(f"{op.name}: '{extra[0]}' is a {converting} {what}'s, not "
+                                  f"a '{op.view.data}' {what}'s")
+        return False
+    missing = [k for k in props if k not in op.properties]
+    if op.param(shape_param) is None:
+        missing.append(f"params.{shape_param}")
+    if missing:
+        raise VerifyException(f"{op.name}: a {converting} {what} needs '{missing[0]}'")
+    if op.properties[view_prop].data == converting:
+        raise VerifyException(f"{op.name}: {view_prop} of a {converting} {what} cannot be "
+                              f"'{converting}'")
+    return True
+
+
 #: GM -> L1, converting on the way
 LOAD_VIEWS["from_origin"] = (
     "a load whose source's TransData from its row-major origin was folded in "
@@ -803,23 +826,10 @@ class LoadOp(EnumProperties):
     def verify_(self) -> None:
         src = _need_space(self, "source", self.src.type, tuple(LOAD_PATHS))
         dst = _need_space(self, "result", self.result.type, LOAD_PATHS[src])
-        origin = ("dst_view", "src_format", "dst_format")
-        if self.view.data != LoadView.from_origin:
-            extra = [k for k in origin if k in self.properties]
-            if extra:
-                raise VerifyException(f"{self.name}: '{extra[0]}' is a from_origin load's, not "
-                                      f"a '{self.view.data}' load's")
+        if not _converting_props(self, LoadView.from_origin, "dst_view", "dst_shape", "load"):
             return
-        missing = [k for k in origin if k not in self.properties]
-        if self.param("dst_shape") is None:
-            missing.append("params.dst_shape")
-        if missing:
-            raise VerifyException(f"{self.name}: a from_origin load needs '{missing[0]}'")
         assert self.dst_view is not None and self.src_format is not None \
             and self.dst_format is not None
-        if self.dst_view.data == LoadView.from_origin:
-            raise VerifyException(f"{self.name}: dst_view of a from_origin load cannot be "
-                                  "'from_origin'")
         if (src, dst) != ("GM", "L1"):
             raise VerifyException(f"{self.name}: a from_origin load goes GM -> L1 (the converting "
                                   f"DMA's path); got {src} -> {dst}")
@@ -914,23 +924,10 @@ class StoreOp(EnumProperties):
     def verify_(self) -> None:
         _need_space(self, "value", self.value.type, ("UB",))
         _need_space(self, "destination", self.dst.type, ("GM",))
-        origin = ("src_view", "src_format", "dst_format")
-        if self.view.data != StoreView.to_origin:
-            extra = [k for k in origin if k in self.properties]
-            if extra:
-                raise VerifyException(f"{self.name}: '{extra[0]}' is a to_origin store's, not "
-                                      f"a '{self.view.data}' store's")
+        if not _converting_props(self, StoreView.to_origin, "src_view", "src_shape", "store"):
             return
-        missing = [k for k in origin if k not in self.properties]
-        if self.param("src_shape") is None:
-            missing.append("params.src_shape")
-        if missing:
-            raise VerifyException(f"{self.name}: a to_origin store needs '{missing[0]}'")
         assert self.src_view is not None and self.src_format is not None \
             and self.dst_format is not None
-        if self.src_view.data == StoreView.to_origin:
-            raise VerifyException(f"{self.name}: src_view of a to_origin store cannot be "
-                                  "'to_origin'")
         layout = (self.src_format.data.value, self.dst_format.data.value)
         if layout not in TO_ORIGIN_LAYOUTS:
             allowed = ", ".join(f"{a} -> {b}" for a, b in TO_ORIGIN_LAYOUTS)

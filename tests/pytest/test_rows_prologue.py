@@ -57,14 +57,11 @@ CASES = [  # (channels, cout, kernel, stride, dilation, padding)
 ]
 
 
-@pytest.mark.parametrize("c, cout, kernel, stride, dilation, padding", CASES)
-def test_prologue_runs_on_the_rows_and_matches_tensorflow(tmp_path, capsys, c, cout, kernel,
-                                                         stride, dilation, padding):
+
+def _compile_and_compare(tmp_path, capsys, pb):
+    """cann-compile the graph, then cann-run its .om against TensorFlow (atol 1e-4, rtol 1e-3)."""
     from tools import cann_compile, cann_run
 
-    pb = _bn_relu_conv(tmp_path, c, cout, kernel, stride, dilation, padding)
-    views = _views(_cube(pb))
-    assert "load3d" in views and "img2col_valid" not in views and "img2col" not in views
     om = tmp_path / "m.om"
     rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
                             f"--output={om}"])
@@ -73,6 +70,15 @@ def test_prologue_runs_on_the_rows_and_matches_tensorflow(tmp_path, capsys, c, c
     rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
     out = capsys.readouterr()
     assert rc == 0, out.out + out.err
+
+@pytest.mark.parametrize("c, cout, kernel, stride, dilation, padding", CASES)
+def test_prologue_runs_on_the_rows_and_matches_tensorflow(tmp_path, capsys, c, cout, kernel,
+                                                         stride, dilation, padding):
+
+    pb = _bn_relu_conv(tmp_path, c, cout, kernel, stride, dilation, padding)
+    views = _views(_cube(pb))
+    assert "load3d" in views and "img2col_valid" not in views and "img2col" not in views
+    _compile_and_compare(tmp_path, capsys, pb)
 
 
 def test_whole_c0_blocks_need_no_mask(tmp_path):
@@ -113,20 +119,12 @@ def _relu_conv(tmp_path, c):
 
 def test_a_body_that_keeps_zero_needs_no_mask(tmp_path, capsys):
     """13 channels leave padding lanes, but relu(0) = 0 there (fused.keeps_zero): no select."""
-    from tools import cann_compile, cann_run
 
     pb = _relu_conv(tmp_path, 13)
     cube = _cube(pb)
     fns = [o.fn.data for o in cube.walk() if o.name == "kernel.vec"]
     assert fns == ["Relu"] and "fmap_valid" not in _views(cube)
-    om = tmp_path / "m.om"
-    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                            f"--output={om}"])
-    out = capsys.readouterr()
-    assert rc == 0, out.err
-    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, out.out + out.err
+    _compile_and_compare(tmp_path, capsys, pb)
 
 
 def _shift_relu_conv(tmp_path, c):
@@ -145,18 +143,10 @@ def _shift_relu_conv(tmp_path, c):
 def test_a_scalar_shift_needs_the_lane_mask(tmp_path, capsys):
     """relu(0 + 0.5) != 0 on 13 channels' padding lanes: the window is selected against
     fmap_valid (a select, not a multiply: f(0) may be inf or NaN), and matches TensorFlow."""
-    from tools import cann_compile, cann_run
 
     pb = _shift_relu_conv(tmp_path, 13)
     cube = _cube(pb)
     (mask,) = [o for o in cube.walk() if o.name == "kernel.load" and o.view.data == "fmap_valid"]
     (use,) = [u.operation for u in mask.result.uses]
     assert use.name == "kernel.vec" and use.fn.data == "SelectV2" and use.operands[0] is mask.result
-    om = tmp_path / "m.om"
-    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                            f"--output={om}"])
-    out = capsys.readouterr()
-    assert rc == 0, out.err
-    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, out.out + out.err
+    _compile_and_compare(tmp_path, capsys, pb)

@@ -338,20 +338,21 @@ class MatMulToCube(ChipPattern):
             gap = None
         ub_a = MEAN_CHUNK + 2 if gap is not None else 0  # a pixel chunk, its sum, the mean
         row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch, ub_a)
+
+        def plain_tiling(ub_a_tiles: int = 0):  # no row epilogue
+            return cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize,
+                               c0, self.chip, batch, ub_a_tiles=ub_a_tiles,
+                               ub_epilogue_tiles=epilogue_tiles(fk))
         if t is None:
             try:
-                t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0), dtype.itemsize,
-                                c0, self.chip, batch, ub_a_tiles=ub_a,
-                                ub_epilogue_tiles=epilogue_tiles(fk))
+                t = plain_tiling(ub_a)
             except TilingError as e:
                 if gap is None:
                     self.fail(op, str(e))
                     return
                 gap = None  # the pool stays a kernel of its own
                 try:
-                    t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0),
-                                    dtype.itemsize, c0, self.chip, batch,
-                                    ub_epilogue_tiles=epilogue_tiles(fk))
+                    t = plain_tiling()
                 except TilingError as e2:
                     self.fail(op, str(e2))
                     return
@@ -395,9 +396,7 @@ class MatMulToCube(ChipPattern):
                     row, t = self._row_epilogue(op, m, n, align(k, c0), dtype.itemsize, c0, batch)
                 if t is None or row is None:
                     row = None
-                    t = cube_tiling(op.name.removeprefix("cann."), m, n, align(k, c0),
-                                    dtype.itemsize, c0, self.chip, batch,
-                                    ub_epilogue_tiles=epilogue_tiles(fk))
+                    t = plain_tiling()
             except TilingError as e:
                 self.fail(op, str(e))
                 return
