@@ -48,6 +48,7 @@ Assumptions (stated in every report):
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, TensorType
@@ -414,6 +415,12 @@ def perf_report(module: ModuleOp, chip_name: str | None = None,
 
 # --- control flow: the kernels of the functions a kernel.if / case / while runs ------------------
 
+def _note_kind(note: str) -> str:
+    """The kernel kind a cost note starts with ("Conv2D: Add x1" -> "Conv2D")."""
+    m = re.match(r"\w+", note)
+    return m.group(0) if m else "?"
+
+
 def _function_costs(launches, chip: ChipProfile, launch_us: float, notes: list[str],
                     prefix: str = "") -> list[KernelCost]:
     from compiler.backend.launch_packs import packs
@@ -446,8 +453,9 @@ def packed_cost(members: list[KernelCost], chip: ChipProfile) -> KernelCost:
     aliases: dict[str, str] = {}
     for m in live:
         aliases.update(m.aliases)
-    note = "packed: " + " | ".join(f"{m.op} '{m.node.split('+')[-1]}' on {m.cores} {m.unit} cores"
-                                   for m in live)
+    note = "packed: " + " | ".join(
+        f"{m.op} {_note_kind(m.note)} '{m.node.split('+')[-1]}' on {m.cores} {m.unit} cores"
+        for m in live)
     return KernelCost(
         0, "pack", live[0].node, "cube" if "cube" in units else "vector",
         sum(m.cores for m in live), max(m.cube_cycles for m in live),

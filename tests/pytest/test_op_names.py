@@ -23,7 +23,9 @@ DISCARDABLE = {"cann.soc_version", "cann.compile", "cann.input_format", "kernel.
                "cann.aipp_inputs",
                # a range-compiled module's tiling function (tools/driver/runtime_tiling.py)
                "cann.shape_ranges", "cann.dispatch_pipeline", "cann.dispatch_source",
-               "cann.dispatch_shape", "cann.dispatch_kernels"}
+               "cann.dispatch_shape", "cann.dispatch_kernels",
+               # launch packing's discardable op attributes (compiler/transforms/launch_packing.py)
+               "cann.pack", "cann.core_budget", "kernel.pack"}
 
 
 def test_every_cann_and_kernel_name_in_the_package_exists():

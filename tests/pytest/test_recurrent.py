@@ -32,10 +32,14 @@ def _compile_report(name: str, out: Path) -> list[str]:
 
 
 def _kernels(lines: list[str]) -> list[tuple[str, str]]:
-    """(kernel, kind) per report row: kind is the bracketed note's first word."""
+    """(kernel, kind) per report row: kind is the bracketed note's first word; a packed launch's
+    row gives its members ("packed: cube DynamicRNN 'name' on 1 cube cores | ...")."""
     out = []
     for ln in lines:
         if not re.match(r"\s+\d+ ", ln):
+            continue
+        if ln.split()[1] == "pack":
+            out += re.findall(r"(cube|vec_kernel|transdata) (\w+) '", ln)
             continue
         m = re.search(r"\[(\w+)", ln)
         out.append((ln.split()[1], m.group(1) if m else ""))
