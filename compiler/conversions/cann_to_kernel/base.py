@@ -187,6 +187,10 @@ class Body:
     def index(self, v: int) -> SSAValue:
         return self._new(kernel.IndexOp, (), (_INDEX,), {"value": i64_attr(v)}).results[0]
 
+    def mul_index(self, v: SSAValue, by: int) -> SSAValue:
+        """v * by (kernel.mul_index): an offset from a core's grid index."""
+        return self._new(kernel.MulIndexOp, (v,), (_INDEX,), {"by": i64_attr(by)}).results[0]
+
     @contextmanager
     def cores(self, grid, tile):
         blk = Block(arg_types=[_INDEX] * len(grid))

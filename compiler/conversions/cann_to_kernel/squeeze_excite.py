@@ -26,7 +26,7 @@ L1 and the hidden vector back, for work the vector unit does in a few instructio
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, TensorType, f32, i64
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType, f32, i64
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -120,18 +120,14 @@ class SqueezeExciteToVectorBody(ChipPattern):
             ws = body.args[6]
             nd = dict(rows=splits, cols=hidden, batch=[n_])
             with body.cores([n_, splits], [1, 1]) as (n, s):  # phase 1: partial sums
-                hid = hidden_sum(n, body.add(kernel.MulIndexOp.create(
-                    operands=[s], result_types=[IndexType()],
-                    properties={"by": IntegerAttr(share, i64)})), share, [1, hidden])
+                hid = hidden_sum(n, body.mul_index(s, share), share, [1, hidden])
                 body.store(hid, ws, [n, s, body.index(0)], "nd", **nd)
             body.add(kernel.SyncAllOp.create())
             with body.cores([n_, splits], [1, 1]) as (n, s):  # phase 2: output channels
                 zero = body.index(0)
                 parts = body.load(ws, [n, zero, zero], "nd", [splits, hidden], et, "UB", **nd)
                 hid = body.vec("ReduceSum", [parts], [hidden], et, {"axes": int_array([0])})
-                gate(n, hid, body.add(kernel.MulIndexOp.create(
-                    operands=[s], result_types=[IndexType()],
-                    properties={"by": IntegerAttr(share, i64)})), share)
+                gate(n, hid, body.mul_index(s, share), share)
         new = kernel_op(kernel.VectorKernelOp, "SqueezeExcite", op.operands, yt, body.region(),
                         t.block_dim, f, t.buffers, op, extra_types=[ws_t] if splits > 1 else ())
         rewriter.replace(op, new, [new.y])
