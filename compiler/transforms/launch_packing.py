@@ -14,9 +14,15 @@ The mechanism, at the cann level just before cann-to-kernel:
 1. Independence: an op may join a pack when no path (through any op, and through the packs
    chosen so far, each contracted to one node) leads from it to a member or back, so the
    contracted graph stays a DAG and one topological order has each pack's members adjacent.
+   The graph is the cann graph plus the trial lowering's kernel edges: a kernel that took a
+   neighbour in (a MaxPool whose kernel took the residual Add after it as its epilogue) reads
+   what that neighbour read (the shortcut conv's result), so its op depends on that reader's
+   producer too, though no cann path says so.
 2. Costs: a trial lowering of a copy of the module (cann-to-kernel itself) gives every op its
    kernels and their perf-report cost.  Candidates: ops that lower to exactly one launch that
-   is not a concat or a slicing view (the memory plan may make those free).
+   is not a concat or a slicing view (the memory plan may make those free) and that reads only
+   what the op depends on in the cann graph (a kernel that took a neighbour in is emitted at
+   that neighbour, not at its op).
 3. Packs: members are added in program order while the estimated packed time,
    LAUNCH + max(member compute at its core share, all members' HBM bytes / bandwidth), is
    below the members' separate times.  Core shares: a cube member on b cube cores also holds
@@ -230,12 +236,55 @@ def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
     return out
 
 
-def _same_edges(kernels: list[Operation], preds: int, succs: int) -> bool:
-    """The kernels an op became read only what the op depends on and are read only by what
-    depends on the op (bitsets of its ancestors / descendants in the cann graph).  A lowering
-    that took a neighbour in, e.g. a conv taking the residual Add after it as its epilogue, reads
-    a value the op does not depend on: not a candidate (its dependencies are not the op's).  A
-    consumer that took the op's reader in as its prologue is a descendant: fine."""
+def _kernel_preds(kernels: list[list[Operation]]) -> list[set[int]]:
+    """The ops (by index) whose kernels each op's kernels read, in a trial lowering."""
+    from compiler.backend.launch_packs import pack_id
+
+    out: list[set[int]] = []
+    for k, ks in enumerate(kernels):
+        out.append({t for o in ks for v in o.operands if isinstance(v.owner, Operation)
+                    and (t := pack_id(v.owner)) is not None and t != k and 0 <= t < len(kernels)})
+    return out
+
+
+def _topological(preds: list[set[int]]) -> list[int] | None:
+    """A topological order of the graph (Kahn, smallest index first), None when it has a cycle."""
+    import heapq
+
+    succs: list[list[int]] = [[] for _ in preds]
+    indeg = [len(ps) for ps in preds]
+    for k, ps in enumerate(preds):
+        for d in ps:
+            succs[d].append(k)
+    ready = [k for k, d in enumerate(indeg) if d == 0]
+    heapq.heapify(ready)
+    order: list[int] = []
+    while ready:
+        v = heapq.heappop(ready)
+        order.append(v)
+        for s in succs[v]:
+            indeg[s] -= 1
+            if indeg[s] == 0:
+                heapq.heappush(ready, s)
+    return order if len(order) == len(preds) else None
+
+
+def _ancestors(preds: list[set[int]], order: list[int]) -> list[int]:
+    """Each node's ancestors (a bitset), walking `order` (topological)."""
+    anc = [0] * len(preds)
+    for k in order:
+        for d in preds[k]:
+            anc[k] |= anc[d] | (1 << d)
+    return anc
+
+
+def _same_edges(kernels: list[Operation], preds: int) -> bool:
+    """The kernels an op became read only what the op depends on (a bitset of its ancestors in
+    the cann graph).  A lowering that took a neighbour in, e.g. a conv taking the residual Add
+    after it as its epilogue, reads a value the op does not depend on: not a candidate (its
+    kernel is emitted at the neighbour).  Who reads the op's kernels needs no check: the
+    packing graph has the kernel edges (a consumer that took the op's reader in is a
+    dependent there)."""
     from compiler.backend.launch_packs import pack_id
 
     mine = set(kernels)
@@ -245,16 +294,10 @@ def _same_edges(kernels: list[Operation], preds: int, succs: int) -> bool:
             if isinstance(d, Operation) and d not in mine and (t := pack_id(d)) is not None \
                     and not (preds >> t) & 1:
                 return False
-        for r in o.results:
-            for u in r.uses:
-                if u.operation not in mine and (t := pack_id(u.operation)) is not None \
-                        and not (succs >> t) & 1:
-                    return False
     return True
 
 
-def _member(k: int, kernels: list[Operation], chip: ChipProfile, preds: int,
-            succs: int) -> Member | None:
+def _member(k: int, kernels: list[Operation], chip: ChipProfile, preds: int) -> Member | None:
     from compiler.backend import memory_plan as mp
     from compiler.backend.perf_report import kernel_cost
     from dialects.kernel import ViewOp
@@ -262,7 +305,7 @@ def _member(k: int, kernels: list[Operation], chip: ChipProfile, preds: int,
     live = [o for o in kernels if not isinstance(o, ViewOp)]
     if len(live) != 1 or mp.is_control(live[0]) or mp.is_concat(live[0]) \
             or mp.slice_view_offset(live[0]) is not None or mp.workspace_bytes(live[0]) \
-            or not _same_edges(kernels, preds, succs):
+            or not _same_edges(kernels, preds):
         return None
     c = kernel_cost(live[0], 0, chip)
     if c.unit not in ("cube", "vector"):
@@ -313,12 +356,12 @@ def _estimate(members: list[Member], shares: list[int], launch_us: float) -> flo
     return launch_us + max(compute, sum(m.memory_us for m in members))
 
 
-def plan_packs(ops: list[Operation], cands: list[Member], chip: ChipProfile,
+def plan_packs(preds: list[set[int]], cands: list[Member], chip: ChipProfile,
                launch_us: float) -> list[Pack]:
     """Packs of independent candidates: greedily, in program order, a candidate joins the pack
     of an earlier one while the estimate beats the separate launches and neither reaches the
-    other (through the packs already made)."""
-    g = _Packing(_preds(ops))
+    other in the graph `preds` (through the packs already made)."""
+    g = _Packing(preds)
     left = list(cands)
     out: list[Pack] = []
     while len(left) >= 2:
@@ -340,9 +383,11 @@ def plan_packs(ops: list[Operation], cands: list[Member], chip: ChipProfile,
     return out
 
 
-def _reorder(block_ops: list[Operation], groups: list[list[int]]) -> list[Operation]:
-    """A topological order of the ops, as close to program order as possible, with the ops of
-    each group adjacent (the groups were chosen so that the order exists)."""
+def _reorder(block_ops: list[Operation], deps: list[set[int]],
+             groups: list[list[int]]) -> list[Operation]:
+    """A topological order of the ops in the graph `deps` (what each op depends on, by index),
+    as close to program order as possible, with the ops of each group adjacent (the groups were
+    chosen so that the order exists)."""
     import heapq
 
     n = len(block_ops)
@@ -350,15 +395,13 @@ def _reorder(block_ops: list[Operation], groups: list[list[int]]) -> list[Operat
     for g in groups:
         for k in g:
             node[k] = min(g)
-    pos = {o: k for k, o in enumerate(block_ops)}
     members: dict[int, list[int]] = {}
     for k in range(n):
         members.setdefault(node[k], []).append(k)
     preds: dict[int, set[int]] = {v: set() for v in members}
-    for k, o in enumerate(block_ops):
-        for operand in o.operands:
-            d = pos.get(operand.owner) if isinstance(operand.owner, Operation) else None
-            if d is not None and node[d] != node[k]:
+    for k, ds in enumerate(deps):
+        for d in ds:
+            if node[d] != node[k]:
                 preds[node[k]].add(node[d])
     succs: dict[int, list[int]] = {v: [] for v in members}
     for v, ps in preds.items():
@@ -395,17 +438,13 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     if full is None:
         return []
     preds = _preds(ops)
-    anc = [0] * len(ops)  # ancestors / descendants of each op (program order is topological)
-    for k, ps in enumerate(preds):
-        for d in ps:
-            anc[k] |= anc[d] | (1 << d)
-    desc = [0] * len(ops)
-    for k in range(len(ops) - 1, -1, -1):
-        for d in preds[k]:
-            desc[d] |= desc[k] | (1 << k)
+    anc = _ancestors(preds, list(range(len(ops))))  # program order is topological
+    deps = [p | q for p, q in zip(preds, _kernel_preds(full), strict=True)]
+    if _topological(deps) is None:
+        return ["pack-launches: the trial lowering's kernel edges make a cycle: nothing packed"]
     cands = [m for k, kernels in enumerate(full)
-             if (m := _member(k, kernels, chip, anc[k], desc[k])) is not None]
-    proposed = plan_packs(ops, cands, chip, launch)
+             if (m := _member(k, kernels, chip, anc[k])) is not None]
+    proposed = plan_packs(deps, cands, chip, launch)
     if not proposed:
         return []
     budgets: dict[int, tuple[int, int]] = {}
@@ -416,6 +455,10 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     tiled = _trial(module, lower, budgets)
     if tiled is None:
         return ["pack-launches: the tiled trial did not lower: nothing packed"]
+    deps = [p | q for p, q in zip(deps, _kernel_preds(tiled), strict=True)]
+    if _topological(deps) is None:
+        return ["pack-launches: the tiled trial's kernel edges make a cycle: nothing packed"]
+    graph = _Packing(deps)  # the kept packs contracted, with the tiled lowering's kernel edges too
     lines: list[str] = []
     kept: list[list[int]] = []
     for p in proposed:
@@ -435,6 +478,12 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
             lines.append(f"pack-launches: not packed {names}: {packed:.3f} us packed vs "
                          f"{separate:.3f} us separate")
             continue
+        first = p.members[0].index
+        if not all(graph.independent(first, m.index) for m in p.members[1:]):
+            lines.append(f"pack-launches: not packed {names}: the tiled kernels depend on each other")
+            continue
+        for m in p.members[1:]:
+            graph.merge(first, m.index)
         kept.append([m.index for m in p.members])
         lines.append(f"pack-launches: packed {names} into one launch on "
                      + " + ".join(f"{c.cores} {c.unit}" for c in costs)
@@ -447,7 +496,7 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
         block = ops[0].parent
         assert block is not None
         ret = block.last_op
-        for o in _reorder(ops, kept):
+        for o in _reorder(ops, deps, kept):
             o.detach()
             block.insert_op_before(o, ret) if ret is not None else block.add_op(o)
     return lines
