@@ -15,13 +15,21 @@ OFF = "LaunchPacking:off\n"
 def _model(branches: str):
     """One NHWC input read by two branches (no path between them) whose results are
     concatenated: "convs" a 3x3 and a 5x5 conv (different geometry: no horizontal fusion),
-    "conv_pool" a 3x3 conv and a 3x3 max pool."""
+    "conv_pool" a 3x3 conv and a 3x3 max pool; "entry" an Xception entry block (two
+    SeparableConv-BN, a stride-2 max pool, added to a 1x1 stride-2 conv + BN shortcut)."""
     from tests.model_zoo.zoo import _keras
 
     keras = _keras()
     layers = keras.layers
     keras.utils.set_random_seed(7)
     x = keras.Input((16, 16, 32), batch_size=1)
+    if branches == "entry":
+        s = layers.BatchNormalization()(layers.Conv2D(32, 1, 2, padding="same", use_bias=False)(x))
+        y = layers.BatchNormalization()(layers.SeparableConv2D(32, 3, padding="same", use_bias=False)(x))
+        y = layers.ReLU()(y)
+        y = layers.BatchNormalization()(layers.SeparableConv2D(32, 3, padding="same", use_bias=False)(y))
+        y = layers.MaxPooling2D(3, 2, padding="same")(y)
+        return keras.Model(x, layers.Add()([y, s]))
     a = layers.Conv2D(32, 3, padding="same", activation="relu", name="a")(x)
     if branches == "convs":
         b = layers.Conv2D(32, 5, padding="same", activation="relu", name="b")(x)
@@ -64,6 +72,15 @@ def test_two_convs_reading_one_input_share_one_launch(tmp_path, capsys):
 def test_a_conv_and_a_pool_share_one_launch(tmp_path, capsys):
     row = _check(tmp_path, capsys, "conv_pool")
     assert "cube" in row.note and "vector" in row.note
+
+
+def test_a_shortcut_conv_read_by_a_pool_add_kernel_shares_a_launch(tmp_path, capsys):
+    """The MaxPool + Add kernel reads the shortcut conv's result though no cann path leads from
+    the conv to the MaxPool (the pool's kernel took the Add in): that kernel edge is in the
+    packing graph, so the shortcut conv is still a candidate and packs with the first
+    separable conv, which reads the same input."""
+    row = _check(tmp_path, capsys, "entry")
+    assert row.unit == "cube" and row.note.count("cube Conv2D") == 2
 
 
 _INPLACE = """
