@@ -604,9 +604,10 @@ LOAD_VIEWS = {
     "nd": "an ND (..., R, C) tensor as the matrix [rows, cols] of batch b: [b, r, c] "
           "(param reverse = 1: batch prod(batch)-1-b, a backward recurrent layer's time step)",
     "channel": "a per-channel vector [C] as a [1, n] row from channel g*offset + n: [g, n]",
-    "nc1hwc0_pixels": "an NC1HWC0 (N, C1, H, W, C0) tensor as [N, H*W, C1*C0]: rows (images) "
-                      "[n, +tile[0]), pixels [p, +tile[1]), channels [c, +tile[2]) (a global "
-                      "pool's chunk of a matmul's A rows), zero past the end: [n, p, c]",
+    "nc1hwc0_pixels": "an NC1HWC0 (N, C1, H, W, C0) tensor as [N/g, g*H*W, C1*C0] (param "
+                      "images = g, default 1): rows (groups of g images) [n, +tile[0]), pixels "
+                      "[p, +tile[1]), channels [c, +tile[2]) (a global pool's chunk of a "
+                      "matmul's A rows), zero past the end: [n, p, c]",
     "nc1hwc0": "an NC1HWC0 tensor as the conv output matrix [M, N] of group g: [g, m, n]",
     "flat": "the flattened storage data from element t: [t]",
     "split_c0": "one part of a split over C of an NC1HWC0 x at a channel offset off the C0 grid, "

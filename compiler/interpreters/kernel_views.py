@@ -219,11 +219,13 @@ def _store_nc1hwc0_rows(op, v, dst, idx):
 
 
 def _nc1hwc0_pixels(op, src, idx, out):
-    """An NC1HWC0 tensor as [N, H*W, C1*C0]: out[i, j, k] = x[n+i, (c+k) // C0, (p+j) // W,
-    (p+j) % W, (c+k) % C0], zero past the end of each axis."""
+    """An NC1HWC0 tensor as [N/g, g*H*W, C1*C0] (g = param `images`, 1 by default: the pixels
+    of g consecutive images form one row): with g = 1, out[i, j, k] = x[n+i, (c+k) // C0,
+    (p+j) // W, (p+j) % W, (c+k) % C0]; zero past the end of each axis."""
     n0, p0, c0_ = (int(i) for i in idx)
     n_, c1, h_, w_, c0 = src.shape
-    v = src.transpose(0, 2, 3, 1, 4).reshape(n_, h_ * w_, c1 * c0)
+    g = op.param("images", 1)
+    v = src.transpose(0, 2, 3, 1, 4).reshape(n_ // g, g * h_ * w_, c1 * c0)
     v = v[n0:n0 + out.shape[0], p0:p0 + out.shape[1], c0_:c0_ + out.shape[2]]
     out[:v.shape[0], :v.shape[1], :v.shape[2]] = v
     return out

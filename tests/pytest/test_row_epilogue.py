@@ -115,3 +115,21 @@ def test_gap_read_by_two_layers_stays_a_kernel(tmp_path, capsys):
     y = layers.Concatenate()([layers.Dense(8)(p), layers.Dense(4)(p)])
     kinds = _compile_and_compare(tmp_path, capsys, keras.Model(inp, y), "gap2")
     assert "ReduceMeanD" in kinds, kinds
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_gap3d_dense_softmax_is_conv_and_one_matmul_kernel(tmp_path, capsys, batch):
+    """Conv3D -> AveragePooling3D -> GlobalAveragePooling3D -> Dense(5) + softmax (a video
+    classifier's tail): Conv3D folds the depth into N, the mean reads a reshape of it and
+    averages g = depth images per row of A (mean_prologue.py pool_input): it runs on the
+    matmul's A tiles, no mean, TransData or reshape kernel; batch 2 has two rows of A of g
+    images each; equals TensorFlow."""
+    keras = _keras()
+    layers = keras.layers
+    keras.utils.set_random_seed(3 + batch)
+    inp = keras.Input((4, 6, 6, 8), batch_size=batch, name="x")
+    h = layers.Conv3D(24, 3, padding="same", activation="relu")(inp)
+    h = layers.GlobalAveragePooling3D()(layers.AveragePooling3D(2)(h))
+    y = layers.Dense(5, activation="softmax")(h)
+    kinds = _compile_and_compare(tmp_path, capsys, keras.Model(inp, y), f"gap3d{batch}")
+    assert kinds == ["Conv3D", "MatMulV2"], kinds

@@ -330,10 +330,10 @@ class MatMulToCube(ChipPattern):
         dtype = numpy_dtype(et)
         c0 = c0_for(dtype)
         fk = epilogue_consumer(op)
-        from compiler.transforms.fusion.mean_prologue import mean_prologue_of
+        from compiler.transforms.fusion.mean_prologue import mean_prologue_of, pool_input
 
         gap = mean_prologue_of(op) if not batched and not out_batch else None
-        gf = cann.format_of(gap.x.type) if gap is not None else None
+        gf = cann.format_of(pool_input(gap).type) if gap is not None else None
         if gf is None or gf.fmt != Format.NC1HWC0:  # (nc1hwc0_pixels reads NC1HWC0 only)
             gap = None
         ub_a = MEAN_CHUNK + 2 if gap is not None else 0  # a pixel chunk, its sum, the mean
@@ -402,7 +402,7 @@ class MatMulToCube(ChipPattern):
                 return
         a_prologue = None
         if gap is not None:  # the A tiles are the global average pool of its input
-            operands[0] = gap.x
+            operands[0] = pool_input(gap)
             a_prologue = _mean_a_tile(gap, m, et)
         region = gemm_body(
             [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=n, k=align(k, c0),
@@ -429,7 +429,13 @@ class MatMulToCube(ChipPattern):
         else:
             replace_with_epilogue(rewriter, op, fk, new)
         if gap is not None:
+            from compiler.transforms.fusion.mean_prologue import pool_views
+
+            views = pool_views(gap)
             erase_unread(rewriter, gap)
+            for v in views:  # the views of x the mean read, dead with it
+                if not v.results[0].uses:
+                    rewriter.erase(v)
 
     def _row_epilogue(self, op, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int,
                       ub_a: int = 0):
@@ -466,27 +472,39 @@ class MatMulToCube(ChipPattern):
         return row, t
 
 
-#: Pixels per chunk of a global average pool computed on a matmul's A tiles.
+#: A global average pool computed on a matmul's A tiles stages its pixel chunks in this many
+#: [baseM, baseK] UB tiles (and two more: the sum, the mean).
 MEAN_CHUNK = 16
+
+
+def _mean_chunk(pixels: int, bm: int, rows: int) -> int:
+    """Pixels per chunk: as many as the MEAN_CHUNK staged [baseM, baseK] tiles hold for the
+    `rows` rows of A that exist (a [rows, chunk, baseK] tile), at most the row's pixels."""
+    return min(pixels, MEAN_CHUNK * bm // max(1, rows))
 
 
 def _mean_a_tile(gap: cann.ReduceMeanDOp, m: int, et):
     """The matmul's [bm, bk] A tile of the global average pool `gap` (compiler/transforms/fusion/
-    mean_prologue.py) from its NC1HWC0 input (kernel argument 0): per chunk of MEAN_CHUNK
-    pixels, the [rows, chunk, bk] tile (view nc1hwc0_pixels) summed over its pixels and
-    accumulated, then times 1/(H*W).  The tile has the rows of A that exist (min(bm, M)); the
-    UB -> L1 copy puts them first in the [bm, bk] tile, zero rows after."""
+    mean_prologue.py) from its x's NC1HWC0 storage (kernel argument 0), g images per row of A:
+    per chunk (_mean_chunk) of the row's g*H*W pixels, the [rows, chunk, bk] tile (view
+    nc1hwc0_pixels, `images` = g) summed over its pixels and accumulated, then times
+    1/(g*H*W).  The tile has the rows of A that exist (min(bm, M)); the UB -> L1 copy puts them
+    first in the [bm, bk] tile, zero rows after."""
     from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f32, i64
 
-    _, h, w, _ = cann.origin_shape(gap.x.type)
-    hw = h * w
-    chunk = min(hw, MEAN_CHUNK)
+    from compiler.transforms.fusion.mean_prologue import images_per_row, pool_input
+
+    _, h, w, _ = cann.origin_shape(pool_input(gap).type)
+    images = images_per_row(gap)
+    hw = images * h * w
 
     def mean_a_tile(body, g, mi, ki, bm, bk):
         rv = min(bm, m)
+        chunk = _mean_chunk(hw, bm, rv)
         acc = body.vec("Fill", [], [rv, bk], et, {"fill": IntegerAttr(0, i64)})
         with body.loop(body.index(0), hw, chunk, hw) as pi:
-            t = body.load(body.args[0], [mi, pi, ki], "nc1hwc0_pixels", [rv, chunk, bk], et, "UB")
+            t = body.load(body.args[0], [mi, pi, ki], "nc1hwc0_pixels", [rv, chunk, bk], et, "UB",
+                          **({"images": images} if images > 1 else {}))
             s = body.vec("RowSum", [t], [rv, bk], et)
             body.add(kernel.AccumulateOp(operands=[acc, s],
                                          properties={"fn": kernel.AccumulateFnAttr.of("Add")}))
@@ -498,22 +516,24 @@ def _mean_gains(gap: cann.ReduceMeanDOp, t, m: int, k: int, eb: int, chip: ChipP
     """The pool on the matmul's A tiles is estimated cheaper than its own kernel: the busiest
     cube core recomputes it for each of its (M, N, K) base blocks (_mean_a_tile's chunks: a row
     sum and an accumulate each, then the scale), against the pool kernel's launch and its row
-    sums over its vector cores ((n, c1) rows; compiler/target/cost_model.py fits)."""
+    sums over its vector cores ((row of A, c1) rows; compiler/target/cost_model.py fits)."""
     from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
     from compiler.target.cost_model import vector_core_cycles
     from compiler.target.formats import ceil_div
+    from compiler.transforms.fusion.mean_prologue import images_per_row, pool_input
 
     f = t.fields
-    n_, c1, h, w, c0 = shape_of(gap.x)
-    hw = h * w
-    chunk = min(hw, MEAN_CHUNK)
+    n_, c1, h, w, c0 = shape_of(pool_input(gap))
+    g = images_per_row(gap)
+    hw = g * h * w  # a row of A averages this many pixels
     bm, bn, bk = f["baseM"], f["baseN"], f["baseK"]
     rv = min(bm, m)
+    chunk = _mean_chunk(hw, bm, rv)
     blocks = ceil_div(f["singleCoreM"], bm) * ceil_div(f["singleCoreN"], bn) * ceil_div(k, bk)
     per_block = ceil_div(hw, chunk) * (vector_core_cycles("RowSum", rv * chunk * bk, eb)
                                        + vector_core_cycles("Add", rv * bk, eb)) \
         + vector_core_cycles("Muls", rv * bk, eb)
-    rows = n_ * c1
+    rows = n_ // g * c1
     cores = max(1, min(chip.vector_cores, rows))
     own = vector_core_cycles("ReduceSum", ceil_div(rows, cores) * hw * c0, eb)
     return blocks * per_block / chip.clock_mhz < LAUNCH_OVERHEAD_US + own / chip.clock_mhz

@@ -82,7 +82,7 @@ func.func @wide_softmax(%x: tensor<4x32xf32>) -> tensor<4x300xf32> {
 // KERNEL:         kernel.cube {{.*}}kind = "MatMulV2"
 // KERNEL:           kernel.vec {{.*}}fn = "Fill"{{.*}} -> memref<1x16xf32, #kernel.space<UB>>
 // KERNEL:           kernel.for
-// KERNEL:             kernel.load {{.*}}view = "nc1hwc0_pixels"{{.*}} -> memref<1x16x16xf32, #kernel.space<UB>>
+// KERNEL:             kernel.load {{.*}}view = "nc1hwc0_pixels"{{.*}} -> memref<1x36x16xf32, #kernel.space<UB>>
 // KERNEL-NEXT:        kernel.vec {{.*}}fn = "RowSum"{{.*}} -> memref<1x16xf32, #kernel.space<UB>>
 // KERNEL-NEXT:        kernel.accumulate
 // KERNEL:           kernel.vec {{.*}}fn = "Muls", attrs = {value = 0.027777{{[0-9]*}} : f32}}
