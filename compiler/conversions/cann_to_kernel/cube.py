@@ -291,7 +291,9 @@ def lower_resample_readers(pattern: ChipPattern, r: Operation, rewriter: Pattern
     from compiler.transforms.fusion.resample import resample_of, staged_resample
 
     g = resample_of(r) if is_prologue(r) else None
-    users = list(dict.fromkeys(live_uses(g.out))) if g is not None else []
+    if g is None:
+        return False
+    users = list(dict.fromkeys(live_uses(g.out)))
     if not users or staged_resample(g.out) is None or \
             not all(isinstance(u, CONV_OPS) for u in users):
         return False
