@@ -377,6 +377,20 @@ def _load3d_planes(op, src: np.ndarray, P, idx, shape, dt) -> np.ndarray:
     return np.ascontiguousarray(a.reshape(m1, m16, k1, kf).transpose(0, 2, 1, 3))
 
 
+def _resampled(src: np.ndarray, P) -> np.ndarray:
+    """x (N, C1, H, W, C0) as a conv reads it through a staged pixel resample (params upsample
+    = [a, b], upsample_phase: [-1, -1] each pixel repeated over its a x b block, else at that
+    place of the block, zeros elsewhere; compiler/transforms/fusion/resample.py)."""
+    a, b = P("upsample")
+    ph, pw = P("upsample_phase")
+    if ph < 0:
+        return np.repeat(np.repeat(src, a, axis=2), b, axis=3)
+    n_, c1_, h_, w_, c0 = src.shape
+    out = np.zeros((n_, c1_, h_ * a, w_ * b, c0), src.dtype)
+    out[:, :, ph::a, pw::b] = src
+    return out
+
+
 def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
          view: str | None = None) -> np.ndarray:
     """The tile `view` (default: the op's view) reads from src at idx."""
@@ -398,6 +412,8 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
             src = src[idx[0]:idx[0] + shape[0] * k0]
         k, n = src.shape
         return np.ascontiguousarray(src.reshape(k // k0, k0, n // N0, N0).transpose(0, 2, 3, 1))
+    if P("upsample") is not None and view in (kernel.LoadView.img2col, kernel.LoadView.fmap):
+        src = _resampled(src, P)
     if view == kernel.LoadView.img2col:
         g, m0, k0_ = idx
         n_, c1_, h_, w_, c0 = src.shape

@@ -277,6 +277,7 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                 fm, win = None, {}
                 if "fmapRows" in f:  # x's rows this M block reads, GM -> L1 once (Load3D)
                     _, c1x, hx, wx, c0x = types[0].get_shape()
+                    hx, wx = a_load[1].get("in_hw", [hx, wx])  # x staged resampled: its H, W
                     win = dict(a_load[1], in_hw=[hx, wx])
                     rows = f.get("fmapPlaneRows", f["fmapRows"])  # per depth tap: kd slots
                     wshape = [c1x * (f["fmapRows"] // rows), rows, wx, c0x]

@@ -127,6 +127,9 @@ class ConvToCubeBody(ChipPattern):
             prologue_lowerable(op.x.owner) else None
         pool = op.x.owner if isinstance(op.x.owner, (cann.MaxPoolOp, cann.AvgPoolOp)) and \
             pool_prologue_lowerable(op.x.owner) else None
+        from compiler.transforms.fusion.resample import staged_resample
+
+        rs = staged_resample(op.x) if pro is None and pool is None and dwp is None else None
         ub_a = 2 if scaled else 0
         if dwp is not None:  # the depthwise taps: x, weight, product, sum (+ x's own prologue)
             pro = dwp.x.owner if isinstance(dwp.x.owner, cann.FusedKernelOp) and \
@@ -161,11 +164,16 @@ class ConvToCubeBody(ChipPattern):
         if isinstance(res, SSAValue):
             residual = (list(op.operands).index(res), "nc1hwc0", store_p)
         a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
+        if rs is not None:  # x's pixels placed as the resample has them while staged (fmap / img2col)
+            _, _, hu, wu, _ = shape_of(op.x)
+            a_params.update(rs[1].params(), in_hw=[hu, wu])
         operands, y_type = list(op.operands), op.y.type
         a_prologue: Callable[..., SSAValue] | None = None
         rows_prologue: Callable[..., SSAValue] | None = None
         if dwp is not None:
             operands[0] = dwp.x
+        if rs is not None:
+            operands[0] = rs[1].source
         if pro is not None:  # x is computed on the A tile from the prologue's inputs
             full = [i for i, v in enumerate(pro.inputs) if list(shape_of(v)) ==
                     list(pro.y.type.get_shape())]
@@ -223,6 +231,8 @@ class ConvToCubeBody(ChipPattern):
         prologue_op = pro or pool
         if prologue_op is not None:
             erase_unread(rewriter, prologue_op)
+        if rs is not None:
+            erase_resample(rewriter, *rs)
 
 
 def _depthwise_a_tile(body, dw, dw_args, x_prologue, a_params: dict, c0: int, et, g, mi, ki,
@@ -271,6 +281,40 @@ def erase_unread(rewriter: PatternRewriter, fk: Operation) -> None:
     for u in [u.operation for u in fk.results[0].uses]:
         rewriter.erase(u)
     rewriter.erase(fk)
+
+
+def lower_resample_readers(pattern: ChipPattern, r: Operation, rewriter: PatternRewriter) -> bool:
+    """When r (a PadD / BroadcastToD) is a resample staged into its convs' input rows
+    (compiler/transforms/fusion/resample.py), lower those convs now (the last erases r and its
+    reshapes) and return True; else False."""
+    from compiler.transforms.fusion.auto import is_prologue, live_uses
+    from compiler.transforms.fusion.resample import resample_of, staged_resample
+
+    g = resample_of(r) if is_prologue(r) else None
+    if g is None:
+        return False
+    users = list(dict.fromkeys(live_uses(g.out)))
+    if not users or staged_resample(g.out) is None or \
+            not all(isinstance(u, CONV_OPS) for u in users):
+        return False
+    conv = ConvToCubeBody(pattern.chip, pattern.failures, pattern.impl)
+    for u in users:
+        conv.match_and_rewrite(u, rewriter)
+    return True
+
+
+def erase_resample(rewriter: PatternRewriter, r: Operation, g) -> None:
+    """Erase the resample r and its two reshapes (or their views) once no live op reads them."""
+    from compiler.transforms.fusion.auto import live_uses
+
+    if live_uses(g.out):
+        return
+    mid = r.operands[0].owner
+    for o in (g.out.owner, r, mid):
+        if isinstance(o, Operation) and o.parent is not None and not live_uses(o.results[0]):
+            for u in [u.operation for u in o.results[0].uses]:
+                rewriter.erase(u)
+            rewriter.erase(o)
 
 
 def epilogue_tiles(fk) -> int:

@@ -171,6 +171,10 @@ class PadToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.PadDOp):
             return
+        from compiler.conversions.cann_to_kernel.cube import lower_resample_readers
+
+        if lower_resample_readers(self, op, rewriter):  # zero insertion staged into its convs
+            return
         xt, yt = op.x.type, op.y.type
         if self.fails_on_dynamic_dims(op, xt, yt):
             return
@@ -385,6 +389,10 @@ class BroadcastToVectorBody(ChipPattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.BroadcastToDOp):
+            return
+        from compiler.conversions.cann_to_kernel.cube import lower_resample_readers
+
+        if lower_resample_readers(self, op, rewriter):  # a nearest upsample staged into its convs
             return
         xt, yt = op.x.type, op.y.type
         fx, fy = cann.format_of(xt), cann.format_of(yt)

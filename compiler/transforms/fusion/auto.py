@@ -804,6 +804,10 @@ def is_prologue(fk: Operation) -> bool:
     """fk (a FusedKernel or a pool) is marked as its consumers' prologue and still is one."""
     if isinstance(fk, (cann.MaxPoolOp, cann.AvgPoolOp)):
         return PROLOGUE_ATTR in fk.attributes and pool_prologue_problem(fk) is None
+    if isinstance(fk, (cann.PadDOp, cann.BroadcastToDOp)):
+        from compiler.transforms.fusion.resample import resample_problem
+
+        return PROLOGUE_ATTR in fk.attributes and resample_problem(fk) is None
     return (isinstance(fk, cann.FusedKernelOp) and PROLOGUE_ATTR in fk.attributes
             and _fk_problem(fk) is None)
 
@@ -826,6 +830,13 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
             continue
         if isinstance(op, (cann.MaxPoolOp, cann.AvgPoolOp)) and _reads_into_conv(op.y):
             if pool_prologue_problem(op) is None:
+                op.attributes[PROLOGUE_ATTR] = UnitAttr()
+                report.prologues += 1
+            continue
+        if isinstance(op, (cann.PadDOp, cann.BroadcastToDOp)):
+            from compiler.transforms.fusion.resample import resample_problem
+
+            if resample_problem(op) is None:  # a resample staged into its convs' input rows
                 op.attributes[PROLOGUE_ATTR] = UnitAttr()
                 report.prologues += 1
             continue
