@@ -106,14 +106,18 @@ def lower_packed(module: ModuleOp, chip: ChipProfile, failures: list, impl) -> N
     """cann-to-kernel's rewrite when ops carry budgets or pack ids: each budget's ops with a
     chip profile of that many cores, then the rest with the full chip."""
     from compiler.conversions.cann_to_kernel import lowering_patterns
-    from compiler.ir.rewriting import rewrite
+    from compiler.ir.rewriting import rewrite, rewrite_ops
+    from passes.cann_to_kernel import host_ops
 
-    budgets = sorted({b for o in module.walk() if (b := budget_of(o)) is not None})
+    budgets = sorted({b for o in host_ops(module) if (b := budget_of(o)) is not None})
     for cube, vector in budgets:
         sub = dataclasses.replace(chip, cube_cores=min(cube, chip.cube_cores),
                                   vector_cores=min(vector, chip.vector_cores))
-        rewrite(module, [_Budgeted(p, (cube, vector))
-                         for p in lowering_patterns(sub, failures, impl=impl)], recursive=False)
+        # only this budget's ops on the worklist: the patterns act at no other op (_Budgeted);
+        # no budgeted op is inside a kernel's body (host_ops leaves the bodies out)
+        seeds = [o for o in host_ops(module) if budget_of(o) == (cube, vector)]
+        rewrite_ops(module, seeds, [_Budgeted(p, (cube, vector))
+                                    for p in lowering_patterns(sub, failures, impl=impl)])
     rewrite(module, [_Budgeted(p, None) for p in lowering_patterns(chip, failures, impl=impl)],
             recursive=False)
 
