@@ -211,8 +211,8 @@ class _Packing:
 
 
 def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
-           budgets: dict[int, tuple[int, int]]) -> list[list[Operation]] | None:
-    """A copy of the module lowered with every op tagged by its index (and `budgets`): the
+           budgets: dict[int, tuple[int, int]]) -> tuple[ModuleOp, list[list[Operation]]] | None:
+    """A copy of the module lowered with every op tagged by its index (and `budgets`), and the
     kernels each op became, by index; None when the copy does not lower."""
     from compiler.backend.launch_packs import pack_id
 
@@ -231,7 +231,7 @@ def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
         p = pack_id(o)
         if p is not None and 0 <= p < len(out):
             out[p].append(o)
-    return out
+    return copy, out
 
 
 def _same_edges(kernels: list[Operation], preds: int, succs: int) -> bool:
@@ -385,9 +385,12 @@ def _reorder(block_ops: list[Operation], groups: list[list[int]]) -> list[Operat
 
 
 def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp], None],
-                  launch_us: float | None = None) -> list[str]:
+                  launch_us: float | None = None,
+                  unpacked: Callable[[ModuleOp], None] | None = None) -> list[str]:
     """Mark and order @main's packs (see the module docstring); returns one report line per
-    kept or refused pack."""
+    kept or refused pack.  When no pack is kept (the module left as it was), `unpacked` is
+    given the first trial's copy: `module` lowered by `lower`, its ops and kernels tagged with
+    `cann.pack` / `kernel.pack` = the op's index."""
     from compiler.backend.perf_report import LAUNCH_OVERHEAD_US, kernel_cost, packed_cost
     from compiler.ir.diagnostics import node_name
 
@@ -395,9 +398,11 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     ops = _main_ops(module)
     if len(ops) < 2:
         return []
-    full = _trial(module, lower, {})
-    if full is None:
+    trial = _trial(module, lower, {})
+    if trial is None:
         return []
+    copy, full = trial
+    keep = unpacked or (lambda m: None)
     preds = _preds(ops)
     anc = [0] * len(ops)  # ancestors / descendants of each op (program order is topological)
     for k, ps in enumerate(preds):
@@ -411,15 +416,18 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
              if (m := _member(k, kernels, chip, anc[k], desc[k])) is not None]
     proposed = plan_packs(ops, cands, chip, launch)
     if not proposed:
+        keep(copy)
         return []
     budgets: dict[int, tuple[int, int]] = {}
     r = _vector_per_cube(chip)
     for p in proposed:
         for m, s in zip(p.members, p.shares, strict=True):
             budgets[m.index] = (s, s * r) if m.unit == "cube" else (1, s)
-    tiled = _trial(module, lower, budgets)
-    if tiled is None:
+    tiled_trial = _trial(module, lower, budgets)
+    if tiled_trial is None:
+        keep(copy)
         return ["pack-launches: the tiled trial did not lower: nothing packed"]
+    tiled = tiled_trial[1]
     lines: list[str] = []
     kept: list[list[int]] = []
     for p in proposed:
@@ -447,6 +455,8 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
         for k in g:
             ops[k].attributes[PACK_ATTR] = IntegerAttr(n, i64)
             ops[k].attributes[BUDGET_ATTR] = DenseArrayBase.from_list(i64, list(budgets[k]))
+    if not kept:
+        keep(copy)
     if kept:
         block = ops[0].parent
         assert block is not None
