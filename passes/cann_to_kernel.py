@@ -31,6 +31,7 @@ lowerings live in compiler/conversions/cann_to_kernel/, one module per kind; thi
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -79,10 +80,34 @@ class CannToKernelPass(ModulePass):
     folded into their producer's stores or readers' loads are appended to it."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        chip = self.soc_version
-        if not chip:
-            attr = op.attributes.get(kernel.SOC_ATTR)
-            chip = attr.data if isinstance(attr, StringAttr) else DEFAULT_CHIP
+        ahead = _AHEAD.pop(op, None)
+        if ahead is not None and ahead.key == self._key(op) \
+                and op.is_structurally_equivalent(ahead.snapshot):
+            folded = _adopt(op, ahead)
+        else:
+            folded = self.lower(op)
+        if self.layout_report:
+            report_folds(self.layout_report, folded)
+
+    def _chip(self, op: ModuleOp) -> str:
+        if self.soc_version:
+            return self.soc_version
+        attr = op.attributes.get(kernel.SOC_ATTR)
+        return attr.data if isinstance(attr, StringAttr) else DEFAULT_CHIP
+
+    def _key(self, op: ModuleOp) -> tuple[str, str, tuple[str, ...]]:
+        return self._chip(op), self.implmode, tuple(self.implmode_ops)
+
+    def offer(self, module: ModuleOp, lowered: ModuleOp, folded: list[str]) -> None:
+        """`lowered` is `module` lowered by this pass's `lower` (returning `folded`), e.g.
+        pack-launches' trial copy when it packed nothing: the next cann-to-kernel with the same
+        chip and implmode options takes it instead of lowering `module` again, if `module` is
+        then still structurally what was lowered (a snapshot is compared)."""
+        _AHEAD[module] = _Ahead(self._key(module), module.clone(), lowered, folded)
+
+    def lower(self, op: ModuleOp) -> list[str]:
+        """Lower `op` in place; returns the folded TransData's report lines (fold_transdata)."""
+        chip = self._chip(op)
         try:
             profile = get_chip(chip)  # resolved once: every pattern and tiling takes the profile
         except UnknownChipError as e:
@@ -99,8 +124,6 @@ class CannToKernelPass(ModulePass):
             rewrite(op, lowering_patterns(profile, failures, impl=impl),
                     recursive=False)
         folded = fold_transdata(op)
-        if self.layout_report:
-            report_folds(self.layout_report, folded)
         select_implementations(op, impl)
         for left in host_ops(op):
             if left.dialect_name() in ("tf", "cann") and not isinstance(left, cann.ConstOp) \
@@ -111,6 +134,41 @@ class CannToKernelPass(ModulePass):
 
             drop_consequences(failures)
             raise OpError(failures)
+        return folded
+
+
+@dataclass
+class _Ahead:
+    """A lowering made ahead of cann-to-kernel (CannToKernelPass.offer)."""
+
+    key: tuple[str, str, tuple[str, ...]]  # chip, implmode, implmode_ops
+    snapshot: ModuleOp  # the module as it was before the lowering
+    lowered: ModuleOp
+    folded: list[str]
+
+
+#: module -> the lowering offered for it; taken (popped) by the next cann-to-kernel on that
+#: module object, gone with the module (weak keys): one compile's, never shared between modules
+_AHEAD: weakref.WeakKeyDictionary[ModuleOp, _Ahead] = weakref.WeakKeyDictionary()
+
+
+def _adopt(op: ModuleOp, ahead: _Ahead) -> list[str]:
+    """Make `op` the offered lowering (its body and attributes); the pack ids a trial lowering
+    tagged its ops and kernels with are dropped (it packed nothing)."""
+    from compiler.backend.launch_packs import PACK_ATTR as KERNEL_PACK_ATTR
+
+    low = ahead.lowered
+    block = low.body.block
+    low.body.detach_block(block)
+    op.body.detach_block(op.body.block)
+    op.body.add_block(block)
+    attrs = dict(low.attributes)
+    op.attributes.clear()
+    op.attributes.update(attrs)
+    for o in host_ops(op):
+        for name in (PACK_ATTR, BUDGET_ATTR, KERNEL_PACK_ATTR):
+            o.attributes.pop(name, None)
+    return ahead.folded
 
 
 def fold_transdata(module: Operation) -> list[str]:

@@ -62,7 +62,15 @@ class PackLaunchesPass(ModulePass):
             raise CompileError(f"pack-launches: error: {e}") from None
         lower = CannToKernelPass(soc_version=soc, implmode=self.implmode,
                                  implmode_ops=self.implmode_ops)
-        lines = pack_launches(op, chip, lambda m: lower.apply(ctx, m))
+        folds: list[tuple[ModuleOp, list[str]]] = []  # each trial copy's folded TransData
+
+        def trial(m: ModuleOp) -> None:
+            folds.append((m, lower.lower(m)))
+
+        def unpacked(m: ModuleOp) -> None:  # nothing packed: the trial copy is the lowering
+            lower.offer(op, m, next(f for c, f in folds if c is m))
+
+        lines = pack_launches(op, chip, trial, unpacked=unpacked)
         if self.report:
             for line in lines:
                 print(line, file=sys.stderr)

@@ -135,6 +135,28 @@ class _Walker(PatternRewriteWalker):
         return done
 
 
+class _SeededWalker(_Walker):
+    """A non-recursive _Walker whose worklist starts with given ops instead of every op."""
+
+    seeds: Sequence[Operation] = ()
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        for_class, push = self.pattern.for_class, self._worklist.push
+        for sub_op in reversed(self.seeds):  # a stack: the first seed is popped first
+            if for_class(type(sub_op)):
+                push(sub_op)
+
+
+def rewrite_ops(module: ModuleOp, ops: Sequence[Operation], patterns: list[RewritePattern]) -> bool:
+    """`rewrite(module, patterns, recursive=False)` with only `ops` on the worklist, in that
+    order (module.walk()'s).  A non-recursive walk tries each op of its worklist once and pushes
+    nothing, so when no pattern acts at any other op this does the same rewrites as the walk
+    over every op, without visiting the others."""
+    walker = _SeededWalker(_ByClassApplier(patterns), apply_recursively=False)
+    walker.seeds = ops
+    return walker.rewrite_module(module)
+
+
 def rewrite(module: ModuleOp, patterns: list[RewritePattern], recursive: bool = True) -> bool:
     """Apply patterns with a walker; never deletes unused ops behind the patterns' backs.
 

@@ -112,14 +112,18 @@ def lower_packed(module: ModuleOp, chip: ChipProfile, failures: list, impl) -> N
     """cann-to-kernel's rewrite when ops carry budgets or pack ids: each budget's ops with a
     chip profile of that many cores, then the rest with the full chip."""
     from compiler.conversions.cann_to_kernel import lowering_patterns
-    from compiler.ir.rewriting import rewrite
+    from compiler.ir.rewriting import rewrite, rewrite_ops
+    from passes.cann_to_kernel import host_ops
 
-    budgets = sorted({b for o in module.walk() if (b := budget_of(o)) is not None})
+    budgets = sorted({b for o in host_ops(module) if (b := budget_of(o)) is not None})
     for cube, vector in budgets:
         sub = dataclasses.replace(chip, cube_cores=min(cube, chip.cube_cores),
                                   vector_cores=min(vector, chip.vector_cores))
-        rewrite(module, [_Budgeted(p, (cube, vector))
-                         for p in lowering_patterns(sub, failures, impl=impl)], recursive=False)
+        # only this budget's ops on the worklist: the patterns act at no other op (_Budgeted);
+        # no budgeted op is inside a kernel's body (host_ops leaves the bodies out)
+        seeds = [o for o in host_ops(module) if budget_of(o) == (cube, vector)]
+        rewrite_ops(module, seeds, [_Budgeted(p, (cube, vector))
+                                    for p in lowering_patterns(sub, failures, impl=impl)])
     rewrite(module, [_Budgeted(p, None) for p in lowering_patterns(chip, failures, impl=impl)],
             recursive=False)
 
@@ -213,8 +217,8 @@ class _Packing:
 
 
 def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
-           budgets: dict[int, tuple[int, int]]) -> list[list[Operation]] | None:
-    """A copy of the module lowered with every op tagged by its index (and `budgets`): the
+           budgets: dict[int, tuple[int, int]]) -> tuple[ModuleOp, list[list[Operation]]] | None:
+    """A copy of the module lowered with every op tagged by its index (and `budgets`), and the
     kernels each op became, by index; None when the copy does not lower."""
     from compiler.backend.launch_packs import pack_id
 
@@ -233,7 +237,7 @@ def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
         p = pack_id(o)
         if p is not None and 0 <= p < len(out):
             out[p].append(o)
-    return out
+    return copy, out
 
 
 def _kernel_preds(kernels: list[list[Operation]]) -> list[set[int]]:
@@ -424,9 +428,12 @@ def _reorder(block_ops: list[Operation], deps: list[set[int]],
 
 
 def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp], None],
-                  launch_us: float | None = None) -> list[str]:
+                  launch_us: float | None = None,
+                  unpacked: Callable[[ModuleOp], None] | None = None) -> list[str]:
     """Mark and order @main's packs (see the module docstring); returns one report line per
-    kept or refused pack."""
+    kept or refused pack.  When no pack is kept (the module left as it was), `unpacked` is
+    given the first trial's copy: `module` lowered by `lower`, its ops and kernels tagged with
+    `cann.pack` / `kernel.pack` = the op's index."""
     from compiler.backend.perf_report import LAUNCH_OVERHEAD_US, kernel_cost, packed_cost
     from compiler.ir.diagnostics import node_name
 
@@ -434,29 +441,36 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     ops = _main_ops(module)
     if len(ops) < 2:
         return []
-    full = _trial(module, lower, {})
-    if full is None:
+    trial = _trial(module, lower, {})
+    if trial is None:
         return []
+    copy, full = trial
+    keep = unpacked or (lambda m: None)
     preds = _preds(ops)
     anc = _ancestors(preds, list(range(len(ops))))  # program order is topological
     deps = [p | q for p, q in zip(preds, _kernel_preds(full), strict=True)]
     if _topological(deps) is None:
+        keep(copy)
         return ["pack-launches: the trial lowering's kernel edges make a cycle: nothing packed"]
     cands = [m for k, kernels in enumerate(full)
              if (m := _member(k, kernels, chip, anc[k])) is not None]
     proposed = plan_packs(deps, cands, chip, launch)
     if not proposed:
+        keep(copy)
         return []
     budgets: dict[int, tuple[int, int]] = {}
     r = _vector_per_cube(chip)
     for p in proposed:
         for m, s in zip(p.members, p.shares, strict=True):
             budgets[m.index] = (s, s * r) if m.unit == "cube" else (1, s)
-    tiled = _trial(module, lower, budgets)
-    if tiled is None:
+    tiled_trial = _trial(module, lower, budgets)
+    if tiled_trial is None:
+        keep(copy)
         return ["pack-launches: the tiled trial did not lower: nothing packed"]
+    tiled = tiled_trial[1]
     deps = [p | q for p, q in zip(deps, _kernel_preds(tiled), strict=True)]
     if _topological(deps) is None:
+        keep(copy)
         return ["pack-launches: the tiled trial's kernel edges make a cycle: nothing packed"]
     graph = _Packing(deps)  # the kept packs contracted, with the tiled lowering's kernel edges too
     lines: list[str] = []
@@ -492,6 +506,8 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
         for k in g:
             ops[k].attributes[PACK_ATTR] = IntegerAttr(n, i64)
             ops[k].attributes[BUDGET_ATTR] = DenseArrayBase.from_list(i64, list(budgets[k]))
+    if not kept:
+        keep(copy)
     if kept:
         block = ops[0].parent
         assert block is not None
