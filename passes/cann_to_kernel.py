@@ -32,7 +32,6 @@ lowerings live in compiler/conversions/cann_to_kernel/, one module per kind; thi
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -41,24 +40,13 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.conversions.cann_to_kernel import lowering_patterns
+from compiler.conversions.cann_to_kernel import host_ops, lowering_patterns
 from compiler.conversions.cann_to_kernel.implmode import ImplMode, select_implementations
 from compiler.ir.diagnostics import CompileError, OpError
 from compiler.ir.rewriting import rewrite
 from compiler.target.chips import DEFAULT_CHIP, UnknownChipError, get_chip
 from compiler.transforms.launch_packing import BUDGET_ATTR, PACK_ATTR, lower_packed
 from dialects import cann, kernel
-
-
-def host_ops(root: Operation) -> Iterator[Operation]:
-    """root's nested ops in walk order, without the ops of kernel bodies (a body holds only the
-    kernel.* tile ops the lowerings built: no TransData, no tf or cann op)."""
-    for region in root.regions:
-        for block in region.blocks:
-            for o in block.ops:
-                yield o
-                if not isinstance(o, kernel.BodyKernelOp):
-                    yield from host_ops(o)
 
 
 @dataclass(frozen=True)

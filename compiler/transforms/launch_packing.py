@@ -111,9 +111,8 @@ class _Budgeted(RewritePattern):
 def lower_packed(module: ModuleOp, chip: ChipProfile, failures: list, impl) -> None:
     """cann-to-kernel's rewrite when ops carry budgets or pack ids: each budget's ops with a
     chip profile of that many cores, then the rest with the full chip."""
-    from compiler.conversions.cann_to_kernel import lowering_patterns
+    from compiler.conversions.cann_to_kernel import host_ops, lowering_patterns
     from compiler.ir.rewriting import rewrite, rewrite_ops
-    from passes.cann_to_kernel import host_ops
 
     budgets = sorted({b for o in host_ops(module) if (b := budget_of(o)) is not None})
     for cube, vector in budgets:

@@ -458,7 +458,8 @@ def test_kernels_with_dynamic_dims_give_the_layouts_of_the_whole_tiling_function
     """The .om records the kernels fused and laid out once, with `?` (kernel.dispatch with a
     tiling function per kernel); at a shape between the two the compile generalized, the
     verifiers' shape rules give exactly the laid-out function the whole tiling function (fuse,
-    assign-layouts at that shape) makes, and dispatch runs only cann-to-kernel and plan-memory."""
+    assign-layouts at that shape) makes, and dispatch runs only the tiling passes (pack-launches,
+    cann-to-kernel, plan-memory)."""
     from compiler.backend.offline_model import load_offline_model
     from compiler.ir.entry import main_func
     from compiler.ir.ir_io import make_context, module_to_text
@@ -485,7 +486,7 @@ def test_kernels_with_dynamic_dims_give_the_layouts_of_the_whole_tiling_function
            if o.name not in ("cann.Const", "func.return")]
     assert ops and all(isinstance(o, DispatchOp) for o in ops)
     assert any(o.tiling_fn.solver.data == "cube" and o.tiling_fn.dims for o in ops)
-    assert [p.name for p in d.lowering] == ["cann-to-kernel", "plan-memory"]
+    assert [p.name for p in d.lowering] == ["pack-launches", "cann-to-kernel", "plan-memory"]
     whole = specialize(d.symbolic, {"x": shape})
     run_pipeline(make_context(), whole, d.head, d.source)
     assert module_to_text(concretize(d.dispatch_kernels, {"x": shape})) == module_to_text(whole)

@@ -341,13 +341,14 @@ class Dispatcher:
 # of it becomes a `kernel.dispatch` (dialects/kernel.py): `?` types, the op, and its tiling
 # function (solver, symbolic operand dims).  At dispatch (`concretize`) the result shapes of
 # each op come from its verifier's shape rule (dialects/cann/base.py `inferred_result_shapes`) at
-# the concrete operand shapes, and only cann-to-kernel (the same tiling solver, cached by
-# shape) and plan-memory run.  When the two compile-time results differ in structure, or the
+# the concrete operand shapes, and only the tiling passes run: pack-launches (a pack's core
+# shares are a tiling decision and depend on the shape), cann-to-kernel (the same tiling solver,
+# cached by shape) and plan-memory.  When the two compile-time results differ in structure, or the
 # shape rules do not reproduce them, the whole tiling function runs per shape as before
 # (`Dispatcher.fallback` says why).
 
 KERNELS_ATTR = "cann.dispatch_kernels"
-LOWERING_PASSES = ("cann-to-kernel", "plan-memory")
+LOWERING_PASSES = ("pack-launches", "cann-to-kernel", "plan-memory")
 
 
 class NotGeneral(Exception):

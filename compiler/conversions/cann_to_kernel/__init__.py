@@ -23,10 +23,13 @@ run reports every op at once.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import RewritePattern
 
 from compiler.target.chips import ChipProfile
+from dialects import kernel
 
 
 def lowering_patterns(chip: ChipProfile, failures: list[tuple[Operation, str]], *,
@@ -74,3 +77,14 @@ def lowering_patterns(chip: ChipProfile, failures: list[tuple[Operation, str]], 
     return patterns + [
         data_movement.TransDataToKernel(chip, failures, impl),
         control_flow.ControlFlowToKernel(chip, failures, impl)]
+
+
+def host_ops(root: Operation) -> Iterator[Operation]:
+    """root's nested ops in walk order, without the ops of kernel bodies (a body holds only the
+    kernel.* tile ops the lowerings built: no TransData, no tf or cann op)."""
+    for region in root.regions:
+        for block in region.blocks:
+            for o in block.ops:
+                yield o
+                if not isinstance(o, kernel.BodyKernelOp):
+                    yield from host_ops(o)
