@@ -591,6 +591,35 @@ class AllocOp(IRDLOperation):
         _need_space(self, "result", self.result.type, ("L1", "L0A", "L0B", "L0C", "UB"))
 
 
+@irdl_op_definition
+class JoinOp(IRDLOperation):
+    """`kernel.join %a, %b : (memref<2x4x8x16xf16, L1>, memref<3x4x8x16xf16, L1>) ->
+    memref<5x4x8x16xf16, L1>`: one local buffer holding the operand tiles one after another
+    along their outermost axis (a conv's L1 window of x's rows whose C1 planes come from the
+    sources of a channel concat: compiler/transforms/fusion/concat_stage.py).  Each operand's
+    load wrote its planes at its offset of this buffer (a DMA's destination address), so the
+    join moves no data and costs nothing (compiler/target/kernel_cost_walk.py)."""
+
+    name = "kernel.join"
+    assembly_format = "$parts attr-dict `:` functional-type($parts, $result)"
+    parts = var_operand_def(MemRefType)
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        spaces = {space_of(p.type) for p in self.parts} | {space_of(self.result.type)}
+        if len(spaces) != 1 or not self.parts:
+            raise VerifyException(f"{self.name}: its parts and result must be in one local "
+                                  f"space; got {sorted(str(s) for s in spaces)}")
+        shapes = [list(shape_of(p)) for p in self.parts]
+        out = list(shape_of(self.result))
+        if any(s[1:] != out[1:] for s in shapes) or sum(s[0] for s in shapes) != out[0]:
+            raise VerifyException(f"{self.name}: parts {shapes} do not stack to {out} along "
+                                  "the outermost axis")
+        if any(elem_of(p) != elem_of(self.result) for p in self.parts):
+            raise VerifyException(f"{self.name}: parts and result must have one element type")
+
+
 #: src space -> allowed dst spaces (the data paths of the AI core, cann-facts.md sections 3, 6)
 LOAD_PATHS = {"GM": ("L1", "UB"), "L1": ("L0A", "L0B", "UB")}
 # UB -> L1: a vector-processed cube operand (the squeeze-excite scaled conv's A tiles).  An
@@ -1311,7 +1340,7 @@ KERNEL = Dialect(
     "kernel",
     [CubeConv2DOp, VectorOp, TransDataOp, CubeKernelOp, VectorKernelOp, CoresOp, ForOp, IndexOp,
      MulIndexOp, SyncAllOp, YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp,
-     GatherOp, ScatterOp,
+     JoinOp, GatherOp, ScatterOp,
      *CONTROL_KERNEL_OPS, DispatchOp],
     [TilingAttr, BufferAttr, SpaceAttr, VectorFunctionAttr, LoadViewAttr, StoreViewAttr,
      AccumulateFnAttr, TilingFnAttr])

@@ -1008,6 +1008,10 @@ class KernelBodyFunctions(InterpreterFunctions):
     def run_load(self, interp: Interpreter, op: kernel.LoadOp, args):
         return (load(op, args[0], tuple(int(i) for i in args[1:])),)
 
+    @impl(kernel.JoinOp)
+    def run_join(self, interp: Interpreter, op: kernel.JoinOp, args):
+        return (np.concatenate([np.asarray(a) for a in args], axis=0),)
+
     @impl(kernel.MmadOp)
     def run_mmad(self, interp: Interpreter, op: kernel.MmadOp, args):
         c, a, b = args

@@ -22,6 +22,7 @@ from xdsl.pattern_rewriter import (
 
 from compiler.ir.build import create_op
 from compiler.ir.rewriting import with_loc
+from compiler.ir.typed import elem_of, shape_of
 from compiler.target.chips import ChipProfile
 from compiler.target.formats import Format, ceil_div
 from dialects import cann, kernel
@@ -225,6 +226,14 @@ class Body:
     def fixpipe(self, c, shape):
         return self._new(kernel.FixpipeOp, (c,), (kernel.memref(shape, f32, "UB"),), {}).results[0]
 
+    def join(self, parts):
+        """One local buffer of the tiles `parts` one after another along their outermost axis
+        (kernel.join: each part's load wrote it at its offset; no data move)."""
+        t = parts[0].type
+        shape = [sum(shape_of(p)[0] for p in parts), *shape_of(parts[0])[1:]]
+        rt = kernel.memref(shape, elem_of(parts[0]), kernel.space_of(t))
+        return self._new(kernel.JoinOp, tuple(parts), (rt,), {}).results[0]
+
     def vec(self, fn, inputs, shape, et, attrs=None):
         return self._new(kernel.VecOp, tuple(inputs), (kernel.memref(shape, et, "UB"),),
                          {"fn": string_attr(fn), "attrs": dict_attr(attrs or {})}).results[0]
@@ -240,7 +249,7 @@ class Body:
 
 def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_load, store,
               bias_load=None, epilogue=(), residual=None, a_scale=None,
-              a_prologue=None, rows_prologue=None) -> Region:
+              a_prologue=None, rows_prologue=None, fmap_parts=None) -> Region:
     """The cube body shared by conv, depthwise and (batch) matmul: cores x base-block loops over
     mmad on fractal tiles, fixpipe to UB, the epilogue there, store to GM.
 
@@ -255,6 +264,9 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     rows_prologue: with fmapRows, fn(body, g, mi, window shape, window params) -> the window
     computed in UB (a fused prologue on x's rows, once per M block, before any N block),
     moved UB -> L1 for Load3D, whose conv pads are zeros inserted after the prologue.
+    fmap_parts: with fmapRows, [(arg index, C1 planes, params)] per source of a channel concat
+    staged into the window (compiler/transforms/fusion/concat_stage.py): each source's rows go
+    GM -> L1 into its planes of the window (view fmap with its own params; kernel.join).
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
     kernel's body there (compiler/conversions/cann_to_kernel/fused.py), ("rows", RowStep) a
     row op on whole rows (compiler/conversions/cann_to_kernel/row_epilogue.py)."""
@@ -278,12 +290,19 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                 if "fmapRows" in f:  # x's rows this M block reads, GM -> L1 once (Load3D)
                     _, c1x, hx, wx, c0x = types[0].get_shape()
                     hx, wx = a_load[1].get("in_hw", [hx, wx])  # x staged resampled: its H, W
+                    if fmap_parts is not None:
+                        c1x = sum(c1p for _, c1p, _ in fmap_parts)
                     win = dict(a_load[1], in_hw=[hx, wx])
                     rows = f.get("fmapPlaneRows", f["fmapRows"])  # per depth tap: kd slots
                     wshape = [c1x * (f["fmapRows"] // rows), rows, wx, c0x]
                     if rows_prologue is not None:
                         fu = rows_prologue(body, g, mi, wshape, win)
                         fm = body.load(fu, [], "copy", wshape, et, "L1")
+                    elif fmap_parts is not None:  # C1 planes from each source of a concat
+                        fm = body.join([body.load(body.args[i], [g, mi], "fmap",
+                                                  [c1p, *wshape[1:]], et, "L1",
+                                                  **dict(win, **pp))
+                                        for i, c1p, pp in fmap_parts])
                     else:
                         fm = body.load(x_a, [g, mi], "fmap", wshape, et, "L1", **win)
                 with body.loop(n0, f["singleCoreN"], bn, n) as ni:

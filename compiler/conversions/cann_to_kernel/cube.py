@@ -127,9 +127,11 @@ class ConvToCubeBody(ChipPattern):
             prologue_lowerable(op.x.owner) else None
         pool = op.x.owner if isinstance(op.x.owner, (cann.MaxPoolOp, cann.AvgPoolOp)) and \
             pool_prologue_lowerable(op.x.owner) else None
+        from compiler.transforms.fusion.concat_stage import staged_concat, unstage
         from compiler.transforms.fusion.resample import staged_resample
 
         rs = staged_resample(op.x) if pro is None and pool is None and dwp is None else None
+        cc = staged_concat(op.x) if pro is None and pool is None and dwp is None else None
         ub_a = 2 if scaled else 0
         if dwp is not None:  # the depthwise taps: x, weight, product, sum (+ x's own prologue)
             pro = dwp.x.owner if isinstance(dwp.x.owner, cann.FusedKernelOp) and \
@@ -155,6 +157,9 @@ class ConvToCubeBody(ChipPattern):
         except TilingError as e:
             self.fail(op, str(e))
             return
+        if cc is not None and (groups != 1 or "fmapRows" not in t.fields):
+            unstage(cc)  # no window of x's rows to stage the sources into: the concat is a kernel
+            cc = None
         geo = dict(kernel_hw=[kh, kw], strides=[sh, sw], dilations=[dh, dw], pads=list(pads),
                    out_hw=[ho, wo])
         has_bias = op.bias is not None
@@ -174,6 +179,20 @@ class ConvToCubeBody(ChipPattern):
             operands[0] = dwp.x
         if rs is not None:
             operands[0] = rs[1].source
+        fmap_parts = None
+        if cc is not None:  # each source's rows into its C1 planes of the window
+            _, _, hu, wu, _ = shape_of(op.x)
+            a_params.update(in_hw=[hu, wu])
+            fmap_parts, operands[0] = [], cc.x[0]
+            for i, v in enumerate(cc.x):
+                rv = staged_resample(v)
+                src = rv[1].source if rv is not None else v
+                if i == 0:
+                    operands[0] = src
+                else:
+                    operands.append(src)
+                fmap_parts.append((0 if i == 0 else len(operands) - 1, shape_of(v)[1],
+                                   rv[1].params() if rv is not None else {}))
         if pro is not None:  # x is computed on the A tile from the prologue's inputs
             full = [i for i, v in enumerate(pro.inputs) if list(shape_of(v)) ==
                     list(pro.y.type.get_shape())]
@@ -219,7 +238,7 @@ class ConvToCubeBody(ChipPattern):
             [*(v.type for v in operands), y_type], t, batch=batch, m=m, n=ncols, k=kk, et=et,
             a_load=("img2col", a_params),
             a_scale=(3, "img2col_scale", a_params) if scaled else None, a_prologue=a_prologue,
-            rows_prologue=rows_prologue,
+            rows_prologue=rows_prologue, fmap_parts=fmap_parts,
             b_load=("fz", dict(K=kk, N=ncols)),
             bias_load=("channel", dict(offset=col_off, N=ncols)) if has_bias else None,
             epilogue=epilogue, residual=residual, store=("nc1hwc0", store_p))
@@ -233,6 +252,8 @@ class ConvToCubeBody(ChipPattern):
             erase_unread(rewriter, prologue_op)
         if rs is not None:
             erase_resample(rewriter, *rs)
+        if cc is not None:
+            erase_concat(rewriter, cc)
 
 
 def _depthwise_a_tile(body, dw, dw_args, x_prologue, a_params: dict, c0: int, et, g, mi, ki,
@@ -294,6 +315,8 @@ def lower_resample_readers(pattern: ChipPattern, r: Operation, rewriter: Pattern
     if g is None:
         return False
     users = list(dict.fromkeys(live_uses(g.out)))
+    if len(users) == 1 and isinstance(users[0], cann.ConcatV2DOp):  # staged with a concat
+        return lower_concat_readers(pattern, users[0], rewriter) and r.parent is None
     if not users or staged_resample(g.out) is None or \
             not all(isinstance(u, CONV_OPS) for u in users):
         return False
@@ -301,6 +324,43 @@ def lower_resample_readers(pattern: ChipPattern, r: Operation, rewriter: Pattern
     for u in users:
         conv.match_and_rewrite(u, rewriter)
     return True
+
+
+def lower_concat_readers(pattern: ChipPattern, cc: Operation, rewriter: PatternRewriter) -> bool:
+    """When cc (a ConcatV2D) is staged into its convs' windows (compiler/transforms/fusion/
+    concat_stage.py), lower those convs now and return True when that erased cc (every reader
+    staged it); False when it is no staged concat or a reader could not stage it."""
+    from compiler.transforms.fusion.auto import is_prologue, live_uses
+
+    if not isinstance(cc, cann.ConcatV2DOp) or not is_prologue(cc):
+        return False
+    users = list(dict.fromkeys(live_uses(cc.y)))
+    if not users or not all(isinstance(u, CONV_OPS) for u in users):
+        return False
+    conv = ConvToCubeBody(pattern.chip, pattern.failures, pattern.impl)
+    for u in users:
+        conv.match_and_rewrite(u, rewriter)
+    return cc.parent is None
+
+
+def erase_concat(rewriter: PatternRewriter, cc) -> None:
+    """Erase the staged concat cc once no live op reads it, then the resamples among its
+    sources (their tensors were read only by it)."""
+    from compiler.transforms.fusion.auto import live_uses
+    from compiler.transforms.fusion.resample import _through_view, resample_of
+
+    if live_uses(cc.y):
+        return
+    sources = list(cc.x)
+    for u in [u.operation for u in cc.y.uses]:
+        rewriter.erase(u)
+    rewriter.erase(cc)
+    for v in sources:
+        m = _through_view(v)
+        r = m.owner if m is not None else None
+        g = resample_of(r) if isinstance(r, Operation) else None
+        if isinstance(r, Operation) and g is not None and g.out is v:
+            erase_resample(rewriter, r, g)
 
 
 def erase_resample(rewriter: PatternRewriter, r: Operation, g) -> None:

@@ -322,6 +322,10 @@ class ConcatToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, cann.ConcatV2DOp):
             return
+        from compiler.conversions.cann_to_kernel.cube import lower_concat_readers
+
+        if lower_concat_readers(self, op, rewriter):  # staged into its convs' fmap loads
+            return
         ins, yt = list(op.x), op.y.type
         if self.fails_on_dynamic_dims(op, yt, *(v.type for v in ins)):
             return

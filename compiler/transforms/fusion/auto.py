@@ -808,6 +808,10 @@ def is_prologue(fk: Operation) -> bool:
         from compiler.transforms.fusion.resample import resample_problem
 
         return PROLOGUE_ATTR in fk.attributes and resample_problem(fk) is None
+    if isinstance(fk, cann.ConcatV2DOp):
+        from compiler.transforms.fusion.concat_stage import concat_problem
+
+        return PROLOGUE_ATTR in fk.attributes and concat_problem(fk) is None
     return (isinstance(fk, cann.FusedKernelOp) and PROLOGUE_ATTR in fk.attributes
             and _fk_problem(fk) is None)
 
@@ -837,6 +841,13 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
             from compiler.transforms.fusion.resample import resample_problem
 
             if resample_problem(op) is None:  # a resample staged into its convs' input rows
+                op.attributes[PROLOGUE_ATTR] = UnitAttr()
+                report.prologues += 1
+            continue
+        if isinstance(op, cann.ConcatV2DOp):
+            from compiler.transforms.fusion.concat_stage import concat_problem
+
+            if concat_problem(op) is None:  # a concat staged into its convs' fmap loads
                 op.attributes[PROLOGUE_ATTR] = UnitAttr()
                 report.prologues += 1
             continue

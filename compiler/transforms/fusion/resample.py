@@ -85,10 +85,13 @@ def resample_of(r: Operation) -> Resample | None:
 def resample_problem(r: Operation) -> str | None:
     """Why r cannot be staged into the convs reading its resampled tensor, or None."""
     from compiler.transforms.fusion.auto import _consumer_problem, live_uses
+    from compiler.transforms.fusion.concat_stage import staged_into_concat
 
     g = resample_of(r)
     if g is None:
         return "not a zero insertion / nearest upsample between reshapes"
+    if staged_into_concat(g.out):  # a source of a concat staged into its convs' windows
+        return None
     if any(isinstance(u, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp))
            for u in live_uses(g.out)):
         return "a depthwise conv reads it (its taps load x by their own views)"
@@ -96,7 +99,8 @@ def resample_problem(r: Operation) -> str | None:
 
 
 def staged_resample(conv_x: SSAValue) -> tuple[Operation, Resample] | None:
-    """The resample op marked `prologue` whose resampled tensor is the conv input conv_x."""
+    """The resample op marked `prologue` whose resampled tensor is the conv input conv_x (or a
+    source of the concat staged into the conv's window: concat_stage.py)."""
     from compiler.transforms.fusion.auto import is_prologue
 
     m = _through_view(conv_x)
