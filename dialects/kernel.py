@@ -713,7 +713,15 @@ LOAD_VIEWS = {
             "fmap_first_row; img2col's params, in_hw = x's H, W) into the tile (C1, rows, W, C0), "
             "zero past N*H; with plane_rows (a 3-D conv's, conv_geometry.py fmap3d_plane_window) "
             "the tile is (kd*C1, plane_rows, W, C0), slots [d_i*C1, +C1) the rows of depth tap "
-            "d_i's plane from the block's first row (zero for a depth pad): [g, m]",
+            "d_i's plane from the block's first row (zero for a depth pad); with resize_corner "
+            "k (0..3: y lower/upper x x lower/upper) and align_corners / half_pixel_centers, of "
+            "the tensor of in_hw whose pixel is x's corner-k source pixel of a bilinear resize "
+            "(TensorFlow's coordinates, compiler/interpreters/kernel_views.py resize_source): "
+            "[g, m]",
+    "fmap_resize_weights": "the float32 lerp weights of a bilinear resize (fmap's resize "
+                           "params) for the window tile of view fmap: along `axis` 0 (H) one "
+                           "per window row, tile (1, rows, 1, 1), 0 past N*H; along 1 (W) one "
+                           "per column, tile (1, 1, W, 1): [g, m]",
     "fmap_channel": "a per-channel vector (ND, last axis C; or one element) broadcast to the "
                     "window tile (C1, rows, W, C0) of view fmap: element (c1, r, w, c0) = "
                     "v[c1*C0 + c0], 0 past C: [g, m]",

@@ -381,6 +381,14 @@ def _resampled(src: np.ndarray, P) -> np.ndarray:
     """x (N, C1, H, W, C0) as a conv reads it through a staged pixel resample (params upsample
     = [a, b], upsample_phase: [-1, -1] each pixel repeated over its a x b block, else at that
     place of the block, zeros elsewhere; compiler/transforms/fusion/resample.py)."""
+    if P("resize_corner") is not None:  # a bilinear resize's corner-k source pixels
+        from compiler.interpreters.kernel_views import resize_source
+
+        (ho, wo), k = P("in_hw"), P("resize_corner")
+        ac, hp = bool(P("align_corners")), bool(P("half_pixel_centers"))
+        hi = resize_source(ho, src.shape[2], ac, hp, False)[k // 2]
+        wi = resize_source(wo, src.shape[3], ac, hp, False)[k % 2]
+        return src[:, :, hi][:, :, :, wi]
     a, b = P("upsample")
     ph, pw = P("upsample_phase")
     if ph < 0:
@@ -412,7 +420,19 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
             src = src[idx[0]:idx[0] + shape[0] * k0]
         k, n = src.shape
         return np.ascontiguousarray(src.reshape(k // k0, k0, n // N0, N0).transpose(0, 2, 3, 1))
-    if P("upsample") is not None and view in (kernel.LoadView.img2col, kernel.LoadView.fmap):
+    if view == kernel.LoadView.fmap_resize_weights:  # lerp weights of the window's rows / columns
+        from compiler.interpreters.kernel_views import resize_source
+
+        (ho, wo), lo = P("in_hw"), _fmap_first_row(P, idx[1])
+        ac, hp = bool(P("align_corners")), bool(P("half_pixel_centers"))
+        if P("axis") == 0:
+            rows = np.arange(lo, min(lo + shape[1], src.shape[0] * ho))
+            out[0, :rows.size, 0, 0] = resize_source(ho, src.shape[2], ac, hp, False)[2][rows % ho]
+        else:
+            out[0, 0, :, 0] = resize_source(wo, src.shape[3], ac, hp, False)[2][:shape[2]]
+        return out
+    if (P("upsample") is not None or P("resize_corner") is not None) and \
+            view in (kernel.LoadView.img2col, kernel.LoadView.fmap):
         src = _resampled(src, P)
     if view == kernel.LoadView.img2col:
         g, m0, k0_ = idx

@@ -264,9 +264,11 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     rows_prologue: with fmapRows, fn(body, g, mi, window shape, window params) -> the window
     computed in UB (a fused prologue on x's rows, once per M block, before any N block),
     moved UB -> L1 for Load3D, whose conv pads are zeros inserted after the prologue.
-    fmap_parts: with fmapRows, [(arg index, C1 planes, params)] per source of a channel concat
-    staged into the window (compiler/transforms/fusion/concat_stage.py): each source's rows go
-    GM -> L1 into its planes of the window (view fmap with its own params; kernel.join).
+    fmap_parts: with fmapRows, [(arg index, C1 planes, params, emit)] per source of a channel
+    concat staged into the window (compiler/transforms/fusion/concat_stage.py): each source's
+    rows go GM -> L1 into its planes of the window (view fmap with its own params), or, with
+    emit (fn(body, x, g, mi, shape, et, params) -> a UB tile: a bilinear resize), are computed
+    in UB and moved UB -> L1; the planes one after another (kernel.join).
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
     kernel's body there (compiler/conversions/cann_to_kernel/fused.py), ("rows", RowStep) a
     row op on whole rows (compiler/conversions/cann_to_kernel/row_epilogue.py)."""
@@ -291,7 +293,7 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                     _, c1x, hx, wx, c0x = types[0].get_shape()
                     hx, wx = a_load[1].get("in_hw", [hx, wx])  # x staged resampled: its H, W
                     if fmap_parts is not None:
-                        c1x = sum(c1p for _, c1p, _ in fmap_parts)
+                        c1x = sum(p[1] for p in fmap_parts)
                     win = dict(a_load[1], in_hw=[hx, wx])
                     rows = f.get("fmapPlaneRows", f["fmapRows"])  # per depth tap: kd slots
                     wshape = [c1x * (f["fmapRows"] // rows), rows, wx, c0x]
@@ -299,10 +301,16 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                         fu = rows_prologue(body, g, mi, wshape, win)
                         fm = body.load(fu, [], "copy", wshape, et, "L1")
                     elif fmap_parts is not None:  # C1 planes from each source of a concat
-                        fm = body.join([body.load(body.args[i], [g, mi], "fmap",
-                                                  [c1p, *wshape[1:]], et, "L1",
-                                                  **dict(win, **pp))
-                                        for i, c1p, pp in fmap_parts])
+                        parts = []
+                        for i, c1p, pp, emit in fmap_parts:
+                            pshape = [c1p, *wshape[1:]]
+                            if emit is None:  # GM -> L1
+                                parts.append(body.load(body.args[i], [g, mi], "fmap", pshape, et,
+                                                       "L1", **dict(win, **pp)))
+                            else:  # computed in UB, moved UB -> L1
+                                pu = emit(body, body.args[i], g, mi, pshape, et, dict(win, **pp))
+                                parts.append(body.load(pu, [], "copy", pshape, et, "L1"))
+                        fm = body.join(parts)
                     else:
                         fm = body.load(x_a, [g, mi], "fmap", wshape, et, "L1", **win)
                 with body.loop(n0, f["singleCoreN"], bn, n) as ni:

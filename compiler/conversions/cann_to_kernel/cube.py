@@ -32,7 +32,7 @@ from compiler.conversions.cann_to_kernel.fused import (
 from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.chips import ChipProfile
-from compiler.target.formats import Format, c0_for, group_enlargement
+from compiler.target.formats import Format, c0_for, ceil_div, group_enlargement
 from compiler.target.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -128,7 +128,7 @@ class ConvToCubeBody(ChipPattern):
         pool = op.x.owner if isinstance(op.x.owner, (cann.MaxPoolOp, cann.AvgPoolOp)) and \
             pool_prologue_lowerable(op.x.owner) else None
         from compiler.transforms.fusion.concat_stage import staged_concat, unstage
-        from compiler.transforms.fusion.resample import staged_resample
+        from compiler.transforms.fusion.resample import staged_bilinear, staged_resample
 
         rs = staged_resample(op.x) if pro is None and pool is None and dwp is None else None
         cc = staged_concat(op.x) if pro is None and pool is None and dwp is None else None
@@ -150,6 +150,9 @@ class ConvToCubeBody(ChipPattern):
             _, _, hx, wx, _ = shape_of(op.x)
             fmap = (n_, hx, wx, c1x, ho, wo, kh, sh, dh)
             ub_win = rows_prologue_tiles(pro, cin, c0) if pro is not None else 0
+            if cc is not None:  # a bilinear source's 4 corners, 2 partial lerps and its planes
+                ub_win = max(ub_win, ceil_div(7 * sum(
+                    shape_of(v)[1] for v in cc.x if staged_bilinear(v) is not None), c1x))
         try:
             t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
                             ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap,
@@ -185,14 +188,12 @@ class ConvToCubeBody(ChipPattern):
             a_params.update(in_hw=[hu, wu])
             fmap_parts, operands[0] = [], cc.x[0]
             for i, v in enumerate(cc.x):
-                rv = staged_resample(v)
-                src = rv[1].source if rv is not None else v
+                src, pp, emit = _window_source(v)
                 if i == 0:
                     operands[0] = src
                 else:
                     operands.append(src)
-                fmap_parts.append((0 if i == 0 else len(operands) - 1, shape_of(v)[1],
-                                   rv[1].params() if rv is not None else {}))
+                fmap_parts.append((0 if i == 0 else len(operands) - 1, shape_of(v)[1], pp, emit))
         if pro is not None:  # x is computed on the A tile from the prologue's inputs
             full = [i for i, v in enumerate(pro.inputs) if list(shape_of(v)) ==
                     list(pro.y.type.get_shape())]
@@ -326,6 +327,22 @@ def lower_resample_readers(pattern: ChipPattern, r: Operation, rewriter: Pattern
     return True
 
 
+def _window_source(v: SSAValue):
+    """(the operand, the fmap params, the UB emitter or None) by which a staged concat's
+    source v fills its planes of a conv's window: a staged resample's input with its params, a
+    staged bilinear resize's input computed in UB (resize.py emit_bilinear_window), or v."""
+    from compiler.conversions.cann_to_kernel.resize import bilinear_params, emit_bilinear_window
+    from compiler.transforms.fusion.resample import staged_bilinear, staged_resample
+
+    rv = staged_resample(v)
+    if rv is not None:
+        return rv[1].source, rv[1].params(), None
+    bl = staged_bilinear(v)
+    if bl is not None:
+        return bl.x, bilinear_params(bl), emit_bilinear_window
+    return v, {}, None
+
+
 def lower_concat_readers(pattern: ChipPattern, cc: Operation, rewriter: PatternRewriter) -> bool:
     """When cc (a ConcatV2D) is staged into its convs' windows (compiler/transforms/fusion/
     concat_stage.py), lower those convs now and return True when that erased cc (every reader
@@ -356,6 +373,12 @@ def erase_concat(rewriter: PatternRewriter, cc) -> None:
         rewriter.erase(u)
     rewriter.erase(cc)
     for v in sources:
+        if isinstance(v.owner, cann.ResizeBilinearV2Op) and not live_uses(v):
+            size = v.owner.size.owner
+            rewriter.erase(v.owner)
+            if isinstance(size, cann.ConstOp) and not size.results[0].uses:
+                rewriter.erase(size)
+            continue
         m = _through_view(v)
         r = m.owner if m is not None else None
         g = resample_of(r) if isinstance(r, Operation) else None
@@ -623,7 +646,6 @@ def _mean_gains(gap: cann.ReduceMeanDOp, t, m: int, k: int, eb: int, chip: ChipP
     sums over its vector cores ((row of A, c1) rows; compiler/target/cost_model.py fits)."""
     from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
     from compiler.target.cost_model import vector_core_cycles
-    from compiler.target.formats import ceil_div
     from compiler.transforms.fusion.mean_prologue import images_per_row, pool_input
 
     f = t.fields

@@ -34,6 +34,13 @@ class ResizeToVectorBody(ChipPattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         if not isinstance(op, (cann.ResizeBilinearV2Op, cann.ResizeNearestNeighborV2Op)):
             return
+        from compiler.conversions.cann_to_kernel.cube import lower_concat_readers
+        from compiler.transforms.fusion.auto import is_prologue, live_uses
+
+        if is_prologue(op):  # computed on the windows of the convs reading its concat
+            users = live_uses(op.results[0])
+            if lower_concat_readers(self, users[0], rewriter) and op.parent is None:
+                return
         xt, yt = op.x.type, op.y.type
         if self.fails_on_dynamic_dims(op, xt, yt):
             return
@@ -76,12 +83,7 @@ class ResizeToVectorBody(ChipPattern):
                                                 corner=k, **geo) for k in range(4))
                     wy, wx = (body.load(x, [ti], "resize_weights", [tile, 1], f32, "UB", axis=a,
                                         **geo) for a in (0, 1))
-
-                    def lerp(a, b, w):
-                        d = body.vec("Sub", [b, a], [tile, lanes], ye)
-                        return body.vec("Add", [a, body.vec("Mul", [d, w], [tile, lanes], ye)],
-                                        [tile, lanes], ye)
-                    v = lerp(lerp(tl, tr, wx), lerp(bl, br, wx), wy)
+                    v = bilinear(body, (tl, tr, bl, br), wy, wx, [tile, lanes], ye)
                 body.store(v, body.args[-1], [ti], "rows")
         new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
                         t.buffers, op)
@@ -89,3 +91,32 @@ class ResizeToVectorBody(ChipPattern):
         rewriter.replace(op, new)
         if isinstance(size, cann.ConstOp) and not size.results[0].uses:
             rewriter.erase(size)  # the output size is the result type's (static) H, W
+
+
+def bilinear(body: Body, corners, wy, wx, shape, et):
+    """top = tl + (tr - tl) * wx, bottom = bl + (br - bl) * wx, top + (bottom - top) * wy on the
+    vector unit (TensorFlow's order): 3 Sub, 3 Mul, 3 Add on tiles of `shape`."""
+    def lerp(a, b, w):
+        d = body.vec("Sub", [b, a], shape, et)
+        return body.vec("Add", [a, body.vec("Mul", [d, w], shape, et)], shape, et)
+    tl, tr, bl, br = corners
+    return lerp(lerp(tl, tr, wx), lerp(bl, br, wx), wy)
+
+
+def bilinear_params(op: cann.ResizeBilinearV2Op) -> dict:
+    """The resize params of the window loads reading op's input (dialects/kernel.py fmap)."""
+    return {"align_corners": int(op.align_corners.value.data),
+            "half_pixel_centers": int(op.half_pixel_centers.value.data)}
+
+
+def emit_bilinear_window(body: Body, x, g, mi, shape, et, win: dict):
+    """The window tile `shape` (C1, rows, W, C0) of view fmap of a bilinear resize of x (win:
+    fmap's params with in_hw = the resized H, W, and the resize params), computed in UB: the
+    four corner windows GM -> UB (view fmap, resize_corner k), the two lerp weights (view
+    fmap_resize_weights) and the lerp (`bilinear`: 9 vector ops on the window tile)."""
+    rows, w = shape[1], shape[2]
+    corners = [body.load(x, [g, mi], "fmap", shape, et, "UB", **dict(win, resize_corner=k))
+               for k in range(4)]
+    wy = body.load(x, [g, mi], "fmap_resize_weights", [1, rows, 1, 1], f32, "UB", axis=0, **win)
+    wx = body.load(x, [g, mi], "fmap_resize_weights", [1, 1, w, 1], f32, "UB", axis=1, **win)
+    return bilinear(body, corners, wy, wx, shape, et)

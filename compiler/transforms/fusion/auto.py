@@ -812,6 +812,10 @@ def is_prologue(fk: Operation) -> bool:
         from compiler.transforms.fusion.concat_stage import concat_problem
 
         return PROLOGUE_ATTR in fk.attributes and concat_problem(fk) is None
+    if isinstance(fk, cann.ResizeBilinearV2Op):
+        from compiler.transforms.fusion.resample import bilinear_problem
+
+        return PROLOGUE_ATTR in fk.attributes and bilinear_problem(fk) is None
     return (isinstance(fk, cann.FusedKernelOp) and PROLOGUE_ATTR in fk.attributes
             and _fk_problem(fk) is None)
 
@@ -834,6 +838,13 @@ def mark_prologues(root_op: Operation, report: Report) -> None:
             continue
         if isinstance(op, (cann.MaxPoolOp, cann.AvgPoolOp)) and _reads_into_conv(op.y):
             if pool_prologue_problem(op) is None:
+                op.attributes[PROLOGUE_ATTR] = UnitAttr()
+                report.prologues += 1
+            continue
+        if isinstance(op, cann.ResizeBilinearV2Op):
+            from compiler.transforms.fusion.resample import bilinear_problem
+
+            if bilinear_problem(op) is None:  # computed on its convs' staged windows
                 op.attributes[PROLOGUE_ATTR] = UnitAttr()
                 report.prologues += 1
             continue

@@ -10,15 +10,22 @@ C1 planes of the L1 window (compiler/conversions/cann_to_kernel/base.py gemm_bod
 one GM -> L1 fmap load per source, kernel.join), so the concat is no kernel
 (engine.count_kernels) and its result no GM buffer.  A source that is itself a staged resample
 (compiler/transforms/fusion/resample.py: a nearest upsample or a zero insertion) is read from the
-resample's input with that resample's load params: the two compose, and the resample is no
-kernel either.
+resample's input with that resample's load params, and a bilinear resize's planes are computed
+in UB from its input (resample.py bilinear_problem): they compose, and the resample is no kernel
+either.
 
 Cost: each source's rows move GM -> L1 once per M block, the bytes of the planes it fills: the
 window the conv would have loaded from the concat's buffer (cube_core_cycles' GM -> L1 term of
 compiler/target/tiling.py).  The sources are read where their producers wrote them, so the
 bytes the concat's producers store are the same and the conv's HBM bytes are its operands'.
 Assumption: a DMA writes its planes at any offset of the L1 buffer (a destination address), so
-the join itself moves nothing; cann-facts.md gives no separate figure for it.
+the join itself moves nothing; cann-facts.md gives no separate figure for it.  A nearest
+source's replicated placement is charged as the L1 bytes of its planes (the window's), its HBM
+bytes as the unreplicated source's (the kernel's operand).  A bilinear source costs, in the
+cost walk (compiler/target/kernel_cost_walk.py), its 9 vector ops on its planes of the window
+per M block and the UB -> L1 move of those planes (an assumed path and rate, dialects/kernel.py
+LOAD_PATHS); its four corner windows GM -> UB are HBM bytes only (the reference gives no
+per-core GM -> UB rate).
 
 When a reader's tiling takes no window (compiler/conversions/cann_to_kernel/cube.py falls back
 to A tiles), the mark is dropped there and the concat is lowered as a kernel as before.
@@ -101,6 +108,8 @@ def unstage(op: cann.ConcatV2DOp) -> None:
 
     op.attributes.pop(PROLOGUE_ATTR, None)
     for v in op.x:
+        if isinstance(v.owner, cann.ResizeBilinearV2Op):
+            v.owner.attributes.pop(PROLOGUE_ATTR, None)
         m = _through_view(v)
         if m is not None and isinstance(m.owner, (cann.PadDOp, cann.BroadcastToDOp)):
             m.owner.attributes.pop(PROLOGUE_ATTR, None)

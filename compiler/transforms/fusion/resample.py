@@ -13,6 +13,11 @@ has them as their input rows are staged (compiler/conversions/cann_to_kernel/cub
 views img2col / fmap with params `upsample` = [a, b] and `upsample_phase` = [lo_h, lo_w], or
 [-1, -1] for a repeat); the resampled tensor is never written to GM and the op is no kernel
 (engine.count_kernels).  Switch name AutomaticPrologueFusion (the prologue marking's).
+
+A bilinear resize (ResizeBilinearV2) that is a source of a concat staged into its convs'
+windows (concat_stage.py) is marked `prologue` too: its planes of the window are computed in UB
+from x's four corner windows and the lerp weights (compiler/conversions/cann_to_kernel/resize.py
+emit_bilinear_window) and moved UB -> L1; the resize is no kernel and its tensor no GM buffer.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
-from compiler.ir.typed import shape_of
+from compiler.ir.typed import elem_of, shape_of
 from compiler.target.formats import Format
 from dialects import cann, kernel
 from dialects.common import ints
@@ -116,3 +121,33 @@ def staged_resample(conv_x: SSAValue) -> tuple[Operation, Resample] | None:
             shape_of(g.source)[1] == shape_of(conv_x)[1])):
         return None  # (after assign-layouts: both NC1HWC0, the same C1 blocks)
     return r, g
+
+
+def bilinear_problem(r: Operation) -> str | None:
+    """Why the bilinear resize r cannot be computed on its readers' staged windows, or None."""
+    from compiler.transforms.fusion.concat_stage import staged_into_concat
+
+    if not isinstance(r, cann.ResizeBilinearV2Op):
+        return "not a bilinear resize"
+    if not (_static(r.x) and _static(r.y)) or len(cann.origin_shape(r.y.type)) != 4:
+        return "not a static 4-D resize"
+    if elem_of(r.x) != elem_of(r.y):
+        return "it converts the element type"
+    if not staged_into_concat(r.y):
+        return "its reader is no concat staged into convs' windows"
+    return None
+
+
+def staged_bilinear(v: SSAValue) -> cann.ResizeBilinearV2Op | None:
+    """The bilinear resize marked `prologue` whose result is v (a staged concat's source), both
+    NC1HWC0 with the same C1 blocks (after assign-layouts)."""
+    from compiler.transforms.fusion.auto import is_prologue
+
+    r = v.owner
+    if not isinstance(r, cann.ResizeBilinearV2Op) or not is_prologue(r):
+        return None
+    fs, fo = cann.format_of(r.x.type), cann.format_of(v.type)
+    if fs is None or fo is None or not (fs.fmt == fo.fmt == Format.NC1HWC0
+                                        and shape_of(r.x)[1] == shape_of(v)[1]):
+        return None
+    return r
