@@ -499,7 +499,8 @@ def fuse_pointwise(root_op: Operation, prologues: bool = True) -> Report:
     if prologues:
         mark_prologues(root_op, report)
     for o in root_op.walk():
-        if _candidate(o) and not isinstance(o.parent_op(), cann.FusedKernelOp):
+        if _candidate(o) and not isinstance(o.parent_op(), cann.FusedKernelOp) \
+                and not is_prologue(o):  # (a prologue is part of its readers' kernels)
             why = _why_alone(o)
             extra = prologue_reason(o) if prologues else None
             report.unfused.append(Unfused(_describe(o), kind_name(o),
