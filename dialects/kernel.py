@@ -716,8 +716,8 @@ LOAD_VIEWS = {
             "d_i's plane from the block's first row (zero for a depth pad); with resize_corner "
             "k (0..3: y lower/upper x x lower/upper) and align_corners / half_pixel_centers, of "
             "the tensor of in_hw whose pixel is x's corner-k source pixel of a bilinear resize "
-            "(TensorFlow's coordinates, compiler/interpreters/kernel_views.py resize_source): "
-            "[g, m]",
+            "(TensorFlow's coordinates, compiler/interpreters/kernel_views.py resize_source); "
+            "with c1_range [c, n], of x's planes [c, c+n) only: [g, m]",
     "fmap_resize_weights": "the float32 lerp weights of a bilinear resize (fmap's resize "
                            "params) for the window tile of view fmap: along `axis` 0 (H) one "
                            "per window row, tile (1, rows, 1, 1), 0 past N*H; along 1 (W) one "

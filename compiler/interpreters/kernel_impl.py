@@ -434,6 +434,9 @@ def load(op: kernel.LoadOp, src: np.ndarray, idx: tuple[int, ...],
     if (P("upsample") is not None or P("resize_corner") is not None) and \
             view in (kernel.LoadView.img2col, kernel.LoadView.fmap):
         src = _resampled(src, P)
+    if P("c1_range") is not None and view == kernel.LoadView.fmap:  # planes [c, +n) of x only
+        c, n = P("c1_range")
+        src = src[:, c:c + n]
     if view == kernel.LoadView.img2col:
         g, m0, k0_ = idx
         n_, c1_, h_, w_, c0 = src.shape

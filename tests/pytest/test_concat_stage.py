@@ -86,14 +86,15 @@ def test_concat_of_two_convs_is_the_readers_window(tmp_path, capsys):
     _compile_and_compare(tmp_path, capsys, pb)
 
 
-@pytest.mark.parametrize("interpolation", ["nearest", "bilinear"])
-def test_upsample_and_concat_are_the_decoder_convs_load(tmp_path, capsys, interpolation):
+@pytest.mark.parametrize("interpolation, parts", [("nearest", 2), ("bilinear", 3)])
+def test_upsample_and_concat_are_the_decoder_convs_load(tmp_path, capsys, interpolation, parts):
     """Neither the upsample nor the concat is a kernel: the two convs, the pool and the decoder
-    conv are."""
+    conv are.  The window joins the nearest source's fmap load and the skip's, or the bilinear
+    source's two C1 planes (each computed in UB) and the skip's."""
     pb = _freeze(tmp_path, interpolation, _decoder(interpolation))
     kernels = _kernels(pb)
     assert [o.kind.data for o in kernels] == ["Conv2D", "MaxPool", "Conv2D", "Conv2D"]
-    assert _window_joins(kernels[-1]) == [2]
+    assert _window_joins(kernels[-1]) == [parts]
     _compile_and_compare(tmp_path, capsys, pb)
 
 

@@ -267,8 +267,8 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     fmap_parts: with fmapRows, [(arg index, C1 planes, params, emit)] per source of a channel
     concat staged into the window (compiler/transforms/fusion/concat_stage.py): each source's
     rows go GM -> L1 into its planes of the window (view fmap with its own params), or, with
-    emit (fn(body, x, g, mi, shape, et, params) -> a UB tile: a bilinear resize), are computed
-    in UB and moved UB -> L1; the planes one after another (kernel.join).
+    emit (fn(body, x, g, mi, shape, et, params) -> its L1 tiles: a bilinear resize), are
+    computed in UB and moved UB -> L1; the planes one after another (kernel.join).
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
     kernel's body there (compiler/conversions/cann_to_kernel/fused.py), ("rows", RowStep) a
     row op on whole rows (compiler/conversions/cann_to_kernel/row_epilogue.py)."""
@@ -307,9 +307,9 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
                             if emit is None:  # GM -> L1
                                 parts.append(body.load(body.args[i], [g, mi], "fmap", pshape, et,
                                                        "L1", **dict(win, **pp)))
-                            else:  # computed in UB, moved UB -> L1
-                                pu = emit(body, body.args[i], g, mi, pshape, et, dict(win, **pp))
-                                parts.append(body.load(pu, [], "copy", pshape, et, "L1"))
+                            else:  # computed in UB, moved UB -> L1 (its L1 tiles)
+                                parts += emit(body, body.args[i], g, mi, pshape, et,
+                                              dict(win, **pp))
                         fm = body.join(parts)
                     else:
                         fm = body.load(x_a, [g, mi], "fmap", wshape, et, "L1", **win)

@@ -150,9 +150,11 @@ class ConvToCubeBody(ChipPattern):
             _, _, hx, wx, _ = shape_of(op.x)
             fmap = (n_, hx, wx, c1x, ho, wo, kh, sh, dh)
             ub_win = rows_prologue_tiles(pro, cin, c0) if pro is not None else 0
-            if cc is not None:  # a bilinear source's 4 corners, 2 partial lerps and its planes
-                ub_win = max(ub_win, ceil_div(7 * sum(
-                    shape_of(v)[1] for v in cc.x if staged_bilinear(v) is not None), c1x))
+            if cc is not None and any(staged_bilinear(v) is not None for v in cc.x):
+                from compiler.conversions.cann_to_kernel.resize import BILINEAR_PLANE_TILES
+
+                # a bilinear source's plane at a time: its live tiles, in window-sized buffers
+                ub_win = max(ub_win, ceil_div(BILINEAR_PLANE_TILES, c1x))
         try:
             t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
                             ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap,

@@ -83,7 +83,7 @@ class ResizeToVectorBody(ChipPattern):
                                                 corner=k, **geo) for k in range(4))
                     wy, wx = (body.load(x, [ti], "resize_weights", [tile, 1], f32, "UB", axis=a,
                                         **geo) for a in (0, 1))
-                    v = bilinear(body, (tl, tr, bl, br), wy, wx, [tile, lanes], ye)
+                    v = bilinear(body, (tl, tr, bl, br).__getitem__, wy, wx, [tile, lanes], ye)
                 body.store(v, body.args[-1], [ti], "rows")
         new = kernel_op(kernel.VectorKernelOp, kind, [op.x], yt, body.region(), t.block_dim, f,
                         t.buffers, op)
@@ -93,14 +93,15 @@ class ResizeToVectorBody(ChipPattern):
             rewriter.erase(size)  # the output size is the result type's (static) H, W
 
 
-def bilinear(body: Body, corners, wy, wx, shape, et):
+def bilinear(body: Body, corner, wy, wx, shape, et):
     """top = tl + (tr - tl) * wx, bottom = bl + (br - bl) * wx, top + (bottom - top) * wy on the
-    vector unit (TensorFlow's order): 3 Sub, 3 Mul, 3 Add on tiles of `shape`."""
+    vector unit (TensorFlow's order): 3 Sub, 3 Mul, 3 Add on tiles of `shape`; corner(k) gives
+    corner k's tile (0..3: tl, tr, bl, br), asked for as the lerp needs it."""
     def lerp(a, b, w):
         d = body.vec("Sub", [b, a], shape, et)
         return body.vec("Add", [a, body.vec("Mul", [d, w], shape, et)], shape, et)
-    tl, tr, bl, br = corners
-    return lerp(lerp(tl, tr, wx), lerp(bl, br, wx), wy)
+    top = lerp(corner(0), corner(1), wx)
+    return lerp(top, lerp(corner(2), corner(3), wx), wy)
 
 
 def bilinear_params(op: cann.ResizeBilinearV2Op) -> dict:
@@ -109,14 +110,26 @@ def bilinear_params(op: cann.ResizeBilinearV2Op) -> dict:
             "half_pixel_centers": int(op.half_pixel_centers.value.data)}
 
 
-def emit_bilinear_window(body: Body, x, g, mi, shape, et, win: dict):
+#: live UB tiles of one plane while emit_bilinear_window lerps it (top, the two bottom corners,
+#: their difference: the corners are loaded as the lerp needs them)
+BILINEAR_PLANE_TILES = 4
+
+
+def emit_bilinear_window(body: Body, x, g, mi, shape, et, win: dict) -> list:
     """The window tile `shape` (C1, rows, W, C0) of view fmap of a bilinear resize of x (win:
-    fmap's params with in_hw = the resized H, W, and the resize params), computed in UB: the
-    four corner windows GM -> UB (view fmap, resize_corner k), the two lerp weights (view
-    fmap_resize_weights) and the lerp (`bilinear`: 9 vector ops on the window tile)."""
+    fmap's params with in_hw = the resized H, W, and the resize params), as its C1 planes in
+    L1: each plane computed in UB from its four corner windows (view fmap, resize_corner k,
+    c1_range [c, 1]) and the two lerp weights (view fmap_resize_weights, once), by `bilinear`
+    (9 vector ops on the plane), and moved UB -> L1."""
     rows, w = shape[1], shape[2]
-    corners = [body.load(x, [g, mi], "fmap", shape, et, "UB", **dict(win, resize_corner=k))
-               for k in range(4)]
+    pshape = [1, *shape[1:]]
     wy = body.load(x, [g, mi], "fmap_resize_weights", [1, rows, 1, 1], f32, "UB", axis=0, **win)
     wx = body.load(x, [g, mi], "fmap_resize_weights", [1, 1, w, 1], f32, "UB", axis=1, **win)
-    return bilinear(body, corners, wy, wx, shape, et)
+    planes = []
+    for c in range(shape[0]):
+        def corner(k, c=c):
+            return body.load(x, [g, mi], "fmap", pshape, et, "UB",
+                             **dict(win, resize_corner=k, c1_range=[c, 1]))
+        p = bilinear(body, corner, wy, wx, pshape, et)
+        planes.append(body.load(p, [], "copy", pshape, et, "L1"))
+    return planes

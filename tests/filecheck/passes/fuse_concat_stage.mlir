@@ -8,8 +8,9 @@
 //   conv: both marked prologue; the conv's window of x's rows is one fmap load per source
 //   (the upsample's input with upsample = [2, 2], phase -1: each pixel repeated), joined in L1;
 //   no BroadcastToD, no ConcatV2D kernel;
-// - a bilinear resize into such a concat: its planes of the window are computed in UB (four
-//   corner windows, the two lerp weights, 3 Sub / 3 Mul / 3 Add) and moved UB -> L1;
+// - a bilinear resize into such a concat: its planes of the window are computed in UB, a plane
+//   at a time (the two lerp weights once; per plane its four corner windows, loaded as the lerp
+//   needs them, 3 Sub / 3 Mul / 3 Add), and moved UB -> L1;
 // - a zero insertion (PadD of the unit axes, a Conv2DTranspose's input) read by a conv: its
 //   pixel at phase (0, 0) of each 2x2 block;
 // - a concat also returned by the function stays a kernel.
@@ -40,24 +41,26 @@
 // KERNEL-LABEL: func.func @bilinear
 // KERNEL-NOT:     kind = "ResizeBilinearV2"
 // KERNEL:         kernel.cube {{.*}}kind = "Conv2D", {{.*}}fmapRows
-// KERNEL:           %[[TL:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 0 : i64}} : {{.*}} -> memref<2x[[R:[0-9]+]]x8x16xf32, #kernel.space<UB>>
-// KERNEL-NEXT:      %[[TR:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 1 : i64}}
-// KERNEL-NEXT:      %[[BL:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 2 : i64}}
-// KERNEL-NEXT:      %[[BR:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 3 : i64}}
-// KERNEL-NEXT:      %[[WY:[0-9]+]] = kernel.load {{.*}}view = "fmap_resize_weights", params = {axis = 0 : i64, {{.*}} -> memref<1x[[R]]x1x1xf32, #kernel.space<UB>>
+// KERNEL:           %[[WY:[0-9]+]] = kernel.load {{.*}}view = "fmap_resize_weights", params = {axis = 0 : i64, {{.*}} -> memref<1x[[R:[0-9]+]]x1x1xf32, #kernel.space<UB>>
 // KERNEL-NEXT:      %[[WX:[0-9]+]] = kernel.load {{.*}}view = "fmap_resize_weights", params = {axis = 1 : i64, {{.*}} -> memref<1x1x8x1xf32, #kernel.space<UB>>
+// KERNEL-NEXT:      %[[TL:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 0 : i64, c1_range = array<i64: 0, 1>}} : {{.*}} -> memref<1x[[R]]x8x16xf32, #kernel.space<UB>>
+// KERNEL-NEXT:      %[[TR:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 1 : i64, c1_range = array<i64: 0, 1>}}
 // KERNEL-NEXT:      %[[D0:[0-9]+]] = kernel.vec %[[TR]], %[[TL]] {fn = "Sub"
 // KERNEL-NEXT:      %[[M0:[0-9]+]] = kernel.vec %[[D0]], %[[WX]] {fn = "Mul"
 // KERNEL-NEXT:      %[[TOP:[0-9]+]] = kernel.vec %[[TL]], %[[M0]] {fn = "Add"
+// KERNEL-NEXT:      %[[BL:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 2 : i64, c1_range = array<i64: 0, 1>}}
+// KERNEL-NEXT:      %[[BR:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 3 : i64, c1_range = array<i64: 0, 1>}}
 // KERNEL-NEXT:      %[[D1:[0-9]+]] = kernel.vec %[[BR]], %[[BL]] {fn = "Sub"
 // KERNEL-NEXT:      %[[M1:[0-9]+]] = kernel.vec %[[D1]], %[[WX]] {fn = "Mul"
 // KERNEL-NEXT:      %[[BOT:[0-9]+]] = kernel.vec %[[BL]], %[[M1]] {fn = "Add"
 // KERNEL-NEXT:      %[[D2:[0-9]+]] = kernel.vec %[[BOT]], %[[TOP]] {fn = "Sub"
 // KERNEL-NEXT:      %[[M2:[0-9]+]] = kernel.vec %[[D2]], %[[WY]] {fn = "Mul"
 // KERNEL-NEXT:      %[[Y:[0-9]+]] = kernel.vec %[[TOP]], %[[M2]] {fn = "Add"
-// KERNEL-NEXT:      %[[P:[0-9]+]] = kernel.load %[[Y]][] {view = "copy", {{.*}} -> memref<2x[[R]]x8x16xf32, #kernel.space<L1>>
+// KERNEL-NEXT:      %[[P0:[0-9]+]] = kernel.load %[[Y]][] {view = "copy", {{.*}} -> memref<1x[[R]]x8x16xf32, #kernel.space<L1>>
+// KERNEL-NEXT:      kernel.load {{.*}}view = "fmap", {{.*}}resize_corner = 0 : i64, c1_range = array<i64: 1, 1>}}
+// KERNEL:           %[[P1:[0-9]+]] = kernel.load %{{[0-9]+}}[] {view = "copy", {{.*}} -> memref<1x[[R]]x8x16xf32, #kernel.space<L1>>
 // KERNEL-NEXT:      %[[S:[0-9]+]] = kernel.load {{.*}}view = "fmap", {{.*}} -> memref<1x[[R]]x8x16xf32, #kernel.space<L1>>
-// KERNEL-NEXT:      kernel.join %[[P]], %[[S]] : {{.*}} -> memref<3x[[R]]x8x16xf32, #kernel.space<L1>>
+// KERNEL-NEXT:      kernel.join %[[P0]], %[[P1]], %[[S]] : {{.*}} -> memref<3x[[R]]x8x16xf32, #kernel.space<L1>>
 // KERNEL-NOT:     kind = "ConcatV2D"
 // KERNEL:         func.return
 
