@@ -13,6 +13,8 @@ Every op counts once per turn of the loops around it:
                      `numerics.activate` computes them).  Element bytes: the first operand's (an
                      elementwise Cast f16->f32 is the measured f16 fit), the result's without one.
   kernel.accumulate  like its fn: Add, Max (Maximum), Min (Minimum), Mul, on the accumulator tile
+  kernel.join        nothing (the parts' loads wrote them at their offsets of one buffer: a conv's
+                     window from a staged concat's sources, compiler/transforms/fusion/concat_stage.py)
   kernel.sync_all    nothing (the all-core barrier between two kernel.cores phases, whose busiest
                      cores' work adds up; the reference gives no figure for the barrier itself)
   kernel.store       MTE3 bytes (UB -> GM, 64 B/cycle per core: reference section 6)

@@ -18,10 +18,14 @@ Cost: each source's rows move GM -> L1 once per M block, the bytes of the planes
 window the conv would have loaded from the concat's buffer (cube_core_cycles' GM -> L1 term of
 compiler/target/tiling.py).  The sources are read where their producers wrote them, so the
 bytes the concat's producers store are the same and the conv's HBM bytes are its operands'.
-Assumption: a DMA writes its planes at any offset of the L1 buffer (a destination address), so
-the join itself moves nothing; cann-facts.md gives no separate figure for it.  A nearest
-source's replicated placement is charged as the L1 bytes of its planes (the window's), its HBM
-bytes as the unreplicated source's (the kernel's operand).  A bilinear source costs, in the
+GM -> L1 moves 32 bytes per cycle per core (cann-facts.md section 6).  Assumption: each source's
+DMA writes its planes at their offset of the one L1 buffer (a destination address: Ascend C
+DataCopy into a LocalTensor at an offset, DataCopyParams blockCount / blockLen / srcStride /
+dstStride in 32-byte blocks, asc-devkit include/basic_api/kernel_struct_data_copy.h), so the join
+itself moves nothing; cann-facts.md gives no separate figure for it.  A nearest source's
+replicated placement (each C0 pixel, one 32-byte multiple, written a x b times by strided
+bursts: dstStride skips the other copies) is charged as the L1 bytes of its planes (the
+window's), its HBM bytes as the unreplicated source's (the kernel's operand).  A bilinear source costs, in the
 cost walk (compiler/target/kernel_cost_walk.py), its 9 vector ops on its planes of the window
 per M block and the UB -> L1 move of those planes (an assumed path and rate, dialects/kernel.py
 LOAD_PATHS); its four corner windows GM -> UB are HBM bytes only (the reference gives no

@@ -11,6 +11,7 @@
 // - a bilinear resize into such a concat: its planes of the window are computed in UB, a plane
 //   at a time (the two lerp weights once; per plane its four corner windows, loaded as the lerp
 //   needs them, 3 Sub / 3 Mul / 3 Add), and moved UB -> L1;
+// - a nearest upsample read by a conv directly: one fmap load of its input, no join;
 // - a zero insertion (PadD of the unit axes, a Conv2DTranspose's input) read by a conv: its
 //   pixel at phase (0, 0) of each 2x2 block;
 // - a concat also returned by the function stays a kernel.
@@ -25,6 +26,8 @@
 // CHECK-LABEL: func.func @shared
 // CHECK-NOT:     prologue
 // CHECK:         func.return
+// CHECK-LABEL: func.func @nearest_direct
+// CHECK:         cann.BroadcastToD {{.*}}prologue
 
 // KERNEL-LABEL: func.func @nearest
 // KERNEL-NOT:     kind = "BroadcastToD"
@@ -76,6 +79,15 @@
 // KERNEL:         kind = "ConcatV2D"
 // KERNEL-NOT:     kernel.join
 // KERNEL:         func.return
+// KERNEL-LABEL: func.func @nearest_direct
+// KERNEL-NOT:     kind = "BroadcastToD"
+// KERNEL:         kernel.cube {{.*}}kind = "Conv2D"
+// KERNEL:         kernel.cube {{.*}}kind = "Conv2D"
+// KERNEL:           kernel.load {{.*}}view = "fmap", {{.*}}upsample = array<i64: 2, 2>, upsample_phase = array<i64: -1, -1>, in_hw = array<i64: 8, 8>}} : memref<1x1x4x4x16xf32, #kernel.space<GM>>
+// KERNEL-NOT:       kernel.join
+// KERNEL-NOT:     kind = "BroadcastToD"
+// KERNEL:         func.return
+
 func.func @nearest(%i: tensor<1x4x4x16xf32>, %s: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
   %w = cann.Const dense<0.125> : tensor<3x3x32x16xf32>
   %v = cann.Const dense<0.5> : tensor<1x1x16x16xf32>
@@ -110,4 +122,14 @@ func.func @shared(%a: tensor<1x8x8x16xf32>, %s: tensor<1x8x8x16xf32>) -> (tensor
   %c = cann.ConcatV2D %a, %s {concat_dim = 3 : i64, N = 2 : i64} : (tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>) -> tensor<1x8x8x32xf32>
   %y = cann.Conv2D %c, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x8x8x32xf32>, tensor<3x3x32x16xf32>) -> tensor<1x8x8x16xf32>
   func.return %c, %y : tensor<1x8x8x32xf32>, tensor<1x8x8x16xf32>
+}
+func.func @nearest_direct(%i: tensor<1x4x4x16xf32>) -> tensor<1x8x8x16xf32> {
+  %w = cann.Const dense<0.125> : tensor<3x3x16x16xf32>
+  %v = cann.Const dense<0.5> : tensor<1x1x16x16xf32>
+  %x = cann.Conv2D %i, %v {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x4x4x16xf32>, tensor<1x1x16x16xf32>) -> tensor<1x4x4x16xf32>
+  %r = cann.Reshape %x {shape = array<i64: 1, 4, 1, 4, 1, 16>} : (tensor<1x4x4x16xf32>) -> tensor<1x4x1x4x1x16xf32>
+  %b = cann.BroadcastToD %r {shape = array<i64: 1, 4, 2, 4, 2, 16>} : (tensor<1x4x1x4x1x16xf32>) -> tensor<1x4x2x4x2x16xf32>
+  %u = cann.Reshape %b {shape = array<i64: 1, 8, 8, 16>} : (tensor<1x4x2x4x2x16xf32>) -> tensor<1x8x8x16xf32>
+  %y = cann.Conv2D %u, %w {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC"} : (tensor<1x8x8x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x8x8x16xf32>
+  func.return %y : tensor<1x8x8x16xf32>
 }
