@@ -1221,6 +1221,42 @@ def _gather_nd(node: TfNode, b: Builder) -> Sequence[SSAValue]:
                      axis=IntegerAttr(0, i64))]
 
 
+def _gather_v2(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """GatherV2 is GatherV2D; with batch_dims k > 0 (tf.gather(batch_dims=k), take_along_axis)
+    params [B.., M.., A, R..] (B: the k batch axes, A at `axis`) and indices [B.., I..] give
+    out [B.., M.., I.., R..]: the indices broadcast over M, offset by their flat batch row
+    times A (an Add of a constant), and one GatherV2D on axis 0 of params reshaped to
+    [B*M*A, R..], reshaped back."""
+    axis = node.const_ints(2, "axis")
+    if len(axis) != 1:
+        raise LegalizationError("input 2 (axis) must be a scalar")
+    ps = _static_shape(node, 0, "params")
+    ax = axis[0] + len(ps) if axis[0] < 0 else axis[0]
+    idx = node.operand(1)
+    ish = _static_shape(node, 1, "indices")
+    k = node.int("batch_dims", 0)
+    k = k + len(ish) if k < 0 else k
+    if k == 0:
+        return [b.create(cann.GatherV2DOp, [node.operand(0), idx], node.result_type(),
+                         axis=IntegerAttr(axis[0], i64))]
+    if not k <= ax < len(ps) or k > len(ish) or ps[:k] != ish[:k]:
+        raise LegalizationError(f"batch_dims {k} and axis {ax} do not fit params {ps} and "
+                                f"indices {ish}")
+    mid, inner = ps[k:ax], ish[k:]
+    if elem_of(idx) != i32:
+        idx = b.create(cann.CastOp, [idx], TensorType(i32, ish), dst_type=i32)
+    full = ps[:ax] + inner
+    idx = broadcast_to(b, b.reshape(idx, ps[:k] + [1] * len(mid) + inner), full)
+    rows = int(np.prod(ps[:ax]))
+    base = (np.arange(rows, dtype=np.int32) * ps[ax]).reshape([rows] + [1] * len(inner))
+    flat = b.create(cann.AddOp, [b.reshape(idx, [rows] + inner), b.const(base)],
+                    TensorType(i32, [rows] + inner))
+    x = b.reshape(node.operand(0), [rows * ps[ax]] + ps[ax + 1:])
+    y = b.create(cann.GatherV2DOp, [x, flat], TensorType(elem_of(x), [rows] + inner + ps[ax + 1:]),
+                 axis=IntegerAttr(0, i64))
+    return [b.reshape(y, full + ps[ax + 1:])]
+
+
 def _block_nhwc(node: TfNode) -> tuple[list[int], int]:
     """DepthToSpace / SpaceToDepth's static NHWC input shape and block size."""
     fmt = node.str("data_format", "NHWC")
@@ -1710,8 +1746,8 @@ RULES: list[Rule] = [
          note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
     Rule("SpaceToDepth", "TransposeD", _space_to_depth,
          note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
-    Rule("GatherV2", "GatherV2D", one_to_one(cann.GatherV2DOp, (0, 1), {
-        "axis": const_int(2, "axis")})),
+    Rule("GatherV2", "GatherV2D", _gather_v2,
+         note="batch_dims > 0: Add of the flat batch offsets + GatherV2D on axis 0 + Reshape"),
     Rule("GatherNd", "GatherV2D", _gather_nd,
          note="decomposed: Reshape + GatherV2D at dot(indices, strides) (Mul + ReduceSumD)"),
     Rule("StridedSlice", "StridedSliceD", _strided_slice),
