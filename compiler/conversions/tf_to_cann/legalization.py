@@ -1477,12 +1477,38 @@ def _reverse(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     shape = list(shape_of(x))
     axes = sorted({a % len(shape) for a in node.const_ints(1, "axis")}) if shape else []
     for a in axes:
-        if shape[a] < 0:
-            raise LegalizationError(f"axis {a} has a dynamic size")
-        if shape[a] > 1:
-            x = b.create(cann.GatherV2DOp, [x, b.const(np.arange(shape[a] - 1, -1, -1,
-                                                                  dtype=np.int32))],
-                         TensorType(elem_of(x), shape), axis=IntegerAttr(a, i64))
+        x = _gather_axis(b, x, a, lambda n: np.arange(n - 1, -1, -1))
+    return [x]
+
+
+def _gather_axis(b: Builder, x: SSAValue, a: int, order: Callable[[int], np.ndarray]) -> SSAValue:
+    """x with axis a reordered: one GatherV2D of the constant indices order(n) (none when they
+    are 0 .. n-1)."""
+    shape = list(shape_of(x))
+    if shape[a] < 0:
+        raise LegalizationError(f"axis {a} has a dynamic size")
+    idx = np.asarray(order(shape[a]), np.int32)
+    if (idx == np.arange(shape[a])).all():
+        return x
+    return b.create(cann.GatherV2DOp, [x, b.const(idx)], TensorType(elem_of(x), shape),
+                    axis=IntegerAttr(a, i64))
+
+
+def _roll(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Roll(x, shift, axis) of constant shifts and axes (Swin's cyclic window shift): per axis
+    (shifts on one axis add up) one GatherV2D of the indices (i - shift) mod n."""
+    x = node.operand(0)
+    rank = len(shape_of(x))
+    shifts, axes = node.const_ints(1, "shift"), node.const_ints(2, "axis")
+    if len(shifts) != len(axes):
+        raise LegalizationError(f"{len(shifts)} shifts for {len(axes)} axes")
+    total: dict[int, int] = {}
+    for s, a in zip(shifts, axes, strict=True):
+        if not -rank <= a < rank:
+            raise LegalizationError(f"axis {a} is out of range for rank {rank}")
+        total[a % rank] = total.get(a % rank, 0) + s
+    for a, s in sorted(total.items()):
+        x = _gather_axis(b, x, a, lambda n, s=s: (np.arange(n) - s) % n)
     return [x]
 
 
@@ -1764,6 +1790,7 @@ RULES: list[Rule] = [
     Rule("PartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
     Rule("StatefulPartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
     Rule("ReverseV2", "GatherV2D", _reverse, note="one GatherV2D of n-1..0 per axis"),
+    Rule("Roll", "GatherV2D", _roll, note="one GatherV2D of (i - shift) mod n per axis"),
     # TensorLists are buffers (compiler/conversions/tf_to_cann/tensor_list_types.py types the handles first)
     *[Rule(t, cann_op, _row_in("tensor_list_types", t), dtype_operand=k, note=note)  # k: the element's
       for t, cann_op, k, note in (                                     # dtype, or the result's
