@@ -26,6 +26,7 @@ cannot take; the engine reports every such node in one error.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -1508,8 +1509,12 @@ def _roll(node: TfNode, b: Builder) -> Sequence[SSAValue]:
             raise LegalizationError(f"axis {a} is out of range for rank {rank}")
         total[a % rank] = total.get(a % rank, 0) + s
     for a, s in sorted(total.items()):
-        x = _gather_axis(b, x, a, lambda n, s=s: (np.arange(n) - s) % n)
+        x = _gather_axis(b, x, a, functools.partial(_rolled, s))
     return [x]
+
+
+def _rolled(shift: int, n: int) -> np.ndarray:
+    return (np.arange(n) - shift) % n
 
 
 def _row_in(module: str, tf_type: str) -> BuildFn:
