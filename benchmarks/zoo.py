@@ -1,7 +1,10 @@
 """The model zoo (tests/model_zoo/zoo.py) against TensorFlow's Grappler: one row per model.
 
     python benchmarks/zoo.py [--models ResNet50,UNet,...] [--json out.json] [--zoo /tmp/zoo]
-                             [--soc Ascend910B3]
+                             [--soc Ascend910B3] [--holdout]
+
+--holdout measures the hold-out set instead (tests/model_zoo/holdout.py `HOLDOUT`: architectures
+the zoo does not have, built and cached the same way).
 
 Per model (frozen GraphDef built and cached on first use, `CANN_MODEL_ZOO` or --zoo):
   kernels    ours: cann ops that launch a kernel after the pipeline up to `fuse`
@@ -54,8 +57,9 @@ def _count(module, name: str) -> int:
     return sum(1 for op in module.walk() if op.name == name)
 
 
-def measure(name: str, zoo: str, soc: str) -> dict:
-    """One row; on failure `stage` and `error` say where and why, the rest stays None."""
+def measure(name: str, zoo: str, soc: str, registry: dict | None = None) -> dict:
+    """One row; on failure `stage` and `error` say where and why, the rest stays None.
+    `registry`: the models' dict (default the zoo's `ZOO`; the hold-out set's `HOLDOUT`)."""
     from compiler.frontend.importers.graphdef import import_graphdef_file
     from compiler.frontend.tf_loader import read_graphdef_file
     from compiler.ir.ir_io import make_context
@@ -65,7 +69,8 @@ def measure(name: str, zoo: str, soc: str) -> dict:
     from tests.model_zoo.zoo import ZOO, frozen_graphdef, sample_inputs
     from tools.driver.pipelines import LEVELS, run_passes
 
-    row: dict = {"model": name, "family": ZOO[name].family, "stage": None, "error": None}
+    models = registry or ZOO
+    row: dict = {"model": name, "family": models[name].family, "stage": None, "error": None}
     for k in ("kernels", "grappler_kernels", "transdata", "alone", "left_alone", "launches",
               "arena_mib", "arena_live", "latency_us", "grappler_latency_us", "compile_s",
               "grappler_s", "max_abs", "ok"):
@@ -77,7 +82,7 @@ def measure(name: str, zoo: str, soc: str) -> dict:
 
     try:
         t0 = time.perf_counter()
-        path = frozen_graphdef(name, zoo)
+        path = frozen_graphdef(name, zoo, registry=registry)
         row["build_s"] = time.perf_counter() - t0
         gd = read_graphdef_file(path)
     except Exception as e:  # noqa: BLE001
@@ -142,7 +147,7 @@ def measure(name: str, zoo: str, soc: str) -> dict:
             from tools.driver.runner import compare, run_graphdef
 
             om = load_offline_model(om_path).module
-            inputs = sample_inputs(name, graph_path=path)
+            inputs = sample_inputs(name, graph_path=path, registry=registry)
             ours = run_planned(om, inputs)
             ref = run_graphdef(path, inputs, list(ours))
             results = compare(ours, ref, ATOL, RTOL)
@@ -198,16 +203,22 @@ def main(argv=None) -> int:
     from tests.model_zoo.zoo import ZOO, default_cache_dir
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", default=",".join(ZOO), help="comma-separated (default: all)")
+    ap.add_argument("--models", default=None, help="comma-separated (default: all)")
     ap.add_argument("--json", default=None, metavar="FILE", help="also write the rows as JSON")
     ap.add_argument("--zoo", default=None, help="cache of built models (default: $CANN_MODEL_ZOO)")
     ap.add_argument("--soc", default="Ascend910B3")
+    ap.add_argument("--holdout", action="store_true",
+                    help="the hold-out set (tests/model_zoo/holdout.py) instead of the zoo")
     args = ap.parse_args(argv)
-    names = [m for m in args.models.split(",") if m]
-    unknown = [m for m in names if m not in ZOO]
+    registry = None
+    if args.holdout:
+        from tests.model_zoo.holdout import HOLDOUT as registry
+    models = registry or ZOO
+    names = [m for m in (args.models or ",".join(models)).split(",") if m]
+    unknown = [m for m in names if m not in models]
     if unknown:
-        print(f"zoo.py: error: unknown model {unknown[0]}; the zoo has {', '.join(ZOO)}",
-              file=sys.stderr)
+        print(f"zoo.py: error: unknown model {unknown[0]}; the {'hold-out set' if registry else 'zoo'}"
+              f" has {', '.join(models)}", file=sys.stderr)
         return 1
     from compiler.frontend.tf_loader import tensorflow
 
@@ -215,12 +226,13 @@ def main(argv=None) -> int:
     zoo = args.zoo or default_cache_dir()
     rows = []
     for name in names:
-        row = measure(name, zoo, args.soc)
+        row = measure(name, zoo, args.soc, registry)
         rows.append(row)
         print(f"# {name}: {row['stage'] and 'FAIL at ' + row['stage'] or 'done'}", file=sys.stderr,
               flush=True)
         gc.collect()
-    print(f"model zoo on {args.soc} (benchmarks/zoo.py)")
+    print(f"model {'hold-out set' if registry else 'zoo'} on {args.soc} (benchmarks/zoo.py"
+          f"{' --holdout' if registry else ''})")
     print(table(rows))
     if args.json:
         with open(args.json, "w") as f:

@@ -913,8 +913,9 @@ class _Groups:
     """Tensors sharing one buffer (union-find with offsets): the planner's alias requests.
     A group is one root tensor (alias None) and members at a byte offset within it."""
 
-    def __init__(self, c: Collected):
+    def __init__(self, c: Collected, alignment: int = ALIGNMENT):
         self.c = c
+        self.alignment = alignment  # the plan's: the root is placed on it
         self.root = list(range(len(c.reqs)))
         self.rel = [0] * len(c.reqs)
         self.members = {i: [i] for i in range(len(c.reqs))}
@@ -948,8 +949,9 @@ class _Groups:
         return False
 
     def _sound(self, g: int) -> bool:
-        """The group's members checked against each other (offsets relative to its root) by
-        the same rules as the final plan."""
+        """The group's members checked against each other (offsets relative to its root, which
+        the plan puts on `alignment`) by the same rules as the final plan: a member that is no
+        slab (a concat's buffer meeting a wide conv's output on a piece) stays on the grid."""
         members = sorted(self.members[g])  # keeps each pair's order (the sign of d)
         pos = {t: n for n, t in enumerate(members)}
         reqs = [self.c.reqs[t] for t in members]
@@ -960,10 +962,11 @@ class _Groups:
                 if key[0] in pos and key[1] in pos:
                     allowed[(pos[key[0]], pos[key[1]])] = self.c.allowed[key]
         arena = max(o + r.size for o, r in zip(offsets, reqs))
-        return not check_plan(reqs, offsets, arena, SLAB_ALIGN, allowed)
+        return not check_plan(reqs, offsets, arena, self.alignment, allowed)
 
 
-def choose_aliases(c: Collected, inplace: bool = True, concat: bool = True) -> None:
+def choose_aliases(c: Collected, inplace: bool = True, concat: bool = True,
+                   alignment: int = ALIGNMENT) -> None:
     """Turn the legal overlaps into alias requests, as groups of tensors sharing one buffer.
 
     Concats first, in program order: each input slab joins its concat's buffer, so a concat of
@@ -975,7 +978,7 @@ def choose_aliases(c: Collected, inplace: bool = True, concat: bool = True) -> N
     live is refused)."""
     for r in c.reqs:
         r.alias, r.alias_kind = None, ""
-    groups = _Groups(c)
+    groups = _Groups(c, alignment)
     if concat:
         for k in sorted(c.concat_slabs):
             out_idx = c.result_tensor[(k, 0)]
@@ -1033,7 +1036,7 @@ def plan_function(fn: func.FuncOp, alignment: int = ALIGNMENT, inplace: bool = T
                   concat: bool = True, verify: bool = True) -> Plan:
     """Plan @fn and record the plan on it and its launches."""
     c = collect(fn, inplace, concat)
-    choose_aliases(c, inplace, concat)
+    choose_aliases(c, inplace, concat, alignment)
     plan = plan_tensors(c.reqs, alignment)
     if verify:
         problems = check_plan(c.reqs, plan.offsets, plan.arena, alignment, c.allowed)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -527,16 +528,18 @@ def freeze(model, seed: int = 0, inputs: tuple[Input, ...] = ()):
     return frozen.graph.as_graph_def()
 
 
-def sample_inputs(name: str, seed: int = 0, graph_path: str | None = None) -> dict[str, np.ndarray]:
-    """Inputs of zoo model `name` that mean something: floats N(0, 1) (as cann-run draws them),
-    ids in their table's range, padding masks of 1s then 0s.  Shapes and dtypes of a model
-    without an explicit signature are read from its frozen graph's placeholders."""
+def sample_inputs(name: str, seed: int = 0, graph_path: str | None = None,
+                  registry: dict[str, ZooModel] | None = None) -> dict[str, np.ndarray]:
+    """Inputs of zoo model `name` (of `registry`, default `ZOO`) that mean something: floats
+    N(0, 1) (as cann-run draws them), ids in their table's range, padding masks of 1s then 0s.
+    Shapes and dtypes of a model without an explicit signature are read from its frozen graph's
+    placeholders."""
     rng = np.random.default_rng(seed)
-    signature = ZOO[name].inputs
+    signature = (registry or ZOO)[name].inputs
     if not signature:
         from compiler.frontend.tf_loader import read_graphdef_file
 
-        gd = read_graphdef_file(graph_path or frozen_graphdef(name))
+        gd = read_graphdef_file(graph_path or frozen_graphdef(name, registry=registry))
         tf = tensorflow()
         signature = tuple(
             Input(n.name, tuple(d.size for d in n.attr["shape"].shape.dim),
@@ -562,12 +565,14 @@ def default_cache_dir() -> str:
     return os.environ.get("CANN_MODEL_ZOO") or os.path.join(tempfile.gettempdir(), "cann-mlir-zoo")
 
 
-def _recipe_digest() -> str:
-    """Changes whenever this file or the TensorFlow, Keras or keras-hub version changes: a stale
-    graph is never reused."""
+def _recipe_digest(recipe: str | None = None) -> str:
+    """Changes whenever this file, the registry's module `recipe` or the TensorFlow, Keras or
+    keras-hub version changes: a stale graph is never reused."""
     from importlib import metadata
 
     h = hashlib.sha256(open(__file__, "rb").read())
+    if recipe:
+        h.update(open(recipe, "rb").read())
     h.update(tensorflow().__version__.encode())
     for dist in ("keras", "keras-hub"):
         try:
@@ -577,13 +582,18 @@ def _recipe_digest() -> str:
     return h.hexdigest()[:12]
 
 
-def frozen_graphdef(name: str, cache_dir: str | None = None) -> str:
-    """Path of `name`'s frozen GraphDef under cache_dir, building it on first use."""
+def frozen_graphdef(name: str, cache_dir: str | None = None,
+                    registry: dict[str, ZooModel] | None = None) -> str:
+    """Path of `name`'s frozen GraphDef under cache_dir, building it on first use.  `registry`
+    (default `ZOO`) is a dict of `ZooModel`s of another module (tests/model_zoo/holdout.py):
+    its graphs are keyed by that module's source too."""
     cache_dir = cache_dir or default_cache_dir()
-    path = os.path.join(cache_dir, f"{name}-{_recipe_digest()}.pb")
+    models = registry or ZOO
+    recipe = None if registry is None else sys.modules[next(iter(models.values())).build.__module__].__file__
+    path = os.path.join(cache_dir, f"{name}-{_recipe_digest(recipe)}.pb")
     if not os.path.exists(path):
         os.makedirs(cache_dir, exist_ok=True)
-        graph_def = freeze(ZOO[name].build(), inputs=ZOO[name].inputs)
+        graph_def = freeze(models[name].build(), inputs=models[name].inputs)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
             f.write(graph_def.SerializeToString())

@@ -86,3 +86,27 @@ def test_dense_output_stores_nd_from_the_cube_kernel(tmp_path, capsys):
     k = tensorflow().keras
     inp = k.Input((37,), batch_size=1)
     _check(tmp_path, capsys, k.Model(inp, k.layers.Dense(19)(inp)), "MatMulV2")
+
+
+def test_dense_squeeze_excite_gate_stores_nd_through_its_reshape_view(tmp_path, capsys):
+    """SE-ResNeXt's gate (hold-out set): GAP(keepdims) -> Dense ReLU -> Dense sigmoid on
+    [1, 1, 1, C] is a matmul on FRACTAL_NZ [1, C] viewed as [1, 1, 1, C]; the TransData to ND
+    the residual add's kernel reading the gate needs folds through that view into the matmul's
+    stores."""
+    from xdsl.ir import OpResult
+
+    from dialects import kernel
+    from tests.model_zoo.zoo import tensorflow
+
+    k = tensorflow().keras
+    inp = k.Input((8, 8, 32), batch_size=1)
+    y = k.layers.Conv2D(32, 3, padding="same", activation="relu")(inp)
+    g = k.layers.GlobalAveragePooling2D(keepdims=True)(y)
+    g = k.layers.Dense(8, activation="relu")(g)
+    g = k.layers.Dense(32, activation="sigmoid")(g)
+    out = k.layers.ReLU()(k.layers.Add()([inp, k.layers.Multiply()([y, g])]))
+    model = k.Model(inp, k.layers.Conv2D(16, 1)(out))
+    pb, om = _compile(tmp_path, capsys, model)
+    assert not [o for o in _kernels(om)
+                if isinstance(o, kernel.TransDataOp) and isinstance(o.src, OpResult)]
+    om_matches_tf(tmp_path, capsys, model, om, pb)

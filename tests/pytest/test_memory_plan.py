@@ -276,3 +276,20 @@ def test_checker_rejects_an_elided_concat_whose_input_is_elsewhere():
     b.attributes[mp.OFFSETS_ATTR] = mp._i64s([_offset(fn, "c") + 1024])
     problems = mp.check_function(fn)
     assert any("mem.elided" in p for p in problems)
+
+
+def test_a_concat_meeting_a_wide_output_on_an_unaligned_piece_stays_on_the_grid():
+    # the split's last piece (byte 64 of %w) is the concat's first slab: putting the concat's
+    # buffer there would start it off the 512-byte grid (InceptionV3's mixed0 at 75x75 made
+    # plan-memory fail its own check); the merge is refused and the concat copies that piece
+    module = _cann("""
+    %w = cann.Relu %arg0 : (tensor<1x24xf32>) -> tensor<1x24xf32> loc("w")
+    %p:2 = cann.SplitVD %w {size_splits = array<i64: 16, 8>, split_dim = 1 : i64, num_split = 2 : i64} : (tensor<1x24xf32>) -> (tensor<1x16xf32>, tensor<1x8xf32>) loc("split")
+    %b = cann.Sigmoid %p#0 : (tensor<1x16xf32>) -> tensor<1x16xf32> loc("b")
+    %c = cann.ConcatV2D %p#1, %b {concat_dim = 1 : i64, N = 2 : i64} : (tensor<1x8xf32>, tensor<1x16xf32>) -> tensor<1x24xf32> loc("c")
+    %y = cann.Neg %c : (tensor<1x24xf32>) -> tensor<1x24xf32> loc("y")
+    func.return %y : tensor<1x24xf32>""", "tensor<1x24xf32>", "tensor<1x24xf32>")
+    fn = main_func(module)
+    mp.plan_function(fn)
+    assert _offset(fn, "c") % 512 == 0 and _offset(fn, "b") == _offset(fn, "c") + 32
+    assert mp.check_function(fn) == []

@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FloatAttr,
     IntegerAttr,
+    TensorType,
     f32,
     f64,
     i64,
@@ -67,19 +68,28 @@ class FoldOriginTransData(RewritePattern):
     is the TransData's.  Same stored tiles, one launch and one GM round trip fewer.  A cube
     kernel's output tiles leave through UB as a vector kernel's do (fixpipe to UB, the epilogue
     there, then the store: compiler/conversions/cann_to_kernel/cube.py), so its stores fold the
-    same way."""
+    same way.  A FRACTAL_NZ view between them (a Reshape regrouping the batch dims: an SE gate's
+    Dense [1, C] read as [1, 1, 1, C]) is looked through: the producer stores its own origin
+    and an ND view of it gives the TransData's shape (the same row-major bytes)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: kernel.TransDataOp, rewriter: PatternRewriter):
-        k = op.src.owner
-        st, dt = op.src.type, op.dst.type
+        src, dt = op.src, op.dst.type
+        view = src.owner if isinstance(src.owner, kernel.ViewOp) and src.has_one_use() else None
+        fv = cann.format_of(src.type)
+        if view is not None:
+            src = view.x
+        k, st = src.owner, src.type
         f = cann.format_of(st)
         if not isinstance(k, (kernel.VectorKernelOp, kernel.CubeKernelOp)) or k.extra \
-                or not op.src.has_one_use() or f is None \
+                or not src.has_one_use() or f is None or fv is None \
                 or cann.format_of(dt) is not None or elem_of(st) != elem_of(dt) \
-                or f.origin_fmt is None or tuple(shape_of(dt)) != tuple(f.origin) \
+                or f.origin_fmt is None or fv.origin_fmt != f.origin_fmt \
+                or tuple(shape_of(dt)) != tuple(fv.origin) \
+                or int(np.prod(f.origin)) != int(np.prod(fv.origin)) \
                 or op.dst_format.data != f.origin_fmt:
             return
+        origin = dt if view is None else TensorType(elem_of(dt), list(f.origin))
         layout = (f.fmt.value, f.origin_fmt.value)
         if layout not in kernel.TO_ORIGIN_LAYOUTS:
             return
@@ -94,11 +104,16 @@ class FoldOriginTransData(RewritePattern):
             s.src_view = s.view
             s.src_format, s.dst_format = (cann.FormatNameAttr.of(x) for x in layout)
             s.view = kernel.StoreViewAttr.of("to_origin")
-        rewriter.replace_value_with_new_type(out, kernel.memref(list(shape_of(dt)), elem_of(dt), "GM"))
-        new = type(k)(operands=[list(k.inputs)], result_types=[dt, []],
+        rewriter.replace_value_with_new_type(out, kernel.memref(list(f.origin), elem_of(dt), "GM"))
+        new = type(k)(operands=[list(k.inputs)], result_types=[origin, []],
                                     properties=dict(k.properties), attributes=dict(k.attributes),
                                     regions=[k.detach_region(k.body)])
-        rewriter.replace(op, with_loc(new, k))
+        if view is None:
+            rewriter.replace(op, with_loc(new, k))
+        else:
+            nv = with_loc(kernel.ViewOp(operands=[new.results[0]], result_types=[dt]), view)
+            rewriter.replace(op, [with_loc(new, k), nv], [nv.y])
+            rewriter.erase(view)
         rewriter.erase(k)
 
 

@@ -26,6 +26,7 @@ cannot take; the engine reports every such node in one error.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -1221,6 +1222,42 @@ def _gather_nd(node: TfNode, b: Builder) -> Sequence[SSAValue]:
                      axis=IntegerAttr(0, i64))]
 
 
+def _gather_v2(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """GatherV2 is GatherV2D; with batch_dims k > 0 (tf.gather(batch_dims=k), take_along_axis)
+    params [B.., M.., A, R..] (B: the k batch axes, A at `axis`) and indices [B.., I..] give
+    out [B.., M.., I.., R..]: the indices broadcast over M, offset by their flat batch row
+    times A (an Add of a constant), and one GatherV2D on axis 0 of params reshaped to
+    [B*M*A, R..], reshaped back."""
+    axis = node.const_ints(2, "axis")
+    if len(axis) != 1:
+        raise LegalizationError("input 2 (axis) must be a scalar")
+    ps = _static_shape(node, 0, "params")
+    ax = axis[0] + len(ps) if axis[0] < 0 else axis[0]
+    idx = node.operand(1)
+    ish = _static_shape(node, 1, "indices")
+    k = node.int("batch_dims", 0)
+    k = k + len(ish) if k < 0 else k
+    if k == 0:
+        return [b.create(cann.GatherV2DOp, [node.operand(0), idx], node.result_type(),
+                         axis=IntegerAttr(axis[0], i64))]
+    if not k <= ax < len(ps) or k > len(ish) or ps[:k] != ish[:k]:
+        raise LegalizationError(f"batch_dims {k} and axis {ax} do not fit params {ps} and "
+                                f"indices {ish}")
+    mid, inner = ps[k:ax], ish[k:]
+    if elem_of(idx) != i32:
+        idx = b.create(cann.CastOp, [idx], TensorType(i32, ish), dst_type=i32)
+    full = ps[:ax] + inner
+    idx = broadcast_to(b, b.reshape(idx, ps[:k] + [1] * len(mid) + inner), full)
+    rows = int(np.prod(ps[:ax]))
+    base = (np.arange(rows, dtype=np.int32) * ps[ax]).reshape([rows] + [1] * len(inner))
+    flat = b.create(cann.AddOp, [b.reshape(idx, [rows] + inner), b.const(base)],
+                    TensorType(i32, [rows] + inner))
+    x = b.reshape(node.operand(0), [rows * ps[ax]] + ps[ax + 1:])
+    y = b.create(cann.GatherV2DOp, [x, flat], TensorType(elem_of(x), [rows] + inner + ps[ax + 1:]),
+                 axis=IntegerAttr(0, i64))
+    return [b.reshape(y, full + ps[ax + 1:])]
+
+
 def _block_nhwc(node: TfNode) -> tuple[list[int], int]:
     """DepthToSpace / SpaceToDepth's static NHWC input shape and block size."""
     fmt = node.str("data_format", "NHWC")
@@ -1441,13 +1478,43 @@ def _reverse(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     shape = list(shape_of(x))
     axes = sorted({a % len(shape) for a in node.const_ints(1, "axis")}) if shape else []
     for a in axes:
-        if shape[a] < 0:
-            raise LegalizationError(f"axis {a} has a dynamic size")
-        if shape[a] > 1:
-            x = b.create(cann.GatherV2DOp, [x, b.const(np.arange(shape[a] - 1, -1, -1,
-                                                                  dtype=np.int32))],
-                         TensorType(elem_of(x), shape), axis=IntegerAttr(a, i64))
+        x = _gather_axis(b, x, a, lambda n: np.arange(n - 1, -1, -1))
     return [x]
+
+
+def _gather_axis(b: Builder, x: SSAValue, a: int, order: Callable[[int], np.ndarray]) -> SSAValue:
+    """x with axis a reordered: one GatherV2D of the constant indices order(n) (none when they
+    are 0 .. n-1)."""
+    shape = list(shape_of(x))
+    if shape[a] < 0:
+        raise LegalizationError(f"axis {a} has a dynamic size")
+    idx = np.asarray(order(shape[a]), np.int32)
+    if (idx == np.arange(shape[a])).all():
+        return x
+    return b.create(cann.GatherV2DOp, [x, b.const(idx)], TensorType(elem_of(x), shape),
+                    axis=IntegerAttr(a, i64))
+
+
+def _roll(node: TfNode, b: Builder) -> Sequence[SSAValue]:
+    """Roll(x, shift, axis) of constant shifts and axes (Swin's cyclic window shift): per axis
+    (shifts on one axis add up) one GatherV2D of the indices (i - shift) mod n."""
+    x = node.operand(0)
+    rank = len(shape_of(x))
+    shifts, axes = node.const_ints(1, "shift"), node.const_ints(2, "axis")
+    if len(shifts) != len(axes):
+        raise LegalizationError(f"{len(shifts)} shifts for {len(axes)} axes")
+    total: dict[int, int] = {}
+    for s, a in zip(shifts, axes, strict=True):
+        if not -rank <= a < rank:
+            raise LegalizationError(f"axis {a} is out of range for rank {rank}")
+        total[a % rank] = total.get(a % rank, 0) + s
+    for a, s in sorted(total.items()):
+        x = _gather_axis(b, x, a, functools.partial(_rolled, s))
+    return [x]
+
+
+def _rolled(shift: int, n: int) -> np.ndarray:
+    return (np.arange(n) - shift) % n
 
 
 def _row_in(module: str, tf_type: str) -> BuildFn:
@@ -1710,8 +1777,8 @@ RULES: list[Rule] = [
          note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
     Rule("SpaceToDepth", "TransposeD", _space_to_depth,
          note="decomposed: Reshape + TransposeD + Reshape (NHWC)"),
-    Rule("GatherV2", "GatherV2D", one_to_one(cann.GatherV2DOp, (0, 1), {
-        "axis": const_int(2, "axis")})),
+    Rule("GatherV2", "GatherV2D", _gather_v2,
+         note="batch_dims > 0: Add of the flat batch offsets + GatherV2D on axis 0 + Reshape"),
     Rule("GatherNd", "GatherV2D", _gather_nd,
          note="decomposed: Reshape + GatherV2D at dot(indices, strides) (Mul + ReduceSumD)"),
     Rule("StridedSlice", "StridedSliceD", _strided_slice),
@@ -1728,6 +1795,7 @@ RULES: list[Rule] = [
     Rule("PartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
     Rule("StatefulPartitionedCall", "(inlined)", _inline_call, dtype_operand=None, inline=True),
     Rule("ReverseV2", "GatherV2D", _reverse, note="one GatherV2D of n-1..0 per axis"),
+    Rule("Roll", "GatherV2D", _roll, note="one GatherV2D of (i - shift) mod n per axis"),
     # TensorLists are buffers (compiler/conversions/tf_to_cann/tensor_list_types.py types the handles first)
     *[Rule(t, cann_op, _row_in("tensor_list_types", t), dtype_operand=k, note=note)  # k: the element's
       for t, cann_op, k, note in (                                     # dtype, or the result's
