@@ -306,7 +306,7 @@ def ndc1hwc0_to_ndhwc(x: np.ndarray, c: int) -> np.ndarray:
 # = 1), K = ceil(taps*4 / 16)*16 instead of taps*16 (FRACTAL_Z's C1 = 1 of C0 = 16), stored as
 # the 2-D ND [taps*4, Cout] matrix's FRACTAL_Z (nd2_to_fractal_z, C0 = 16: the cube's fractal).
 # The A tiles are then the img2col of the C0 = 4 x, whose columns (d, c1 = 0, h, w, c0 < 4)
-# are the same (tap, c) order (compiler/conversions/cann_to_kernel/c04.py).  The index map
+# are the same (tap, c) order (compiler/target/c04.py).  The index map
 # of FRACTAL_Z_C04 is an assumption: the reference names the format, not its layout.
 
 C04 = 4  # NC1HWC0_C04's C0
