@@ -14,7 +14,8 @@ lanes), i.e. any conv of C_in <= 4 with more than one tap.  `c04_conv` adds what
 conversion free: x is a row-major value (a graph input, or a reshape of one), whose TransData the
 conv's GM -> L1 DMA does on the way (compiler/conversions/cann_to_kernel/data_movement.py
 FoldInputTransData; dialects/kernel.py FROM_ORIGIN_LAYOUTS); any other x would need a TransData
-kernel of its own, a launch more.  Groups, depthwise and prologue convs keep NC1HWC0.
+kernel of its own, a launch more; the filter is a constant (packed at compile time).  Groups,
+depthwise and prologue convs keep NC1HWC0.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def c04_conv(op) -> bool:
     if "groups" in op.properties and op.groups.value.data != 1:
         return False
     xs, ws = shape_of(op.x), shape_of(op.filter)
-    if any(d < 0 for d in (*xs, *ws)) or cann.format_of(op.x.type) is not None:
+    if any(d < 0 for d in (*xs, *ws)) or cann.format_of(op.x.type) is not None \
+            or not isinstance(op.filter.owner, cann.ConstOp):  # packed at compile time
         return False
     taps = 1
     for d in ws[:-2]:
