@@ -798,7 +798,11 @@ TO_ORIGIN_LAYOUTS: tuple[tuple[str, str], ...] = (("FRACTAL_NZ", "ND"), ("NC1HWC
 #: and NHWC->C1HWNC0 ... if the lowest dimension is not aligned to 32 bytes it is padded with
 #: zeros in L1"; a 3-D conv's NDHWC input is its [N*D, H, W, C] view: compiler/conversions/
 #: tf_to_cann/conv3d.py).  NCHW -> NC1HWC0 is a transpose, which the DMA does not do.
-FROM_ORIGIN_LAYOUTS: tuple[tuple[str, str], ...] = (("ND", "FRACTAL_NZ"), ("NHWC", "NC1HWC0"))
+#: NHWC -> NC1HWC0_C04 (a small-C_in conv's x, compiler/target/c04.py): the
+#: same conversion with C0 = 4 lanes, written densely (an assumption: the documentation found
+#: pads the lowest dimension to 32 bytes; CANN names the C0 = 4 format, not its DMA).
+FROM_ORIGIN_LAYOUTS: tuple[tuple[str, str], ...] = (("ND", "FRACTAL_NZ"), ("NHWC", "NC1HWC0"),
+                                                     ("NHWC", "NC1HWC0_C04"))
 
 #: The closed sets of views (their meanings above): `view = "nz"` (dialects/common.py: closed sets).
 if TYPE_CHECKING:  # the members are made from the lists at run time: LoadView.<any view> is one

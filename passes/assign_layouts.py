@@ -8,7 +8,9 @@ then carry the choice out, applied to a fixed point:
   FoldReduceReshape       ReduceD over H, W then Reshape to [N, 1, 1, C] = the keep_dims
                           reduction (squeeze-excite), so the reduction writes NC1HWC0 directly
   LayoutConv              conv x -> NC1HWC0, filter -> FRACTAL_Z, y -> NC1HWC0, each via a
-                          TransData, with a TransData back to the origin format after y
+                          TransData, with a TransData back to the origin format after y (a
+                          small-C_in conv: x NC1HWC0_C04, filter FRACTAL_Z_C04,
+                          compiler/target/c04.py)
   LayoutPool / LayoutMatMul / LayoutSqueezeExciteGate / LayoutConvScaled
                           the other ops with one device format (NC1HWC0, FRACTAL_NZ)
   LayoutChosen            every other op the assignment moved off ND: its operands read in the
@@ -40,6 +42,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from compiler.ir.rewriting import erase_dead, rewrite, roots, with_loc
 from compiler.ir.typed import elem_of, int_of, shape_of
+from compiler.target.c04 import c04_conv
 from compiler.target.formats import Format, to_storage
 from compiler.transforms.canonicalization import TransDataInverse as TransdataTransdataFold  # CANN's name
 from compiler.transforms.fusion.auto import PROLOGUE_ATTR
@@ -80,7 +83,8 @@ class LayoutConv(RewritePattern):
         groups = int_of(op.properties["groups"]) if "groups" in op.properties else 1  # grouped Conv2D
         if isinstance(op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)):
             groups = cann.origin_shape(op.filter.type)[2]
-        x5 = to_format(op.x, Format.NC1HWC0, fmt)
+        c04 = c04_conv(op)  # a small-C_in conv: x NC1HWC0_C04, its taps packed in K
+        x5 = to_format(op.x, Format.NC1HWC0_C04 if c04 else Format.NC1HWC0, fmt)
         extra = []
         # a depthwise conv run in its 1x1 reader's A tiles keeps its HWCN filter: the taps read it
         # as channel vectors (compiler/transforms/fusion/depthwise.py)
@@ -88,6 +92,11 @@ class LayoutConv(RewritePattern):
             op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp))
         if pro:
             wfz, w = None, op.filter
+        elif c04:  # compiler/target/c04.py
+            wfz = to_format(op.filter, Format.FRACTAL_Z_C04,
+                            Format.ND if isinstance(op, cann.Conv3DOp) else Format.HWCN)
+            w = wfz.dst
+            extra.append(wfz)
         elif isinstance(op, cann.Conv3DOp):  # a DHWCN filter (formats.py FRACTAL_Z_3D)
             wfz = to_format(op.filter, Format.FRACTAL_Z_3D, Format.ND)
             w = wfz.dst

@@ -69,7 +69,8 @@ FROM_ORIGIN_NOTE = "by the GM -> L1 DMA"
 FROM_ORIGIN_ASSUMPTION = ("a load converting ND -> NZ / NHWC -> NC1HWC0 on the way (copy_gm_to_cbuf_"
                           "multi_nd2nz) moves GM -> L1 at the GM->L1 rate on the L1 bytes it "
                           "writes, padding included (the reference gives no rate for it); HBM "
-                          "bytes are the row-major source's")
+                          "bytes are the row-major source's; NHWC -> NC1HWC0_C04 (a small-C_in "
+                          "conv's x, compiler/target/c04.py) writes 4 lanes a pixel")
 #: Assumption (not a number in the reference, which says "microseconds"): per kernel launch.
 LAUNCH_OVERHEAD_US = 3.0
 

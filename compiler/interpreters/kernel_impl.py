@@ -310,11 +310,12 @@ def _img2col(P, fetch, x_dims: tuple[int, int, int, int], g: int, m0: int, k0_: 
         nn, rem = np.divmod(r, ho * wo)
         hh, ww = np.divmod(rem, wo)
         if depth is not None:
-            d_in, d_out, _, sd, dd, pf, _ = depth
+            d_in, d_out, kd, sd, dd, pf, _ = depth
             nb, do = np.divmod(nn, d_out)
             kdi, c = np.divmod(c, c1_ * kh * kw * c0)
             di = (do * sd - pf)[:, None] + (kdi * dd)[None, :]
-            in_d = (di >= 0) & (di < d_in)
+            # columns past the kd taps (a C04 filter's K padding: compiler/target/c04.py) read 0
+            in_d = (di >= 0) & (di < d_in) & (kdi < kd)[None, :]
             nn = nb[:, None] * d_in + np.clip(di, 0, d_in - 1)
         kc1, rem2 = np.divmod(c, kh * kw * c0)
         ki, rem3 = np.divmod(rem2, kw * c0)

@@ -25,10 +25,13 @@ class Format(StrEnum):
     FRACTAL_NZ = "FRACTAL_NZ"
     NDC1HWC0 = "NDC1HWC0"
     FRACTAL_Z_3D = "FRACTAL_Z_3D"
+    NC1HWC0_C04 = "NC1HWC0_C04"
+    FRACTAL_Z_C04 = "FRACTAL_Z_C04"
 
     @property
     def ge_id(self) -> int:
         return {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4,
+                "NC1HWC0_C04": 12, "FRACTAL_Z_C04": 13,
                 "HWCN": 16, "FRACTAL_NZ": 29, "NDC1HWC0": 32, "FRACTAL_Z_3D": 33}[self.value]
 
 
@@ -294,6 +297,54 @@ def ndc1hwc0_to_ndhwc(x: np.ndarray, c: int) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(0, 1, 3, 4, 2, 5).reshape(n, d, h, w, c1 * c0)[..., :c])
 
 
+# --- NC1HWC0_C04 (id 12) and FRACTAL_Z_C04 (id 13): a small-C_in conv's K packing -----------
+# CANN's format enum has NC1HWC0_C04 ("NC1HWC0, C0 = 4") and FRACTAL_Z_C04 ("FRACZ, C0 = 4")
+# (cann-facts.md section 1; CANN aclFormat, hiascend.com appdevgapi aclcppdevg_03_1348:
+# "NC1HWC0_C04: a 5D format. C0 has a fixed value of 4 while C1 = C/C0").  A conv whose x has
+# C <= 4 channels (an image stem: 3) stores x with C0 = 4 and packs its filter taps' 4-channel
+# groups into K: row k = tap*4 + c of the GEMM's B, tap = (d*kh + h)*kw + w (a 2-D filter: kd
+# = 1), K = ceil(taps*4 / 16)*16 instead of taps*16 (FRACTAL_Z's C1 = 1 of C0 = 16), stored as
+# the 2-D ND [taps*4, Cout] matrix's FRACTAL_Z (nd2_to_fractal_z, C0 = 16: the cube's fractal).
+# The A tiles are then the img2col of the C0 = 4 x, whose columns (d, c1 = 0, h, w, c0 < 4)
+# are the same (tap, c) order (compiler/target/c04.py).  The index map
+# of FRACTAL_Z_C04 is an assumption: the reference names the format, not its layout.
+
+C04 = 4  # NC1HWC0_C04's C0
+
+
+def _c04_filter(x: np.ndarray, origin_format: Format) -> np.ndarray:
+    """The [taps*4, Cout] matrix of an HWCN (kh, kw, C, O) or DHWCN (ND, 5-D) filter, C <= 4."""
+    if origin_format == Format.HWCN and x.ndim == 4:
+        x = x[None]
+    elif not (origin_format == Format.ND and x.ndim == 5):
+        raise ValueError(f"FRACTAL_Z_C04 from {origin_format.value} {list(x.shape)} is not supported")
+    if x.shape[3] > C04:
+        raise ValueError(f"FRACTAL_Z_C04 holds at most {C04} input channels, got {x.shape[3]}")
+    x = _pad_axis(x, 3, C04)
+    return x.reshape(-1, x.shape[4])
+
+
+def fractal_z_c04_shape(origin_format: Format, origin_shape: tuple[int, ...]) -> tuple[int, ...]:
+    taps = int(np.prod(origin_shape[:-2]))
+    return nd2_fractal_z_shape(taps * C04, origin_shape[-1], N0)
+
+
+def c04_k(taps: int) -> int:
+    """The packed K of a FRACTAL_Z_C04 filter of `taps` kernel taps (one fractal is 16 deep)."""
+    return ceil_div(taps * C04, N0) * N0
+
+
+def to_fractal_z_c04(x: np.ndarray, origin_format: Format) -> np.ndarray:
+    return nd2_to_fractal_z(_c04_filter(x, origin_format), N0)
+
+
+def from_fractal_z_c04(fz: np.ndarray, origin_format: Format,
+                       origin_shape: tuple[int, ...]) -> np.ndarray:
+    *taps, cin, cout = origin_shape
+    w = fractal_z_to_nd2(fz, int(np.prod(taps)) * C04, cout)
+    return np.ascontiguousarray(w.reshape(*taps, C04, cout)[..., :cin, :])
+
+
 # --- FRACTAL_NZ (matmul operands) ----------------------------------------------------------
 
 def fractal_nz_shape(shape: tuple[int, ...], c0: int) -> tuple[int, ...]:
@@ -355,6 +406,11 @@ def _storage_shape(fmt: Format, origin_format: Format, origin_shape: tuple[int, 
             return channels_last_shape(tuple(origin_shape), c0)
         n, c, h, w = _as_nchw(origin_format, origin_shape)
         return nc1hwc0_shape(n, c, h, w, c0)
+    if fmt == Format.NC1HWC0_C04:
+        n, c, h, w = _as_nchw(origin_format, origin_shape)
+        return nc1hwc0_shape(n, c, h, w, C04)
+    if fmt == Format.FRACTAL_Z_C04:
+        return fractal_z_c04_shape(origin_format, origin_shape)
     if fmt == Format.FRACTAL_Z:
         if origin_format == Format.ND:
             if len(origin_shape) != 2:
@@ -412,6 +468,10 @@ def to_storage(x: np.ndarray, fmt: Format, origin_format: Format, groups: int = 
             return nhwc_to_nc1hwc0(x, c0)
         if origin_format == Format.NCHW:
             return nchw_to_nc1hwc0(x, c0)
+    if fmt == Format.NC1HWC0_C04 and origin_format == Format.NHWC:
+        return nhwc_to_nc1hwc0(x, C04)
+    if fmt == Format.FRACTAL_Z_C04:
+        return to_fractal_z_c04(x, origin_format)
     if fmt == Format.FRACTAL_Z:
         if origin_format == Format.ND and x.ndim == 2:
             return nd2_to_fractal_z(x, c0)
@@ -446,6 +506,10 @@ def from_storage(x: np.ndarray, fmt: Format, origin_format: Format,
         n, c, h, w = _as_nchw(origin_format, origin_shape)
         nchw = nc1hwc0_to_nchw(x, c)
         return np.ascontiguousarray(nchw.transpose(0, 2, 3, 1)) if origin_format == Format.NHWC else nchw
+    if fmt == Format.NC1HWC0_C04 and origin_format == Format.NHWC:
+        return np.ascontiguousarray(nc1hwc0_to_nchw(x, origin_shape[3]).transpose(0, 2, 3, 1))
+    if fmt == Format.FRACTAL_Z_C04:
+        return from_fractal_z_c04(x, origin_format, tuple(origin_shape))
     if fmt == Format.FRACTAL_Z:
         if origin_format == Format.ND and len(origin_shape) == 2:
             return fractal_z_to_nd2(x, *origin_shape)

@@ -149,7 +149,8 @@ def fmap_window_bytes(fmap: Fmap, bm: int, c0: int, in_bytes: int,
 
 def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: int, batch: int,
                 base_k: int, ub_a_tiles: int, ub_epilogue_tiles: int, fmap: Fmap | None,
-                fixed: list[tuple[int, int]], ub_window_tiles: int = 0, whole_n: bool = False):
+                fixed: list[tuple[int, int]], ub_window_tiles: int = 0, whole_n: bool = False,
+                fmap_c0: int = 0):
     """The cheapest (core split, base block) under `tiling_cost`: the least key (cycles, cores
     used, -(baseM*baseN)), the first in the search order among equal keys, or None when no
     block fits UB.  Returns (key + (grid order,), singleM, singleN, used, baseM, baseN,
@@ -227,8 +228,8 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
                 win = windows.get((bm, single_m))
                 if win is None:
                     assert fmap is not None
-                    win = windows[bm, single_m] = fmap_window_bytes(fmap, bm, c0, in_bytes,
-                                                                    single_m)[1]
+                    win = windows[bm, single_m] = fmap_window_bytes(fmap, bm, fmap_c0 or c0,
+                                                                    in_bytes, single_m)[1]
                 if 2 * win + bn * b_l1 + bn * 4 <= chip.l1 and (tiles_fit or ub_window_tiles) \
                         and epi_ub + ub_window_tiles * win <= chip.ub:
                     c_win = share * cost.cycles(bm, bn, a_gm_bytes=ceil_div(single_m, bm) * win)
@@ -252,12 +253,12 @@ def _best_split(chip: ChipProfile, m: int, n: int, k: int, in_bytes: int, c0: in
 def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                  chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
                  ub_epilogue_tiles: int = 1, fmap: Fmap | None = None,
-                 ub_window_tiles: int = 0, whole_n: bool = False) -> CubeTiling:
+                 ub_window_tiles: int = 0, whole_n: bool = False, fmap_c0: int = 0) -> CubeTiling:
     check_extents(kind, M=m, N=n, K=k, batch=batch)
     base_m, base_n, base_k, db_a, db_b, db_c = _base_block(chip, m, n, k, in_bytes, c0)
     best = _best_split(chip, m, n, k, in_bytes, c0, batch, base_k, ub_a_tiles, ub_epilogue_tiles,
                        fmap, _block_candidates(chip, base_m, base_n, base_k, in_bytes),
-                       ub_window_tiles, whole_n)
+                       ub_window_tiles, whole_n, fmap_c0)
     if best is None and whole_n:
         raise TilingError(f"{kind}: no base block holds the {n} columns of a row on "
                           f"{chip.name} (L0B {chip.l0b}, L0C {chip.l0c}, UB {chip.ub} bytes)")
@@ -304,7 +305,7 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
         fields["singleCoreBatch"] = single_b
     if window:  # Load3D: the window of x's rows goes to L1, img2col on the way to L0A
         assert fmap is not None
-        rows, win_bytes, plane = fmap_window_bytes(fmap, base_m, c0, in_bytes, single_m)
+        rows, win_bytes, plane = fmap_window_bytes(fmap, base_m, fmap_c0 or c0, in_bytes, single_m)
         fields["fmapRows"], fields["fmapBytes"] = rows, win_bytes
         if plane:  # one window per depth tap (a 3-D conv's)
             fields["fmapPlaneRows"] = plane
@@ -335,7 +336,7 @@ def _cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
 def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
                 chip: ChipProfile, batch: int = 1, ub_a_tiles: int = 0,
                 ub_epilogue_tiles: int = 1, fmap: Fmap | None = None,
-                ub_window_tiles: int = 0, whole_n: bool = False) -> CubeTiling:
+                ub_window_tiles: int = 0, whole_n: bool = False, fmap_c0: int = 0) -> CubeTiling:
     """The tiling of a (batched) GEMM: cached by (op kind, M, N, K, dtype bytes, C0, chip, batch,
     ub_a_tiles: A tiles also held in UB next to the epilogue tile; ub_epilogue_tiles: the [baseM,
     baseN] fp32 tiles a fused epilogue keeps live in UB at once; fmap: a conv whose A tiles may
@@ -348,9 +349,10 @@ def cube_tiling(kind: str, m: int, n: int, k: int, in_bytes: int, c0: int,
     is then also taken where the prologue runs on fewer elements so, and where the ub_a_tiles
     A tiles do not fit UB); whole_n: every output row in one base block of one core (nDim = 1,
     baseN = singleCoreN: a row epilogue, compiler/conversions/cann_to_kernel/row_epilogue.py), a
-    TilingError where that fits no L0)."""
+    TilingError where that fits no L0); fmap_c0: the lanes of x's pixels in the window when they
+    are not C0 (a small-C_in conv's NC1HWC0_C04 x, compiler/target/c04.py; 0: C0)."""
     return _cube_tiling(kind, m, n, k, in_bytes, c0, chip, batch, ub_a_tiles, ub_epilogue_tiles,
-                        fmap, ub_window_tiles, whole_n)
+                        fmap, ub_window_tiles, whole_n, 0 if fmap_c0 == c0 else fmap_c0)
 
 
 @dataclass(frozen=True)

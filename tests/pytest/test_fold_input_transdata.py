@@ -106,5 +106,5 @@ def test_layout_report_names_the_kernel_a_transdata_folded_into(tmp_path, capsys
                          "--layout-report=-")
     lines = err.splitlines()
     i = lines.index("after cann-to-kernel: 2 TransData folded into kernels' DMA")
-    assert lines[i + 2].startswith("TransData NHWC -> NC1HWC0 [1, 9, 9, 3] at ")
+    assert lines[i + 2].startswith("TransData NHWC -> NC1HWC0_C04 [1, 9, 9, 3] at ")  # C_in = 3: C04
     assert ": folded into the GM -> L1 loads of kernel.cube '" in lines[i + 2]

@@ -86,9 +86,15 @@ class ChipPattern(RewritePattern):
     def cube_formats_or_fail(self, op, filter_format: Format, x_what: str = "NC1HWC0"):
         """(x's, filter's) storage formats of a conv-like op whose x is NC1HWC0 and filter
         `filter_format`, with a format on y and static shapes; else None after a diagnostic at
-        the op (the layouts come from assign-layouts)."""
+        the op (the layouts come from assign-layouts).  A small-C_in conv's x NC1HWC0_C04 and
+        filter FRACTAL_Z_C04 (compiler/target/c04.py) are accepted as well."""
         xf, wf = cann.format_of(op.x.type), cann.format_of(op.filter.type)
-        if xf is None or xf.fmt != Format.NC1HWC0 or wf is None or wf.fmt != filter_format \
+        if xf is not None and wf is not None and (xf.fmt, wf.fmt) == \
+                (Format.NC1HWC0_C04, Format.FRACTAL_Z_C04):
+            filter_format, xfmt = Format.FRACTAL_Z_C04, Format.NC1HWC0_C04
+        else:
+            xfmt = Format.NC1HWC0
+        if xf is None or xf.fmt != xfmt or wf is None or wf.fmt != filter_format \
                 or cann.format_of(op.y.type) is None:
             self.fail(op, f"{op.name}: x must be {x_what} and the filter {filter_format}; "
                           "run assign-layouts before cann-to-kernel")

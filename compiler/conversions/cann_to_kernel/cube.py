@@ -32,7 +32,7 @@ from compiler.conversions.cann_to_kernel.fused import (
 from compiler.ir.rewriting import roots
 from compiler.ir.typed import elem_of, shape_of
 from compiler.target.chips import ChipProfile
-from compiler.target.formats import Format, c0_for, ceil_div, group_enlargement
+from compiler.target.formats import Format, c0_for, c04_k, ceil_div, group_enlargement
 from compiler.target.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -117,6 +117,8 @@ class ConvToCubeBody(ChipPattern):
             col_off = e["e_mult"] * e["cout_ori"]
             kk = e["c1"] * kh * kw * c0
             ncols = col_off
+        if wf.fmt == Format.FRACTAL_Z_C04:  # x C0 = 4: the taps' channel groups packed in K
+            kk = c04_k(kh * kw)
         m = n_ * ho * wo
         kind = "DepthwiseConv2D" if isinstance(op, DEPTHWISE_OPS) else "Conv2D"
         scaled = isinstance(op, cann.FusedConv2DScaledOp)
@@ -158,7 +160,7 @@ class ConvToCubeBody(ChipPattern):
         try:
             t = cube_tiling(kind, m, ncols, kk, dtype.itemsize, c0, self.chip, batch,
                             ub_a_tiles=ub_a, ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap,
-                            ub_window_tiles=ub_win)
+                            ub_window_tiles=ub_win, fmap_c0=shape_of(op.x)[-1])
         except TilingError as e:
             self.fail(op, str(e))
             return

@@ -12,7 +12,10 @@ tap, param plane_rows: conv_geometry.py fmap3d_plane_rows) goes GM -> L1 once an
 are expanded from it by Load3D, as for the 2-D conv; else the A tiles come from GM as img2col
 tiles.  No A-tile prologue (the fusion pass gives a Conv3D none,
 compiler/transforms/fusion/auto.py _conv_reader); the epilogue (bias, a fused pointwise
-reader) is the 2-D conv's."""
+reader) is the 2-D conv's.
+A small-C_in conv (compiler/target/c04.py) has x NC1HWC0_C04 (the batch view of C0 = 4 lanes)
+and a FRACTAL_Z_C04 filter: K = ceil(kd*kh*kw*4 / 16)*16 columns (d, i, j, c < 4), the same
+img2col view on x's 4 lanes (its columns past kd*kh*kw*4 read nothing)."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from compiler.conversions.cann_to_kernel.base import ChipPattern, gemm_body, kernel_op
 from compiler.conversions.cann_to_kernel.fused import Epilogue, epilogue_consumer
 from compiler.ir.typed import elem_of, shape_of
-from compiler.target.formats import Format, c0_for
+from compiler.target.formats import Format, c0_for, c04_k
 from compiler.target.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 from dialects.common import numpy_dtype
@@ -44,12 +47,15 @@ def lower_conv3d(pattern: ChipPattern, op: cann.Conv3DOp, rewriter: PatternRewri
     c1x = shape_of(op.x)[1]
     ny, _, ho, wo, _ = shape_of(op.y)
     m, kk = ny * ho * wo, kd * c1x * kh * kw * c0
+    if wf.fmt == Format.FRACTAL_Z_C04:  # x C0 = 4: the taps' channel groups packed in K
+        kk = c04_k(kd * kh * kw)
     fk = epilogue_consumer(op)
     nx, _, hx, wx, _ = shape_of(op.x)
     fmap = (nx // d_in, hx, wx, c1x, ho, wo, kh, sh, dh, pads[0], d_in, d_out, kd, sd, dd, pf)
     try:
         t = cube_tiling("Conv3D", m, cout, kk, dtype.itemsize, c0, pattern.chip, 1,
-                        ub_a_tiles=0, ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap)
+                        ub_a_tiles=0, ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap,
+                        fmap_c0=shape_of(op.x)[-1])
     except TilingError as e:
         pattern.fail(op, str(e))
         return

@@ -2,11 +2,13 @@
 // RUN: cann-opt --assign-layouts %s | cann-opt --assign-layouts | filecheck %s
 
 // Two convolutions in a row: activations live in NC1HWC0, weights in FRACTAL_Z (converted at
-// compile time), and the only TransData are at the function's input and output.
+// compile time), and the only TransData are at the function's input and output.  The first
+// (C_in = 3, reading the input) takes the small-C_in layout (compiler/target/c04.py): x
+// NC1HWC0_C04, its 9 taps x 4 channels packed in K = 48 rows of FRACTAL_Z_C04.
 // CHECK-LABEL: func.func @two_convs
-// CHECK:         %[[X:.*]] = cann.TransData %x {src_format = "NHWC", dst_format = "NC1HWC0", groups = 1 : i64} : (tensor<1x8x8x3xf32>) -> tensor<1x1x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 3]>>
+// CHECK:         %[[X:.*]] = cann.TransData %x {src_format = "NHWC", dst_format = "NC1HWC0_C04", groups = 1 : i64} : (tensor<1x8x8x3xf32>) -> tensor<1x1x8x8x4xf32, #cann.format<NC1HWC0_C04, origin NHWC [1, 8, 8, 3]>>
 // CHECK-NOT:     cann.TransData
-// CHECK:         %[[W1:.*]] = cann.Const dense<{{.*}}> : tensor<9x2x16x16xf32> -> tensor<9x2x16x16xf32, #cann.format<FRACTAL_Z, origin HWCN [3, 3, 3, 20]>>
+// CHECK:         %[[W1:.*]] = cann.Const dense<{{.*}}> : tensor<3x2x16x16xf32> -> tensor<3x2x16x16xf32, #cann.format<FRACTAL_Z_C04, origin HWCN [3, 3, 3, 20]>>
 // CHECK-NOT:     cann.TransData
 // CHECK:         %[[C1:.*]] = cann.Conv2D %[[X]], %[[W1]] {{.*}} -> tensor<1x2x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 20]>>
 // CHECK-NEXT:    %[[B:.*]] = cann.BiasAdd %[[C1]], %b {data_format = "NHWC"} : (tensor<1x2x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 20]>>, tensor<20xf32>) -> tensor<1x2x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 20]>>
@@ -44,9 +46,10 @@ func.func @runtime_filter(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> t
   func.return %0 : tensor<1x8x8x4xf32>
 }
 
-// A fused conv gets the same layouts; its bias stays ND.
+// A fused conv gets the same layouts (C_in = 3 from the input: the small-C_in ones); its bias
+// stays ND.  (A runtime filter, above, keeps FRACTAL_Z: C04 packs constants at compile time.)
 // CHECK-LABEL: func.func @fused
-// CHECK: cann.FusedConv2D {{.*}} : (tensor<1x1x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 3]>>, tensor<9x1x16x16xf32, #cann.format<FRACTAL_Z, origin HWCN [3, 3, 3, 4]>>, tensor<4xf32>) -> tensor<1x1x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 4]>>
+// CHECK: cann.FusedConv2D {{.*}} : (tensor<1x1x8x8x4xf32, #cann.format<NC1HWC0_C04, origin NHWC [1, 8, 8, 3]>>, tensor<3x1x16x16xf32, #cann.format<FRACTAL_Z_C04, origin HWCN [3, 3, 3, 4]>>, tensor<4xf32>) -> tensor<1x1x8x8x16xf32, #cann.format<NC1HWC0, origin NHWC [1, 8, 8, 4]>>
 func.func @fused(%x: tensor<1x8x8x3xf32>, %b: tensor<4xf32>) -> tensor<1x8x8x4xf32> {
   %w = cann.Const dense<1.0> : tensor<3x3x3x4xf32>
   %0 = cann.FusedConv2D %x, %w, %b {strides = array<i64: 1, 1, 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1, 1, 1>, groups = 1 : i64, data_format = "NHWC", activation = "Relu"} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>

@@ -6,7 +6,9 @@
 // RUN: not cann-opt --cann-to-kernel %s 2>&1 | filecheck %s --check-prefix=NOLAYOUT
 
 // One kernel per cann op; the module records the chip.  Conv: implicit GEMM with
-// M = N*Ho*Wo = 2*16*16 = 512, N = Cout = 40, K = C1*kh*kw*C0 = 1*3*3*16 = 144; fp32 base block
+// M = N*Ho*Wo = 2*16*16 = 512, N = Cout = 40, K = ceil(kh*kw*4 / 16)*16 = 48 (C_in = 3: the
+// small-C_in layout, compiler/target/c04.py: x NC1HWC0_C04, the taps' 4 channels packed in K of
+// a FRACTAL_Z_C04 filter, 3 rows of fractals); fp32 base block
 // (128, 256, 32) clipped to (.., 48, ..) and the M x N split chosen by the cost model.
 // CHECK: builtin.module attributes {cann.soc_version = "Ascend910B3"}
 // The input's TransData NHWC -> NC1HWC0 is no kernel: the conv's GM -> L1 loads convert it
@@ -14,13 +16,13 @@
 // CHECK-NOT: kernel.transdata
 // Each kernel has an explicit body: per-core tile loops, GM -> L1 -> L0A/L0B loads of
 // fractal tiles, mmad into L0C, fixpipe to UB, the epilogue (bias, Relu) there, store to GM.
-// CHECK: kernel.cube %x, {{.*}}kind = "Conv2D", block_dim = [[CORES:[0-9]+]] : i64, tiling = #kernel.tiling<usedCoreNum = [[CORES]], M = 512, N = 40, Ka = 144, Kb = 144, singleCoreM = {{[0-9]+}}, singleCoreN = {{[0-9]+}}, singleCoreK = 144, baseM = {{[0-9]+}}, baseN = {{[0-9]+}}, baseK = 32, {{.*}}dbL0A = 2, dbL0B = 2, dbL0C = {{[12]}}, fmapRows = {{[0-9]+}}, fmapBytes = {{[0-9]+}}>, buffers = [#kernel.buffer<L1, {{[0-9]+}}, "fmap">, {{.*}}#kernel.buffer<L0A, {{[0-9]+}}, "A">, #kernel.buffer<L0B, {{[0-9]+}}, "B">, #kernel.buffer<L0C, {{[0-9]+}}, "C">, #kernel.buffer<UB, {{[0-9]+}}, "epilogue">]}
-// CHECK-NEXT: ^bb0(%{{.*}}: memref<2x16x16x3xf32, #kernel.space<GM>>, %{{.*}}: memref<9x3x16x16xf32, #kernel.space<GM>>, %{{.*}}: memref<40xf32, #kernel.space<GM>>, %{{.*}}: memref<2x3x16x16x16xf32, #kernel.space<GM>>):
+// CHECK: kernel.cube %x, {{.*}}kind = "Conv2D", block_dim = [[CORES:[0-9]+]] : i64, tiling = #kernel.tiling<usedCoreNum = [[CORES]], M = 512, N = 40, Ka = 48, Kb = 48, singleCoreM = {{[0-9]+}}, singleCoreN = {{[0-9]+}}, singleCoreK = 48, baseM = {{[0-9]+}}, baseN = {{[0-9]+}}, baseK = 32, {{.*}}dbL0A = 2, dbL0B = 2, dbL0C = {{[12]}}, fmapRows = {{[0-9]+}}, fmapBytes = {{[0-9]+}}>, buffers = [#kernel.buffer<L1, {{[0-9]+}}, "fmap">, {{.*}}#kernel.buffer<L0A, {{[0-9]+}}, "A">, #kernel.buffer<L0B, {{[0-9]+}}, "B">, #kernel.buffer<L0C, {{[0-9]+}}, "C">, #kernel.buffer<UB, {{[0-9]+}}, "epilogue">]}
+// CHECK-NEXT: ^bb0(%{{.*}}: memref<2x16x16x3xf32, #kernel.space<GM>>, %{{.*}}: memref<3x3x16x16xf32, #kernel.space<GM>>, %{{.*}}: memref<40xf32, #kernel.space<GM>>, %{{.*}}: memref<2x3x16x16x16xf32, #kernel.space<GM>>):
 // CHECK-NEXT: kernel.cores attributes {grid = array<i64: 1, {{[0-9]+}}, {{[0-9]+}}>
 // A 3x3 conv's A operand: per M block the rows of x it reads go GM -> L1 once (view fmap,
 // before the N loop), and Load3D expands each A tile from them on the way to L0A
 // (compiler/target/conv_geometry.py; cann_to_kernel_load3d.mlir tests the choice).
-// CHECK: kernel.load {{.*}}view = "from_origin"{{.*}}dst_view = "fmap"{{.*}} -> memref<1x{{[0-9]+}}x16x16xf32, #kernel.space<L1>>
+// CHECK: kernel.load {{.*}}view = "from_origin"{{.*}}dst_view = "fmap"{{.*}} -> memref<1x{{[0-9]+}}x16x4xf32, #kernel.space<L1>>
 // CHECK: kernel.alloc : memref<{{[0-9]+}}x{{[0-9]+}}x16x16xf32, #kernel.space<L0C>>
 // CHECK: kernel.load {{.*}}view = "load3d"{{.*}}#kernel.space<L1>> -> memref<{{[0-9]+}}x4x16x8xf32, #kernel.space<L0A>>
 // CHECK-NEXT: kernel.load {{.*}}view = "fz"{{.*}}#kernel.space<L1>>

@@ -188,7 +188,7 @@ func.func @transdata_origin(%x: tensor<1x8x8x4xf32>) -> tensor<1x1x8x8x16xf32, #
 // -----
 
 func.func @transdata_unknown(%x: tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32> {
-  // CHECK-NEXT: {{.*}}invalid.mlir:192:3: error: cann.TransData: 'dst_format' must be one of NCHW, NHWC, ND, NC1HWC0, FRACTAL_Z, HWCN, FRACTAL_NZ, NDC1HWC0, FRACTAL_Z_3D; got 'NDHWC'
+  // CHECK-NEXT: {{.*}}invalid.mlir:192:3: error: cann.TransData: 'dst_format' must be one of NCHW, NHWC, ND, NC1HWC0, FRACTAL_Z, HWCN, FRACTAL_NZ, NDC1HWC0, FRACTAL_Z_3D, NC1HWC0_C04, FRACTAL_Z_C04; got 'NDHWC'
   %y = cann.TransData %x {src_format = "NHWC", dst_format = "NDHWC", groups = 1 : i64} : (tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
   func.return %y : tensor<1x8x8x3xf32>
 }

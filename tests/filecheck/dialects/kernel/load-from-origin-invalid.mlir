@@ -72,7 +72,7 @@ builtin.module attributes {cann.soc_version = "Ascend910B3"} {
 
 builtin.module attributes {cann.soc_version = "Ascend910B3"} {
   func.func @nchw(%x: tensor<1x4x4x3xf32>) -> tensor<256xf32> {
-    // CHECK-NEXT: load-from-origin-invalid.mlir:[[# @LINE + 7]]:11: error: kernel.load: a from_origin load goes ND -> FRACTAL_NZ, NHWC -> NC1HWC0; got NCHW -> NC1HWC0
+    // CHECK-NEXT: load-from-origin-invalid.mlir:[[# @LINE + 7]]:11: error: kernel.load: a from_origin load goes ND -> FRACTAL_NZ, NHWC -> NC1HWC0, NHWC -> NC1HWC0_C04; got NCHW -> NC1HWC0
     %t = kernel.vec_kernel %x {kind = "Elementwise", block_dim = 1 : i64, tiling = #kernel.tiling<totalElems = 256, elemsPerCore = 256, tileElems = 256, tilesPerCore = 1>, buffers = [#kernel.buffer<UB, 2048, "io0">, #kernel.buffer<UB, 2048, "io1">]} : (tensor<1x4x4x3xf32>) -> tensor<256xf32> {
     ^bb0(%0: memref<1x4x4x3xf32, #kernel.space<GM>>, %1: memref<256xf32, #kernel.space<GM>>):
       kernel.cores attributes {grid = array<i64: 1>, tile = array<i64: 256>} {
