@@ -208,11 +208,16 @@ def _place(buffers: list[tuple[int, int, int]], order: list[int], best_fit: bool
 
 #: Work budget of the local search (placements x buffers^2), so large graphs stay fast.
 SEARCH_BUDGET = 4_000_000
+#: Every this many tries of the local search starts from a fresh random order.
+RESTART_EVERY = 4
 
 
 def _local_search(bufs, best, bound: int, alignment: int):
-    """Perturb the best greedy order (swap nearby entries; deterministic) while the arena is
-    above the live-set bound; keep any order that does no worse."""
+    """Perturb the best order so far (swap nearby entries) while the arena is above the
+    live-set bound, every RESTART_EVERY-th try a fresh random order instead (a multi-start: the
+    nearby swaps alone stay stuck where a long-lived buffer sits under a chain of short ones, e.g.
+    a TCN's residual over a dilated-conv chain, 1.27x the bound); keep any order that does no
+    worse.  Deterministic (seeded)."""
     import random
 
     rng = random.Random(0)
@@ -220,12 +225,16 @@ def _local_search(bufs, best, bound: int, alignment: int):
     n = len(bufs)
     tries = max(8, min(300, SEARCH_BUDGET // (n * n)))
     improved = False
-    for _ in range(tries):
-        cand = list(order)
-        for _ in range(rng.randint(1, 8)):
-            i = rng.randrange(n - 1)
-            j = min(n - 1, i + rng.randint(1, 6))
-            cand[i], cand[j] = cand[j], cand[i]
+    for t in range(tries):
+        if t % RESTART_EVERY == RESTART_EVERY - 1:
+            cand = list(range(n))
+            rng.shuffle(cand)
+        else:
+            cand = list(order)
+            for _ in range(rng.randint(1, 8)):
+                i = rng.randrange(n - 1)
+                j = min(n - 1, i + rng.randint(1, 6))
+                cand[i], cand[j] = cand[j], cand[i]
         for fit in (best_fit, not best_fit):
             o2, t2 = _place(bufs, cand, fit, alignment)
             if t2 <= top:

@@ -29,6 +29,22 @@ def test_chain_reuses_memory():
     assert all(o % 512 == 0 for o in plan.offsets)
 
 
+def test_residuals_over_a_chain_reach_the_live_set_bound():
+    """A dilated-conv TCN's buffers (the hold-out TCN's main function): each block's residual
+    lives over a chain of short-lived conv results.  The greedy orders leave it 1.27x the bound
+    (the residual placed under the chain); the local search's random restarts reach the bound."""
+    bufs = [(2048, 0, 8), (2112, 1, 2), (2112, 2, 3), (8192, 3, 4), (8192, 4, 5), (8448, 5, 6),
+            (8448, 6, 7), (8192, 7, 8), (8192, 8, 16), (8192, 9, 10), (8704, 10, 11),
+            (8704, 11, 12), (8192, 12, 13), (8192, 13, 14), (8704, 14, 15), (8704, 15, 16),
+            (8192, 16, 24), (8192, 17, 18), (9216, 18, 19), (9216, 19, 20), (8192, 20, 21),
+            (8192, 21, 22), (9216, 22, 23), (9216, 23, 24), (6144, 24, 25), (6144, 25, 27),
+            (96, 27, 28)]
+    reqs = [R(f"t{i}", size, start, end) for i, (size, start, end) in enumerate(bufs)]
+    plan = mp.plan_tensors(reqs)
+    _check(reqs, plan)
+    assert (plan.arena, plan.live_bound) == (26624, 26624)
+
+
 def test_checker_finds_overlap_and_misalignment():
     reqs = [R("a", 1024, 0, 2), R("b", 1024, 1, 3), R("c", 1024, 3, 4)]
     assert mp.check_plan(reqs, [0, 1024, 0], 2048) == []  # a and c never live together
