@@ -71,6 +71,9 @@ class LayoutConv(RewritePattern):
     applies_to = roots(cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp,
                        cann.FusedDepthwiseConv2DOp)
 
+    def __init__(self, small_channel: bool = True):
+        self.small_channel = small_channel  # ATC's --enable_small_channel (C04 where cheaper)
+
     def match_and_rewrite(self, op, rewriter: PatternRewriter):
         if not isinstance(op, (cann.ConvLike, cann.DepthwiseConv2DOp, cann.FusedConv2DAddOp,
                                cann.FusedDepthwiseConv2DOp)):
@@ -83,7 +86,7 @@ class LayoutConv(RewritePattern):
         groups = int_of(op.properties["groups"]) if "groups" in op.properties else 1  # grouped Conv2D
         if isinstance(op, (cann.DepthwiseConv2DOp, cann.FusedDepthwiseConv2DOp)):
             groups = cann.origin_shape(op.filter.type)[2]
-        c04 = c04_conv(op)  # a small-C_in conv: x NC1HWC0_C04, its taps packed in K
+        c04 = self.small_channel and c04_conv(op)  # a small-C_in conv: x NC1HWC0_C04, its taps packed in K
         x5 = to_format(op.x, Format.NC1HWC0_C04 if c04 else Format.NC1HWC0, fmt)
         extra = []
         # a depthwise conv run in its 1x1 reader's A tiles keeps its HWCN filter: the taps read it
@@ -417,12 +420,16 @@ class AssignLayoutsPass(ModulePass):
     report: str = ""
     """Where to list every TransData left and why: "-" for stderr, else a file path."""
 
+    small_channel: bool = True
+    """ATC's --enable_small_channel: a conv of C_in <= 4 takes NC1HWC0_C04 where that is cheaper
+    (compiler/target/c04.py); False: every conv keeps NC1HWC0."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from compiler.transforms.layout_assignment import choose, report_lines
 
         rewrite(op, [FoldConstReshape(), FoldReduceReshape(), FoldReshapeChain()])
         choices = choose(op)
-        rewrite(op, [LayoutConv(), LayoutPool(), LayoutMatMul(), LayoutSqueezeExciteGate(),
+        rewrite(op, [LayoutConv(self.small_channel), LayoutPool(), LayoutMatMul(), LayoutSqueezeExciteGate(),
                      LayoutConvScaled(), LayoutChosen(choices), FoldReshapeChain(),
                      FoldConstTransData(), TransdataTransdataFold(), MergeTransData()])
         # the TransData, constants and reshapes the patterns left unused (other unused ops stay

@@ -79,6 +79,9 @@ def _parser() -> ToolArgumentParser:
          help="the implementation of ops that have two (GELU; fp16 softmax / LayerNorm rows)")
     both("optypelist_for_implmode", default=None, metavar="OpType,...",
          help="only these op types (e.g. GeluErf,SoftmaxV2) take --op_select_implmode")
+    both("enable_small_channel", default=None, choices=["0", "1"],
+         help="convs of <= 4 input channels on NC1HWC0_C04 (taps packed in K); ATC's default "
+              "is 0, here the default is on where it is cheaper (compiler/target/c04.py); 0: off")
     both("insert_op_conf", default=None, metavar="aipp.cfg",
          help="static AIPP on the model inputs (ATC's aipp_op file)")
     both("dynamic_batch_size", default=None, metavar='"1,2,4,8"',
@@ -173,7 +176,8 @@ def pipeline_options(args, module=None):
         customize_dtypes=custom,
         output_types=parse_output_type(args.output_type, outs) if args.output_type else (),
         fusion_switch_file=args.fusion_switch_file or "", layout_report=args.layout_report,
-        implmode=implmode, implmode_ops=implmode_ops, aipp_config=args.insert_op_conf or "")
+        implmode=implmode, implmode_ops=implmode_ops, aipp_config=args.insert_op_conf or "",
+        small_channel=args.enable_small_channel != "0")
 
 
 def _out_nodes(args) -> list[str] | None:

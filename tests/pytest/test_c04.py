@@ -68,3 +68,22 @@ def test_conv3d_c04_matches_tensorflow(tmp_path, capsys):
     y = layers.Conv3D(8, 3, padding="same", activation="relu")(x)
     om = _compile_and_compare(keras.Model(x, y), tmp_path, capsys)
     assert _packed_ks(om) == [112]
+
+
+def _cube_ks(om) -> list[tuple[str, int]]:
+    from compiler.backend.offline_model import load_offline_model
+    from dialects import kernel
+
+    mod = load_offline_model(str(om)).module
+    return [(str(op.inputs[1].type).split("#cann.format<")[1].split(",")[0],
+             op.tiling.as_dict()["Ka"]) for op in mod.walk() if isinstance(op, kernel.CubeKernelOp)]
+
+
+def test_enable_small_channel_0_keeps_nc1hwc0(tmp_path, capsys):
+    """ATC's --enable_small_channel=0: the C_in = 3 stem keeps its filter FRACTAL_Z, K = 784
+    (49 taps x 16 lanes), and still equals TensorFlow."""
+    keras, layers = _layers()
+    x = keras.Input((32, 32, 3), batch_size=1, name="image")
+    y = layers.ReLU()(layers.Conv2D(16, 7, 2, padding="same")(x))
+    om = _compile_and_compare(keras.Model(x, y), tmp_path, capsys, "--enable_small_channel=0")
+    assert _cube_ks(om) == [("FRACTAL_Z", 784)]

@@ -12,7 +12,7 @@ import pytest
 from tests.pytest.test_grouped_conv import _kinds
 
 
-def _compile_and_compare(model, tmp_path, capsys):
+def _compile_and_compare(model, tmp_path, capsys, *options):
     """cann-compile the frozen model (at the batch of its input), cann-run the .om against the .pb
     on a random input; the .om."""
     from tests.model_zoo.zoo import Input, freeze
@@ -24,7 +24,7 @@ def _compile_and_compare(model, tmp_path, capsys):
     pb.write_bytes(freeze(model, inputs=sig).SerializeToString())
     om = tmp_path / "m.om"
     rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                            f"--output={om}"])
+                            f"--output={om}", *options])
     out = capsys.readouterr()
     assert rc == 0, out.err
     npy = tmp_path / "x.npy"

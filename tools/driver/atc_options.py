@@ -24,7 +24,7 @@ UNSUPPORTED_MODES = {"5": "GE dump graph to JSON (this compiler writes no GE dum
 #: ATC options that are recognised and rejected by name: passing one is an error, never ignored.
 NOT_IMPLEMENTED = (
     "input_fp16_nodes", "is_output_adjust_hw_layout",
-    "is_input_adjust_hw_layout", "enable_small_channel", "compression_optimize_conf",
+    "is_input_adjust_hw_layout", "compression_optimize_conf",
     "op_debug_level", "buffer_optimize", "precision_mode_v2", "modify_mixlist",
     "op_precision_mode", "sparsity", "enable_compress_weight", "compress_weight_conf",
     "op_name_map", "singleop", "auto_tune_mode", "op_bank_path", "op_compiler_cache_mode",

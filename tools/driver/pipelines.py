@@ -90,6 +90,9 @@ class PipelineOptions:
     layout_report: str = ""
     """assign-layouts' report of every TransData left and why ("-": stderr, else a file)."""
 
+    small_channel: bool = True
+    """ATC's --enable_small_channel: small-C_in convs on NC1HWC0_C04 where cheaper (False: never)."""
+
     implmode: str = ""
     """ATC's --op_select_implmode (high_precision / high_performance; "": each op's default)."""
     implmode_ops: tuple[str, ...] = ()
@@ -150,7 +153,8 @@ def _precision(o: PipelineOptions) -> list[ModulePass]:
 
 def _layouts(o: PipelineOptions) -> list[ModulePass]:
     # concat slabs on the C0 grid (channel padding), then one layout for every value
-    return [_pass("align-concat-slabs"), _pass("assign-layouts", report=o.layout_report)]
+    return [_pass("align-concat-slabs"), _pass("assign-layouts", report=o.layout_report,
+                                                   small_channel=o.small_channel)]
 
 
 def _lower(o: PipelineOptions) -> list[ModulePass]:
