@@ -208,11 +208,23 @@ class _Packing:
         return not (self.reach[na] >> nb) & 1 and not (self.reach[nb] >> na) & 1
 
     def merge(self, a: int, b: int) -> None:
+        """Contract the nodes of a and b (independent) into a's.  The closure is updated in
+        place, as `_reach` would recompute it: a path through the merged node enters it at
+        one of the two and leaves it from one of the two, so a node reaching either now
+        reaches both one's and the other's reach, and the merged node reaches the union."""
         na, nb = self.node[a], self.node[b]
+        if na == nb:
+            return
         for k, v in enumerate(self.node):
             if v == nb:
                 self.node[k] = na
-        self._reach()
+        reach = self.reach
+        union = reach[na] | reach[nb]
+        reach[na], reach[nb] = union, 0
+        both, bit_b, add = (1 << na) | (1 << nb), ~(1 << nb), union | (1 << na)
+        for v, r in enumerate(reach):
+            if r & both:
+                reach[v] = (r & bit_b) | add
 
 
 def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
