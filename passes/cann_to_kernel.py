@@ -88,7 +88,7 @@ class CannToKernelPass(ModulePass):
 
     def offer(self, module: ModuleOp, lowered: ModuleOp, folded: list[str]) -> None:
         """`lowered` is `module` lowered by this pass's `lower` (returning `folded`), e.g.
-        pack-launches' trial copy when it packed nothing: the next cann-to-kernel with the same
+        a pack-launches trial copy (its trial tags made the real ones): the next cann-to-kernel with the same
         chip and implmode options takes it instead of lowering `module` again, if `module` is
         then still structurally what was lowered (a snapshot is compared)."""
         _AHEAD[module] = _Ahead(self._key(module), module.clone(), lowered, folded)
@@ -141,10 +141,7 @@ _AHEAD: weakref.WeakKeyDictionary[ModuleOp, _Ahead] = weakref.WeakKeyDictionary(
 
 
 def _adopt(op: ModuleOp, ahead: _Ahead) -> list[str]:
-    """Make `op` the offered lowering (its body and attributes); the pack ids a trial lowering
-    tagged its ops and kernels with are dropped (it packed nothing)."""
-    from compiler.backend.launch_packs import PACK_ATTR as KERNEL_PACK_ATTR
-
+    """Make `op` the offered lowering (its body and attributes)."""
     low = ahead.lowered
     block = low.body.block
     low.body.detach_block(block)
@@ -153,9 +150,6 @@ def _adopt(op: ModuleOp, ahead: _Ahead) -> list[str]:
     attrs = dict(low.attributes)
     op.attributes.clear()
     op.attributes.update(attrs)
-    for o in host_ops(op):
-        for name in (PACK_ATTR, BUDGET_ATTR, KERNEL_PACK_ATTR):
-            o.attributes.pop(name, None)
     return ahead.folded
 
 

@@ -67,10 +67,10 @@ class PackLaunchesPass(ModulePass):
         def trial(m: ModuleOp) -> None:
             folds.append((m, lower.lower(m)))
 
-        def unpacked(m: ModuleOp) -> None:  # nothing packed: the trial copy is the lowering
+        def lowered(m: ModuleOp) -> None:  # a trial copy is the lowering of op as it is now
             lower.offer(op, m, next(f for c, f in folds if c is m))
 
-        lines = pack_launches(op, chip, trial, unpacked=unpacked)
+        lines = pack_launches(op, chip, trial, lowered=lowered)
         if self.report:
             for line in lines:
                 print(line, file=sys.stderr)

@@ -16,7 +16,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from compiler.ir.typed import loc_parts
+from compiler.ir.typed import array_of, loc_parts
 
 _OpT = TypeVar("_OpT", bound=Operation)
 
@@ -42,7 +42,13 @@ def with_locs(news: Sequence[Operation], *sources: Operation) -> None:
                 locs.append(p)
     if not locs:
         return
-    loc = locs[0] if len(locs) == 1 else FusedLoc(ArrayAttr(locs), NoneAttr())
+    if len(locs) == 1:
+        loc = locs[0]
+    elif len(sources) == 1 and isinstance(own := sources[0].location, FusedLoc) \
+            and isinstance(own.metadata, NoneAttr) and len(array_of(own.locations)) == len(locs):
+        loc = own  # already the fused location of its parts (none dropped): no new attribute
+    else:
+        loc = FusedLoc(ArrayAttr(locs), NoneAttr())
     for new in news:
         new.location = loc
 

@@ -196,12 +196,17 @@ def hwcn_to_fractal_z_groups(w: np.ndarray, groups: int, c0: int) -> np.ndarray:
     cout_ori = cout // groups
     e = group_enlargement(groups, cin_ori, cout_ori, c0)
     em, c1, g_dim, n1 = e["e_mult"], e["c1"], e["g_dim"], e["n1"]
+    # group gi = g*em + e's block (cin_ori, kh, kw, cout_ori) on the diagonal (e, e) of enlarged
+    # group g; groups past `groups` (g_dim*em of them) are zero
+    blocks = np.zeros((kh, kw, cin_ori, g_dim * em, cout_ori), w.dtype)
+    blocks[:, :, :, :groups] = w.reshape(kh, kw, cin_ori, groups, cout_ori)
+    blocks = blocks.reshape(kh, kw, cin_ori, g_dim, em, cout_ori).transpose(4, 3, 2, 0, 1, 5)
+    diag = np.zeros((g_dim, em, cin_ori, kh, kw, em, cout_ori), w.dtype)
+    e_ = np.arange(em)
+    diag[:, e_, :, :, :, e_, :] = blocks  # (em, g_dim, cin_ori, kh, kw, cout_ori)
     out = np.zeros((g_dim, c1 * c0, kh, kw, n1 * N0), w.dtype)  # (g, ci, h, w, co)
-    for gi in range(groups):
-        g, ei = divmod(gi, em)
-        blk = w[:, :, :, gi * cout_ori:(gi + 1) * cout_ori]  # (kh, kw, cin_ori, cout_ori)
-        out[g, ei * cin_ori:(ei + 1) * cin_ori, :, :, ei * cout_ori:(ei + 1) * cout_ori] = \
-            blk.transpose(2, 0, 1, 3)
+    out[:, :em * cin_ori, :, :, :em * cout_ori] = diag.reshape(g_dim, em * cin_ori, kh, kw,
+                                                               em * cout_ori)
     # (g, c1, c0, h, w, n1, n0) -> (g, c1, h, w, n1, n0, c0)
     out = out.reshape(g_dim, c1, c0, kh, kw, n1, N0).transpose(0, 1, 3, 4, 5, 6, 2)
     return np.ascontiguousarray(out.reshape(g_dim * c1 * kh * kw, n1, N0, c0))

@@ -208,17 +208,31 @@ class _Packing:
         return not (self.reach[na] >> nb) & 1 and not (self.reach[nb] >> na) & 1
 
     def merge(self, a: int, b: int) -> None:
+        """Contract the nodes of a and b (independent) into a's.  The closure is updated in
+        place, as `_reach` would recompute it: a path through the merged node enters it at
+        one of the two and leaves it from one of the two, so a node reaching either now
+        reaches both one's and the other's reach, and the merged node reaches the union."""
         na, nb = self.node[a], self.node[b]
+        if na == nb:
+            return
         for k, v in enumerate(self.node):
             if v == nb:
                 self.node[k] = na
-        self._reach()
+        reach = self.reach
+        union = reach[na] | reach[nb]
+        reach[na], reach[nb] = union, 0
+        both, bit_b, add = (1 << na) | (1 << nb), ~(1 << nb), union | (1 << na)
+        for v, r in enumerate(reach):
+            if r & both:
+                reach[v] = (r & bit_b) | add
 
 
 def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
-           budgets: dict[int, tuple[int, int]]) -> tuple[ModuleOp, list[list[Operation]]] | None:
+           budgets: dict[int, tuple[int, int]],
+           order: list[int] | None = None) -> tuple[ModuleOp, list[list[Operation]]] | None:
     """A copy of the module lowered with every op tagged by its index (and `budgets`), and the
-    kernels each op became, by index; None when the copy does not lower."""
+    kernels each op became, by index; None when the copy does not lower.  `order`: the copy's
+    @main ops are first put in that order (indices into @main's ops, a topological order)."""
     from compiler.backend.launch_packs import pack_id
 
     copy = module.clone()
@@ -227,6 +241,8 @@ def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
         o.attributes[PACK_ATTR] = IntegerAttr(k, i64)
         if k in budgets:
             o.attributes[BUDGET_ATTR] = DenseArrayBase.from_list(i64, list(budgets[k]))
+    if order is not None:
+        _place(ops, order)
     try:
         lower(copy)
     except Exception:  # noqa: BLE001 - the real lowering reports the error
@@ -386,14 +402,12 @@ def plan_packs(preds: list[set[int]], cands: list[Member], chip: ChipProfile,
     return out
 
 
-def _reorder(block_ops: list[Operation], deps: list[set[int]],
-             groups: list[list[int]]) -> list[Operation]:
-    """A topological order of the ops in the graph `deps` (what each op depends on, by index),
-    as close to program order as possible, with the ops of each group adjacent (the groups were
-    chosen so that the order exists)."""
+def _reorder(n: int, deps: list[set[int]], groups: list[list[int]]) -> list[int]:
+    """A topological order of the n ops of the graph `deps` (what each op depends on, by
+    index), as close to program order as possible, with the ops of each group adjacent (the
+    groups were chosen so that the order exists)."""
     import heapq
 
-    n = len(block_ops)
     node = list(range(n))  # op index -> node id (a group's node: its first member's index)
     for g in groups:
         for k in g:
@@ -413,10 +427,10 @@ def _reorder(block_ops: list[Operation], deps: list[set[int]],
     indeg = {v: len(ps) for v, ps in preds.items()}
     ready = [v for v, d in indeg.items() if d == 0]
     heapq.heapify(ready)
-    order: list[Operation] = []
+    order: list[int] = []
     while ready:
         v = heapq.heappop(ready)
-        order += [block_ops[k] for k in members[v]]
+        order += members[v]
         for s in succs[v]:
             indeg[s] -= 1
             if indeg[s] == 0:
@@ -428,11 +442,13 @@ def _reorder(block_ops: list[Operation], deps: list[set[int]],
 
 def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp], None],
                   launch_us: float | None = None,
-                  unpacked: Callable[[ModuleOp], None] | None = None) -> list[str]:
+                  lowered: Callable[[ModuleOp], None] | None = None) -> list[str]:
     """Mark and order @main's packs (see the module docstring); returns one report line per
-    kept or refused pack.  When no pack is kept (the module left as it was), `unpacked` is
-    given the first trial's copy: `module` lowered by `lower`, its ops and kernels tagged with
-    `cann.pack` / `kernel.pack` = the op's index."""
+    kept or refused pack.  `lowered` is given a trial copy that is `module`, as this leaves
+    it, lowered by `lower`: when no pack is kept (the module left as it was), the first
+    trial's copy, its ops and kernels tagged with `cann.pack` / `kernel.pack` = the op's index;
+    when every proposed pack is kept and the module's new order is the one the tiled trial was
+    lowered in, the tiled trial's copy, its tags made the kept packs' ids."""
     from compiler.backend.perf_report import LAUNCH_OVERHEAD_US, kernel_cost, packed_cost
     from compiler.ir.diagnostics import node_name
 
@@ -444,7 +460,11 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     if trial is None:
         return []
     copy, full = trial
-    keep = unpacked or (lambda m: None)
+
+    def keep(m: ModuleOp, packs: dict[int, int] | None = None) -> None:
+        if lowered is not None:
+            _retag(m, packs or {})
+            lowered(m)
     preds = _preds(ops)
     anc = _ancestors(preds, list(range(len(ops))))  # program order is topological
     deps = [p | q for p, q in zip(preds, _kernel_preds(full), strict=True)]
@@ -462,7 +482,11 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
     for p in proposed:
         for m, s in zip(p.members, p.shares, strict=True):
             budgets[m.index] = (s, s * r) if m.unit == "cube" else (1, s)
-    tiled_trial = _trial(module, lower, budgets)
+    # the tiled trial is lowered in the order the module gets if every pack is kept (with the
+    # kernel edges known so far): it is then the lowering itself (`keep`)
+    groups = [[m.index for m in p.members] for p in proposed]
+    spec_order = _reorder(len(ops), deps, groups)
+    tiled_trial = _trial(module, lower, budgets, spec_order)
     if tiled_trial is None:
         keep(copy)
         return ["pack-launches: the tiled trial did not lower: nothing packed"]
@@ -507,11 +531,45 @@ def pack_launches(module: ModuleOp, chip: ChipProfile, lower: Callable[[ModuleOp
             ops[k].attributes[BUDGET_ATTR] = DenseArrayBase.from_list(i64, list(budgets[k]))
     if not kept:
         keep(copy)
-    if kept:
-        block = ops[0].parent
-        assert block is not None
-        ret = block.last_op
-        for o in _reorder(ops, deps, kept):
-            o.detach()
-            block.insert_op_before(o, ret) if ret is not None else block.add_op(o)
+        return lines
+    order = _reorder(len(ops), deps, kept)
+    _place(ops, order)
+    if order == spec_order and kept == groups:
+        # every proposed pack kept, in the order the tiled trial was lowered in: the tiled
+        # trial is the lowering of the module as it is now, once its ops' and kernels' index
+        # tags are the kept packs' ids
+        keep(tiled_trial[0], {k: n for n, g in enumerate(kept) for k in g})
     return lines
+
+
+def _place(ops: list[Operation], order: list[int]) -> None:
+    """Put @main's `ops` (its ops but the return, in block order) in `order` (indices)."""
+    block = ops[0].parent
+    assert block is not None
+    ret = block.last_op
+    for k in order:
+        o = ops[k]
+        o.detach()
+        block.insert_op_before(o, ret) if ret is not None else block.add_op(o)
+
+
+def _retag(lowered: ModuleOp, packs: dict[int, int]) -> None:
+    """A trial lowering's tags (op k's kernels `kernel.pack = k`, op k `cann.pack = k`) made
+    the real lowering's: pack `packs[k]` on the kernels and ops of a packed op k, no pack (and
+    no core budget on an op) elsewhere."""
+    from compiler.ir.entry import main_func
+
+    block = main_func(lowered).body.blocks.first
+    assert block is not None
+    for o in block.ops:
+        for name in (PACK_ATTR, KERNEL_PACK_ATTR):
+            a = o.attributes.get(name)
+            if not isinstance(a, IntegerAttr):
+                continue
+            n = packs.get(a.value.data)
+            if n is not None:
+                o.attributes[name] = IntegerAttr(n, i64)
+                continue
+            del o.attributes[name]
+            if name == PACK_ATTR:
+                o.attributes.pop(BUDGET_ATTR, None)
