@@ -185,7 +185,7 @@ def test_symbolic_shapes_reach_the_recorded_kernels(cnn, encoder):
 
     for (_, om), pattern in (
             (cnn, r"tiling_fn<cube, symbolic \[\[0, 0\]\]>.*\n.*\n *%\S+ = cann\.FusedConv2D.*"
-                  r"tensor<\?x1x32x32x16xf32, #cann\.format<NC1HWC0, origin NHWC \[\?, 32, 32, 3\]>>"),
+                  r"tensor<\?x1x32x32x4xf32, #cann\.format<NC1HWC0_C04, origin NHWC \[\?, 32, 32, 3\]>>"),
             (encoder, r"cann\.FusedMatMul.*tensor<2x\?x16x16xf32, #cann\.format<FRACTAL_NZ, "
                       r"origin ND \[\?, 32\]>>")):
         text = load_offline_model(om).module.attributes[KERNELS_ATTR].data

@@ -1231,15 +1231,16 @@ def _gather_v2(node: TfNode, b: Builder) -> Sequence[SSAValue]:
     axis = node.const_ints(2, "axis")
     if len(axis) != 1:
         raise LegalizationError("input 2 (axis) must be a scalar")
-    ps = _static_shape(node, 0, "params")
-    ax = axis[0] + len(ps) if axis[0] < 0 else axis[0]
     idx = node.operand(1)
-    ish = _static_shape(node, 1, "indices")
     k = node.int("batch_dims", 0)
-    k = k + len(ish) if k < 0 else k
-    if k == 0:
+    if k < 0:
+        k += len(shape_of(idx))
+    if k == 0:  # dynamic shapes are fine here (a ranged sequence's token ids)
         return [b.create(cann.GatherV2DOp, [node.operand(0), idx], node.result_type(),
                          axis=IntegerAttr(axis[0], i64))]
+    ps = _static_shape(node, 0, "params")
+    ax = axis[0] + len(ps) if axis[0] < 0 else axis[0]
+    ish = _static_shape(node, 1, "indices")
     if not k <= ax < len(ps) or k > len(ish) or ps[:k] != ish[:k]:
         raise LegalizationError(f"batch_dims {k} and axis {ax} do not fit params {ps} and "
                                 f"indices {ish}")
