@@ -123,6 +123,12 @@ class VariantType(ParametrizedAttribute, TypeAttribute):
     name = "tf.variant"
 
 
+def is_variant(t: Attribute) -> bool:
+    """A tensor of `!tf.variant` (a TensorList handle)."""
+    elt = getattr(t, "element_type", None)
+    return elt is not None and elt.name == "tf.variant"
+
+
 @irdl_attr_definition
 class DTypeType(ParametrizedAttribute, TypeAttribute):
     """`!tf.dtype<"qint8">`: any other TensorFlow dtype, by its name."""

@@ -21,9 +21,13 @@ class RecomposeRnnPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from compiler.ir.diagnostics import node_name
         from compiler.ir.typed import str_of
-        from compiler.transforms.recurrent import recompose
+        from dialects import cann
 
-        new = recompose(op)
+        new: list = []
+        if any(isinstance(o, cann.WhileOp) for o in op.walk()):  # else no need to load the recognizer
+            from compiler.transforms.recurrent import recompose
+
+            new = recompose(op)
         if self.report:
             lines = [f"{o.name.removeprefix('cann.')} ({str_of(o.properties['gate_order'])}): "
                      f"{node_name(o) or '?'}" for o in new]

@@ -322,7 +322,7 @@ def compile_model(args, log_step=lambda step, dt: None, print_spec=None, importe
     if not args.model:
         raise CompileError("--model is required (the model to compile)")
     pipeline_options(args)  # every option value checked before the (slow) import
-    from tools.driver.shape_ranges import is_range_spec
+    from tools.driver.atc_options import is_range_spec
 
     if is_range_spec(args.input_shape):  # "x:1~16,...": tiled at dispatch (shape_ranges.py)
         from tools.driver.shape_ranges import compile_ranged
@@ -403,8 +403,9 @@ def _mode_precheck(args) -> int:
         raise CompileError(f"{args.model}: error: --mode=3 checks a GraphDef (.pb, .pbtxt)")
     if not os.path.exists(args.model):
         raise CompileError(f"{args.model}: error: no such file (--model)")
+    from tools.driver.atc_options import is_range_spec
     from tools.driver.gears import parse_gears, pre_check_gears
-    from tools.driver.shape_ranges import is_range_spec, pre_check_ranged
+    from tools.driver.shape_ranges import pre_check_ranged
 
     spec = parse_gears(args)
     if spec is not None:  # every gear's shapes checked

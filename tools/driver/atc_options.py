@@ -63,6 +63,13 @@ def check_mode(mode: str) -> str:
                ", ".join(f"{k} ({v})" for k, v in MODES.items()))
 
 
+def is_range_spec(spec: str | None) -> bool:
+    """Whether an --input_shape gives a range (`lo~hi`) anywhere (a spec with -1s and no range
+    is the gears' (tools/driver/gears.py), which need a gear option); a range is compiled by
+    tools/driver/shape_ranges.py."""
+    return spec is not None and "~" in spec
+
+
 def parse_input_shape(spec: str) -> dict[str, list[int]]:
     """`"x:1,224,224,3;y:1,128"` -> {name: dims}: static shapes.  A -1 is parsed with a gear
     option (tools/driver/gears.py), a range by tools/driver/shape_ranges.py; reaching here,

@@ -74,12 +74,6 @@ class DimRange:
 Ranges = dict[str, tuple[DimRange, ...]]
 
 
-def is_range_spec(spec: str | None) -> bool:
-    """Whether an --input_shape gives a range (`lo~hi`) anywhere (a spec with -1s and no range
-    is the gears' (tools/driver/gears.py), which need a gear option)."""
-    return spec is not None and "~" in spec
-
-
 def parse_ranges(spec: str) -> Ranges:
     """`"x:1~16,224,224,3;y:1,1~128"` -> {name: (DimRange, ...)}."""
     def bad(why: str) -> CompileError:

@@ -27,6 +27,7 @@ from compiler.conversions.tf_to_cann.legalization import (
 from compiler.ir.diagnostics import OpError, node_name
 from compiler.ir.rewriting import with_loc
 from dialects import cann
+from dialects.tf import is_variant
 
 
 class TableRule(RewritePattern):
@@ -165,9 +166,11 @@ def legalize(op: ModuleOp, allow_host_fallback: bool = False, report: bool = Fal
     # resolutions below act only on ops of their types
     present = {t for o in op.walk() if (t := tf_op_type(o)) is not None}
     counts = inline_calls(op, failures) if present & INLINE_ROWS else Counter()
-    from compiler.conversions.tf_to_cann.tensor_list_types import resolve_tensor_lists
+    if any(is_variant(v.type) for o in op.walk() for v in (*o.results, *(
+            a for r in o.regions for b in r.blocks for a in b.args))):
+        from compiler.conversions.tf_to_cann.tensor_list_types import resolve_tensor_lists
 
-    resolve_tensor_lists(op)  # TensorList handles -> the buffers they stand for
+        resolve_tensor_lists(op)  # TensorList handles -> the buffers they stand for
     if any(t.startswith("TensorArray") for t in present):
         from compiler.conversions.tf_to_cann.tensor_array_v3 import resolve_tensor_arrays
 

@@ -24,17 +24,13 @@ from xdsl.rewriter import Rewriter
 
 from compiler.conversions.tf_to_cann.legalization import tf_op_type
 from compiler.ir.typed import block_of
+from dialects.tf import is_variant
 
 LIST_OPS = {"TensorListReserve", "TensorListFromTensor", "TensorListGetItem",
             "TensorListSetItem", "TensorListStack", "TensorListLength",
             "TensorListElementShape"}
 _LOOPS = {"While", "StatelessWhile"}
 _CONDS = {"If", "StatelessIf", "Case", "StatelessCase"}
-
-
-def is_variant(t: Attribute) -> bool:
-    elt = getattr(t, "element_type", None)
-    return elt is not None and elt.name == "tf.variant"
 
 
 def _const(v: SSAValue) -> np.ndarray | None:

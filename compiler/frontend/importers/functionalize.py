@@ -33,16 +33,15 @@ from typing import Any
 
 from compiler.frontend.importers.tensor_refs import split_input as _split
 from compiler.frontend.importers.tensor_refs import tensor_name as _ref
+from compiler.frontend.importers.tf1_control_flow import (
+    CF_OPS,
+    has_tf1_control_flow,
+    unused_control_flow_inputs,
+)
 from compiler.frontend.importers.validate import output_types
 from compiler.ir.diagnostics import CompileError
 
-CF_OPS = {"Switch", "Merge", "Enter", "Exit", "NextIteration", "LoopCond",
-          "RefSwitch", "RefMerge", "RefEnter", "RefExit", "RefNextIteration"}
 LOOP_BOUNDARY = {"Enter", "Merge", "Switch", "NextIteration", "LoopCond", "Exit"}
-
-
-def has_tf1_control_flow(graph_def: Any) -> bool:
-    return any(n.op in CF_OPS for n in graph_def.node)
 
 
 class _Fn:
@@ -885,12 +884,7 @@ class _Functionalizer:
 def functionalize(tf: Any, graph_def: Any, filename: str,
                   warn: Callable[[str], None] | None = None) -> Any:
     """A copy of `graph_def` with its TF1 control flow functionalized (itself if it has none)."""
-    unused = {n.name for n in graph_def.node if n.op == "Placeholder"
-              and n.name.startswith("unused_control_flow_input")}
-    if unused:
-        for n in graph_def.node:
-            for r in n.input:
-                unused.discard(_split(r)[0])
+    unused = unused_control_flow_inputs(graph_def)
     if not has_tf1_control_flow(graph_def) and not unused:
         return graph_def
     out = tf.compat.v1.GraphDef()

@@ -704,14 +704,15 @@ def import_graphdef(graph_def: Any, filename: str, input_shapes: str | dict | No
             raise CompileError(errors)
         _prune(graph_def, selected, warn)
         nodes = {n.name: n for n in graph_def.node}
-    from compiler.frontend.importers.functionalize import functionalize, has_tf1_control_flow
+    from compiler.frontend.importers.tf1_control_flow import has_tf1_control_flow, needs_functionalize
 
     if weights and has_tf1_control_flow(graph_def):  # functions get whole Const nodes
         graph_def = _reattach(tf, graph_def, weights)
         weights = {}
-    functional = functionalize(tf, graph_def, filename, warn)  # TF1 Switch/Merge/Enter/... -> If/While
-    if functional is not graph_def:
-        graph_def = functional
+    if needs_functionalize(graph_def):  # TF1 Switch/Merge/Enter/... -> If/While
+        from compiler.frontend.importers.functionalize import functionalize
+
+        graph_def = functionalize(tf, graph_def, filename, warn)
         nodes = {n.name: n for n in graph_def.node}
     order = _topological_order(graph_def.node, nodes, filename)
     weight_names = weights.keys()

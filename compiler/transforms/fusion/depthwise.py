@@ -29,7 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from compiler.ir.rewriting import with_loc
 from compiler.ir.typed import elem_of, int_of, shape_of
-from compiler.transforms.fusion.horizontal import all_values
+from compiler.transforms.fusion.horizontal import all_values, in_block_order
 from dialects import cann
 from dialects.common import dense_from_numpy, ints
 
@@ -142,6 +142,7 @@ def _merge(group: list[cann.DepthwiseConv2DOp | cann.FusedDepthwiseConv2DOp], of
 def fuse_depthwise_siblings(root: Operation) -> int:
     """Merge every group of sibling depthwise convs in `root`; returns the convs removed."""
     removed = 0
+    positions: dict = {}
     for v in all_values(root):
         groups: dict = {}
         for u in dict.fromkeys(u.operation for u in v.uses if u.index == 0):
@@ -152,9 +153,7 @@ def fuse_depthwise_siblings(root: Operation) -> int:
         for group in groups.values():
             if len(group) < 2:
                 continue
-            block = group[0].parent_block()
-            pos = {op: i for i, op in enumerate(block.ops)}
-            group.sort(key=lambda o: pos[o])
+            group = in_block_order(group, positions)
             offs = _offsets(group)
             if offs is None:
                 continue

@@ -343,10 +343,16 @@ def _merge(group: list[_Conv], widths: list[int], padded: dict) -> Operation:
     return _split_into(group, [wc, bc], conv, widths, 3, padded)
 
 
-def _in_block_order(ops: list[_OpT]) -> list[_OpT]:
+def in_block_order(ops: list[_OpT], positions: dict) -> list[_OpT]:
+    """`ops` (of one block) in block order.  `positions` keeps each block's op indices across
+    the calls of one sweep (no enumeration of the block per group): a sweep that only inserts
+    and erases ops keeps the relative order of the ops it held; an op new since the block was
+    enumerated enumerates it again."""
     block = parent_block_of(ops[0])
-    pos = {op: i for i, op in enumerate(block.ops)}
-    return sorted(ops, key=lambda o: pos[o])
+    pos = positions.get(block)
+    if pos is None or any(o not in pos for o in ops):
+        pos = positions[block] = {op: i for i, op in enumerate(block.ops)}
+    return sorted(ops, key=pos.__getitem__)
 
 
 def all_values(root: Operation) -> list[SSAValue]:
@@ -364,6 +370,7 @@ def all_values(root: Operation) -> list[SSAValue]:
 def fuse_siblings(root: Operation) -> Report:
     """Merge every group of sibling convs or matmuls in `root` (see the module docstring)."""
     report = Report()
+    positions: dict = {}
     for v in all_values(root):
         readers = [u.operation for u in v.uses if u.index == 0]
         groups: dict[tuple, list[_Conv]] = {}
@@ -374,7 +381,7 @@ def fuse_siblings(root: Operation) -> Report:
         for ops in groups.values():
             if len(ops) < 2 or len({o.parent_block() for o in ops}) != 1:
                 continue
-            ops = _in_block_order(list(dict.fromkeys(ops)))
+            ops = in_block_order(list(dict.fromkeys(ops)), positions)
             names = [_name(o) for o in ops]
             src = _name(v.owner) if isinstance(v.owner, Operation) else "an argument"
             why = []
