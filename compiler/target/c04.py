@@ -24,8 +24,13 @@ from xdsl.ir import BlockArgument, SSAValue
 
 from compiler.target.formats import C04, N0, c0_for, c04_k
 
-#: The conv kinds the C04 lowering serves (compiler/conversions/cann_to_kernel/cube.py, cube3d.py)
-C04_KINDS = ("cann.Conv2D", "cann.FusedConv2D", "cann.Conv3D")
+
+def _c04_kind(op) -> bool:
+    """The conv kinds the C04 lowering serves (compiler/conversions/cann_to_kernel/cube.py,
+    cube3d.py)."""
+    from dialects import cann
+
+    return isinstance(op, (cann.Conv2DOp, cann.FusedConv2DOp, cann.Conv3DOp))
 
 
 def prefers_c04(cin: int, taps: int, dtype) -> bool:
@@ -48,7 +53,7 @@ def c04_conv(op) -> bool:
     from dialects import cann
     from dialects.common import numpy_dtype
 
-    if op.name not in C04_KINDS or PROLOGUE_ATTR in op.attributes or op.data_format.data != "NHWC":
+    if not _c04_kind(op) or PROLOGUE_ATTR in op.attributes or op.data_format.data != "NHWC":
         return False
     if "groups" in op.properties and op.groups.value.data != 1:
         return False
