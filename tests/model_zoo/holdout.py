@@ -347,26 +347,27 @@ def pointnet(points=128, seed=0):
     return keras.Model(inp, layers.Dense(6, name="logits")(x), name="pointnet")
 
 
-def densenet121(seed=0):
-    """keras' DenseNet121 at 64x64 (weights=None)."""
+def _application(name: str, size: int, seed: int, **options):
+    """keras.applications.`name` at size x size, 10 classes, weights=None."""
     keras = _keras()
     keras.utils.set_random_seed(seed)
-    return keras.applications.DenseNet121(input_shape=(64, 64, 3), weights=None, classes=10)
+    return getattr(keras.applications, name)(input_shape=(size, size, 3), weights=None,
+                                             classes=10, **options)
+
+
+def densenet121(seed=0):
+    """keras' DenseNet121 at 64x64 (weights=None)."""
+    return _application("DenseNet121", 64, seed)
 
 
 def mobilenet_v3_large(seed=0):
     """keras' MobileNetV3Large at 64x64, alpha 0.75 (weights=None)."""
-    keras = _keras()
-    keras.utils.set_random_seed(seed)
-    return keras.applications.MobileNetV3Large(input_shape=(64, 64, 3), alpha=0.75, weights=None,
-                                               classes=10, include_preprocessing=False)
+    return _application("MobileNetV3Large", 64, seed, alpha=0.75, include_preprocessing=False)
 
 
 def inception_v3(seed=0):
     """keras' InceptionV3 at 75x75 (factorized 1x7 / 7x1 convs, weights=None)."""
-    keras = _keras()
-    keras.utils.set_random_seed(seed)
-    return keras.applications.InceptionV3(input_shape=(75, 75, 3), weights=None, classes=10)
+    return _application("InceptionV3", 75, seed)
 
 
 def _electra(seed=0):

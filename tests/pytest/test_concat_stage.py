@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from compiler.ir.ir_io import make_context
+from tests.pytest.compare import compile_and_compare
 from tools.driver.pipelines import run_passes
 
 
@@ -56,20 +57,6 @@ def _kernels(path):
     return [o for o in module.walk() if o.name in ("kernel.cube", "kernel.vec_kernel")]
 
 
-def _compile_and_compare(tmp_path, capsys, pb):
-    """cann-compile the graph, then cann-run its .om against TensorFlow (atol 1e-4, rtol 1e-3)."""
-    from tools import cann_compile, cann_run
-
-    om = tmp_path / "m.om"
-    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                            f"--output={om}"])
-    out = capsys.readouterr()
-    assert rc == 0, out.err
-    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, out.out + out.err
-
-
 def _window_joins(cube) -> list[int]:
     """The number of parts of each kernel.join in the cube kernel's body."""
     return [len(o.operands) for o in cube.walk() if o.name == "kernel.join"]
@@ -83,7 +70,7 @@ def test_concat_of_two_convs_is_the_readers_window(tmp_path, capsys):
     kernels = _kernels(pb)
     assert [o.name for o in kernels] == ["kernel.cube"] * 3
     assert _window_joins(kernels[-1]) == [2]
-    _compile_and_compare(tmp_path, capsys, pb)
+    compile_and_compare(tmp_path, capsys, pb)
 
 
 @pytest.mark.parametrize("interpolation, parts", [("nearest", 2), ("bilinear", 3)])
@@ -95,7 +82,7 @@ def test_upsample_and_concat_are_the_decoder_convs_load(tmp_path, capsys, interp
     kernels = _kernels(pb)
     assert [o.kind.data for o in kernels] == ["Conv2D", "MaxPool", "Conv2D", "Conv2D"]
     assert _window_joins(kernels[-1]) == [parts]
-    _compile_and_compare(tmp_path, capsys, pb)
+    compile_and_compare(tmp_path, capsys, pb)
 
 
 def test_concat_read_by_another_op_stays_a_kernel(tmp_path):
@@ -113,4 +100,4 @@ def test_unaligned_slab_is_not_staged(tmp_path, capsys):
     align-concat-slabs) and the result still matches TensorFlow."""
     pb = _freeze(tmp_path, "unaligned", _two_convs, channels=(8, 16))
     assert not any(_window_joins(o) for o in _kernels(pb))
-    _compile_and_compare(tmp_path, capsys, pb)
+    compile_and_compare(tmp_path, capsys, pb)

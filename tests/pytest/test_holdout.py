@@ -9,7 +9,6 @@ masks); graphs are built once into the zoo cache (CANN_MODEL_ZOO).  `benchmarks/
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from tests.model_zoo.holdout import HOLDOUT
@@ -31,20 +30,8 @@ def test_holdout_set_has_eight_architectures_none_of_them_in_the_zoo():
 @pytest.mark.parametrize("name", TESTED)
 def test_holdout_model_compiles_and_matches_tensorflow(name, tmp_path, capsys):
     from tests.model_zoo.holdout import holdout_graphdef, holdout_inputs
-    from tools import cann_compile, cann_run
+    from tests.pytest.compare import compile_om, run_and_compare
 
     path = holdout_graphdef(name)
-    om = tmp_path / f"{name}.om"
-    rc = cann_compile.main([f"--model={path}", "--framework=3", "--soc_version=Ascend910B3",
-                            f"--output={om}"])
-    out = capsys.readouterr()
-    assert rc == 0, f"cann-compile {name}: {out.err}"
-    feeds = []
-    for key, value in holdout_inputs(name, graph_path=path).items():
-        npy = tmp_path / f"{key}.npy"
-        np.save(npy, value)
-        feeds += ["--input", f"{key}={npy}"]
-    rc = cann_run.main([str(om), *feeds, "--compare-with", path, "--atol", "1e-4",
-                        "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, f"cann-run {name}: {out.out}{out.err}"
+    om = compile_om(path, tmp_path / f"{name}.om", capsys, label=name)
+    run_and_compare(om, path, tmp_path, capsys, holdout_inputs(name, graph_path=path), name)

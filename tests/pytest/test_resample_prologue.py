@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from compiler.ir.ir_io import make_context
+from tests.pytest.compare import compile_and_compare
 from tools.driver.pipelines import run_passes
 
 
@@ -44,20 +45,6 @@ def _kernels(path):
     return [o for o in module.walk() if o.name in ("kernel.cube", "kernel.vec_kernel")]
 
 
-def _compile_and_compare(tmp_path, capsys, pb):
-    """cann-compile the graph, then cann-run its .om against TensorFlow (atol 1e-4, rtol 1e-3)."""
-    from tools import cann_compile, cann_run
-
-    om = tmp_path / "m.om"
-    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                            f"--output={om}"])
-    out = capsys.readouterr()
-    assert rc == 0, out.err
-    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, out.out + out.err
-
-
 def _staged_params(cube) -> list[tuple[int, ...]]:
     return [tuple(o.param("upsample")) + tuple(o.param("upsample_phase")) for o in cube.walk()
             if o.name == "kernel.load" and o.param("upsample") is not None]
@@ -71,14 +58,14 @@ def test_transpose_conv_is_one_cube_kernel_matching_tensorflow(tmp_path, capsys,
     first, cube = _kernels(pb)
     assert cube.name == first.name == "kernel.cube"
     assert {p[:2] for p in _staged_params(cube)} == {(stride, stride)}
-    _compile_and_compare(tmp_path, capsys, pb)
+    compile_and_compare(tmp_path, capsys, pb)
 
 
 def test_nearest_upsample_is_repeated_into_the_conv_rows(tmp_path, capsys):
     pb = _nearest(tmp_path)
     first, cube = _kernels(pb)
     assert cube.name == first.name == "kernel.cube" and set(_staged_params(cube)) == {(2, 2, -1, -1)}
-    _compile_and_compare(tmp_path, capsys, pb)
+    compile_and_compare(tmp_path, capsys, pb)
 
 
 def test_resample_read_by_another_op_stays_a_kernel(tmp_path):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from compiler.ir.ir_io import make_context
+from tests.pytest.compare import compile_and_compare
 from tools.driver.pipelines import run_passes
 
 
@@ -57,20 +58,6 @@ CASES = [  # (channels, cout, kernel, stride, dilation, padding)
 ]
 
 
-
-def _compile_and_compare(tmp_path, capsys, pb):
-    """cann-compile the graph, then cann-run its .om against TensorFlow (atol 1e-4, rtol 1e-3)."""
-    from tools import cann_compile, cann_run
-
-    om = tmp_path / "m.om"
-    rc = cann_compile.main([f"--model={pb}", "--framework=3", "--soc_version=Ascend910B3",
-                            f"--output={om}"])
-    out = capsys.readouterr()
-    assert rc == 0, out.err
-    rc = cann_run.main([str(om), "--compare-with", pb, "--atol", "1e-4", "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    assert rc == 0, out.out + out.err
-
 @pytest.mark.parametrize("c, cout, kernel, stride, dilation, padding", CASES)
 def test_prologue_runs_on_the_rows_and_matches_tensorflow(tmp_path, capsys, c, cout, kernel,
                                                          stride, dilation, padding):
@@ -78,7 +65,7 @@ def test_prologue_runs_on_the_rows_and_matches_tensorflow(tmp_path, capsys, c, c
     pb = _bn_relu_conv(tmp_path, c, cout, kernel, stride, dilation, padding)
     views = _views(_cube(pb))
     assert "load3d" in views and "img2col_valid" not in views and "img2col" not in views
-    _compile_and_compare(tmp_path, capsys, pb)
+    compile_and_compare(tmp_path, capsys, pb)
 
 
 def test_whole_c0_blocks_need_no_mask(tmp_path):
@@ -124,7 +111,7 @@ def test_a_body_that_keeps_zero_needs_no_mask(tmp_path, capsys):
     cube = _cube(pb)
     fns = [o.fn.data for o in cube.walk() if o.name == "kernel.vec"]
     assert fns == ["Relu"] and "fmap_valid" not in _views(cube)
-    _compile_and_compare(tmp_path, capsys, pb)
+    compile_and_compare(tmp_path, capsys, pb)
 
 
 def _shift_relu_conv(tmp_path, c):
@@ -149,4 +136,4 @@ def test_a_scalar_shift_needs_the_lane_mask(tmp_path, capsys):
     (mask,) = [o for o in cube.walk() if o.name == "kernel.load" and o.view.data == "fmap_valid"]
     (use,) = [u.operation for u in mask.result.uses]
     assert use.name == "kernel.vec" and use.fn.data == "SelectV2" and use.operands[0] is mask.result
-    _compile_and_compare(tmp_path, capsys, pb)
+    compile_and_compare(tmp_path, capsys, pb)

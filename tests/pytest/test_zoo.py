@@ -72,21 +72,11 @@ def _compiled(name: str, tmp_path_factory, capsys) -> str:
 @pytest.mark.parametrize("name", TESTED)
 def test_zoo_model_compiles_and_matches_tensorflow(name, tmp_path, tmp_path_factory, capsys):
     from tests.model_zoo.zoo import frozen_graphdef, sample_inputs
-    from tools import cann_run
+    from tests.pytest.compare import run_and_compare
 
     path = frozen_graphdef(name)
     om = _compiled(name, tmp_path_factory, capsys)
-
-    feeds = []
-    for key, value in sample_inputs(name, graph_path=path).items():
-        npy = tmp_path / f"{key}.npy"
-        np.save(npy, value)
-        feeds += ["--input", f"{key}={npy}"]
-    rc = cann_run.main([str(om), *feeds, "--compare-with", path, "--atol", "1e-4",
-                        "--rtol", "1e-3"])
-    out = capsys.readouterr()
-    print(out.out)
-    assert rc == 0, f"cann-run {name}: {out.out}{out.err}"
+    print(run_and_compare(om, path, tmp_path, capsys, sample_inputs(name, graph_path=path), name))
 
 
 @pytest.mark.modelzoo
