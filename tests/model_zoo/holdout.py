@@ -351,8 +351,8 @@ def _application(name: str, size: int, seed: int, **options):
     """keras.applications.`name` at size x size, 10 classes, weights=None."""
     keras = _keras()
     keras.utils.set_random_seed(seed)
-    return getattr(keras.applications, name)(input_shape=(size, size, 3), weights=None,
-                                             classes=10, **options)
+    return getattr(keras.applications, name)(input_tensor=_image_input((size, size, 3)),
+                                             weights=None, classes=10, **options)
 
 
 def densenet121(seed=0):

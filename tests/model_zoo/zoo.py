@@ -87,7 +87,7 @@ def keras_application(name: str, seed: int = 0):
     tf = tensorflow()
     builder, shape = KERAS_APPLICATIONS[name]
     tf.keras.utils.set_random_seed(seed)
-    return getattr(tf.keras.applications, builder)(weights=None, input_shape=shape)
+    return getattr(tf.keras.applications, builder)(weights=None, input_tensor=_image_input(shape))
 
 
 # --- the zoo's other architectures (small, with the features of their family) ----------------
@@ -104,6 +104,9 @@ def _conv_bn_relu(x, filters, kernel=3, strides=1, name=""):
 
 
 def _image_input(shape=(64, 64, 3)):
+    """The model's input, named: an unnamed Keras input is `keras_tensor_<n>`, n counting every
+    tensor the process made before it, so a cached graph's input name would depend on what was
+    built first."""
     return _keras().Input(shape, batch_size=1, name="image")
 
 
@@ -265,7 +268,8 @@ def mobilenet_v3_small(seed=0):
     """keras' MobileNetV3Small at 96x96: hard-swish, hard-sigmoid squeeze-excite, depthwise convs."""
     keras = _keras()
     keras.utils.set_random_seed(seed)
-    return keras.applications.MobileNetV3Small(input_shape=(96, 96, 3), weights=None, classes=10)
+    return keras.applications.MobileNetV3Small(input_tensor=_image_input((96, 96, 3)), weights=None,
+                                               classes=10)
 
 
 def convnext(seed=0):
@@ -275,7 +279,7 @@ def convnext(seed=0):
     _keras().utils.set_random_seed(seed)
     return _keras_src_application("convnext", "ConvNeXt", depths=[1, 1, 2, 1],
                                   projection_dims=[16, 32, 48, 64], default_size=64,
-                                  input_shape=(64, 64, 3), weights=None, classes=10,
+                                  input_tensor=_image_input(), weights=None, classes=10,
                                   name="convnext_small_zoo")
 
 
@@ -283,7 +287,8 @@ def efficientnet_v2_b0(seed=0):
     """keras' EfficientNetV2B0 at 64x64: fused MBConv (expand conv 3x3) and MBConv with SE."""
     keras = _keras()
     keras.utils.set_random_seed(seed)
-    return keras.applications.EfficientNetV2B0(input_shape=(64, 64, 3), weights=None, classes=10)
+    return keras.applications.EfficientNetV2B0(input_tensor=_image_input(), weights=None,
+                                               classes=10)
 
 
 def unet(widths=(16, 32, 48, 64), seed=0):
