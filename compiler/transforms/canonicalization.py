@@ -262,6 +262,50 @@ def _unfolds_depth(xs, ys) -> bool:
         and ys[0] * ys[1] == xs[0]
 
 
+def _regroups_rows(xs, ys) -> bool:
+    """A reshape that regroups only the leading axes, the last one untouched: a matmul's rows
+    [B*H*W, N] viewed as [B, H, W, N] (Keras' Dense on a 4-D input)."""
+    return bool(xs) and bool(ys) and xs[-1] == ys[-1]
+
+
+#: How many pointwise ops _folds_back follows from a rows view before it gives up.
+_FOLD_SEARCH_OPS = 32
+
+
+def _folds_back(op, in_shape) -> bool:
+    """Every path from `op` (a pointwise op reading a rows view of `in_shape`) through pointwise
+    readers of its shape ends in a Reshape back to `in_shape`, each of those readers' other
+    operands a rows view of `in_shape`, a value on the paths, or a constant riding along: sunk,
+    the views meet and fold away (a matmul's bias and activation between two Dense layers), where
+    a path ending elsewhere (a residual Add, a reduction) would only move the view."""
+    from dialects.op_kinds import is_pointwise
+
+    ys = list(op.results[0].type.get_shape())
+    chain, todo = [op], [op]
+    while todo:  # the pointwise readers of the op's shape, transitively
+        for use in todo.pop().results[0].uses:
+            u = use.operation
+            if isinstance(u, cann.ReshapeOp):
+                if list(shape_of(u.y)) != in_shape:
+                    return False
+                continue
+            if u in chain:
+                continue
+            if len(chain) >= _FOLD_SEARCH_OPS or not is_pointwise(u) or len(u.results) != 1 \
+                    or list(u.results[0].type.get_shape()) != ys:
+                return False
+            chain.append(u)
+            todo.append(u)
+    on_paths = {o.results[0] for o in chain}
+    for u in chain[1:]:
+        for v in u.operands:
+            r = v.owner
+            if not (v in on_paths or (isinstance(r, cann.ReshapeOp) and list(shape_of(r.x)) == in_shape)
+                    or _rides_along(v, in_shape, ys)):
+                return False
+    return True
+
+
 def _rides_along(v, in_shape, out_shape) -> bool:
     """A constant operand that broadcasts the same against the reshape's input as against its
     output: one element, or a vector over the last axis ([C], [1, .., 1, C]) when the reshape
@@ -287,7 +331,10 @@ class ReshapeSinksThroughPointwise(RewritePattern):
     (N*D) batch of a 3-D conv's result to [N, D, H, W, C] (_unfolds_depth), or constants that
     broadcast the same way (a scalar, a channel vector over the kept last axis).  The view moves
     down to the next op that is not pointwise; two views that meet fold (ReshapeNoop), so a
-    conv's epilogue (bias, BN, activation) stays 4-D next to the conv."""
+    conv's epilogue (bias, BN, activation) stays 4-D next to the conv.  A view that regroups a
+    matmul's rows (_regroups_rows: Keras' Dense on a 4-D input) sinks where it then meets its
+    inverse (_folds_back): the bias and activation between two Dense layers (a swish, which no
+    matmul rule takes through the view) run on the matmul's result, its epilogue."""
 
     @staticmethod
     def applies_to(cls: type[Operation]) -> bool:
@@ -309,18 +356,22 @@ class ReshapeSinksThroughPointwise(RewritePattern):
             return  # the channel axis is not the last one
         yt = op.results[0].type
         ys = list(yt.get_shape())
-        in_shape = None
+        in_shape, rows = None, False
         for v in op.operands:
             r = v.owner
             if isinstance(r, cann.ReshapeOp):
                 s = list(shape_of(r.x))
                 if in_shape is not None and s != in_shape:
                     return
-                if list(v.type.get_shape()) != ys or not (_unit_axes_only(s, ys) or _unfolds_depth(s, ys)) \
-                        or cann.format_of(r.x.type) is not None or any(d < 0 for d in s):
+                if list(v.type.get_shape()) != ys or cann.format_of(r.x.type) is not None \
+                        or any(d < 0 for d in s):
                     return
+                if not (_unit_axes_only(s, ys) or _unfolds_depth(s, ys)):
+                    rows = True
+                    if not _regroups_rows(s, ys):
+                        return
                 in_shape = s
-        if in_shape is None:
+        if in_shape is None or (rows and not _folds_back(op, in_shape)):
             return
         operands = []
         for v in op.operands:

@@ -489,6 +489,27 @@ def splits_last_dim(r, bias=None) -> bool:
 
 
 @helper
+def last_dim_to_last_axes(r, bias) -> bool:
+    """A reshape whose output's last axes [d1, .., dk] hold exactly its input's last axis C
+    (d1*..*dk == C), whatever it does to the leading axes (row-major, element c of a row of
+    C lands at the same place of those k axes: the head split of a matmul over a flattened
+    batch, [B*S, C] -> [B, S, N, D]), and a constant `bias` of shape [d1, .., dk] (leading 1s
+    allowed): a bias along the input's last axis."""
+    op = r if isinstance(r, Operation) else (vr.owner if (vr := value(r)) is not None else None)
+    if not isinstance(op, Operation) or not op.operands:
+        return False
+    si, so = shape(op.operands[0]), shape(op.results[0])
+    b = const_value(bias)
+    if not si or not so or any(d < 0 for d in si + so) or b is None:
+        return False
+    bs = tuple(b.shape)
+    while len(bs) > 1 and bs[0] == 1:
+        bs = bs[1:]
+    k = len(bs)
+    return 0 < k <= len(so) and bs == tuple(so[-k:]) and int(np.prod(bs)) == si[-1]
+
+
+@helper
 def is_scalar_const(x) -> bool:
     a = const_value(x)
     return a is not None and a.size == 1

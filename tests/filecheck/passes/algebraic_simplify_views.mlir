@@ -28,21 +28,43 @@ func.func @squeeze_pair_sinks(%x: tensor<1x1x8x4xf32>, %y: tensor<1x1x8x4xf32>) 
   func.return %a : tensor<1x8x4xf32>
 }
 
-// A reshape that merges axes (Tensordot's), an operand of another shape, or a constant that is
-// not a scalar or a channel vector keep the op where it is.
+// A reshape that regroups only the leading axes (Keras' Dense on a 4-D input: the matmul's rows
+// [256, 64] viewed as [1, 4, 64, 64]) sinks too: the bias and the swish run on the matmul's
+// result, and the view meets the next matmul's flattening view, and both fold away.
+// CHECK-LABEL: func.func @rows_view_sinks
+// CHECK:         %[[A:.*]] = cann.Add %m, %b : (tensor<256x64xf32>, tensor<64xf32>) -> tensor<256x64xf32>
+// CHECK-NEXT:    %[[S:.*]] = cann.Sigmoid %[[A]] : (tensor<256x64xf32>) -> tensor<256x64xf32>
+// CHECK-NEXT:    %[[W:.*]] = cann.Mul %[[A]], %[[S]] : (tensor<256x64xf32>, tensor<256x64xf32>) -> tensor<256x64xf32>
+// CHECK-NEXT:    func.return %[[W]]
+func.func @rows_view_sinks(%m: tensor<256x64xf32>) -> tensor<256x64xf32> {
+  %b = cann.Const dense<0.5> : tensor<64xf32>
+  %r = cann.Reshape %m {shape = array<i64: 1, 4, 64, 64>} : (tensor<256x64xf32>) -> tensor<1x4x64x64xf32>
+  %a = cann.Add %r, %b : (tensor<1x4x64x64xf32>, tensor<64xf32>) -> tensor<1x4x64x64xf32>
+  %s = cann.Sigmoid %a : (tensor<1x4x64x64xf32>) -> tensor<1x4x64x64xf32>
+  %w = cann.Mul %a, %s : (tensor<1x4x64x64xf32>, tensor<1x4x64x64xf32>) -> tensor<1x4x64x64xf32>
+  %f = cann.Reshape %w {shape = array<i64: 256, 64>} : (tensor<1x4x64x64xf32>) -> tensor<256x64xf32>
+  func.return %f : tensor<256x64xf32>
+}
+
+// A reshape that splits the last axis (a head split), an operand of another shape, or a
+// constant that is not a scalar or a channel vector keep the op where it is.
 // CHECK-LABEL: func.func @views_that_stay
 // CHECK-NEXT:    %[[C:.*]] = cann.Const
 // CHECK-NEXT:    %[[M:.*]] = cann.Reshape %m
 // CHECK-NEXT:    cann.Add %[[M]], %[[C]]
 // CHECK-NEXT:    %[[S:.*]] = cann.Reshape %x
 // CHECK-NEXT:    cann.Add %[[S]], %z
-func.func @views_that_stay(%m: tensor<8x4xf32>, %x: tensor<1x1x8x4xf32>, %z: tensor<1x8x4xf32>) -> (tensor<1x8x4xf32>, tensor<1x8x4xf32>) {
+// CHECK-NEXT:    %[[H:.*]] = cann.Reshape %q
+// CHECK-NEXT:    cann.Relu %[[H]]
+func.func @views_that_stay(%m: tensor<8x4xf32>, %x: tensor<1x1x8x4xf32>, %z: tensor<1x8x4xf32>, %q: tensor<8x4xf32>) -> (tensor<1x8x4xf32>, tensor<1x8x4xf32>, tensor<8x2x2xf32>) {
   %c = cann.Const dense<1.0> : tensor<8x4xf32>
   %mr = cann.Reshape %m {shape = array<i64: 1, 8, 4>} : (tensor<8x4xf32>) -> tensor<1x8x4xf32>
   %a = cann.Add %mr, %c : (tensor<1x8x4xf32>, tensor<8x4xf32>) -> tensor<1x8x4xf32>
   %s = cann.Reshape %x {shape = array<i64: 1, 8, 4>} : (tensor<1x1x8x4xf32>) -> tensor<1x8x4xf32>
   %b = cann.Add %s, %z : (tensor<1x8x4xf32>, tensor<1x8x4xf32>) -> tensor<1x8x4xf32>
-  func.return %a, %b : tensor<1x8x4xf32>, tensor<1x8x4xf32>
+  %h = cann.Reshape %q {shape = array<i64: 8, 2, 2>} : (tensor<8x4xf32>) -> tensor<8x2x2xf32>
+  %hr = cann.Relu %h : (tensor<8x2x2xf32>) -> tensor<8x2x2xf32>
+  func.return %a, %b, %hr : tensor<1x8x4xf32>, tensor<1x8x4xf32>, tensor<8x2x2xf32>
 }
 
 // A reduction of an ExpandDims / Squeeze view reads the value itself (ReduceThroughUnitReshape):
