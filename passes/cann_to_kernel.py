@@ -44,6 +44,7 @@ from compiler.conversions.cann_to_kernel import host_ops, lowering_patterns
 from compiler.conversions.cann_to_kernel.implmode import ImplMode, select_implementations
 from compiler.ir.diagnostics import CompileError, OpError
 from compiler.ir.rewriting import rewrite
+from compiler.ir.snapshot import Snapshot
 from compiler.target.chips import DEFAULT_CHIP, UnknownChipError, get_chip
 from compiler.transforms.launch_packing import BUDGET_ATTR, PACK_ATTR, lower_packed
 from dialects import cann, kernel
@@ -69,8 +70,7 @@ class CannToKernelPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ahead = _AHEAD.pop(op, None)
-        if ahead is not None and ahead.key == self._key(op) \
-                and op.is_structurally_equivalent(ahead.snapshot):
+        if ahead is not None and ahead.key == self._key(op) and ahead.snapshot.unchanged(op):
             folded = _adopt(op, ahead)
         else:
             folded = self.lower(op)
@@ -90,8 +90,11 @@ class CannToKernelPass(ModulePass):
         """`lowered` is `module` lowered by this pass's `lower` (returning `folded`), e.g.
         a pack-launches trial copy (its trial tags made the real ones): the next cann-to-kernel with the same
         chip and implmode options takes it instead of lowering `module` again, if `module` is
-        then still structurally what was lowered (a snapshot is compared)."""
-        _AHEAD[module] = _Ahead(self._key(module), module.clone(), lowered, folded)
+        then still what was lowered (a snapshot of its objects is compared:
+        compiler/ir/snapshot.py).  Only the latest offer is kept (its snapshot holds the
+        module's objects, hence the module: an offer no cann-to-kernel took is dropped here)."""
+        _AHEAD.clear()
+        _AHEAD[module] = _Ahead(self._key(module), Snapshot(module), lowered, folded)
 
     def lower(self, op: ModuleOp) -> list[str]:
         """Lower `op` in place; returns the folded TransData's report lines (fold_transdata)."""
@@ -130,13 +133,13 @@ class _Ahead:
     """A lowering made ahead of cann-to-kernel (CannToKernelPass.offer)."""
 
     key: tuple[str, str, tuple[str, ...]]  # chip, implmode, implmode_ops
-    snapshot: ModuleOp  # the module as it was before the lowering
+    snapshot: Snapshot  # the module as it was before the lowering
     lowered: ModuleOp
     folded: list[str]
 
 
-#: module -> the lowering offered for it; taken (popped) by the next cann-to-kernel on that
-#: module object, gone with the module (weak keys): one compile's, never shared between modules
+#: module -> the lowering offered for it (at most one entry: the latest offer); taken (popped)
+#: by the next cann-to-kernel on that module object: one compile's, never shared between modules
 _AHEAD: weakref.WeakKeyDictionary[ModuleOp, _Ahead] = weakref.WeakKeyDictionary()
 
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, LocationAttr, i32
-from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue, SSAValues, Use
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue, SSAValues, Use
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.operations import (
     AttrSizedOperandSegments,
@@ -190,3 +190,49 @@ def build(cls: type[_OpT], *, operands: Sequence = (), result_types: Sequence = 
     return cls(operands=list(operands), result_types=list(result_types),
                properties=dict(properties or {}), attributes=dict(attributes or {}),
                regions=list(regions))
+
+
+def clone(op: _OpU) -> _OpU:
+    """`op.clone()`: the same ops, each by `init_op` (what `Operation.create` makes) instead of
+    xDSL's generic `create`, which a pack-launches trial pays on every op of the module.  As
+    xDSL's clone does it: each op made with no operands (results with the name hints, copies of
+    the attribute and property dicts, the location, empty regions), each region's blocks made
+    first, then their arguments (types, locations, name hints) and ops; then every op's operands
+    set, walking the clone in order, so every value's uses are in the order xDSL's clone gives.
+    An op with successors anywhere in `op`: xDSL's clone itself."""
+    values: dict[SSAValue, SSAValue] = {}
+    made: list[tuple[Operation, Operation]] = []
+    new = _clone_shell(op, values, made)
+    if new is None:
+        return op.clone()
+    for old, n in made:
+        n.operands = [values.get(v, v) for v in old._operands]
+    return new
+
+
+def _clone_shell(op: _OpU, values: dict[SSAValue, SSAValue],
+                 made: list[tuple[Operation, Operation]]) -> _OpU | None:
+    """op and its regions cloned without operands (None when an op has successors); `made`
+    gets (op, its clone) in walk order, `values` each result and block argument's clone."""
+    if op._successors:
+        return None
+    new = init_op(type(op).__new__(type(op)), (), [r.type for r in op.results], op.properties,
+                  op.attributes, op.location, [Region() for _ in op.regions])
+    made.append((op, new))
+    for r, nr in zip(op.results, new.results, strict=True):
+        values[r] = nr
+        nr.name_hint = r.name_hint
+    for region, dest in zip(op.regions, new.regions, strict=True):
+        pairs = [(b, Block()) for b in region.blocks]
+        dest.insert_block([nb for _, nb in pairs], 0)
+        for b, nb in pairs:
+            for k, a in enumerate(b.args):
+                na = nb.insert_arg(a.type, k, a.location)
+                values[a] = na
+                na.name_hint = a.name_hint
+            for o in b.ops:
+                c = _clone_shell(o, values, made)
+                if c is None:
+                    return None
+                nb.add_op(c)
+    return new

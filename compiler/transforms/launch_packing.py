@@ -234,8 +234,9 @@ def _trial(module: ModuleOp, lower: Callable[[ModuleOp], None],
     kernels each op became, by index; None when the copy does not lower.  `order`: the copy's
     @main ops are first put in that order (indices into @main's ops, a topological order)."""
     from compiler.backend.launch_packs import pack_id
+    from compiler.ir.build import clone
 
-    copy = module.clone()
+    copy = clone(module)
     ops = _main_ops(copy)
     for k, o in enumerate(ops):
         o.attributes[PACK_ATTR] = IntegerAttr(k, i64)
