@@ -35,10 +35,6 @@ from compiler.target.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
 
 
-def _sum(buffers, space: str) -> int:
-    return sum(b.size for b in buffers if b.space == space)
-
-
 def lower_staged(pattern, c_op, p_op, rewriter: PatternRewriter) -> bool:
     """Lower conv c_op with its x computed in its windows from conv p_op; False (nothing
     changed) where that does not fit or is not estimated to gain."""
@@ -56,7 +52,7 @@ def lower_staged(pattern, c_op, p_op, rewriter: PatternRewriter) -> bool:
         epilogue_consumer,
         pool_prologue_lowerable,
     )
-    from compiler.transforms.fusion.conv_stage import window_tiling
+    from compiler.transforms.fusion.conv_stage import pool_a_tiles, stage_tilings
 
     chip = pattern.chip
     fc, fp = (cann.format_of(o.x.type) for o in (c_op, p_op))
@@ -73,22 +69,16 @@ def lower_staged(pattern, c_op, p_op, rewriter: PatternRewriter) -> bool:
     et, eb, c0 = dc.et, dc.dtype.itemsize, dc.c0
     fk = epilogue_consumer(c_op)
     pool = p_op.x.owner if pool_prologue_lowerable(p_op.x.owner) else None
-    ub_a = 0 if pool is None else (4 if pool.pads() == (0, 0, 0, 0) else 6)
+    ub_a = pool_a_tiles(pool)
     x_shape = list(shape_of(c_op.x))
     _, c1x, hx, wx, _ = x_shape
     fmap = (dc.n, hx, wx, c1x, dc.ho, dc.wo, dc.kh, dc.sh, dc.dh)
-    try:
-        t = cube_tiling("Conv2D", dc.m, dc.ncols, dc.kk, eb, c0, chip, 1,
-                        ub_epilogue_tiles=epilogue_tiles(fk), fmap=fmap)
-        if "fmapRows" not in t.fields:
-            return False
-        tp = window_tiling(chip, t.fields["fmapRows"] * wx, dp.ncols, dp.kk, eb, c0, ub_a)
-    except TilingError:
+    got = stage_tilings(chip, dc.m, dc.ncols, dc.kk, fmap, dp.ncols, dp.kk, eb, c0, ub_a,
+                        epilogue_tiles(fk))
+    if got is None:
         return False
+    t, tp = got
     pb = [b for b in tp.buffers if b.space in ("L1", "UB")]
-    if _sum(t.buffers, "L1") + _sum(pb, "L1") > chip.l1 or \
-            _sum(t.buffers, "UB") + _sum(pb, "UB") > chip.ub:
-        return False
     f, g_ = t.fields, tp.fields
     bm, bn, bk = g_["baseM"], g_["baseN"], g_["baseK"]
     k0 = 32 // eb

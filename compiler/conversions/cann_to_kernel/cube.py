@@ -138,7 +138,9 @@ class ConvToCubeBody(ChipPattern):
 
             ub_a += live_tiles(pro.body_ops()) + 1
         if pool is not None:  # the running max / sum, a window tile, the mask and the zeros
-            ub_a = 4 if pool.pads() == (0, 0, 0, 0) else 6  # + an offset's mask, max / count
+            from compiler.transforms.fusion.conv_stage import pool_a_tiles
+
+            ub_a = pool_a_tiles(pool)
         fmap, ub_win = None, 0
         if groups == 1 and not scaled and pool is None and dwp is None:
             # A straight from x (or from x's prologue, run on the rows in UB first): its rows

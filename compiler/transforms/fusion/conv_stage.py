@@ -15,7 +15,8 @@ FusedConv2D (no residual) reading P's result as x only, itself not computed in a
 
 The mark (auto.PROLOGUE_ATTR) is set where the estimate `stage_gain_us` says the fusion gains:
 the launch and P's result's HBM write + read saved, against P's recomputed halo rows on the
-cube (per C window, P's GEMM over the window's rows: `window_cycles`).  The lowering decides
+cube (per C window, P's GEMM over the window's rows: `stage_tilings`; None where the pair
+does not fit one core's L1 / UB).  The lowering decides
 again with the lowered kernel's perf-report cost (conv_stage.py `gains`) and drops the mark
 where the fused kernel does not fit L1 / UB or costs more; P is then a kernel of its own.
 Switch name AutomaticPrologueFusion (the prologue marking's).
@@ -101,15 +102,16 @@ def _dims(op: StageConv):
 
 def stage_gain_us(p: StageConv, chip) -> float | None:
     """Estimated µs saved on `chip` by computing p in its reader's windows (None: the reader's
-    tiling takes no window): the launch and p's result's HBM write + read, minus the busiest
-    core's recompute, its windows' P-GEMMs (`window_cycles`) against p's own kernel's cube
-    cycles (its tiling on the chip) and the window loads from GM the reader no longer makes.
-    Vector work (p's epilogue, a pool prologue) is not counted here: the lowering's exact check
+    tiling takes no window, or the pair does not fit L1 / UB, `stage_tilings`): the launch and
+    p's result's HBM write + read, minus the busiest core's recompute: its windows' P-GEMMs
+    (the window tiling's cube cycles per M block) against p's own kernel's cube cycles (its
+    tiling on the chip) and the window loads from GM the reader no longer makes.  Vector work
+    (p's epilogue, a pool prologue) is not counted here: the lowering's exact check
     (compiler/conversions/cann_to_kernel/conv_stage.py) sees it."""
     from compiler.backend.perf_report import LAUNCH_OVERHEAD_US
     from compiler.target.formats import c0_for, ceil_div
     from compiler.target.tiling import TilingError, cube_tiling
-    from compiler.transforms.fusion.auto import live_uses
+    from compiler.transforms.fusion.auto import epilogue_host, is_prologue, live_tiles, live_uses
     from dialects.common import numpy_dtype
 
     c = live_uses(p.y)[0]
@@ -120,22 +122,24 @@ def stage_gain_us(p: StageConv, chip) -> float | None:
     (_, hc, wc, cc), (hoc, woc, coc), (khc, kwc), (shc, _), (dhc, _), _ = _dims(c)
     kp = ceil_div(ci, c0) * c0 * kh * kw
     kc = ceil_div(cc, c0) * c0 * khc * kwc
+    pool = p.x.owner if isinstance(p.x.owner, (cann.MaxPoolOp, cann.AvgPoolOp)) and \
+        is_prologue(p.x.owner) else None
+    fk = next((u for u in live_uses(c.y) if isinstance(u, cann.FusedKernelOp)
+               and epilogue_host(u) is c), None)
+    got = stage_tilings(chip, n * hoc * woc, coc, kc,
+                        (n, hc, wc, ceil_div(cc, c0), hoc, woc, khc, shc, dhc), co, kp, eb, c0,
+                        pool_a_tiles(pool), 1 if fk is None else max(1, live_tiles(fk.body_ops())))
+    if got is None:
+        return None
+    tc, tw = got
     try:
-        tc = cube_tiling("Conv2D", n * hoc * woc, coc, kc, eb, c0, chip,
-                         fmap=(n, hc, wc, ceil_div(cc, c0), hoc, woc, khc, shc, dhc))
         tp = cube_tiling("Conv2D", n * ho * wo, co, kp, eb, c0, chip)
     except TilingError:
         return None
     f = tc.fields
-    if "fmapRows" not in f:
-        return None
     blocks = ceil_div(f["singleCoreM"], f["baseM"])
-    try:
-        per_window = window_cycles(chip, f["fmapRows"] * wc, co, kp, eb, c0)
-    except TilingError:
-        return None
     window_load = blocks * f["fmapBytes"] / _gm_l1()
-    extra_us = (blocks * per_window - tp.est_cycles - window_load) / chip.clock_mhz
+    extra_us = (blocks * tw.est_cycles - tp.est_cycles - window_load) / chip.clock_mhz
     nbytes = n * ho * wo * co * eb
     return LAUNCH_OVERHEAD_US + 2 * nbytes / (chip.hbm_tb_per_s * 1e6) - max(0.0, extra_us)
 
@@ -162,9 +166,37 @@ def window_tiling(chip, m: int, n: int, k: int, eb: int, c0: int, ub_a_tiles: in
     return cube_tiling("Conv2D", m, n, k, eb, c0, one_core(chip), ub_a_tiles=ub_a_tiles)
 
 
-def window_cycles(chip, m: int, n: int, k: int, eb: int, c0: int, ub_a_tiles: int = 0) -> float:
-    """Cube cycles of the producer's GEMM over one window (`window_tiling`'s)."""
-    return window_tiling(chip, m, n, k, eb, c0, ub_a_tiles).est_cycles
+def pool_a_tiles(pool) -> int:
+    """The UB tiles a pool prologue keeps beside a conv's A tile (the running max / sum, a
+    window tile, the mask and the zeros; a padded pool's offset mask and max / count too)."""
+    if pool is None:
+        return 0
+    return 4 if pool.pads() == (0, 0, 0, 0) else 6
+
+
+def stage_tilings(chip, m: int, n: int, k: int, fmap, p_n: int, p_k: int, eb: int, c0: int,
+                  ub_a_tiles: int, epilogue_tiles: int):
+    """(the reader's tiling, the producer's window tiling) of a staged pair, or None where the
+    reader's tiling takes no window of x's rows or the two do not fit one core's L1 and UB
+    together: the reader's GEMM (m, n, k) with its window (`fmap`, conv_geometry's), the
+    producer's (p_n columns, K p_k) over one window's rows x W pixels (`window_tiling`), its A
+    tiles with ub_a_tiles UB tiles of a pool prologue.  L0 holds one GEMM's tiles at a time."""
+    from compiler.target.tiling import TilingError, cube_tiling
+
+    try:
+        t = cube_tiling("Conv2D", m, n, k, eb, c0, chip, 1, ub_epilogue_tiles=epilogue_tiles,
+                        fmap=fmap)
+        if "fmapRows" not in t.fields:
+            return None
+        tp = window_tiling(chip, t.fields["fmapRows"] * fmap[2], p_n, p_k, eb, c0, ub_a_tiles)
+    except TilingError:
+        return None
+
+    def used(space: str) -> int:
+        return sum(b.size for b in (*t.buffers, *tp.buffers) if b.space == space)
+    if used("L1") > chip.l1 or used("UB") > chip.ub:
+        return None
+    return t, tp
 
 
 def mark_conv_stages(root: Operation, chip_name: str | None = None) -> list[str]:
