@@ -321,6 +321,7 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
             vec = walk.vector_cycles + walk.ub_to_l1_cycles
             if walk.ub_to_l1_bytes:
                 note += "; " + (RECURRENT_NOTE if _kind(op) in ("DynamicRNN", "DynamicGRUV2", "SimpleRNN")
+                                else STAGED_CONV_NOTE if staged
                                 else ROWS_PROLOGUE_NOTE if a_gm is not None
                                 else TILE_PROLOGUE_NOTE if _kind(op) in ("Conv2D", "DepthwiseConv2D")
                                 else SCALED_CONV_NOTE)
@@ -381,6 +382,8 @@ PACK_NOTE = ("packed launches: one kernel runs each member on its own range of b
 #: every step, at the same assumed rate.
 RECURRENT_NOTE = ("h_{t-1} moved UB->L1 every time step, a path and bandwidth not in the reference: "
                   "assumed like UB->GM")
+STAGED_CONV_NOTE = ("the producer's output tiles moved UB->L1 into the window (store view "
+                    "fmap_window), a path and bandwidth not in the reference: assumed like UB->GM")
 ROWS_PROLOGUE_NOTE = ("prologue on x's rows in UB once per M block, moved UB->L1 for Load3D, a path "
                       "and bandwidth not in the reference: assumed like UB->GM")
 TILE_PROLOGUE_NOTE = ("prologue on each A tile in UB (x's rows not staged: a grouped conv, a depthwise "
