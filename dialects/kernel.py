@@ -554,6 +554,34 @@ class MulIndexOp(IRDLOperation):
 
 
 @irdl_op_definition
+class FmapBaseOp(IRDLOperation):
+    """`kernel.fmap_base %m {in_hw = [H, W], out_hw = [Ho, Wo], strides = [sh, sw], pads = [pt,
+    ...]}`: the first pixel (row-major, of the N*H rows of W pixels) of the window of x's rows
+    that output pixel m and those after it read (compiler/target/conv_geometry.py fmap_first_row,
+    times W): where a producer conv computed in that window (compiler/conversions/cann_to_kernel/
+    conv_stage.py) starts its output pixels.  The params are the reader's img2col params."""
+
+    name = "kernel.fmap_base"
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$value attr-dict"
+    value = operand_def(IndexType)
+    params = prop_def(DictionaryAttr)
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        for k in ("in_hw", "out_hw", "strides", "pads"):
+            if k not in self.params.data:
+                raise VerifyException(f"{self.name}: needs the param {k}")
+
+    def param(self, key: str, default=None):
+        v = self.params.data.get(key)
+        if v is None:
+            return default
+        return v.value.data if isinstance(v, IntegerAttr) else ints(v)
+
+
+@irdl_op_definition
 class SyncAllOp(IRDLOperation):
     """`kernel.sync_all`: every core of the kernel waits here until all have arrived (Ascend C
     `SyncAll()`, the hard all-core barrier of Atlas A2: "when different cores operate on the same
@@ -790,6 +818,12 @@ STORE_VIEWS += ("nc1hwc0_rows",)
 #: padding goes to its position in the row-major destination of format `dst_format` (the folded
 #: TransData's formats, one of TO_ORIGIN_LAYOUTS; padding is not stored)
 STORE_VIEWS += ("to_origin",)
+#: fmap_window: UB -> L1, a producer conv's [m, n] output tile into the L1 window (C1, rows, W,
+#: C0) of its reader conv (compiler/conversions/cann_to_kernel/conv_stage.py): indices [base, m,
+#: n], output pixel p (rows [m, +tile) clipped at `M`, the window's rows * W past `base`) at
+#: window row (p - base) // W, column (p - base) % W; channels [n, +tile) clipped at `N` (the
+#: padding lanes stay the zeros of the window's kernel.alloc)
+STORE_VIEWS += ("fmap_window",)
 #: the (src_format, dst_format) pairs of a `to_origin` store: a device format and its origin
 TO_ORIGIN_LAYOUTS: tuple[tuple[str, str], ...] = (("FRACTAL_NZ", "ND"), ("NC1HWC0", "NHWC"),
                                                    ("NC1HWC0", "NCHW"))
@@ -965,7 +999,8 @@ class StoreOp(EnumProperties):
 
     def verify_(self) -> None:
         _need_space(self, "value", self.value.type, ("UB",))
-        _need_space(self, "destination", self.dst.type, ("GM",))
+        _need_space(self, "destination", self.dst.type,
+                    ("L1",) if self.view.data == StoreView.fmap_window else ("GM",))
         if not _converting_props(self, StoreView.to_origin, "src_view", "src_shape", "store"):
             return
         assert self.src_view is not None and self.src_format is not None \
@@ -1352,7 +1387,7 @@ KERNEL = Dialect(
     "kernel",
     [CubeConv2DOp, VectorOp, TransDataOp, CubeKernelOp, VectorKernelOp, CoresOp, ForOp, IndexOp,
      MulIndexOp, SyncAllOp, YieldOp, AllocOp, LoadOp, MmadOp, FixpipeOp, VecOp, StoreOp, AccumulateOp, ViewOp,
-     JoinOp, GatherOp, ScatterOp,
+     FmapBaseOp, JoinOp, GatherOp, ScatterOp,
      *CONTROL_KERNEL_OPS, DispatchOp],
     [TilingAttr, BufferAttr, SpaceAttr, VectorFunctionAttr, LoadViewAttr, StoreViewAttr,
      AccumulateFnAttr, TilingFnAttr])

@@ -118,7 +118,7 @@ class LayoutConv(RewritePattern):
             operands=operands,
             result_types=[cann.storage_type(op.y.type, Format.NC1HWC0, fmt)],
             properties=dict(op.properties))
-        if pro:
+        if PROLOGUE_ATTR in op.attributes:  # (a depthwise prologue, a conv staged in a window)
             conv.attributes[PROLOGUE_ATTR] = op.attributes[PROLOGUE_ATTR]
         back = trans_data(conv.y, Format.NC1HWC0, fmt, op.y.type)
         for new in (x5, *extra, conv, back):

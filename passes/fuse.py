@@ -151,6 +151,9 @@ class FusePass(ModulePass):
                 from compiler.transforms.fusion.depthwise import mark_depthwise_prologues
 
                 auto.depthwise_prologues = mark_depthwise_prologues(op, self.soc_version or None)
+                from compiler.transforms.fusion.conv_stage import mark_conv_stages
+
+                auto.conv_stages = mark_conv_stages(op, self.soc_version or None)
                 from compiler.transforms.fusion.mean_prologue import mark_mean_prologues
 
                 auto.prologues += mark_mean_prologues(op)  # global average pools into matmuls

@@ -56,7 +56,12 @@ from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringA
 from compiler.backend import memory_plan as mp
 from compiler.ir.typed import int_of
 from compiler.target.chips import BYTES_PER_CYCLE, DEFAULT_CHIP, ChipProfile, get_chip
-from compiler.target.cost_model import cube_core_cycles, vector_core_cycles, vector_fit
+from compiler.target.cost_model import (
+    cube_core_cycles,
+    staged_window_cycles,
+    vector_core_cycles,
+    vector_fit,
+)
 from compiler.target.formats import ceil_div
 from compiler.target.kernel_cost_walk import walk_body
 from dialects.cann import Activation
@@ -296,10 +301,15 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
     if unit == "cube" and {"singleCoreM", "singleCoreN", "Ka", "baseM", "baseN"} <= set(t):
         a_gm = ceil_div(t["singleCoreM"], t["baseM"]) * t["fmapBytes"] if "fmapBytes" in t \
             else None  # a conv's feature-map windows go GM -> L1 (Load3D: conv_geometry.py)
+        staged = "stageM" in t  # the windows computed from a producer conv's inputs instead
         cube = cube_core_cycles(chip, t["singleCoreM"], t["singleCoreN"], t["Ka"], t["baseM"],
-                                t["baseN"], eb, t.get("weightReads"), a_gm)
+                                t["baseN"], eb, t.get("weightReads"), 0 if staged else a_gm)
+        if staged:
+            cube += staged_window_cycles(chip, t, eb)
         flops = 2 * t.get("M", 0) * t.get("N", 0) * t["Ka"]
-        if a_gm is not None:
+        if staged:
+            note += "; A by Load3D from x's rows computed in L1 by the producer conv's GEMM"
+        elif a_gm is not None:
             note += "; A by Load3D from x's rows in L1"
         converted = sorted({f"{ld.src_format.data} -> {ld.dst_format.data}" for ld in op.walk()
                             if isinstance(ld, LoadOp) and ld.view.data == LoadView.from_origin
@@ -311,6 +321,7 @@ def kernel_cost(op, step: int, chip: ChipProfile, launch_us: float = LAUNCH_OVER
             vec = walk.vector_cycles + walk.ub_to_l1_cycles
             if walk.ub_to_l1_bytes:
                 note += "; " + (RECURRENT_NOTE if _kind(op) in ("DynamicRNN", "DynamicGRUV2", "SimpleRNN")
+                                else STAGED_CONV_NOTE if staged
                                 else ROWS_PROLOGUE_NOTE if a_gm is not None
                                 else TILE_PROLOGUE_NOTE if _kind(op) in ("Conv2D", "DepthwiseConv2D")
                                 else SCALED_CONV_NOTE)
@@ -371,6 +382,8 @@ PACK_NOTE = ("packed launches: one kernel runs each member on its own range of b
 #: every step, at the same assumed rate.
 RECURRENT_NOTE = ("h_{t-1} moved UB->L1 every time step, a path and bandwidth not in the reference: "
                   "assumed like UB->GM")
+STAGED_CONV_NOTE = ("the producer's output tiles moved UB->L1 into the window (store view "
+                    "fmap_window), a path and bandwidth not in the reference: assumed like UB->GM")
 ROWS_PROLOGUE_NOTE = ("prologue on x's rows in UB once per M block, moved UB->L1 for Load3D, a path "
                       "and bandwidth not in the reference: assumed like UB->GM")
 TILE_PROLOGUE_NOTE = ("prologue on each A tile in UB (x's rows not staged: a grouped conv, a depthwise "

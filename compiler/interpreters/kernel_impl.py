@@ -713,6 +713,17 @@ def store(op: kernel.StoreOp, v: np.ndarray, dst: np.ndarray, idx: tuple[int, ..
         _store_to_origin(op, v, dst, idx)
         return
     P = op.param
+    if view == kernel.StoreView.fmap_window:  # a producer conv's tile into its reader's window
+        base, m0, n0_ = idx
+        c1_, n_rows, w_, c0 = dst.shape
+        rows = np.arange(m0, min(m0 + v.shape[0], P("M"), base + n_rows * w_))
+        cols = np.arange(n0_, min(n0_ + v.shape[1], P("N")))
+        if rows.size == 0 or cols.size == 0:
+            return
+        r, ww = np.divmod(rows - base, w_)
+        dst[(cols // c0)[None, :], r[:, None], ww[:, None], (cols % c0)[None, :]] = \
+            v[np.ix_(rows - m0, cols - n0_)].astype(dst.dtype)
+        return
     if view == kernel.StoreView.nc1hwc0:
         g, m0, n0_ = idx
         ho, wo = P("out_hw")
@@ -1019,6 +1030,14 @@ class KernelBodyFunctions(InterpreterFunctions):
     @impl(kernel.MulIndexOp)
     def run_mul_index(self, interp: Interpreter, op: kernel.MulIndexOp, args):
         return (int(args[0]) * op.by.value.data,)
+
+    @impl(kernel.FmapBaseOp)
+    def run_fmap_base(self, interp: Interpreter, op: kernel.FmapBaseOp, args):
+        from compiler.target.conv_geometry import fmap_first_row
+
+        (h, w), (ho, wo) = op.param("in_hw"), op.param("out_hw")
+        return (fmap_first_row(int(args[0]), h, ho, wo, op.param("strides")[0],
+                               op.param("pads")[0]) * w,)
 
     @impl(kernel.SyncAllOp)
     def run_sync_all(self, interp: Interpreter, op: kernel.SyncAllOp, args):

@@ -50,11 +50,13 @@ def c04_conv(op) -> bool:
     """Whether assign-layouts stores conv `op`'s x NC1HWC0_C04 and its filter FRACTAL_Z_C04."""
     from compiler.ir.typed import elem_of, shape_of
     from compiler.transforms.fusion.auto import PROLOGUE_ATTR
+    from compiler.transforms.fusion.conv_stage import is_staged_conv
     from dialects import cann
     from dialects.common import numpy_dtype
 
-    if not _c04_kind(op) or PROLOGUE_ATTR in op.attributes or op.data_format.data != "NHWC":
-        return False
+    if not _c04_kind(op) or op.data_format.data != "NHWC" or \
+            (PROLOGUE_ATTR in op.attributes and not is_staged_conv(op)):
+        return False  # (a conv computed in its reader's windows keeps its own x load)
     if "groups" in op.properties and op.groups.value.data != 1:
         return False
     xs, ws = shape_of(op.x), shape_of(op.filter)

@@ -63,6 +63,16 @@ def cube_core_cycles(chip: ChipProfile, single_m: int, single_n: int, k: int,
                                                                  a_gm_bytes)
 
 
+
+def staged_window_cycles(chip: ChipProfile, t: dict, in_bytes: int) -> float:
+    """Cube cycles a conv's core spends computing its windows from a producer conv's inputs
+    (tiling fields stageM / stageN / stageK / stageBaseM / stageBaseN: the producer's one-core
+    GEMM over one window; compiler/conversions/cann_to_kernel/conv_stage.py): that GEMM once per
+    M block of the core, its pipes after the reader's (added, not overlapped: an assumption)."""
+    blocks = ceil_div(t["singleCoreM"], t["baseM"])
+    return blocks * cube_core_cycles(chip, t["stageM"], t["stageN"], t["stageK"], t["stageBaseM"],
+                                     t["stageBaseN"], in_bytes)
+
 # --- vector unit: measured cycle fits (cann-facts.md section 6; graph-autofusion
 # `autofuse/att/.../perf_param_v1.cpp`): cycles ~ k * elements + b per core, fp16; fp32 ~2x k.
 VECTOR_FITS: dict[str, tuple[float, float]] = {

@@ -17,7 +17,9 @@ Every op counts once per turn of the loops around it:
                      window from a staged concat's sources, compiler/transforms/fusion/concat_stage.py)
   kernel.sync_all    nothing (the all-core barrier between two kernel.cores phases, whose busiest
                      cores' work adds up; the reference gives no figure for the barrier itself)
-  kernel.store       MTE3 bytes (UB -> GM, 64 B/cycle per core: reference section 6)
+  kernel.store       MTE3 bytes (UB -> GM, 64 B/cycle per core: reference section 6); a store
+                     into L1 (view fmap_window: a producer conv's tile into its reader's
+                     window) as a UB -> L1 load below
   kernel.load        UB -> L1 (a vector-scaled cube operand, or a conv's A tile computed by a
                      fused prologue, whose kernel.vec ops and pad-mask Mul count as above): bytes at an
                      assumed UB->GM rate
@@ -161,6 +163,8 @@ def _walk_block(block: Block, trips: int, cost: BodyCost) -> None:
         elif isinstance(op, kernel.AccumulateOp):
             t = op.acc.type
             cost._vec(ACCUMULATE_FNS[op.fn.data], _elems(t), _elem_bytes(t), trips)
+        elif isinstance(op, kernel.StoreOp) and space_of(op.dst.type) == "L1":
+            cost.ub_to_l1_bytes += trips * _bytes(op.value.type)  # fmap_window: into L1
         elif isinstance(op, (kernel.StoreOp, kernel.ScatterOp)):
             cost.ub_to_gm_bytes += trips * _bytes(op.value.type)
         elif isinstance(op, kernel.LoadOp) and (

@@ -194,6 +194,11 @@ class Body:
     def index(self, v: int) -> SSAValue:
         return self._new(kernel.IndexOp, (), (_INDEX,), {"value": i64_attr(v)}).results[0]
 
+    def fmap_base(self, m: SSAValue, params: dict) -> SSAValue:
+        """The first pixel of the window of x's rows output pixel m reads (kernel.fmap_base)."""
+        p = {k: params[k] for k in ("in_hw", "out_hw", "strides", "pads")}
+        return self._new(kernel.FmapBaseOp, (m,), (_INDEX,), {"params": params_attr(p)}).results[0]
+
     def mul_index(self, v: SSAValue, by: int) -> SSAValue:
         """v * by (kernel.mul_index): an offset from a core's grid index."""
         return self._new(kernel.MulIndexOp, (v,), (_INDEX,), {"by": i64_attr(by)}).results[0]
@@ -255,7 +260,7 @@ class Body:
 
 def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_load, store,
               bias_load=None, epilogue=(), residual=None, a_scale=None,
-              a_prologue=None, rows_prologue=None, fmap_parts=None) -> Region:
+              a_prologue=None, rows_prologue=None, fmap_parts=None, x_shape=None) -> Region:
     """The cube body shared by conv, depthwise and (batch) matmul: cores x base-block loops over
     mmad on fractal tiles, fixpipe to UB, the epilogue there, store to GM.
 
@@ -275,6 +280,8 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
     rows go GM -> L1 into its planes of the window (view fmap with its own params), or, with
     emit (fn(body, x, g, mi, shape, et, params) -> its L1 tiles: a bilinear resize), are
     computed in UB and moved UB -> L1; the planes one after another (kernel.join).
+    x_shape: x's NC1HWC0 storage shape when x is no operand (a window computed from another
+    conv's inputs: compiler/conversions/cann_to_kernel/conv_stage.py), else types[0]'s.
     epilogue: (fn, attrs) steps on the fp32 output tile; ("region", Epilogue) runs a fused
     kernel's body there (compiler/conversions/cann_to_kernel/fused.py), ("rows", RowStep) a
     row op on whole rows (compiler/conversions/cann_to_kernel/row_epilogue.py)."""
@@ -296,7 +303,7 @@ def gemm_body(types, t, *, batch: int, m: int, n: int, k: int, et, a_load, b_loa
             with body.loop(m0, f["singleCoreM"], bm, m) as mi:
                 fm, win = None, {}
                 if "fmapRows" in f:  # x's rows this M block reads, GM -> L1 once (Load3D)
-                    _, c1x, hx, wx, c0x = types[0].get_shape()
+                    _, c1x, hx, wx, c0x = x_shape or types[0].get_shape()
                     hx, wx = a_load[1].get("in_hw", [hx, wx])  # x staged resampled: its H, W
                     if fmap_parts is not None:
                         c1x = sum(p[1] for p in fmap_parts)

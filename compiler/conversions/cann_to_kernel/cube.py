@@ -6,6 +6,8 @@ fixpipe to UB, the epilogue (bias, activation, residual) there, store to GM."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
@@ -88,38 +90,30 @@ class ConvToCubeBody(ChipPattern):
             for u in list(dict.fromkeys(live_uses(op.y))):
                 self.match_and_rewrite(u, rewriter)
             return
+        from compiler.transforms.fusion.conv_stage import is_staged_conv, staged_producer
+        from compiler.transforms.fusion.conv_stage import unstage as unstage_conv
+
+        if is_staged_conv(op):  # its reader computes it in its windows: lower that now
+            for u in list(dict.fromkeys(live_uses(op.y))):
+                self.match_and_rewrite(u, rewriter)
+            if op.parent is None:
+                return
+        sp = staged_producer(op.x)
+        if sp is not None:
+            from compiler.conversions.cann_to_kernel.conv_stage import lower_staged
+
+            if lower_staged(self, op, sp, rewriter):
+                return
+            unstage_conv(sp)  # it does not fit or gain: the producer is a kernel of its own
         dwp = op.x.owner if is_depthwise_prologue(op.x.owner) else None
         formats = self.cube_formats_or_fail(op, Format.FRACTAL_Z)
         if formats is None:
             return
         _, wf = formats
-        et = elem_of(op.x)
-        dtype = numpy_dtype(et)
-        c0 = c0_for(dtype)
-        (sh, sw), (dh, dw), pads = op.geometry()
-        kh, kw, wc, wn = wf.origin
-        n_, c1x, _, _, _ = shape_of(op.x)
-        yo = cann.origin_shape(op.y.type)
-        fmt = op.data_format.data
-        cin = cann.origin_shape(op.x.type)[3 if fmt == "NHWC" else 1]
-        cout = yo[3 if fmt == "NHWC" else 1]
-        _, _, ho, wo, _ = op.y.type.get_shape()
-        groups = wf.groups_value
-        if isinstance(op, DEPTHWISE_OPS):
-            groups = cin
-        if groups == 1:
-            batch, cin_group, col_off, kk = 1, cin, 0, c1x * kh * kw * c0
-            ncols = cout
-        else:
-            e = group_enlargement(groups, cin // groups, cout // groups, c0)
-            batch = e["g_dim"]
-            cin_group = e["e_mult"] * e["cin_ori"]
-            col_off = e["e_mult"] * e["cout_ori"]
-            kk = e["c1"] * kh * kw * c0
-            ncols = col_off
-        if wf.fmt == Format.FRACTAL_Z_C04:  # x C0 = 4: the taps' channel groups packed in K
-            kk = c04_k(kh * kw)
-        m = n_ * ho * wo
+        d = conv_gemm(op, wf)
+        et, dtype, c0, groups, batch = d.et, d.dtype, d.c0, d.groups, d.batch
+        sh, dh, kh, n_, c1x, cin, cout = d.sh, d.dh, d.kh, d.n, d.c1x, d.cin, d.cout
+        ho, wo, col_off, kk, ncols, m = d.ho, d.wo, d.col_off, d.kk, d.ncols, d.m
         kind = "DepthwiseConv2D" if isinstance(op, DEPTHWISE_OPS) else "Conv2D"
         scaled = isinstance(op, cann.FusedConv2DScaledOp)
         if scaled:
@@ -144,7 +138,9 @@ class ConvToCubeBody(ChipPattern):
 
             ub_a += live_tiles(pro.body_ops()) + 1
         if pool is not None:  # the running max / sum, a window tile, the mask and the zeros
-            ub_a = 4 if pool.pads() == (0, 0, 0, 0) else 6  # + an offset's mask, max / count
+            from compiler.transforms.fusion.conv_stage import pool_a_tiles
+
+            ub_a = pool_a_tiles(pool)
         fmap, ub_win = None, 0
         if groups == 1 and not scaled and pool is None and dwp is None:
             # A straight from x (or from x's prologue, run on the rows in UB first): its rows
@@ -167,15 +163,13 @@ class ConvToCubeBody(ChipPattern):
         if cc is not None and (groups != 1 or "fmapRows" not in t.fields):
             unstage(cc)  # no window of x's rows to stage the sources into: the concat is a kernel
             cc = None
-        geo = dict(kernel_hw=[kh, kw], strides=[sh, sw], dilations=[dh, dw], pads=list(pads),
-                   out_hw=[ho, wo])
         has_bias = op.bias is not None
         store_p = dict(out_hw=[ho, wo], M=m, N=ncols, offset=col_off, cout=cout)
         epilogue, residual = _epilogue(op), None
         res = getattr(op, "residual", None)
         if isinstance(res, SSAValue):
             residual = (list(op.operands).index(res), "nc1hwc0", store_p)
-        a_params = dict(geo, cin_group=cin_group, cin=cin, M=m, K=kk)
+        a_params = d.a_params()
         if rs is not None:  # x's pixels placed as the resample has them while staged (fmap / img2col)
             _, _, hu, wu, _ = shape_of(op.x)
             a_params.update(rs[1].params(), in_hw=[hu, wu])
@@ -259,6 +253,79 @@ class ConvToCubeBody(ChipPattern):
             erase_resample(rewriter, *rs)
         if cc is not None:
             erase_concat(rewriter, cc)
+
+
+@dataclass(frozen=True)
+class ConvGemm:
+    """A conv's implicit GEMM per (enlarged) group: M = N*Ho*Wo, K = c1*kh*kw*C0 (a C04 filter's
+    packed K), N = ncols columns of FRACTAL_Z from column g*col_off, in x's and y's storage."""
+
+    et: Any
+    dtype: Any
+    c0: int
+    sh: int
+    sw: int
+    dh: int
+    dw: int
+    pads: tuple
+    kh: int
+    kw: int
+    n: int
+    c1x: int
+    cin: int
+    cout: int
+    ho: int
+    wo: int
+    groups: int
+    batch: int
+    cin_group: int
+    col_off: int
+    kk: int
+    ncols: int
+
+    @property
+    def m(self) -> int:
+        return self.n * self.ho * self.wo
+
+    def geo(self) -> dict:
+        return dict(kernel_hw=[self.kh, self.kw], strides=[self.sh, self.sw],
+                    dilations=[self.dh, self.dw], pads=list(self.pads), out_hw=[self.ho, self.wo])
+
+    def a_params(self) -> dict:
+        """The img2col params of the A operand (view img2col / fmap / load3d)."""
+        return dict(self.geo(), cin_group=self.cin_group, cin=self.cin, M=self.m, K=self.kk)
+
+
+def conv_gemm(op, wf) -> ConvGemm:
+    """The GEMM of conv `op` whose filter is stored as `wf` (its cann.format_of)."""
+    et = elem_of(op.x)
+    dtype = numpy_dtype(et)
+    c0 = c0_for(dtype)
+    (sh, sw), (dh, dw), pads = op.geometry()
+    kh, kw, _, _ = wf.origin
+    n_, c1x, _, _, _ = shape_of(op.x)
+    yo = cann.origin_shape(op.y.type)
+    fmt = op.data_format.data
+    cin = cann.origin_shape(op.x.type)[3 if fmt == "NHWC" else 1]
+    cout = yo[3 if fmt == "NHWC" else 1]
+    _, _, ho, wo, _ = op.y.type.get_shape()
+    groups = wf.groups_value
+    if isinstance(op, DEPTHWISE_OPS):
+        groups = cin
+    if groups == 1:
+        batch, cin_group, col_off, kk = 1, cin, 0, c1x * kh * kw * c0
+        ncols = cout
+    else:
+        e = group_enlargement(groups, cin // groups, cout // groups, c0)
+        batch = e["g_dim"]
+        cin_group = e["e_mult"] * e["cin_ori"]
+        col_off = e["e_mult"] * e["cout_ori"]
+        kk = e["c1"] * kh * kw * c0
+        ncols = col_off
+    if wf.fmt == Format.FRACTAL_Z_C04:  # x C0 = 4: the taps' channel groups packed in K
+        kk = c04_k(kh * kw)
+    return ConvGemm(et, dtype, c0, sh, sw, dh, dw, tuple(pads), kh, kw, n_, c1x, cin, cout, ho, wo,
+                    groups, batch, cin_group, col_off, kk, ncols)
 
 
 def _depthwise_a_tile(body, dw, dw_args, x_prologue, a_params: dict, c0: int, et, g, mi, ki,

@@ -187,6 +187,8 @@ class Report:
     unfused: list[Unfused] = field(default_factory=list)
     prologues: int = 0  # FusedKernels marked as their consumers' prologue (convs, gathers, reductions)
     depthwise_prologues: int = 0  # depthwise convs run in their pointwise reader's A tiles
+    #: "producer -> reader" node names: convs computed in their reader conv's window (conv_stage.py)
+    conv_stages: list[str] = field(default_factory=list)
     extra_outputs: int = 0  # values stored as extra outputs (of fused kernels, of reductions)
     row_epilogues: int = 0  # row ops run on their matmul's output tiles (row_epilogue.py)
 

@@ -54,8 +54,10 @@ def is_kernel(op: Operation) -> bool:
 def count_kernels(root: Operation) -> int:
     """Kernel launches: the ops inside a cann.FusedKernel body are that one kernel, and a
     FusedKernel that is a cube op's epilogue or its convs' prologue, or a depthwise conv run in
-    its 1x1 reader's A tiles, is part of that op's kernel."""
+    its 1x1 reader's A tiles, or a conv computed in its reader conv's window (conv_stage.py), is
+    part of that op's kernel."""
     from compiler.transforms.fusion.auto import epilogue_host, is_prologue
+    from compiler.transforms.fusion.conv_stage import is_staged_conv
     from compiler.transforms.fusion.depthwise import is_depthwise_prologue
     from compiler.transforms.fusion.mean_prologue import is_mean_prologue
     from compiler.transforms.fusion.row_epilogue import row_epilogue_of
@@ -63,7 +65,7 @@ def count_kernels(root: Operation) -> int:
 
     return sum(1 for op in root.walk() if is_kernel(op)
                and not isinstance(op.parent_op(), FusedKernelOp) and epilogue_host(op) is None
-               and not is_prologue(op) and not is_depthwise_prologue(op)
+               and not is_prologue(op) and not is_depthwise_prologue(op) and not is_staged_conv(op)
                and row_epilogue_of(op) is None and not is_mean_prologue(op))
 
 

@@ -46,6 +46,7 @@ def build_report(rules: list[Rule], disabled: set[str], stats: Stats, kernels_be
             "cube_epilogues": auto.epilogues,
             "ops_fused": auto.ops_fused,
             "depthwise_prologues": auto.depthwise_prologues,
+            "conv_stages": list(auto.conv_stages),
             "extra_outputs": auto.extra_outputs,
             "unfused": [asdict(u) for u in auto.unfused],
         },
@@ -87,6 +88,9 @@ def format_table(report: dict, max_rejections: int = 40) -> str:
         if auto.get("depthwise_prologues"):
             lines.append(f"depthwise convs run in their 1x1 conv's A tiles (separable convs): "
                          f"{auto['depthwise_prologues']}")
+        if auto.get("conv_stages"):
+            lines.append("convs computed in their reader conv's L1 window (conv -> conv): "
+                         + ", ".join(auto["conv_stages"]))
         if auto.get("extra_outputs"):
             lines.append("values read by several consumers stored as extra outputs of the kernel "
                          f"computing them (multi-output fusion): {auto['extra_outputs']}")
