@@ -93,12 +93,13 @@ class FusePass(ModulePass):
                 all_rules.append(r)
         from compiler.transforms.fusion.auto import PROLOGUE_SWITCH, SWITCH
         from compiler.transforms.fusion.concat_sink import SWITCH as CONCAT_SINK
+        from compiler.transforms.fusion.conv_stage import SWITCH as CONV_STAGE
         from compiler.transforms.fusion.horizontal import SWITCH as HORIZONTAL
         from compiler.transforms.fusion.row_epilogue import SWITCH as ROW_EPILOGUE
         from compiler.transforms.launch_packing import SWITCH as LAUNCH_PACKING
 
         known = [r.name for r in all_rules] + [SWITCH.name, PROLOGUE_SWITCH.name, HORIZONTAL.name,
-                                               CONCAT_SINK.name, ROW_EPILOGUE.name]
+                                               CONCAT_SINK.name, ROW_EPILOGUE.name, CONV_STAGE.name]
         off = set(self.disable)
         unknown = sorted(off - set(known))
         if unknown:
@@ -108,7 +109,7 @@ class FusePass(ModulePass):
             off |= disabled_by_switch_file(self.switch_file, [*all_rules, SWITCH,
                                                               PROLOGUE_SWITCH, HORIZONTAL,
                                                               CONCAT_SINK, ROW_EPILOGUE,
-                                                              LAUNCH_PACKING])
+                                                              CONV_STAGE, LAUNCH_PACKING])
         active = [r for r in all_rules if r.name not in off]
 
         stats = Stats()
@@ -151,9 +152,10 @@ class FusePass(ModulePass):
                 from compiler.transforms.fusion.depthwise import mark_depthwise_prologues
 
                 auto.depthwise_prologues = mark_depthwise_prologues(op, self.soc_version or None)
-                from compiler.transforms.fusion.conv_stage import mark_conv_stages
+                if CONV_STAGE.name not in off:  # a conv computed in its reader conv's window
+                    from compiler.transforms.fusion.conv_stage import mark_conv_stages
 
-                auto.conv_stages = mark_conv_stages(op, self.soc_version or None)
+                    auto.conv_stages = mark_conv_stages(op, self.soc_version or None)
                 from compiler.transforms.fusion.mean_prologue import mark_mean_prologues
 
                 auto.prologues += mark_mean_prologues(op)  # global average pools into matmuls

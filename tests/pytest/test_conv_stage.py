@@ -83,3 +83,15 @@ def test_fusion_report_names_the_pair(tmp_path, capsys):
     (pair,) = stages  # "<model>/producer_1/convolution -> <model>/reader_1/convolution"
     assert [name.split("/")[1:] for name in pair.split(" -> ")] == \
         [["producer_1", "convolution"], ["reader_1", "convolution"]]
+
+
+def test_switch_file_turns_it_off(tmp_path, capsys):
+    """`ConvStageFusion:off` in the fusion switch file: the pair is two launches again."""
+    pb = _freeze(tmp_path, "pair", _chain(3, 1, 1, False))
+    cfg = tmp_path / "switch.cfg"
+    cfg.write_text("ConvStageFusion:off\n")
+    from tests.pytest.compare import compile_om
+
+    out = tmp_path / "report.json"
+    compile_om(pb, tmp_path / "off.om", capsys, f"--report-json={out}", f"--fusion_switch_file={cfg}")
+    assert _launches(json.loads(out.read_text())) == 2

@@ -9,6 +9,11 @@ from __future__ import annotations
 import numpy as np
 from kernel_harness import compile_on_off, om_launches, om_matches_tf
 
+#: Both compiles without launch packing and conv -> conv fusion (which, with the siblings not
+#: merged, computes b2a in b2b's window and b3a in b3b's: 2 launches fewer by other means), so
+#: the launch count compares horizontal fusion alone.
+ISOLATED = "LaunchPacking:off\nConvStageFusion:off\n"
+
 
 def _block():
     from tests.model_zoo.zoo import _keras
@@ -36,7 +41,7 @@ def _block():
 
 def test_sibling_convs_merge_into_one_wide_conv_and_match_tensorflow(tmp_path, capsys):
     model = _block()
-    pb, oms = compile_on_off(tmp_path, capsys, model, "HorizontalConvFusion:off\n")
+    pb, oms = compile_on_off(tmp_path, capsys, model, "HorizontalConvFusion:off\n", ISOLATED)
     # b1, b2a, b3a: 3 conv launches become 1, and every piece of the split is a view of the wide
     # output (mem.elided), b1's too now that the concat stores straight into the NHWC result
     assert om_launches(oms["on"]) == om_launches(oms["off"]) - 2
@@ -53,7 +58,7 @@ def test_concat_first_piece_is_a_view_of_the_wide_conv_and_the_concat(tmp_path, 
     block = _block()
     y = keras.layers.Conv2D(8, 1, name="after")(block.output)
     model = keras.Model(block.input, y)
-    pb, oms = compile_on_off(tmp_path, capsys, model, "HorizontalConvFusion:off\n")
+    pb, oms = compile_on_off(tmp_path, capsys, model, "HorizontalConvFusion:off\n", ISOLATED)
     # b1, b2a, b3a: 3 conv launches become 1, no copy of a piece
     assert om_launches(oms["on"]) == om_launches(oms["off"]) - 2
     om_matches_tf(tmp_path, capsys, model, oms["on"], pb)

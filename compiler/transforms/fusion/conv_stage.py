@@ -19,7 +19,8 @@ cube (per C window, P's GEMM over the window's rows: `stage_tilings`; None where
 does not fit one core's L1 / UB).  The lowering decides
 again with the lowered kernel's perf-report cost (conv_stage.py `gains`) and drops the mark
 where the fused kernel does not fit L1 / UB or costs more; P is then a kernel of its own.
-Switch name AutomaticPrologueFusion (the prologue marking's).
+Switch name ConvStageFusion (off with `ConvStageFusion:off` in --fusion_switch_file or
+`fuse{disable=ConvStageFusion}`); AutomaticPrologueFusion:off turns it off too.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ from typing import TypeGuard
 from xdsl.ir import Block, Operation, SSAValue
 
 from compiler.ir.typed import elem_of, shape_of
+from compiler.transforms.fusion.auto import Switch
 from dialects import cann
 
+SWITCH = Switch("ConvStageFusion")
 #: the conv ops that stage (and are staged into): ungrouped 2-D convs of one data input
 STAGE_CONVS = (cann.Conv2DOp, cann.FusedConv2DOp)
 StageConv = cann.Conv2DOp | cann.FusedConv2DOp
