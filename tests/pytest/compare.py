@@ -6,6 +6,15 @@ from __future__ import annotations
 import numpy as np
 
 
+def freeze_to(tmp_path, name: str, model) -> str:
+    """The Keras `model` frozen (tests.model_zoo.zoo.freeze) to tmp_path/`name`.pb; its path."""
+    from tests.model_zoo.zoo import freeze
+
+    path = tmp_path / f"{name}.pb"
+    path.write_bytes(freeze(model).SerializeToString())
+    return str(path)
+
+
 def run_and_compare(om, pb, tmp_path, capsys, inputs=None, label: str = "") -> str:
     """cann-run `om` against `pb` (on `inputs`, name -> array, saved as .npy; else cann-run's own
     random inputs); asserts it passes; cann-run's output."""

@@ -8,19 +8,17 @@ import json
 
 import pytest
 
-from tests.pytest.compare import compile_and_compare
+from tests.pytest.compare import compile_and_compare, freeze_to
 
 
 def _freeze(tmp_path, name, build, shape=(16, 16, 8)):
     """The Keras model x -> build(k, x), frozen to `name`.pb."""
-    from tests.model_zoo.zoo import freeze, tensorflow
+    from tests.model_zoo.zoo import tensorflow
 
     k = tensorflow().keras
     inp = k.Input(shape, batch_size=1, name="x")
     k.utils.set_random_seed(5)
-    path = tmp_path / f"{name}.pb"
-    path.write_bytes(freeze(k.Model(inp, build(k, inp))).SerializeToString())
-    return str(path)
+    return freeze_to(tmp_path, name, k.Model(inp, build(k, inp)))
 
 
 def _report(tmp_path, om_pb, capsys) -> dict:

@@ -8,22 +8,20 @@ batch, [B*P*S, C] -> [B, P, S, N, D], then adds the [N, D] bias; the bias goes i
 from __future__ import annotations
 
 from compiler.ir.ir_io import make_context
-from tests.pytest.compare import compile_and_compare
+from tests.pytest.compare import compile_and_compare, freeze_to
 from tools.driver.pipelines import run_passes
 
 
 def _axes_attention(tmp_path):
     """MultiHeadAttention over axis 2 of a [1, 4, 16, 32] input (attention across positions of
     one patch slot, MobileViT's form), 2 heads of 16."""
-    from tests.model_zoo.zoo import freeze, tensorflow
+    from tests.model_zoo.zoo import tensorflow
 
     k = tensorflow().keras
     k.utils.set_random_seed(3)
     inp = k.Input((4, 16, 32), batch_size=1, name="x")
     y = k.layers.MultiHeadAttention(2, 16, attention_axes=(2,))(inp, inp)
-    path = tmp_path / "axes_attention.pb"
-    path.write_bytes(freeze(k.Model(inp, y)).SerializeToString())
-    return str(path)
+    return freeze_to(tmp_path, "axes_attention", k.Model(inp, y))
 
 
 def test_head_bias_of_a_flat_batch_projection_is_in_the_matmul(tmp_path, capsys):

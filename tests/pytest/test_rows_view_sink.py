@@ -8,22 +8,20 @@ cann-run --compare-with TensorFlow."""
 from __future__ import annotations
 
 from compiler.ir.ir_io import make_context
-from tests.pytest.compare import compile_and_compare
+from tests.pytest.compare import compile_and_compare, freeze_to
 from tools.driver.pipelines import run_passes
 
 
 def _swish_mlp(tmp_path):
     """Dense(64, swish) then Dense(32) on a [1, 4, 16, 32] input (a MobileViT MLP)."""
-    from tests.model_zoo.zoo import freeze, tensorflow
+    from tests.model_zoo.zoo import tensorflow
 
     k = tensorflow().keras
     k.utils.set_random_seed(5)
     inp = k.Input((4, 16, 32), batch_size=1, name="x")
     y = k.layers.Dense(64, activation="swish")(inp)
     y = k.layers.Dense(32)(y)
-    path = tmp_path / "swish_mlp.pb"
-    path.write_bytes(freeze(k.Model(inp, y)).SerializeToString())
-    return str(path)
+    return freeze_to(tmp_path, "swish_mlp", k.Model(inp, y))
 
 
 def test_swish_after_a_rows_view_is_the_matmul_epilogue(tmp_path, capsys):

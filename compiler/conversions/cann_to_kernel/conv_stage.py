@@ -28,11 +28,12 @@ from __future__ import annotations
 from xdsl.dialects.builtin import f32
 from xdsl.pattern_rewriter import PatternRewriter
 
-from compiler.conversions.cann_to_kernel.base import gemm_body, kernel_op
+from compiler.conversions.cann_to_kernel.base import gemm_body, kernel_op, num_elems
 from compiler.ir.typed import shape_of
 from compiler.target.formats import Format, ceil_div
 from compiler.target.tiling import TilingError, cube_tiling
 from dialects import cann, kernel
+from dialects.common import numpy_dtype
 
 
 def lower_staged(pattern, c_op, p_op, rewriter: PatternRewriter) -> bool:
@@ -190,7 +191,7 @@ def separate_us(chip, c_op, p_op, dc, dp, t, fk, pool, ub_a: int, fused) -> floa
     bw = chip.hbm_tb_per_s * 1e6  # bytes per µs
 
     def nbytes(v) -> int:
-        return _elems(v.type) * _elem_bytes(v.type)
+        return num_elems(v.type) * numpy_dtype(v.type.element_type).itemsize
     y_p = nbytes(p_op.y)
     p_in = sum(nbytes(v) for v in (pool.x if pool is not None else p_op.x, p_op.filter, p_op.bias)
                if v is not None)
@@ -200,17 +201,4 @@ def separate_us(chip, c_op, p_op, dc, dp, t, fk, pool, ub_a: int, fused) -> floa
                                     (p_in + y_p) / bw)
     c_us = LAUNCH_OVERHEAD_US + max(max(t.est_cycles, c_vec) / chip.clock_mhz, (c_in + c_out) / bw)
     return p_us + c_us
-
-
-def _elems(t) -> int:
-    n = 1
-    for d in t.get_shape():
-        n *= d
-    return n
-
-
-def _elem_bytes(t) -> int:
-    from dialects.common import numpy_dtype
-
-    return numpy_dtype(t.element_type).itemsize
 

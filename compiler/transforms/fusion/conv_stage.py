@@ -207,23 +207,12 @@ def mark_conv_stages(root: Operation, chip_name: str | None = None) -> list[str]
     estimate says gains (stage_gain_us > 0 on chip `chip_name`, else the module's chip);
     returns the marked pairs as "producer -> reader" node names.  In program order: a conv
     whose x is marked is not marked."""
-    from xdsl.dialects.builtin import UnitAttr
-
     from compiler.ir.diagnostics import node_name
-    from compiler.transforms.fusion.auto import PROLOGUE_ATTR, live_uses
-    from compiler.transforms.fusion.depthwise import _module_chip
+    from compiler.transforms.fusion.auto import live_uses
+    from compiler.transforms.fusion.depthwise import mark_gaining
 
-    chip = _module_chip(root, chip_name)
-    marked = []
-    for op in list(root.walk()):
-        if isinstance(op, STAGE_CONVS) and stage_problem(op) is None:
-            gain = stage_gain_us(op, chip)
-            if gain is None or gain <= 0:
-                continue
-            op.attributes[PROLOGUE_ATTR] = UnitAttr()
-            marked.append(" -> ".join(str(node_name(o)).split("+")[0]
-                                      for o in (op, live_uses(op.y)[0])))
-    return marked
+    return [" -> ".join(str(node_name(o)).split("+")[0] for o in (op, live_uses(op.results[0])[0]))
+            for op in mark_gaining(root, chip_name, STAGE_CONVS, stage_problem, stage_gain_us)]
 
 
 def unstage(op: Operation) -> None:

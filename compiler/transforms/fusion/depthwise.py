@@ -274,21 +274,27 @@ def _module_chip(root: Operation, name: str | None = None):
         return get_chip(DEFAULT_CHIP)
 
 
-def mark_depthwise_prologues(root: Operation, chip_name: str | None = None) -> int:
-    """Mark every depthwise conv in `root` that can be its pointwise reader's prologue and that
-    the estimate says gains (prologue_gain_us > 0 on chip `chip_name`, else the module's chip,
-    default Ascend910B3); returns how many were marked."""
+def mark_gaining(root: Operation, chip_name: str | None, kinds, problem, gain) -> list[Operation]:
+    """Mark (auto.PROLOGUE_ATTR) every op of `kinds` in `root`, in program order, for which
+    `problem(op)` is None and `gain(op, chip)` is positive (chip `chip_name`, else the module's,
+    default Ascend910B3); the ops marked.  Each mark is set before the next op is checked, so a
+    `problem` may look at the marks already made."""
     from xdsl.dialects.builtin import UnitAttr
 
     from compiler.transforms.fusion.auto import PROLOGUE_ATTR
 
     chip = _module_chip(root, chip_name)
-    marked = 0
+    marked = []
     for op in list(root.walk()):
-        if isinstance(op, DW) and depthwise_prologue_problem(op) is None:
-            gain = prologue_gain_us(op, chip)
-            if gain is None or gain <= 0:
-                continue
-            op.attributes[PROLOGUE_ATTR] = UnitAttr()
-            marked += 1
+        if isinstance(op, kinds) and problem(op) is None:
+            g = gain(op, chip)
+            if g is not None and g > 0:
+                op.attributes[PROLOGUE_ATTR] = UnitAttr()
+                marked.append(op)
     return marked
+
+
+def mark_depthwise_prologues(root: Operation, chip_name: str | None = None) -> int:
+    """Mark every depthwise conv in `root` that can be its pointwise reader's prologue and that
+    the estimate says gains (prologue_gain_us > 0); returns how many were marked."""
+    return len(mark_gaining(root, chip_name, DW, depthwise_prologue_problem, prologue_gain_us))
